@@ -1,0 +1,23 @@
+"""ghillie: a neutral referee for hidden units in wargames.
+
+>>> from ghillie import Game, examples
+>>> game = Game.create(examples.load("suspicious-places"), seed=7)
+>>> sorted(game.view("keno"))[:4]
+['board', 'commands', 'known', 'log']
+"""
+
+from ghillie.errors import Refusal, ScenarioError
+from ghillie.game import Game, load_scenario
+from ghillie.state import REFEREE, SPECTATOR, Level
+from ghillie.view import view
+
+__all__ = [
+    "REFEREE",
+    "SPECTATOR",
+    "Game",
+    "Level",
+    "Refusal",
+    "ScenarioError",
+    "load_scenario",
+    "view",
+]

@@ -1,0 +1,114 @@
+"""The engine: one entry point for every command of every ruleset.
+
+``apply`` checks, once and in this order, that the game is running, that the command is one
+the ruleset declares and is well-formed, that it may be given in this phase, and that the
+side may act now; then it calls the ruleset's ``validate`` and ``resolve`` hooks. The engine
+is pure: the same state, command, dice and ids give the same event. Nothing is written
+anywhere here; the caller stores the event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from pydantic import ValidationError
+
+from ghillie import registry
+from ghillie.dice.source import DiceSource
+from ghillie.errors import (
+    GAME_OVER,
+    MALFORMED_COMMAND,
+    NOT_NOW,
+    NOT_YOUR_TURN,
+    UNKNOWN_COMMAND,
+    UNKNOWN_SIDE,
+    Refusal,
+)
+from ghillie.events import Event
+from ghillie.fold import fold
+from ghillie.ids import IdSource
+from ghillie.ruleset import Command, Ruleset
+from ghillie.ruling import Ruling
+from ghillie.scenario import Scenario
+from ghillie.state import GameState, Phase
+
+
+def create(scenario: Scenario, dice: DiceSource, ids: IdSource) -> tuple[Event, GameState[Any]]:
+    """The game's first event (seq 0) and the state after it."""
+    ruleset = registry.get(scenario.ruleset)
+    empty = _empty(ruleset, scenario)
+    ruling = Ruling(empty, ruleset, None, dice, ids)
+    ruleset.setup(ruling, scenario)
+    event = ruling.finish(0, None)
+    return event, fold(empty, event, ruleset)
+
+
+def parse_command(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any]) -> Command:
+    """Turn raw data into the ruleset's typed command, or refuse without echoing it."""
+    kind = raw.get("type") if isinstance(raw, Mapping) else None
+    model = ruleset.commands.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        raise Refusal(UNKNOWN_COMMAND, "This ruleset has no such command.")
+    try:
+        return model.model_validate(raw)
+    except ValidationError:
+        raise Refusal(MALFORMED_COMMAND, "The command's fields are missing or invalid.") from None
+
+
+def apply(
+    state: GameState[Any],
+    side: str,
+    raw: Mapping[str, Any],
+    dice: DiceSource,
+    ids: IdSource,
+) -> tuple[Event, GameState[Any]]:
+    """Rule on one command. Returns the event and the new state, or raises Refusal."""
+    ruleset = registry.get(state.ruleset)
+    if side not in state.sides:
+        raise Refusal(UNKNOWN_SIDE, "There is no such side in this game.")
+    if state.phase is Phase.OVER:
+        raise Refusal(GAME_OVER, "The game is over.")
+    command = parse_command(ruleset, raw)
+    if state.phase not in type(command).phases:
+        raise Refusal(NOT_NOW, "That command cannot be given in this phase of the game.")
+    if not ruleset.may_act(state, side, type(command)):
+        raise Refusal(NOT_YOUR_TURN, "Your side may not give that command now.")
+    ruleset.validate(state, side, command)
+    ruling = Ruling(state, ruleset, side, dice, ids, command.entered_rolls())
+    ruleset.resolve(ruling, command)
+    event = ruling.finish(state.seq + 1, command.model_dump(mode="json"))
+    return event, replace(ruling.state, seq=event.seq)
+
+
+def allowed_commands(state: GameState[Any], side: str) -> list[str]:
+    """The command types ``side`` may give now (before looking at their arguments)."""
+    if state.phase is Phase.OVER or side not in state.sides:
+        return []
+    ruleset = registry.get(state.ruleset)
+    return [
+        name
+        for name, model in ruleset.commands.items()
+        if state.phase in model.phases and ruleset.may_act(state, side, model)
+    ]
+
+
+def replay(scenario: Scenario, events: Iterable[Event]) -> GameState[Any]:
+    """Rebuild the state from the log: the fold of every event, from nothing."""
+    ruleset = registry.get(scenario.ruleset)
+    state = _empty(ruleset, scenario)
+    for event in events:
+        if event.seq != state.seq + 1:
+            raise ValueError(f"event {event.seq} follows {state.seq}: the log has a gap")
+        state = fold(state, event, ruleset)
+    return state
+
+
+def _empty(ruleset: Ruleset[Any, Any], scenario: Scenario) -> GameState[Any]:
+    return GameState(
+        ruleset=ruleset.id,
+        scenario=scenario,
+        sides=scenario.side_ids(),
+        board=ruleset.new_board(scenario),
+    )

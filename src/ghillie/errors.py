@@ -1,0 +1,43 @@
+"""Refusals: the one way ghillie says no.
+
+A refusal carries a stable ``code`` (clients and tests match on it) and a fixed ``detail``
+sentence chosen by the rule that refused. Neither ever contains the command's raw input or
+anything the refusing side may not know: a command that touches another side's hidden piece
+is refused with exactly the same code and detail as one that touches nothing at all.
+"""
+
+from __future__ import annotations
+
+# Codes the engine itself uses; rulesets add their own next to the rule that refuses.
+GAME_OVER = "game_over"
+UNKNOWN_SIDE = "unknown_side"
+UNKNOWN_COMMAND = "unknown_command"
+MALFORMED_COMMAND = "malformed_command"
+NOT_NOW = "not_now"
+NOT_YOUR_TURN = "not_your_turn"
+UNKNOWN_PIECE = "unknown_piece"
+NOT_YOURS = "not_yours"
+BAD_ROLL = "bad_roll"
+MEASUREMENT_REQUIRED = "measurement_required"
+MEASURED_BY_MAP = "measured_by_map"
+OFF_TABLE = "off_table"
+
+
+class Refusal(Exception):
+    """A command was refused; the game is unchanged.
+
+    >>> Refusal("not_your_turn", "It is not your side's turn to act.").code
+    'not_your_turn'
+    """
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+        self.detail = detail
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "detail": self.detail}
+
+
+class ScenarioError(ValueError):
+    """A scenario file breaks the rules or the schema; the message names the offending key."""

@@ -1,0 +1,180 @@
+"""Events: the source of truth. One accepted command makes exactly one event.
+
+An event holds the command as given (referee only), the effects folded into the state, the
+rolls made, and — separately, explicitly — what each side is told. Deny by default: a side
+is told nothing of an event unless the rule that made it says so; the engine then gives that
+side one fixed-shape line, the same for every such event (``{"event": "acted", "by": side}``),
+so that the number of events, which every side can count, says nothing more than that a
+command was accepted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ghillie.state import Facts, Level, Phase, Piece
+
+
+@dataclass(frozen=True)
+class Place:
+    """A piece comes into being (on the table, beside it, or only in its owner's notes)."""
+
+    piece: Piece
+
+
+@dataclass(frozen=True)
+class Update:
+    """Merge facts into a piece; ``unset`` removes keys from either part."""
+
+    id: str
+    public: Facts = field(default_factory=dict)
+    secret: Facts = field(default_factory=dict)
+    unset: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Remove:
+    id: str
+
+
+@dataclass(frozen=True)
+class Know:
+    """Set what ``side`` knows of piece ``id``: the only way knowledge changes."""
+
+    side: str
+    id: str
+    level: Level
+    facts: Facts = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SetPhase:
+    phase: Phase
+
+
+@dataclass(frozen=True)
+class BoardChange:
+    """A change to the ruleset's own board, folded by the ruleset's ``fold`` hook."""
+
+    name: str
+    data: Facts = field(default_factory=dict)
+
+
+Effect = Place | Update | Remove | Know | SetPhase | BoardChange
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One die as it was rolled. ``face`` is what the die showed, ``value`` adds its bonus."""
+
+    label: str
+    die: str
+    face: int
+    value: int
+    secret: bool  # rolled by the referee, shown only to the sides a rule names
+    entered: bool  # a physical roll a player entered, not drawn by ghillie
+
+
+@dataclass(frozen=True)
+class Event:
+    seq: int
+    side: str | None  # who gave the command; None for the event that creates the game
+    command: Facts | None
+    effects: tuple[Effect, ...]
+    rolls: tuple[Roll, ...]
+    told: Mapping[str, tuple[Facts, ...]]
+
+
+def acted(side: str | None) -> Facts:
+    """The fixed-shape line a side gets for an event no rule told it about."""
+    return {"event": "acted", "by": side}
+
+
+# --- JSON form, for storage and export -------------------------------------------------
+
+
+def effect_to_json(effect: Effect) -> dict[str, Any]:
+    match effect:
+        case Place(piece):
+            return {"op": "place", "piece": piece_to_json(piece)}
+        case Update(id, public, secret, unset):
+            return {
+                "op": "update",
+                "id": id,
+                "public": dict(public),
+                "secret": dict(secret),
+                "unset": list(unset),
+            }
+        case Remove(id):
+            return {"op": "remove", "id": id}
+        case Know(side, id, level, facts):
+            return {"op": "know", "side": side, "id": id, "level": int(level), "facts": facts}
+        case SetPhase(phase):
+            return {"op": "phase", "phase": phase.value}
+        case BoardChange(name, data):
+            return {"op": "board", "name": name, "data": dict(data)}
+
+
+def effect_from_json(data: Mapping[str, Any]) -> Effect:
+    op = data["op"]
+    if op == "place":
+        return Place(piece_from_json(data["piece"]))
+    if op == "update":
+        return Update(data["id"], data["public"], data["secret"], tuple(data["unset"]))
+    if op == "remove":
+        return Remove(data["id"])
+    if op == "know":
+        return Know(data["side"], data["id"], Level(data["level"]), data["facts"])
+    if op == "phase":
+        return SetPhase(Phase(data["phase"]))
+    if op == "board":
+        return BoardChange(data["name"], data["data"])
+    raise ValueError(f"unknown effect op {op!r}")
+
+
+def piece_to_json(piece: Piece) -> dict[str, Any]:
+    return {
+        "id": piece.id,
+        "owner": piece.owner,
+        "kind": piece.kind,
+        "public": dict(piece.public),
+        "secret": dict(piece.secret),
+    }
+
+
+def piece_from_json(data: Mapping[str, Any]) -> Piece:
+    return Piece(data["id"], data["owner"], data["kind"], data["public"], data["secret"])
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    return {
+        "seq": event.seq,
+        "side": event.side,
+        "command": event.command,
+        "effects": [effect_to_json(e) for e in event.effects],
+        "rolls": [
+            {
+                "label": r.label,
+                "die": r.die,
+                "face": r.face,
+                "value": r.value,
+                "secret": r.secret,
+                "entered": r.entered,
+            }
+            for r in event.rolls
+        ],
+        "told": {side: list(lines) for side, lines in event.told.items()},
+    }
+
+
+def event_from_json(data: Mapping[str, Any]) -> Event:
+    return Event(
+        seq=data["seq"],
+        side=data["side"],
+        command=data["command"],
+        effects=tuple(effect_from_json(e) for e in data["effects"]),
+        rolls=tuple(Roll(**r) for r in data["rolls"]),
+        told={side: tuple(lines) for side, lines in data["told"].items()},
+    )

@@ -1,0 +1,56 @@
+"""The pure fold: state' = fold(state, event). Replay is this, applied to the whole log."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from ghillie.events import BoardChange, Effect, Event, Know, Place, Remove, SetPhase, Update
+from ghillie.state import GameState, Known, Level, Piece
+
+if TYPE_CHECKING:
+    from ghillie.ruleset import Ruleset
+
+
+def fold_effect(
+    state: GameState[Any], effect: Effect, ruleset: Ruleset[Any, Any]
+) -> GameState[Any]:
+    match effect:
+        case Place(piece):
+            return replace(state, pieces={**state.pieces, piece.id: piece})
+        case Update(id, public, secret, unset):
+            old = state.pieces[id]
+            piece = Piece(
+                old.id,
+                old.owner,
+                old.kind,
+                {k: v for k, v in {**old.public, **public}.items() if k not in unset},
+                {k: v for k, v in {**old.secret, **secret}.items() if k not in unset},
+            )
+            return replace(state, pieces={**state.pieces, id: piece})
+        case Remove(id):
+            pieces = dict(state.pieces)
+            del pieces[id]
+            # Knowledge of a piece that no longer exists goes with it.
+            knowledge = {
+                side: {pid: k for pid, k in known.items() if pid != id}
+                for side, known in state.knowledge.items()
+            }
+            return replace(state, pieces=pieces, knowledge=knowledge)
+        case Know(side, id, level, facts):
+            known = dict(state.knowledge.get(side, {}))
+            if level is Level.UNKNOWN:
+                known.pop(id, None)
+            else:
+                known[id] = Known(level, facts)
+            return replace(state, knowledge={**state.knowledge, side: known})
+        case SetPhase(phase):
+            return replace(state, phase=phase)
+        case BoardChange():
+            return replace(state, board=ruleset.fold(state.board, effect))
+
+
+def fold(state: GameState[Any], event: Event, ruleset: Ruleset[Any, Any]) -> GameState[Any]:
+    for effect in event.effects:
+        state = fold_effect(state, effect, ruleset)
+    return replace(state, seq=event.seq)

@@ -1,0 +1,112 @@
+"""A tabletop in inches with terrain: ranges, cover, line of sight, "inside a squad".
+
+Map mode's geometry. All polygon work is shapely's (LIBRARIES.md: blocking terrain is looked
+up with an STRtree and tested with prepared shapes; ``covers``, not ``contains``, so that a
+point on a boundary or a squad standing in a line still counts).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cached_property
+
+import shapely
+from shapely.geometry import LineString, MultiPoint, Point, Polygon
+from shapely.strtree import STRtree
+
+XY = tuple[float, float]
+
+
+class Cover(StrEnum):
+    NONE = "none"
+    SOFT = "soft"
+    HARD = "hard"
+
+    @property
+    def steps(self) -> int:
+        """Range-die steps the cover adds (RULES-SPEC SW-R11: soft +1, hard +2)."""
+        return {"none": 0, "soft": 1, "hard": 2}[self.value]
+
+
+@dataclass(frozen=True)
+class Terrain:
+    """One terrain feature: a wood, a building, a ravine, a patch of jungle."""
+
+    name: str
+    kind: str
+    outline: tuple[XY, ...]
+    cover: Cover = Cover.NONE
+    blocks_sight: bool = False
+
+    @cached_property
+    def shape(self) -> Polygon:
+        polygon = Polygon(self.outline)
+        if not polygon.is_valid or polygon.area <= 0:
+            raise ValueError(f"terrain {self.name!r} is not a simple polygon with an area")
+        shapely.prepare(polygon)
+        return polygon
+
+
+def distance(a: XY, b: XY) -> float:
+    return math.dist(a, b)
+
+
+class Tabletop:
+    def __init__(self, width: float, depth: float, terrain: Sequence[Terrain] = ()) -> None:
+        if width <= 0 or depth <= 0:
+            raise ValueError("a table has a positive width and depth")
+        self.width = width
+        self.depth = depth
+        self.terrain = tuple(terrain)
+        self._tree = STRtree([t.shape for t in self.terrain])
+        self._blocking = [i for i, t in enumerate(self.terrain) if t.blocks_sight]
+
+    def on_table(self, point: XY) -> bool:
+        x, y = point
+        return 0 <= x <= self.width and 0 <= y <= self.depth
+
+    def features_at(self, point: XY) -> list[Terrain]:
+        hits = self._tree.query(Point(point), predicate="intersects")
+        return [self.terrain[int(i)] for i in sorted(hits)]
+
+    def cover_at(self, point: XY) -> Cover:
+        """The best cover of any feature the point lies in; open ground is ``Cover.NONE``."""
+        order = list(Cover)
+        return max((t.cover for t in self.features_at(point)), key=order.index, default=Cover.NONE)
+
+    def in_open(self, point: XY) -> bool:
+        """Open terrain: no terrain feature at all at the point."""
+        return not self.features_at(point)
+
+    def in_kind(self, point: XY, kinds: frozenset[str]) -> bool:
+        return any(t.kind in kinds for t in self.features_at(point))
+
+    def line_of_sight(self, a: XY, b: XY) -> bool:
+        """Sight from ``a`` to ``b`` is blocked by a sight-blocking feature the line crosses,
+        except a feature that either end stands in: one sees out of and into a wood."""
+        line = LineString([a, b]) if a != b else Point(a)
+        for i in self._tree.query(line, predicate="intersects"):
+            feature = self.terrain[int(i)]
+            if not feature.blocks_sight:
+                continue
+            if feature.shape.covers(Point(a)) or feature.shape.covers(Point(b)):
+                continue
+            return False
+        return True
+
+
+def group_covers(models: Sequence[XY], base_radius: float, point: XY, *, hull: bool = True) -> bool:
+    """Is ``point`` inside a group of models (RULES-SPEC SW-A05)?
+
+    Inside the convex hull of the models' bases, or within base contact of one of them. A
+    squad standing in a line has a degenerate hull; growing it by the base radius keeps it.
+    """
+    if not models:
+        return False
+    shape = MultiPoint(list(models))
+    if hull:
+        shape = shape.convex_hull
+    return bool(shape.buffer(base_radius).covers(Point(point)))

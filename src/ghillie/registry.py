@@ -1,0 +1,27 @@
+"""The registered rulesets: an explicit list, no discovery magic."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from ghillie.errors import ScenarioError
+from ghillie.ruleset import Ruleset
+
+
+@functools.cache
+def rulesets() -> dict[str, Ruleset[Any, Any]]:
+    # Imported here so that importing the core never pulls in every ruleset.
+    from ghillie.rules.grid_ambush import GridAmbush
+    from ghillie.rules.suspicious_places import SuspiciousPlaces
+
+    registered: list[Ruleset[Any, Any]] = [GridAmbush(), SuspiciousPlaces()]
+    return {r.id: r for r in registered}
+
+
+def get(ruleset_id: str) -> Ruleset[Any, Any]:
+    try:
+        return rulesets()[ruleset_id]
+    except KeyError:
+        known = ", ".join(sorted(rulesets()))
+        raise ScenarioError(f"unknown ruleset {ruleset_id!r} (known: {known})") from None

@@ -1,0 +1,1 @@
+"""The rulesets, one package each; ``ghillie.registry`` lists them."""

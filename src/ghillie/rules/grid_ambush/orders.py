@@ -1,0 +1,59 @@
+"""Written ambush orders, as the rule text writes them (RULES-SPEC DWV-R04, DWV-T01):
+
+    "Patrol led by Sgt. Graw setting up ambush in square D2"
+
+An order names its unit by the unit's name or its leader's name, and a grid square.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+_ORDER = re.compile(
+    r"^\s*(?P<who>.+?)\s+(?:is\s+)?setting\s+up\s+(?:an\s+)?ambush\s+in\s+square\s+"
+    r"(?P<ref>[A-Za-z]{1,2}\d{1,2})\s*\.?\s*$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Named:
+    """A unit an order may name."""
+
+    key: str
+    name: str
+    leader: str
+
+
+@dataclass(frozen=True)
+class Order:
+    key: str
+    square: str
+
+
+def _words(text: str) -> str:
+    text = re.sub(r"'s\b", "", text.casefold())
+    return " ".join(re.findall(r"[\w.]+", text))
+
+
+def parse_order(text: str, units: Sequence[Named]) -> Order | None:
+    """The unit and square an order names, or None if it does not name exactly one unit.
+
+    >>> graw = Named("graw", "Sgt. Graw's patrol", "Sgt. Graw")
+    >>> parse_order("Patrol led by Sgt. Graw setting up ambush in square D2", [graw])
+    Order(key='graw', square='D2')
+    """
+    match = _ORDER.match(text)
+    if not match:
+        return None
+    who = _words(match.group("who"))
+    found = [
+        u
+        for u in units
+        if who == _words(u.name) or (u.leader and _words(u.leader) in who.split(" by ")[-1])
+    ]
+    if len(found) != 1:
+        return None
+    return Order(found[0].key, match.group("ref").upper())

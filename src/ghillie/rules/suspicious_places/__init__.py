@@ -1,0 +1,296 @@
+"""suspicious-places: camouflage, observation, lone figures and snipers (Стальная война).
+
+RULES-SPEC §3 (SW-*). Camouflaged squads wait off the table under one of the d6
+"suspicious place" markers their owner laid out; observation with step dice flips or removes
+markers; firing at a marker may flush out what it hides; mines and IEDs sit under markers
+too; snipers hide under three markers of their own.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, Field
+
+from ghillie.dice.check import Check
+from ghillie.dice.steps import Die
+from ghillie.events import BoardChange
+from ghillie.measure.tabletop import Cover
+from ghillie.ruleset import Command, OddsQuery, Params, Ruleset
+from ghillie.ruling import Ruling
+from ghillie.state import REFEREE, Facts, GameState, Phase
+
+from . import actions, bookkeeping, checks, setup
+from .board import MARKER, SNIPER_MARKER, UNIT, Board, Face, Status, fold
+from .commands import (
+    ACTIONS,
+    BOOKKEEPING,
+    COMMANDS,
+    Activate,
+    CovertMove,
+    EndActivation,
+    EndGame,
+    Fire,
+    Hide,
+    Join,
+    Leave,
+    Morale,
+    Move,
+    Observe,
+    OtherAction,
+    Pass,
+    PlaceMarkers,
+    PlaceSniper,
+    Ready,
+    Rehide,
+    RemovePanic,
+    Suppress,
+)
+from .scenario import MEANS, SuspiciousPlacesScenario, SuspiciousPlacesSwitches, UnitKind
+
+# --- odds queries: the same checks the rules roll ----------------------------------------------
+
+
+def _die(value: str) -> str:
+    """A die in the text's words: d8, к8, or an observation means (eyes, binoculars, ...)."""
+    if value in MEANS:
+        return str(MEANS[value])
+    return str(Die.parse(value))
+
+
+DieText = Annotated[str, AfterValidator(_die)]
+
+
+class ObserveParams(Params):
+    range: float = Field(ge=0, le=1000, description="inches from the observer to the marker")
+    cover: Cover = Field(Cover.NONE, description="cover the marker lies in: none, soft or hard")
+    quality: DieText = Field("d8", description="the observing squad's quality die (regular = d8)")
+    means: DieText = Field("eyes", description="eyes, binoculars, stereo, electronic (or a die)")
+    lone: bool = Field(False, description="the target is a lone figure (SW-A09)")
+    sniper: bool = Field(False, description="the observer is a hidden sniper (a 1 betrays it)")
+
+
+class FireParams(Params):
+    range: float = Field(ge=0, le=1000, description="inches from the shooter to the target")
+    cover: Cover = Field(Cover.NONE, description="cover the target lies in: none, soft or hard")
+    quality: DieText = Field("d8", description="the shooter's quality die")
+    weapon: DieText = Field("d6", description="the weapon die")
+    lone: bool = Field(False, description="the target is a lone figure outside a squad (+1 step)")
+    sniper: bool = Field(False, description="the shooter is a sniper (double zones)")
+    hidden: bool = Field(False, description="the sniper shoots from hiding (a 1 betrays it)")
+
+
+class CovertMoveParams(Params):
+    quality: DieText = Field("d8", description="the sniper's quality die")
+    leadership: str = Field(description="the sniper's own leadership: a number or a die")
+
+
+class MarkersParams(Params):
+    units: int = Field(1, ge=1, le=6, description="camouflaged units (d6 markers each)")
+
+
+def _observe_check(p: ObserveParams, sw: SuspiciousPlacesSwitches) -> Check[Any]:
+    target = checks.observation_die(p.range, p.cover, sw, lone=p.lone)
+    return checks.observation(target, Die.parse(p.quality), Die.parse(p.means), sniper=p.sniper)
+
+
+def _fire_check(p: FireParams, sw: SuspiciousPlacesSwitches) -> Check[Any]:
+    quality = Die.parse(p.quality)
+    target = checks.fire_die(p.range, p.cover, quality, sw, sniper=p.sniper, lone=p.lone)
+    return checks.shot(target, quality, Die.parse(p.weapon), sniper=p.sniper and p.hidden)
+
+
+def _covert_check(p: CovertMoveParams, sw: SuspiciousPlacesSwitches) -> Check[Any]:
+    leadership: int | Die = int(p.leadership) if p.leadership.isdigit() else Die.parse(p.leadership)
+    return checks.covert_move(Die.parse(p.quality), leadership, sw.leadership_die)
+
+
+def _markers_check(p: MarkersParams, sw: SuspiciousPlacesSwitches) -> Check[Any]:
+    return checks.marker_count(p.units, Die.parse(sw.markers_per_unit))
+
+
+ODDS = {
+    q.name: q
+    for q in (
+        OddsQuery(
+            "observe",
+            "An observation test (SW-R10..R14): the marker's range die against quality + means.",
+            ObserveParams,
+            _observe_check,
+            {
+                "nothing": "nothing (no change)",
+                "flipped": "flipped (one die higher)",
+                "revealed": "revealed (both dice higher)",
+                "betrayed_nothing": "sniper betrayed, nothing seen",
+                "betrayed_flipped": "sniper betrayed, one die higher",
+            },
+        ),
+        OddsQuery(
+            "fire",
+            "A shot (SW-R15, R21, R30, R32): the target's range die against quality + weapon.",
+            FireParams,
+            _fire_check,
+            {
+                "miss": "miss (no die higher)",
+                "partial": "partial (one die higher)",
+                "full": "full success (both dice higher)",
+                "betrayed_miss": "sniper betrayed, miss",
+                "betrayed_partial": "sniper betrayed, one die higher",
+            },
+        ),
+        OddsQuery(
+            "covert-move",
+            "A sniper's covert move (SW-R36): quality die higher than its own leadership.",
+            CovertMoveParams,
+            _covert_check,
+            {"success": "success", "failure": "failure", "betrayed": "betrayed (rolled 1)"},
+        ),
+        OddsQuery(
+            "markers",
+            "Suspicious-place markers for camouflaged units (SW-R02): d6 each, pooled.",
+            MarkersParams,
+            _markers_check,
+            {},
+        ),
+    )
+}
+
+
+class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
+    id = "suspicious-places"
+    title = "Стальная война: camouflage, observation, lone figures and snipers"
+    summary = "Squads hide under d6 suspicious-place markers; step-dice observation finds them."
+    map_modes = ("table", "map")
+    scenario_model = SuspiciousPlacesScenario
+    commands = COMMANDS
+    odds_queries = ODDS
+
+    def new_board(self, scenario: SuspiciousPlacesScenario) -> Board:
+        return Board()
+
+    def setup(self, ruling: Ruling[Board], scenario: SuspiciousPlacesScenario) -> None:
+        setup.create_units(ruling, scenario)
+        setup.roll_marker_pool(ruling, scenario)
+
+    def may_act(self, state: GameState[Board], side: str, command: type[Command]) -> bool:
+        board = state.board
+        scenario = state.scenario
+        assert isinstance(scenario, SuspiciousPlacesScenario)
+        if state.phase is Phase.SETUP:
+            if side in board.ready:
+                return False
+            if command is PlaceMarkers:
+                return board.pool.get(side, 0) > 0
+            if command is Hide:
+                return (
+                    side == scenario.camouflage_side()
+                    and side in board.pool
+                    and side not in board.hidden
+                )
+            if command is PlaceSniper:
+                return any(_unplaced_sniper(state, u) for u in state.owned(side, UNIT))
+            return command is Ready
+        name = command.model_fields["type"].default
+        if name in BOOKKEEPING:
+            return True
+        if side != board.active:
+            return False
+        if command in (Activate, Pass):
+            return board.activation is None
+        return board.activation is not None and (name in ACTIONS or command is EndActivation)
+
+    def resolve(self, ruling: Ruling[Board], command: Command) -> None:
+        scenario = ruling.state.scenario
+        assert isinstance(scenario, SuspiciousPlacesScenario)
+        side = ruling.side
+        assert side is not None
+        match command:
+            case PlaceMarkers():
+                setup.place_markers(ruling, scenario, side, command)
+            case Hide():
+                setup.hide(ruling, scenario, side, command)
+            case PlaceSniper():
+                setup.place_sniper(ruling, scenario, side, command)
+            case Ready():
+                setup.ready(ruling, scenario, side)
+            case Activate():
+                actions.activate(ruling, scenario, side, command)
+            case Pass():
+                actions.pass_turn(ruling, scenario, side, command)
+            case EndActivation():
+                actions.end_activation(ruling, scenario, side, command)
+            case Observe():
+                actions.observe(ruling, scenario, side, command)
+            case Fire():
+                actions.fire(ruling, scenario, side, command)
+            case Move():
+                actions.move(ruling, scenario, side, command)
+            case CovertMove():
+                actions.covert(ruling, scenario, side, command)
+            case Rehide():
+                actions.rehide(ruling, scenario, side, command)
+            case OtherAction():
+                actions.other_action(ruling, scenario, side, command)
+            case Suppress():
+                bookkeeping.suppress(ruling, scenario, side, command)
+            case Morale():
+                bookkeeping.morale(ruling, scenario, side, command)
+            case RemovePanic():
+                bookkeeping.remove_panic(ruling, scenario, side, command)
+            case Join():
+                bookkeeping.join(ruling, scenario, side, command)
+            case Leave():
+                bookkeeping.leave(ruling, scenario, side, command)
+            case EndGame():
+                bookkeeping.end_game(ruling, scenario, side, command)
+            case _:
+                raise AssertionError(command)
+
+    def fold(self, board: Board, change: BoardChange) -> Board:
+        return fold(board, change)
+
+    def board_view(self, state: GameState[Board], observer: str) -> dict[str, Any]:
+        scenario = state.scenario
+        assert isinstance(scenario, SuspiciousPlacesScenario)
+        board = state.board
+        out: dict[str, Any] = {
+            "table": scenario.table.model_dump(mode="json"),
+            "terrain": [t.model_dump(mode="json") for t in scenario.terrain],
+            "situation": scenario.situation.value,
+            "camouflage_side": scenario.camouflage_side(),
+            "ready": sorted(board.ready),
+            "turn": board.turn,
+            "active": board.active,
+            "activation": (
+                {"unit": board.activation.unit, "actions_left": board.activation.actions}
+                if board.activation
+                else None
+            ),
+            "activated": sorted(board.activated),
+            "passes": board.passes,
+        }
+        # The marker pool and its rolls are the owner's own business.
+        if observer == REFEREE:
+            out["markers_to_place"] = dict(board.pool)
+        elif observer in board.pool:
+            out["markers_to_place"] = board.pool[observer]
+            out["marker_rolls"] = dict(board.rolls.get(observer, {}))
+        return out
+
+    def candidates(self, state: GameState[Board], side: str) -> list[Facts]:
+        from .candidates import candidates
+
+        return candidates(state, side)
+
+
+def _unplaced_sniper(state: GameState[Board], unit: Any) -> bool:
+    return bool(
+        unit.public["unit_kind"] == UnitKind.SNIPER
+        and unit.public["status"] == Status.HIDDEN
+        and not any(
+            p.kind == SNIPER_MARKER and p.public["sniper"] == unit.id for p in state.pieces.values()
+        )
+    )
+
+
+__all__ = ["MARKER", "SNIPER_MARKER", "UNIT", "Face", "Status", "SuspiciousPlaces"]

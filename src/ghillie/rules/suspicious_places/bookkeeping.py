@@ -1,0 +1,132 @@
+"""Results of the host rules that the hidden-unit rules build on, entered by the players:
+suppression (doubled for snipers, SW-R31), lone figures' morale and panic (SW-R22), lone
+figures joining and leaving squads (SW-R19), and the end of the game."""
+
+from __future__ import annotations
+
+from ghillie import lookup
+from ghillie.errors import OFF_TABLE, Refusal
+from ghillie.ruling import Ruling
+from ghillie.scenario import Mode
+from ghillie.state import Phase
+
+from .board import UNIT, Board, Status
+from .commands import EndGame, Join, Leave, Morale, MoraleResult, RemovePanic, Suppress
+from .scenario import SuspiciousPlacesScenario as Scenario
+from .scenario import UnitKind
+
+SUPPRESSION_CAP = 3  # SW-R31: "не больше 3"
+NOT_LONE = "not_lone"
+NOT_ON_TABLE = "not_on_table"
+NOT_PANICKED = "not_panicked"
+BAD_SQUAD = "bad_squad"
+NOT_ATTACHED = "not_attached"
+
+
+def suppress(ruling: Ruling[Board], scenario: Scenario, side: str, command: Suppress) -> None:
+    unit = lookup.visible(ruling.state, side, command.unit, [UNIT])
+    if unit.public["status"] != Status.ON_TABLE:
+        raise Refusal(NOT_ON_TABLE, "That unit is not on the table.")
+    before = unit.public["suppression"]
+    if command.by_sniper:
+        # SW-R31: two markers for each one, and never more than 3 in all.
+        after = max(before, min(SUPPRESSION_CAP, before + 2 * command.markers))
+    else:
+        after = before + command.markers
+    ruling.update(unit.id, public={"suppression": after})
+    why = " (sniper fire: doubled, at most 3)" if command.by_sniper else ""
+    ruling.tell_public(
+        {
+            "event": "suppression",
+            "unit": unit.id,
+            "suppression": after,
+            "text": f"{unit.public['name']} now has {after} suppression marker(s){why}.",
+        }
+    )
+
+
+def _lone(ruling: Ruling[Board], side: str, ref: str) -> tuple[str, str]:
+    unit = lookup.own(ruling.state, side, ref, [UNIT])
+    if unit.public["unit_kind"] != UnitKind.LONE:
+        raise Refusal(NOT_LONE, "That is not a lone figure.")
+    if unit.public["status"] != Status.ON_TABLE:
+        raise Refusal(NOT_ON_TABLE, "That figure is not on the table.")
+    return unit.id, unit.public["name"]
+
+
+def morale(ruling: Ruling[Board], scenario: Scenario, side: str, command: Morale) -> None:
+    """SW-R22: a failed test gives a suppression marker instead of a morale step; with two
+    already, or a two-step failure, a panic marker instead."""
+    unit_id, name = _lone(ruling, side, command.unit)
+    unit = ruling.piece(unit_id)
+    if command.result is MoraleResult.PASSED:
+        text = f"{name} passes the morale test."
+    elif command.result is MoraleResult.FAILED_TWO_STEPS or unit.public["suppression"] >= 2:
+        ruling.update(unit_id, public={"panic": True})
+        text = f"{name} fails the morale test and panics."
+    else:
+        ruling.update(unit_id, public={"suppression": unit.public["suppression"] + 1})
+        text = f"{name} fails the morale test: one suppression marker."
+    ruling.tell_public(
+        {"event": "morale", "unit": unit_id, "result": command.result.value, "text": text}
+    )
+
+
+def remove_panic(
+    ruling: Ruling[Board], scenario: Scenario, side: str, command: RemovePanic
+) -> None:
+    unit_id, name = _lone(ruling, side, command.unit)
+    if not ruling.piece(unit_id).public["panic"]:
+        raise Refusal(NOT_PANICKED, "That figure is not panicking.")
+    if command.passed:
+        ruling.update(unit_id, public={"panic": False})
+        text = f"{name} rallies: panic removed."
+    else:
+        # SW-R22: "он бежал или сдался" — he fled or surrendered.
+        ruling.update(
+            unit_id, public={"status": Status.OFF_TABLE.value, "at": None, "attached_to": None}
+        )
+        text = f"{name} fails to rally and leaves the table (fled or surrendered)."
+    ruling.tell_public(
+        {"event": "remove_panic", "unit": unit_id, "passed": command.passed, "text": text}
+    )
+
+
+def join(ruling: Ruling[Board], scenario: Scenario, side: str, command: Join) -> None:
+    unit_id, name = _lone(ruling, side, command.unit)
+    squad = lookup.own(ruling.state, side, command.squad, [UNIT])
+    if (
+        squad.public["unit_kind"] not in (UnitKind.SQUAD, UnitKind.VEHICLE)
+        or squad.public["status"] != Status.ON_TABLE
+    ):
+        raise Refusal(BAD_SQUAD, "A lone figure joins a squad on the table.")
+    ruling.update(unit_id, public={"attached_to": squad.id, "at": None})
+    ruling.tell_public(
+        {
+            "event": "join",
+            "unit": unit_id,
+            "squad": squad.id,
+            "text": f"{name} joins {squad.public['name']}.",
+        }
+    )
+
+
+def leave(ruling: Ruling[Board], scenario: Scenario, side: str, command: Leave) -> None:
+    unit_id, name = _lone(ruling, side, command.unit)
+    unit = ruling.piece(unit_id)
+    squad_id = unit.public["attached_to"]
+    if not squad_id:
+        raise Refusal(NOT_ATTACHED, "That figure is not with a squad.")
+    at = None
+    if scenario.mode is Mode.MAP:
+        squad_at = ruling.piece(squad_id).public["at"]
+        at = list(command.at) if command.at is not None else squad_at
+        if not scenario.tabletop.on_table(tuple(at)):
+            raise Refusal(OFF_TABLE, "The figure must stay on the table.")
+    ruling.update(unit_id, public={"attached_to": None, "at": at})
+    ruling.tell_public({"event": "leave", "unit": unit_id, "text": f"{name} leaves the squad."})
+
+
+def end_game(ruling: Ruling[Board], scenario: Scenario, side: str, command: EndGame) -> None:
+    ruling.set_phase(Phase.OVER)
+    ruling.tell_public({"event": "game_over", "text": f"{scenario.side_name(side)} ends the game."})

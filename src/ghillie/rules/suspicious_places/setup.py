@@ -1,0 +1,351 @@
+"""Setting up: units, the marker pool, markers on the table, the secret of what lies under
+them, and snipers' three markers (RULES-SPEC SW-R01..R05, SW-R33, SW-A04)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+from ghillie import lookup
+from ghillie.dice.steps import Die
+from ghillie.errors import OFF_TABLE, Refusal
+from ghillie.ruling import Ruling
+from ghillie.scenario import Mode
+from ghillie.state import Level, Phase, Piece
+
+from .board import MARKER, SNIPER_MARKER, UNIT, Board, Face, Status
+from .commands import Hide, PlaceMarkers, PlaceSniper
+from .scenario import SuspiciousPlacesScenario, UnitKind
+
+NO_MARKERS_LEFT = "no_markers_left"
+BAD_MARKER = "bad_marker"
+MARKERS_LEFT = "markers_left"
+ALREADY_HIDDEN = "already_hidden"
+BAD_HIDING = "bad_hiding"
+NOT_CAMOUFLAGED = "not_camouflaged"
+DUPLICATE = "duplicate"
+UNIT_UNASSIGNED = "unit_unassigned"
+WRONG_GROUP = "wrong_group"
+TOO_FAR_APART = "too_far_apart"
+ALREADY_PLACED = "already_placed"
+SETUP_INCOMPLETE = "setup_incomplete"
+
+
+def create_units(ruling: Ruling[Board], scenario: SuspiciousPlacesScenario) -> None:
+    """Every unit of the scenario becomes a piece; each side sees the other's roster, with
+    the camouflaged units "beside the table" (SW-R01) and hidden snipers as such."""
+    for spec in scenario.units:
+        if spec.kind is UnitKind.SNIPER and spec.camouflaged:
+            status = Status.HIDDEN
+        elif spec.camouflaged:
+            status = Status.CAMOUFLAGED
+        else:
+            status = Status.ON_TABLE
+        on_map = scenario.mode is Mode.MAP and status is Status.ON_TABLE
+        unit = Piece(
+            ruling.new_id(),
+            spec.side,
+            UNIT,
+            {
+                "key": spec.key,
+                "name": spec.name,
+                "unit_kind": spec.kind.value,
+                "quality": spec.quality,
+                "leadership": spec.leadership,
+                "officer": spec.officer,
+                "models": spec.models,
+                "means": list(spec.means),
+                "weapon": spec.weapon,
+                "status": status.value,
+                "at": list(spec.at) if on_map and spec.at else None,
+                "formation": [list(p) for p in spec.formation()],
+                "suppression": 0,
+                "panic": False,
+                "attached_to": None,
+            },
+        )
+        ruling.place(unit, dict.fromkeys(ruling.state.others(spec.side), Level.IDENTIFIED))
+
+
+def roll_marker_pool(ruling: Ruling[Board], scenario: SuspiciousPlacesScenario) -> None:
+    """SW-R02: the owner rolls d6 markers for each camouflaged unit (SW-A04: one pool)."""
+    side = scenario.camouflage_side()
+    if side is None:
+        return
+    die = Die.parse(scenario.switches.markers_per_unit)
+    units = [u for u in ruling.state.owned(side, UNIT) if u.public["status"] == Status.CAMOUFLAGED]
+    rolls = {u.id: ruling.roll(f"markers:{u.public['key']}", die, secret=True) for u in units}
+    pool = sum(rolls.values()) + scenario.extra_markers
+    if pool == 0:
+        return
+    ruling.change_board("rolled", side=side, rolls=rolls, pool=pool)
+    ruling.tell(
+        side,
+        {
+            "event": "marker_pool",
+            "rolls": rolls,
+            "pool": pool,
+            "text": f"You rolled {', '.join(map(str, rolls.values())) or 'no dice'}"
+            f"{f' (+{scenario.extra_markers})' if scenario.extra_markers else ''}: "
+            f"{pool} suspicious-place marker(s) to place.",
+        },
+    )
+    for other in ruling.state.others(side):
+        ruling.tell(
+            other,
+            {
+                "event": "camouflage",
+                "units": [u.id for u in units],
+                "text": f"{scenario.side_name(side)} declares {len(units)} unit(s) camouflaged "
+                "and in ambush; their markers will be laid out.",
+            },
+        )
+
+
+def place_markers(
+    ruling: Ruling[Board], scenario: SuspiciousPlacesScenario, side: str, command: PlaceMarkers
+) -> None:
+    left = ruling.board.pool.get(side, 0)
+    if len(command.markers) > left:
+        raise Refusal(NO_MARKERS_LEFT, "You have fewer markers left to place than that.")
+    table = scenario.tabletop
+    groups: list[str] = []
+    ids = sorted(ruling.new_id() for _ in command.markers)
+    placed: list[Piece] = []
+    for marker_id, spec in zip(ids, command.markers, strict=True):
+        if scenario.mode is Mode.MAP:
+            if spec.at is None or spec.cover is not None or spec.open is not None:
+                raise Refusal(
+                    BAD_MARKER, "On a map, give each marker's position; ghillie reads the terrain."
+                )
+            if not table.on_table(spec.at):
+                raise Refusal(OFF_TABLE, "A marker must lie on the table.")
+            at: list[float] | None = list(spec.at)
+            cover, is_open = table.cover_at(spec.at), table.in_open(spec.at)
+        else:
+            if spec.at is not None or spec.cover is None or spec.open is None:
+                raise Refusal(
+                    BAD_MARKER,
+                    "At a table, give each marker's agreed cover and whether it lies in the open.",
+                )
+            at, cover, is_open = None, spec.cover, spec.open
+        secret = {}
+        if not scenario.switches.pooled_markers:
+            # SW-A04 option: each unit's markers are its own.
+            if spec.group is None:
+                raise Refusal(WRONG_GROUP, "Say which unit's markers these are.")
+            unit = lookup.own(ruling.state, side, spec.group, [UNIT])
+            rolled = ruling.board.rolls.get(side, {}).get(unit.id)
+            if (
+                rolled is None
+                or ruling.board.placed_by_group.get(unit.id, 0) + groups.count(unit.id) >= rolled
+            ):
+                raise Refusal(WRONG_GROUP, "That unit has no markers left to place.")
+            groups.append(unit.id)
+            secret["group"] = unit.id
+        label = f"M{ruling.board.labels.get('M', 0) + len(placed) + 1}"
+        placed.append(
+            Piece(
+                marker_id,
+                side,
+                MARKER,
+                {
+                    "label": label,
+                    "at": at,
+                    "cover": cover.value,
+                    "open": is_open,
+                    "face": Face.UP.value,
+                },
+                secret,
+            )
+        )
+    ruling.change_board("labels", prefix="M", count=len(placed))
+    ruling.change_board("placed", side=side, count=len(placed), groups=groups)
+    for marker in placed:
+        ruling.place(marker, dict.fromkeys(ruling.state.others(side), Level.SUSPECTED))
+    ruling.tell_public(
+        {
+            "event": "markers_placed",
+            "markers": [m.id for m in placed],
+            "text": "Suspicious-place markers placed: "
+            + ", ".join(m.public["label"] for m in placed)
+            + ".",
+        }
+    )
+
+
+def hide(
+    ruling: Ruling[Board], scenario: SuspiciousPlacesScenario, side: str, command: Hide
+) -> None:
+    """SW-R03/R04: which marker hides which unit, mine or IED — recorded once, in secret."""
+    if side in ruling.board.hidden:
+        raise Refusal(ALREADY_HIDDEN, "What lies under your markers is already recorded.")
+    if scenario.switches.place_all_markers and ruling.board.pool.get(side, 0) > 0:
+        raise Refusal(MARKERS_LEFT, "Place every marker you rolled first (SW-A04).")
+    camouflaged = {
+        u.id for u in ruling.state.owned(side, UNIT) if u.public["status"] == Status.CAMOUFLAGED
+    }
+    markers: set[str] = set()
+    units: set[str] = set()
+    for hiding in command.hidings:
+        marker = lookup.own(ruling.state, side, hiding.marker, [MARKER])
+        if (hiding.unit is None) == (hiding.content is None):
+            raise Refusal(
+                BAD_HIDING, "Each marker hides either one unit or a mine, an IED or nothing."
+            )
+        if marker.id in markers:
+            raise Refusal(DUPLICATE, "A marker is the centre of one unit at most (SW-A04).")
+        markers.add(marker.id)
+        if hiding.unit is not None:
+            unit = lookup.own(ruling.state, side, hiding.unit, [UNIT])
+            if unit.id not in camouflaged:
+                raise Refusal(NOT_CAMOUFLAGED, "Only camouflaged units hide under markers.")
+            if unit.id in units:
+                raise Refusal(DUPLICATE, "A unit sits under one marker.")
+            if not scenario.switches.pooled_markers and marker.secret.get("group") != unit.id:
+                raise Refusal(WRONG_GROUP, "A unit hides under one of its own markers.")
+            units.add(unit.id)
+    if units != camouflaged:
+        raise Refusal(UNIT_UNASSIGNED, "Every camouflaged unit must sit under a marker.")
+    recorded = []
+    for hiding in command.hidings:
+        marker = lookup.own(ruling.state, side, hiding.marker, [MARKER])
+        if hiding.unit is not None:
+            unit = lookup.own(ruling.state, side, hiding.unit, [UNIT])
+            ruling.update(
+                marker.id, secret={"content": "unit", "unit": unit.id, "note": hiding.note}
+            )
+            ruling.update(unit.id, secret={"marker": marker.id})
+            recorded.append({"marker": marker.id, "unit": unit.id})
+        else:
+            assert hiding.content is not None
+            ruling.update(marker.id, secret={"content": hiding.content.value, "note": hiding.note})
+            recorded.append({"marker": marker.id, "content": hiding.content.value})
+    for marker_piece in ruling.state.owned(side, MARKER):
+        if marker_piece.id not in markers:
+            ruling.update(marker_piece.id, secret={"content": "nothing"})
+    ruling.change_board("hidden", side=side)
+    ruling.tell(
+        side,
+        {
+            "event": "hidden",
+            "hidings": recorded,
+            "text": "Recorded in secret what lies under your markers.",
+        },
+    )
+    for other in ruling.state.others(side):
+        ruling.tell(
+            other,
+            {
+                "event": "hidden",
+                "text": "The opponent recorded in secret what lies under the markers.",
+            },
+        )
+
+
+def place_sniper(
+    ruling: Ruling[Board], scenario: SuspiciousPlacesScenario, side: str, command: PlaceSniper
+) -> None:
+    """SW-R33: the sniper is not placed; three markers are, no more than 6" apart, one true."""
+    sniper = lookup.own(ruling.state, side, command.sniper, [UNIT])
+    if sniper.public["unit_kind"] != UnitKind.SNIPER or sniper.public["status"] != Status.HIDDEN:
+        raise Refusal(NOT_CAMOUFLAGED, "Only a hiding sniper takes sniper markers.")
+    if any(
+        p.kind == SNIPER_MARKER and p.public["sniper"] == sniper.id
+        for p in ruling.state.pieces.values()
+    ):
+        raise Refusal(ALREADY_PLACED, "That sniper's markers are already on the table.")
+    points = check_sniper_spots(scenario, command.markers)
+    lay_sniper_markers(ruling, sniper, points, command.true_marker, command.note)
+
+
+def check_sniper_spots(
+    scenario: SuspiciousPlacesScenario, spots: tuple[tuple[float, float], ...] | None
+) -> list[list[float] | None]:
+    if scenario.mode is Mode.TABLE:
+        if spots is not None:
+            raise Refusal(BAD_MARKER, "At a table, lay the sniper markers there; no positions.")
+        return [None, None, None]
+    if spots is None:
+        raise Refusal(BAD_MARKER, "On a map, give the three sniper markers' positions.")
+    table = scenario.tabletop
+    if not all(table.on_table(p) for p in spots):
+        raise Refusal(OFF_TABLE, "A marker must lie on the table.")
+    spread = scenario.switches.sniper_spread
+    if any(math.dist(a, b) > spread + 1e-9 for a, b in itertools.combinations(spots, 2)):
+        raise Refusal(TOO_FAR_APART, 'Sniper markers lie no more than 6" from each other (SW-R33).')
+    return [list(p) for p in spots]
+
+
+def lay_sniper_markers(
+    ruling: Ruling[Board],
+    sniper: Piece,
+    spots: list[list[float] | None],
+    true_index: int,
+    note: str,
+) -> None:
+    # Labels follow the random ids, not the order given, so a label never says which is true.
+    entries = sorted((ruling.new_id(), i) for i in range(3))
+    first = ruling.board.labels.get("S", 0) + 1
+    ruling.change_board("labels", prefix="S", count=3)
+    for n, (marker_id, i) in enumerate(entries):
+        ruling.place(
+            Piece(
+                marker_id,
+                sniper.owner,
+                SNIPER_MARKER,
+                {"label": f"S{first + n}", "at": spots[i], "sniper": sniper.id},
+                {"true": i == true_index},
+            ),
+            dict.fromkeys(ruling.state.others(sniper.owner), Level.SUSPECTED),
+        )
+    ruling.update(
+        sniper.id, public={"status": Status.HIDDEN.value, "at": None}, secret={"note": note}
+    )
+    labels = [f"S{first + n}" for n in range(3)]
+    ruling.tell_public(
+        {
+            "event": "sniper_markers",
+            "unit": sniper.id,
+            "markers": [marker_id for marker_id, _ in entries],
+            "text": f"{sniper.public['name']} hides: sniper markers {', '.join(labels)}.",
+        }
+    )
+
+
+def ready(ruling: Ruling[Board], scenario: SuspiciousPlacesScenario, side: str) -> None:
+    board = ruling.board
+    if side == scenario.camouflage_side():
+        if scenario.switches.place_all_markers and board.pool.get(side, 0) > 0:
+            raise Refusal(SETUP_INCOMPLETE, "Place every suspicious-place marker first.")
+        camouflaged = any(
+            u.public["status"] == Status.CAMOUFLAGED for u in ruling.state.owned(side, UNIT)
+        )
+        if (side in board.pool or camouflaged) and side not in board.hidden:
+            raise Refusal(SETUP_INCOMPLETE, "Record what lies under your markers first.")
+    for sniper in ruling.state.owned(side, UNIT):
+        hiding = (
+            sniper.public["unit_kind"] == UnitKind.SNIPER
+            and sniper.public["status"] == Status.HIDDEN
+        )
+        if hiding and not any(
+            p.kind == SNIPER_MARKER and p.public["sniper"] == sniper.id
+            for p in ruling.state.pieces.values()
+        ):
+            raise Refusal(SETUP_INCOMPLETE, "Lay out your sniper markers first.")
+    ruling.change_board("ready", side=side)
+    ruling.tell_public(
+        {"event": "ready", "side": side, "text": f"{scenario.side_name(side)} is ready."}
+    )
+    if ruling.board.ready == frozenset(scenario.side_ids()):
+        first = scenario.first or scenario.side_ids()[0]
+        ruling.set_phase(Phase.PLAY)
+        ruling.change_board("start", first=first)
+        ruling.tell_public(
+            {
+                "event": "turn",
+                "turn": 1,
+                "side": first,
+                "text": f"Turn 1: {scenario.side_name(first)} activates first.",
+            }
+        )

@@ -1,0 +1,106 @@
+"""What a ruleset is: data about itself, typed commands, and a few narrow hooks.
+
+The engine owns the invariants — the game is running, the side may act now, the command is
+well-formed — and checks them once for every ruleset before any hook runs. A ruleset never
+re-checks them. See docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from ghillie.dice.check import Check
+from ghillie.events import BoardChange
+from ghillie.ruling import Ruling
+from ghillie.scenario import Scenario
+from ghillie.state import Facts, GameState, Phase
+
+S = TypeVar("S", bound=Scenario)
+B = TypeVar("B")
+
+
+class Command(BaseModel):
+    """A command a side gives. Subclasses set ``type`` to a ``Literal`` of their name."""
+
+    # hide_input_in_errors: a malformed command's values never reach an error or a log line.
+    model_config = ConfigDict(extra="forbid", frozen=True, hide_input_in_errors=True)
+
+    phases: ClassVar[frozenset[Phase]] = frozenset({Phase.PLAY})
+    # True when the command records a secret: its arguments never reach another side.
+    records_secret: ClassVar[bool] = False
+
+    type: str
+
+    def entered_rolls(self) -> Mapping[str, int]:
+        """Physical rolls entered with the command, by label (open rolls only)."""
+        rolls = getattr(self, "rolls", None)
+        if isinstance(rolls, BaseModel):
+            return {k: v for k, v in rolls.model_dump().items() if v is not None}
+        return {}
+
+
+class Params(BaseModel):
+    """The parameters of an odds query, in the rule text's own words."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class OddsQuery:
+    """``ghillie odds <ruleset> <name> --param ...``: the exact odds of one check.
+
+    ``check`` builds the very :class:`Check` the rules roll, from the parameters and the
+    ruleset's switches (defaults unless a scenario is given).
+    """
+
+    name: str
+    help: str
+    params: type[Params]
+    check: Callable[[Any, Any], Check[Any]]
+    labels: Mapping[str, str]  # outcome value -> the words a player reads
+
+
+class Ruleset(ABC, Generic[S, B]):
+    id: ClassVar[str]
+    title: ClassVar[str]
+    summary: ClassVar[str]
+    map_modes: ClassVar[tuple[str, ...]]
+    scenario_model: ClassVar[type[Scenario]]
+    commands: ClassVar[Mapping[str, type[Command]]]
+    odds_queries: ClassVar[Mapping[str, OddsQuery]] = {}
+
+    @abstractmethod
+    def new_board(self, scenario: S) -> B:
+        """The ruleset's board before the first event."""
+
+    @abstractmethod
+    def setup(self, ruling: Ruling[B], scenario: S) -> None:
+        """Create the scenario's pieces: the game's first event."""
+
+    @abstractmethod
+    def may_act(self, state: GameState[B], side: str, command: type[Command]) -> bool:
+        """May ``side`` give a command of this type now? (whose turn, whose activation)"""
+
+    def validate(self, state: GameState[B], side: str, command: Command) -> None:
+        """Raise a Refusal if the rules forbid this command; the default forbids nothing."""
+
+    @abstractmethod
+    def resolve(self, ruling: Ruling[B], command: Command) -> None:
+        """Write the command's effects, rolls and what each side is told."""
+
+    def fold(self, board: B, change: BoardChange) -> B:
+        raise ValueError(f"{self.id} has no board change {change.name!r}")
+
+    def board_view(self, state: GameState[B], observer: str) -> dict[str, Any]:
+        """Ruleset-specific parts of ``observer``'s view, built from what it may see."""
+        return {}
+
+    def candidates(self, state: GameState[B], side: str) -> list[Facts]:
+        """Commands that ``side`` could sensibly give now, built only from what that side
+        knows. Used by the contract tests' random games and by clients to offer choices."""
+        return []

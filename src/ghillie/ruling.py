@@ -1,0 +1,148 @@
+"""A ruling in progress: what a ruleset's ``resolve`` hook writes one command's event with.
+
+Each effect is folded into the working state as soon as it is added, so a rule can read the
+consequences of what it has just done; the live state and a replay of the log use the same
+fold. Knowledge changes only through :meth:`Ruling.reveal`; a side learns something only
+through :meth:`Ruling.tell`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from ghillie.dice.steps import Die
+from ghillie.errors import BAD_ROLL, Refusal
+from ghillie.events import (
+    BoardChange,
+    Effect,
+    Event,
+    Know,
+    Place,
+    Remove,
+    Roll,
+    SetPhase,
+    Update,
+    acted,
+)
+from ghillie.fold import fold_effect
+from ghillie.state import REFEREE, SPECTATOR, Facts, GameState, Level, Phase, Piece
+
+if TYPE_CHECKING:
+    from ghillie.dice.source import DiceSource
+    from ghillie.ids import IdSource
+    from ghillie.ruleset import Ruleset
+
+B = TypeVar("B")
+
+
+class Ruling(Generic[B]):
+    def __init__(
+        self,
+        state: GameState[B],
+        ruleset: Ruleset[Any, B],
+        side: str | None,
+        dice: DiceSource,
+        ids: IdSource,
+        entered: Mapping[str, int] | None = None,
+    ) -> None:
+        self.state = state
+        self.ruleset = ruleset
+        self.side = side
+        self._dice = dice
+        self._ids = ids
+        self._entered = dict(entered or {})
+        self._used_entries: set[str] = set()
+        self._effects: list[Effect] = []
+        self._rolls: list[Roll] = []
+        self._told: dict[str, list[Facts]] = {}
+
+    # --- reading ------------------------------------------------------------------------
+
+    @property
+    def board(self) -> B:
+        return self.state.board
+
+    def piece(self, piece_id: str) -> Piece:
+        return self.state.pieces[piece_id]
+
+    # --- effects ------------------------------------------------------------------------
+
+    def _add(self, effect: Effect) -> None:
+        self._effects.append(effect)
+        self.state = fold_effect(self.state, effect, self.ruleset)
+
+    def new_id(self) -> str:
+        return self._ids.new_id()
+
+    def place(self, piece: Piece, known: Mapping[str, Level] | None = None) -> Piece:
+        """Create a piece. No other side knows of it unless ``known`` says so."""
+        self._add(Place(piece))
+        for side, level in (known or {}).items():
+            self.reveal(piece.id, side, level)
+        return piece
+
+    def update(
+        self,
+        piece_id: str,
+        *,
+        public: Facts | None = None,
+        secret: Facts | None = None,
+        unset: tuple[str, ...] = (),
+    ) -> Piece:
+        self._add(Update(piece_id, dict(public or {}), dict(secret or {}), unset))
+        return self.state.pieces[piece_id]
+
+    def remove(self, piece_id: str) -> None:
+        self._add(Remove(piece_id))
+
+    def reveal(self, piece_id: str, to: str, level: Level, facts: Facts | None = None) -> None:
+        """Set what side ``to`` knows of a piece (DESIGN.md: ``reveal(piece, to, level)``)."""
+        self._add(Know(to, piece_id, level, dict(facts or {})))
+
+    def set_phase(self, phase: Phase) -> None:
+        self._add(SetPhase(phase))
+
+    def change_board(self, name: str, **data: Any) -> None:
+        self._add(BoardChange(name, data))
+
+    # --- what each side is told -----------------------------------------------------------
+
+    def tell(self, side: str, line: Facts) -> None:
+        self._told.setdefault(side, []).append(dict(line))
+
+    def tell_each(self, line: Facts, sides: tuple[str, ...] | None = None) -> None:
+        for side in sides if sides is not None else self.state.sides:
+            self.tell(side, line)
+
+    def tell_public(self, line: Facts) -> None:
+        """Tell every side and the spectators: for facts that lie open on the table."""
+        self.tell_each(line, (*self.state.sides, SPECTATOR))
+
+    # --- dice ------------------------------------------------------------------------------
+
+    def roll(self, label: str, die: Die, *, secret: bool = False) -> int:
+        """Roll ``die`` and record it. An open roll may have been entered with the command
+        (a physical die rolled at the table); a secret roll is always ghillie's own."""
+        if not secret and label in self._entered:
+            face = self._entered[label]
+            if not 1 <= face <= die.faces:
+                raise Refusal(BAD_ROLL, "An entered roll cannot show on the die it is for.")
+            self._used_entries.add(label)
+            entered = True
+        else:
+            face = self._dice.roll(die.faces)
+            entered = False
+        value = face + die.plus
+        self._rolls.append(Roll(label, str(die), face, value, secret, entered))
+        return value
+
+    # --- the event -----------------------------------------------------------------------
+
+    def finish(self, seq: int, command: Facts | None) -> Event:
+        if set(self._entered) - self._used_entries:
+            raise Refusal(BAD_ROLL, "An entered roll is for a die this command does not roll.")
+        told = {side: tuple(lines) for side, lines in self._told.items() if side != REFEREE}
+        for side in (*self.state.sides, SPECTATOR):
+            told.setdefault(side, (acted(self.side),))
+        return Event(seq, self.side, command, tuple(self._effects), tuple(self._rolls), told)

@@ -1,0 +1,119 @@
+"""Scenarios: the public setup of a game, read from TOML (or JSON) and checked by a schema.
+
+A scenario names its ruleset, the sides, the measurement mode, the units and the table, and
+sets rule switches. Each ruleset extends :class:`Scenario`; every DEFAULT of RULES-SPEC is a
+field of the ruleset's :class:`Switches` with the DEFAULT as its default, written in the file
+either as ``"sw.overflow" = "d12_plus"`` under ``[switches]`` or as ``[switches.sw]``.
+Secrets are never part of a scenario: they are recorded during setup, by their owners.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ghillie.errors import ScenarioError
+
+SIDE_ID = r"^[a-z][a-z0-9_-]{0,31}$"
+
+
+class Mode(StrEnum):
+    """How ghillie learns ranges, cover and positions (DESIGN.md, Measure)."""
+
+    TABLE = "table"  # players measure on the real table and enter the values
+    MAP = "map"  # ghillie computes them from positions on its own map
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class SideSpec(Strict):
+    id: str = Field(pattern=SIDE_ID)
+    name: str = Field(min_length=1, max_length=80)
+
+
+class Switches(Strict):
+    """Rule switches; subclasses name each field by its RULES-SPEC switch (``sw.overflow``)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _flatten(cls, data: Any) -> Any:
+        # [switches.sw] overflow = "x"  and  "sw.overflow" = "x"  mean the same. A switch
+        # whose value is itself a table (a data list) stops the walk at its own name.
+        if not isinstance(data, Mapping):
+            return data
+        names = {field.alias or name for name, field in cls.model_fields.items()}
+        flat: dict[str, Any] = {}
+
+        def walk(prefix: str, value: Any) -> None:
+            if prefix in names or not isinstance(value, Mapping):
+                flat[prefix] = value
+                return
+            for key, inner in value.items():
+                walk(f"{prefix}.{key}" if prefix else str(key), inner)
+
+        walk("", data)
+        return flat
+
+    def named(self) -> dict[str, Any]:
+        """Every switch by its RULES-SPEC name, with its value."""
+        return self.model_dump(mode="json", by_alias=True)
+
+
+class Scenario(Strict):
+    ruleset: str
+    title: str = Field(min_length=1, max_length=120)
+    description: str = ""
+    sides: tuple[SideSpec, SideSpec]
+    mode: Mode = Mode.TABLE
+    switches: Switches = Field(default_factory=Switches)
+
+    @model_validator(mode="after")
+    def _distinct_sides(self) -> Scenario:
+        ids = [s.id for s in self.sides]
+        if len(set(ids)) != len(ids):
+            raise ValueError("side ids must differ")
+        if {"referee", "spectator"} & set(ids):
+            raise ValueError("'referee' and 'spectator' are not side ids")
+        return self
+
+    def side_ids(self) -> tuple[str, ...]:
+        return tuple(s.id for s in self.sides)
+
+    def side_name(self, side: str) -> str:
+        return next(s.name for s in self.sides if s.id == side)
+
+
+def read_scenario_file(path: str | Path) -> dict[str, Any]:
+    """Read a scenario file (``.toml`` or ``.json``) into plain data."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+        raise ScenarioError(f"{path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{path}: a scenario is a table of keys")
+    return data
+
+
+def parse_scenario(model: type[Scenario], data: Mapping[str, Any]) -> Scenario:
+    """Validate scenario data; a :class:`ScenarioError` names every offending key."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'scenario'}: {err['msg']}"
+            for err in exc.errors(include_input=False, include_url=False)
+        )
+        raise ScenarioError(f"invalid {model.__name__} scenario: {problems}") from None

@@ -1,0 +1,99 @@
+"""The truth store: pieces, what each side knows of them, and the ruleset's own board.
+
+Only the engine and the rulesets read a :class:`GameState` directly. Nothing a side
+receives is made from it except through :func:`ghillie.view.view`, which builds a view up
+from what that side may see.
+
+State is immutable by convention: every change makes a new object (``dataclasses.replace``
+and fresh dicts), so a refused command can never leave a half-changed state behind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
+from typing import Any, Generic, TypeVar
+
+from ghillie.scenario import Scenario
+
+Json = Any  # a JSON value: None, bool, int, float, str, list, dict
+Facts = Mapping[str, Json]
+
+REFEREE = "referee"  # sees everything; used by the host, the tests and the audit
+SPECTATOR = "spectator"  # sees public facts only
+
+
+class Level(IntEnum):
+    """One knowledge ladder for every ruleset (DESIGN.md, Knowledge)."""
+
+    UNKNOWN = 0  # the side does not know the piece exists
+    SUSPECTED = 1  # a marker is visible, its content is not
+    DETECTED = 2  # something real is there: position and class known, type not
+    IDENTIFIED = 3  # public information in full
+
+
+class Phase(StrEnum):
+    SETUP = "setup"  # secrets are recorded, the table is laid out
+    PLAY = "play"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Anything on (or beside) the table: a unit, a marker, a minefield.
+
+    ``public`` is what any side that can see the piece sees; ``secret`` only its owner.
+    Rulesets keep hidden facts (which marker a squad sits under) in ``secret`` and move them
+    to ``public`` only when a rule reveals them.
+    """
+
+    id: str
+    owner: str
+    kind: str
+    public: Facts = field(default_factory=dict)
+    secret: Facts = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Known:
+    """What one side knows of one piece it does not own."""
+
+    level: Level
+    facts: Facts = field(default_factory=dict)  # side-specific extras a rule told this side
+
+
+B = TypeVar("B")
+
+
+@dataclass(frozen=True)
+class GameState(Generic[B]):
+    ruleset: str
+    scenario: Scenario  # the ruleset's parsed scenario (public: both sides read it)
+    sides: tuple[str, ...]
+    board: B  # the ruleset's own state: turn, phase, activations, ...
+    phase: Phase = Phase.SETUP
+    pieces: Mapping[str, Piece] = field(default_factory=dict)
+    knowledge: Mapping[str, Mapping[str, Known]] = field(default_factory=dict)
+    seq: int = -1  # the last event folded in; -1 before the game is created
+
+    def piece(self, piece_id: str) -> Piece:
+        return self.pieces[piece_id]
+
+    def owned(self, side: str, kind: str | None = None) -> list[Piece]:
+        return [
+            p for p in self.pieces.values() if p.owner == side and (kind is None or p.kind == kind)
+        ]
+
+    def known(self, side: str, piece_id: str) -> Known:
+        return self.knowledge.get(side, {}).get(piece_id, Known(Level.UNKNOWN))
+
+    def can_see(self, side: str, piece_id: str) -> bool:
+        """Does ``side`` know this piece exists (owns it, or knows it at least as suspected)?"""
+        piece = self.pieces.get(piece_id)
+        if piece is None:
+            return False
+        return piece.owner == side or self.known(side, piece_id).level >= Level.SUSPECTED
+
+    def others(self, side: str) -> tuple[str, ...]:
+        return tuple(s for s in self.sides if s != side)

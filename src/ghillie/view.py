@@ -1,0 +1,87 @@
+"""``view(game, observer)``: the only path from a game to anything a side receives.
+
+A view is built up from what the observer may see — its own pieces, its knowledge of
+others' pieces, the lines of the log addressed to it, the ruleset's view of the board for
+it — never by taking the full state and deleting what it may not see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ghillie import engine, registry
+from ghillie.events import Event, event_to_json, piece_to_json
+from ghillie.state import REFEREE, SPECTATOR, GameState, Level, Piece
+
+if TYPE_CHECKING:
+    from ghillie.game import Game
+
+
+def view(game: Game, observer: str) -> dict[str, Any]:
+    """What ``observer`` (a side id, ``"referee"`` or ``"spectator"``) may know of the game."""
+    return project(game.state, game.events(), observer)
+
+
+def project(state: GameState[Any], events: Sequence[Event], observer: str) -> dict[str, Any]:
+    ruleset = registry.get(state.ruleset)
+    scenario = state.scenario
+    if observer not in (*state.sides, REFEREE, SPECTATOR):
+        raise ValueError("unknown observer")
+    out: dict[str, Any] = {
+        "ruleset": ruleset.id,
+        "title": scenario.title,
+        "you": observer,
+        "sides": [{"id": s.id, "name": s.name} for s in scenario.sides],
+        "mode": scenario.mode.value,
+        "switches": scenario.switches.named(),
+        "phase": state.phase.value,
+        "seq": state.seq,
+        "board": ruleset.board_view(state, observer),
+    }
+    if observer == REFEREE:
+        out["pieces"] = [piece_to_json(p) for p in state.pieces.values()]
+        out["knowledge"] = {
+            side: {
+                pid: {"level": k.level.name.lower(), "facts": dict(k.facts)}
+                for pid, k in known.items()
+            }
+            for side, known in state.knowledge.items()
+        }
+        out["log"] = [event_to_json(e) for e in events]
+        return out
+    if observer == SPECTATOR:
+        out["pieces"] = []
+        out["known"] = [_known(p, level, {}) for p, level in _public(state)]
+    else:
+        out["pieces"] = [piece_to_json(p) for p in state.pieces.values() if p.owner == observer]
+        out["known"] = [
+            _known(state.pieces[pid], k.level, k.facts)
+            for pid, k in state.knowledge.get(observer, {}).items()
+            if pid in state.pieces and state.pieces[pid].owner != observer
+        ]
+        out["commands"] = engine.allowed_commands(state, observer)
+    out["log"] = [{"seq": e.seq, "lines": list(e.told.get(observer, ()))} for e in events]
+    return out
+
+
+def _known(piece: Piece, level: Level, facts: Any) -> dict[str, Any]:
+    # The public part of a piece is, by definition, what anyone who sees it sees.
+    return {
+        "id": piece.id,
+        "owner": piece.owner,
+        "kind": piece.kind,
+        "level": level.name.lower(),
+        "public": dict(piece.public),
+        "facts": dict(facts),
+    }
+
+
+def _public(state: GameState[Any]) -> list[tuple[Piece, Level]]:
+    """Pieces every non-owning side can see, at the lowest level any of them knows."""
+    shown = []
+    for piece in state.pieces.values():
+        levels = [state.known(side, piece.id).level for side in state.sides if side != piece.owner]
+        if levels and min(levels) >= Level.SUSPECTED:
+            shown.append((piece, min(levels)))
+    return shown
