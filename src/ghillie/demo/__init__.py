@@ -1,0 +1,68 @@
+"""Scripted demo games: what ``ghillie demo <ruleset>`` plays and the golden transcripts record.
+
+Each script is a scenario, fixed dice and ids, and a list of steps (a side, a command, and a
+caption for a newcomer). :func:`play` runs a script and yields, after every step, exactly
+what each side and a spectator would receive — nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ghillie import examples
+from ghillie.dice.source import ScriptedDice, SeededDice
+from ghillie.errors import Refusal
+from ghillie.game import Game
+from ghillie.ids import SeededIds
+from ghillie.state import SPECTATOR, Facts
+
+
+@dataclass(frozen=True)
+class Step:
+    side: str
+    command: Facts
+    caption: str
+
+
+@dataclass(frozen=True)
+class Script:
+    ruleset: str
+    scenario: str
+    steps: tuple[Step, ...]
+    dice: tuple[int, ...] | None = None  # fixed rolls, in the order the rules make them
+    seed: int = 1
+
+
+@dataclass(frozen=True)
+class Played:
+    number: int
+    step: Step
+    refusal: Refusal | None
+    views: dict[str, dict[str, Any]]  # observer -> view after the step
+
+
+def play(script: Script) -> Iterator[Played]:
+    dice = ScriptedDice(script.dice) if script.dice is not None else SeededDice(script.seed)
+    game = Game.create(
+        examples.load(script.scenario), dice=dice, ids=SeededIds(script.seed), game_id="demo"
+    )
+    observers = (*game.state.sides, SPECTATOR)
+    yield Played(
+        0, Step("", {}, "The game is created."), None, {o: game.view(o) for o in observers}
+    )
+    for number, step in enumerate(script.steps, start=1):
+        refusal = None
+        try:
+            game.command(step.side, step.command)
+        except Refusal as exc:
+            refusal = exc
+        yield Played(number, step, refusal, {o: game.view(o) for o in observers})
+
+
+def scripts() -> dict[str, Script]:
+    from ghillie.demo.grid_ambush import SCRIPT as GRID
+    from ghillie.demo.suspicious_places import SCRIPT as PLACES
+
+    return {s.ruleset: s for s in (GRID, PLACES)}
