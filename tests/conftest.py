@@ -17,3 +17,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.extra_keyword_matches.add(spec_id)
         if "slow" in item.keywords and not config.getoption("--run-slow"):
             item.add_marker(skip_slow)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    import sys
+
+    harness = sys.modules.get("tests.contract.harness")
+    if harness is not None and harness.STATS:
+        stats = ", ".join(f"{key}: {value}" for key, value in sorted(harness.STATS.items()))
+        terminalreporter.write_line(f"contract suite: {stats}")

@@ -31,8 +31,9 @@ class Command(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, hide_input_in_errors=True)
 
     phases: ClassVar[frozenset[Phase]] = frozenset({Phase.PLAY})
-    # True when the command records a secret: its arguments never reach another side.
-    records_secret: ClassVar[bool] = False
+    # The fields that carry a secret (which square, which marker, a private note): they never
+    # reach another side, and two commands that differ only in them must look the same to it.
+    secret_fields: ClassVar[frozenset[str]] = frozenset()
 
     type: str
 

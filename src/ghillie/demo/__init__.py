@@ -66,3 +66,34 @@ def scripts() -> dict[str, Script]:
     from ghillie.demo.suspicious_places import SCRIPT as PLACES
 
     return {s.ruleset: s for s in (GRID, PLACES)}
+
+
+def transcript(script: Script) -> list[dict[str, Any]]:
+    """Every step of a script with what each observer's view became: the golden record.
+
+    Step 0 holds each whole view. Later steps hold, per observer, only the parts of the view
+    that changed, with the log given as the entries new since the step before — the whole
+    view after any step is the sum of the steps up to it.
+    """
+    steps: list[dict[str, Any]] = []
+    before: dict[str, dict[str, Any]] = {}
+    for played in play(script):
+        changes = {}
+        for observer, view in played.views.items():
+            old = before.get(observer, {})
+            seen = len(old.get("log", []))
+            delta = {k: v for k, v in view.items() if k != "log" and old.get(k) != v}
+            delta["log"] = view["log"][seen:]
+            changes[observer] = delta
+            before[observer] = view
+        steps.append(
+            {
+                "step": played.number,
+                "caption": played.step.caption,
+                "side": played.step.side or None,
+                "command": dict(played.step.command) or None,
+                "refused": played.refusal.code if played.refusal else None,
+                "views": changes,
+            }
+        )
+    return steps

@@ -1,0 +1,90 @@
+"""The ``ghillie`` command line: rulesets, exact odds, and demo games.
+
+Odds commands are made from each ruleset's odds queries (``Ruleset.odds_queries``): the same
+checks the rules roll, with parameters in the rule text's own words.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ghillie import registry
+from ghillie.cli.demo import demo
+from ghillie.cli.odds import odds_command
+
+app = typer.Typer(
+    name="ghillie",
+    help="A neutral referee for hidden units in wargames.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+odds_app = typer.Typer(help="Exact odds of every check that involves dice.", no_args_is_help=True)
+app.add_typer(odds_app, name="odds")
+app.command()(demo)
+
+console = Console()
+
+
+@app.command()
+def rulesets(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """List the registered rulesets."""
+    rows: list[dict[str, Any]] = [
+        {
+            "id": r.id,
+            "title": r.title,
+            "summary": r.summary,
+            "modes": list(r.map_modes),
+            "commands": list(r.commands),
+            "odds": list(r.odds_queries),
+        }
+        for r in registry.rulesets().values()
+    ]
+    if as_json:
+        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    table = Table(title="Rulesets")
+    for column in ("id", "title", "modes", "odds"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(
+            row["id"], row["title"], ", ".join(row["modes"]), ", ".join(row["odds"]) or "—"
+        )
+    console.print(table)
+
+
+def _register_odds() -> None:
+    for ruleset in registry.rulesets().values():
+        if not ruleset.odds_queries:
+            odds_app.command(ruleset.id, help=f"{ruleset.id} rolls no dice.")(_no_dice(ruleset.id))
+            continue
+        sub = typer.Typer(help=f"Odds for {ruleset.id}: {ruleset.title}", no_args_is_help=True)
+        for query in ruleset.odds_queries.values():
+            sub.command(query.name, help=query.help)(odds_command(ruleset, query))
+        odds_app.add_typer(sub, name=ruleset.id)
+
+
+def _no_dice(ruleset_id: str) -> Callable[[], None]:
+    def command() -> None:
+        typer.echo(
+            f"{ruleset_id} makes no dice rolls: its rulings are certain, so there are no odds."
+        )
+
+    return command
+
+
+_register_odds()
+
+
+def main() -> None:
+    app()
+
+
+__all__ = ["app", "main"]

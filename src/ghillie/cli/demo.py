@@ -1,0 +1,58 @@
+"""``ghillie demo <ruleset>``: a short scripted game, step by step, as each side sees it."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.panel import Panel
+
+from ghillie.demo import play, scripts, transcript
+from ghillie.state import SPECTATOR
+
+console = Console()
+
+
+def demo(
+    ruleset: Annotated[str, typer.Argument(help="The ruleset to demonstrate.")],
+    side: Annotated[str | None, typer.Option(help="Show only what this side sees.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print every view as JSON.")] = False,
+) -> None:
+    """Play a scripted game and print, step by step, what each side sees."""
+    known = scripts()
+    if ruleset not in known:
+        raise typer.BadParameter(f"no demo for {ruleset!r}; there are: {', '.join(sorted(known))}")
+    if as_json:
+        steps = transcript(known[ruleset])
+        for step in steps:
+            step["views"] = {o: v for o, v in step["views"].items() if side in (None, o)}
+        typer.echo(json.dumps(steps, ensure_ascii=False, indent=1))
+        return
+    seen: dict[str, int] = {}
+    for played in play(known[ruleset]):
+        observers = [o for o in played.views if side in (None, o)]
+        if side is not None and not observers:
+            raise typer.BadParameter(f"no side {side!r} in this game")
+        title = f"Step {played.number}" + (f" — {played.step.side}" if played.step.side else "")
+        body = [played.step.caption]
+        if played.refusal is not None:
+            body.append(f"[red]Refused ({played.refusal.code}): {played.refusal.detail}[/red]")
+        for observer in observers:
+            lines = _new_lines(played.views[observer], seen.get(observer, -1))
+            seen[observer] = played.views[observer]["seq"]
+            if lines:
+                who = "Spectators see" if observer == SPECTATOR else f"{observer} sees"
+                body.append(f"[bold]{who}:[/bold]\n  " + "\n  ".join(lines))
+        console.print(Panel("\n".join(body), title=title, title_align="left"))
+
+
+def _new_lines(view: dict[str, Any], after: int) -> list[str]:
+    return [
+        line.get("text", json.dumps(line, ensure_ascii=False))
+        for entry in view["log"]
+        if entry["seq"] > after
+        for line in entry["lines"]
+        if line.get("event") != "acted"
+    ]

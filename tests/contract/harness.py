@@ -1,0 +1,85 @@
+"""Shared pieces of the contract suite: canaries, what a side receives, JSON junk."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+from typing import Any
+
+from hypothesis import strategies as st
+
+from ghillie import Game, examples, registry
+from ghillie.state import SPECTATOR
+
+# Every bundled example, by ruleset: the contract runs over all of them.
+SCENARIOS = {name: examples.data(name)["ruleset"] for name in examples.names()}
+# Steps checked across the run, reported in the terminal summary (see tests/conftest.py).
+STATS: Counter[str] = Counter()
+
+SECRET_TEXT_FIELDS = ("note",)
+
+
+def with_canary(command: dict[str, Any], token: str) -> tuple[dict[str, Any], bool]:
+    """A copy of ``command`` whose free-text secret fields all carry ``token``."""
+    command = copy.deepcopy(command)
+    found = False
+
+    def walk(value: Any) -> None:
+        nonlocal found
+        if isinstance(value, dict):
+            for key in list(value):
+                if key in SECRET_TEXT_FIELDS:
+                    value[key] = f"{value[key]} {token}".strip()
+                    found = True
+                else:
+                    walk(value[key])
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(command)
+    return command, found
+
+
+def received(game: Game, observer: str) -> str:
+    """Everything ``observer`` can receive, as one text to search."""
+    return json.dumps(game.view(observer), ensure_ascii=False, sort_keys=True)
+
+
+def observers(game: Game) -> tuple[str, ...]:
+    return (*game.state.sides, SPECTATOR)
+
+
+def unseen_piece_ids(game: Game, side: str) -> list[str]:
+    """Ids of pieces that exist but that ``side`` neither owns nor knows of."""
+    state = game.state
+    return [pid for pid in state.pieces if not state.can_see(side, pid)]
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**40), 2**40)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+def junk_commands(ruleset_id: str) -> st.SearchStrategy[Any]:
+    """Commands as a careless or hostile client might send them: known types with wrong or
+    random fields, unknown types, and things that are not commands at all."""
+    names = sorted(registry.get(ruleset_id).commands)
+    field_names = sorted(
+        {f for model in registry.get(ruleset_id).commands.values() for f in model.model_fields}
+        - {"type"}
+    )
+    typed = st.fixed_dictionaries(
+        {"type": st.sampled_from([*names, "teleport", ""])},
+        optional=dict.fromkeys(field_names, json_values),
+    )
+    return typed | json_values

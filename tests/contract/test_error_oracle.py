@@ -1,0 +1,91 @@
+"""The error oracle (TRUST.md S3): naming a piece one cannot see is answered exactly like
+naming one that does not exist — same code, same detail, same length.
+
+Random games are played; at every step each command a side could give that names a piece
+is tried twice more, once with the id of a piece that side cannot see and once with an id
+that names nothing. The two answers must be identical.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import random
+from typing import Any
+
+import pytest
+
+from ghillie import Game, Refusal, engine, examples, load_scenario, registry
+from ghillie.scenario import Scenario
+
+from .harness import STATS, unseen_piece_ids
+
+NOBODY = "0" * 32
+
+
+def _scenarios() -> list[tuple[str, Scenario]]:
+    out = [(name, examples.load(name)) for name in examples.names()]
+    # With private rosters the ambushing units themselves are unseen by the enemy (DWV-A12).
+    for name in ("grid-ambush", "grid-ambush-table"):
+        data = examples.data(name)
+        data["switches"] = {"dwv.roster_public": False}
+        out.append((f"{name}, private roster", load_scenario(data)))
+    return out
+
+
+def _substitute(value: Any, old: str, new: str) -> Any:
+    if value == old:
+        return new
+    if isinstance(value, dict):
+        return {k: _substitute(v, old, new) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_substitute(v, old, new) for v in value]
+    return value
+
+
+def _answer(game: Game, side: str, command: dict[str, Any]) -> tuple[str, str] | str:
+    try:
+        engine.apply(game.state, side, command, copy.deepcopy(game.dice), copy.deepcopy(game.ids))
+    except Refusal as refusal:
+        return (refusal.code, refusal.detail)
+    return "accepted"
+
+
+@pytest.mark.parametrize(("name", "scenario"), _scenarios(), ids=[n for n, _ in _scenarios()])
+def test_an_unseen_piece_is_answered_like_no_piece(name: str, scenario: Scenario) -> None:
+    compared = 0
+    for seed in range(6):
+        game = Game.create(scenario, seed=seed)
+        ruleset = registry.get(game.state.ruleset)
+        rng = random.Random(seed)
+        for _ in range(80):
+            for side in game.state.sides:
+                unseen = unseen_piece_ids(game, side)
+                for command in ruleset.candidates(game.state, side):
+                    named = [v for v in _strings(command) if v in game.state.pieces]
+                    for ref in named[:2]:
+                        for hidden in unseen[:3]:
+                            with_hidden = _answer(game, side, _substitute(command, ref, hidden))
+                            with_nothing = _answer(game, side, _substitute(command, ref, NOBODY))
+                            assert with_hidden == with_nothing, (
+                                f"{side} can probe for hidden pieces"
+                            )
+                            compared += 1
+            side = rng.choice(game.state.sides)
+            options = ruleset.candidates(game.state, side)
+            if options:
+                with contextlib.suppress(Refusal):
+                    game.command(side, rng.choice(options))
+    STATS["error-oracle pairs compared"] += compared
+    if "private roster" in name:
+        assert compared, "the private-roster games never had an unseen piece to probe"
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []

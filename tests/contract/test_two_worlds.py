@@ -1,0 +1,150 @@
+"""Two worlds: a side's stream is the same whatever the other side's hidden values are.
+
+Two games run in lockstep from the same seed. Whenever the hiding side records a secret,
+world B records a different one — another command of the same type whose public fields are
+equal and only its ``secret_fields`` differ (another square, another marker, the other
+sniper marker). Every other command is the same in both worlds. After every step the
+other side's and the spectators' views must be byte-identical, and every command must get
+the same answer (accepted in both, or refused with the same code and detail in both) —
+until the rules themselves reveal a piece whose secret differs between the worlds (a scan
+of that square, an observation that flips that marker), after which the worlds may
+legitimately differ and the comparison ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ghillie import Game, Refusal, engine, examples, registry
+from ghillie.events import Event, Know, Remove, Update
+from ghillie.ruleset import Ruleset
+
+from .harness import SCENARIOS, STATS, observers
+
+STEPS = 60
+
+
+def _public_part(ruleset: Ruleset[Any, Any], command: dict[str, Any]) -> dict[str, Any] | None:
+    model = ruleset.commands.get(command.get("type", ""))
+    if model is None:
+        return None
+    return {k: v for k, v in command.items() if k not in model.secret_fields}
+
+
+def _secret_variants(
+    ruleset: Ruleset[Any, Any], command: dict[str, Any], candidates: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    model = ruleset.commands.get(command.get("type", ""))
+    if model is None or not model.secret_fields:
+        return []
+    public = _public_part(ruleset, command)
+    return [c for c in candidates if c != command and _public_part(ruleset, c) == public]
+
+
+def _try(game: Game, side: str, command: dict[str, Any]) -> Event | tuple[str, str]:
+    """What the game would answer now: the event, or the refusal's code and detail. Tried on
+    copies of the game's dice and ids, so the game itself is untouched."""
+    try:
+        event, _ = engine.apply(
+            game.state, side, command, copy.deepcopy(game.dice), copy.deepcopy(game.ids)
+        )
+    except Refusal as refusal:
+        return (refusal.code, refusal.detail)
+    return event
+
+
+def _varied(a: Game, b: Game) -> set[str]:
+    """Pieces whose secret differs between the worlds."""
+    return {
+        pid
+        for pid, piece in a.state.pieces.items()
+        if pid in b.state.pieces and piece.secret != b.state.pieces[pid].secret
+    }
+
+
+def _first_difference(a: Any, b: Any, path: str = "view") -> str:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b)):
+            if a.get(key) != b.get(key):
+                return _first_difference(a.get(key), b.get(key), f"{path}.{key}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{i}]")
+    return f"{path}: {a!r} != {b!r}"
+
+
+def _declassifies(event: Event | tuple[str, str], varied: set[str], hider: str) -> bool:
+    """Does this event reveal something of a varied piece to a side other than its owner?"""
+    if not isinstance(event, Event):
+        return False
+    for effect in event.effects:
+        if isinstance(effect, Remove) and effect.id in varied:
+            return True
+        if isinstance(effect, Update) and effect.id in varied and effect.public:
+            return True
+        if isinstance(effect, Know) and effect.id in varied and effect.side != hider:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 2**32 - 1))
+def test_the_other_sides_stream_does_not_depend_on_hidden_values(
+    scenario: str, data: st.DataObject, seed: int
+) -> None:
+    a = Game.create(examples.load(scenario), seed=seed)
+    b = Game.create(examples.load(scenario), seed=seed)
+    ruleset = registry.get(a.state.ruleset)
+    hider = data.draw(st.sampled_from(a.state.sides), label="hiding side")
+    watchers = [o for o in observers(a) if o != hider]
+    for _ in range(STEPS):
+        side = data.draw(st.sampled_from(a.state.sides), label="side")
+        candidates = ruleset.candidates(a.state, side)
+        if not candidates:
+            continue
+        command = data.draw(st.sampled_from(candidates), label="command")
+        answer_a = _try(a, side, command)
+        other = command
+        if side == hider:
+            variants = [
+                v
+                for v in _secret_variants(ruleset, command, candidates)
+                if isinstance(_try(b, side, v), Event) == isinstance(answer_a, Event)
+            ]
+            if variants:
+                other = data.draw(st.sampled_from(variants), label="world B's secret")
+        answer_b = _try(b, side, other)
+        varied = _varied(a, b)
+        if _declassifies(answer_a, varied, hider) or _declassifies(answer_b, varied, hider):
+            # The rules reveal a piece whose secret differs: the worlds may now differ, so
+            # this path is not taken; play goes on along paths that reveal nothing.
+            STATS["two-worlds commands that would reveal, skipped"] += 1
+            continue
+        if side != hider:
+            assert _public(answer_a) == _public(answer_b), "answered differently in the two worlds"
+        for game, given_command in ((a, command), (b, other)):
+            with contextlib.suppress(Refusal):
+                game.command(side, given_command)
+        for watcher in watchers:
+            view_a, view_b = a.view(watcher), b.view(watcher)
+            if json.dumps(view_a, sort_keys=True) != json.dumps(view_b, sort_keys=True):
+                pytest.fail(
+                    f"{watcher} can tell the worlds apart at {_first_difference(view_a, view_b)}"
+                )
+        if _varied(a, b):
+            STATS["two-worlds steps compared with different secrets"] += 1
+    STATS["two-worlds games"] += 1
+
+
+def _public(answer: Event | tuple[str, str]) -> Any:
+    """A refusal as given, or that the command was accepted."""
+    return answer if isinstance(answer, tuple) else "accepted"
