@@ -36,7 +36,8 @@ def demo(
         if side is not None and not observers:
             raise typer.BadParameter(f"no side {side!r} in this game")
         title = f"Step {played.number}" + (f" — {played.step.side}" if played.step.side else "")
-        body = [played.step.caption]
+        # The narrator knows every secret: with --side, only that side's view is shown.
+        body = [played.step.caption] if side is None else []
         if played.refusal is not None:
             body.append(f"[red]Refused ({played.refusal.code}): {played.refusal.detail}[/red]")
         for observer in observers:

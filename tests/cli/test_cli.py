@@ -1,0 +1,116 @@
+"""The ghillie command line, as a newcomer would use it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ghillie import examples, registry
+from ghillie.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_rulesets_lists_every_registered_ruleset() -> None:
+    listed = json.loads(run("rulesets", "--json"))
+    assert [r["id"] for r in listed] == list(registry.rulesets())
+    table = run("rulesets")
+    assert "grid-ambush" in table
+    assert "suspicious-places" in table
+
+
+@pytest.mark.spec("SW-T09")
+def test_odds_of_the_issue_example_as_json() -> None:
+    out = json.loads(
+        run(
+            "odds", "suspicious-places", "observe",
+            "--range", "30", "--cover", "soft", "--quality", "d8", "--means", "eyes", "--json",
+        )
+    )  # fmt: skip
+    assert out["dice"] == {"target": "d10", "quality": "d8", "means": "d4"}
+    assert [(o["outcome"], o["probability"]) for o in out["outcomes"]] == [
+        ("nothing", "99/160"),
+        ("flipped", "21/80"),
+        ("revealed", "19/160"),
+    ]
+    assert out["outcomes"][0]["percent"] == pytest.approx(61.875)
+
+
+def test_odds_as_a_readable_table() -> None:
+    out = run("odds", "suspicious-places", "observe", "--range", "30", "--cover", "soft")
+    assert "99/160" in out
+    assert "61.88%" in out
+    assert "flipped" in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["fire", "--range", "20", "--quality", "d8", "--weapon", "d6", "--lone"],
+        ["fire", "--range", "40", "--quality", "d8", "--sniper", "--hidden"],
+        ["covert-move", "--quality", "d8", "--leadership", "4"],
+        ["covert-move", "--quality", "d10", "--leadership", "d6"],
+        ["markers", "--units", "3"],
+    ],
+)
+def test_every_check_that_rolls_dice_has_odds_that_add_up_to_one(args: list[str]) -> None:
+    from fractions import Fraction
+
+    out = json.loads(run("odds", "suspicious-places", *args, "--json"))
+    assert sum(Fraction(o["probability"]) for o in out["outcomes"]) == 1
+
+
+def test_odds_take_switches_from_a_scenario(tmp_path: Path) -> None:
+    data = examples.data("suspicious-places-table")
+    path = tmp_path / "capped.json"
+    path.write_text(json.dumps({**data, "switches": {"sw.overflow": "cap_d12"}}))
+    args = ["odds", "suspicious-places", "observe", "--range", "60", "--cover", "hard", "--json"]
+    assert json.loads(run(*args))["dice"]["target"] == "d12+2"
+    assert json.loads(run(*args, "--scenario", str(path)))["dice"]["target"] == "d12"
+
+
+def test_bad_parameters_get_a_clear_error() -> None:
+    result = runner.invoke(app, ["odds", "suspicious-places", "observe", "--range", "-1"])
+    assert result.exit_code == 2
+    assert "--range" in result.output
+    result = runner.invoke(
+        app, ["odds", "suspicious-places", "observe", "--range", "3", "--quality", "d3x"]
+    )
+    assert result.exit_code == 2
+
+
+def test_a_ruleset_without_dice_says_so() -> None:
+    assert "no dice rolls" in run("odds", "grid-ambush")
+
+
+@pytest.mark.parametrize("ruleset", sorted(registry.rulesets()))
+def test_demo_shows_each_side_what_it_sees(ruleset: str) -> None:
+    out = run("demo", ruleset)
+    assert "Step 1" in out
+    assert "sees:" in out
+
+
+def test_demo_for_one_side_keeps_the_other_sides_secrets() -> None:
+    out = run("demo", "suspicious-places", "--side", "keno")
+    assert "keno sees" in out
+    assert "lianra sees" not in out
+    assert "MG nest behind the birches" not in out.replace("\n", " ")
+    assert "machine-gun position under M1" not in out.replace("\n", " ")
+    steps = json.loads(run("demo", "suspicious-places", "--side", "keno", "--json"))
+    assert all(set(step["views"]) == {"keno"} for step in steps)
+    assert "MG nest behind the birches" not in json.dumps(steps[2]["views"])
+
+
+def test_demo_of_an_unknown_ruleset() -> None:
+    result = runner.invoke(app, ["demo", "chess"])
+    assert result.exit_code == 2
+    assert "grid-ambush" in result.output

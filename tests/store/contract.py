@@ -1,0 +1,87 @@
+"""The storage contract, one suite for every backend: subclass it with a ``store`` fixture."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from ghillie import Game, examples
+from ghillie.events import Event
+from ghillie.store.base import Conflict, EventStore, UnknownGame
+
+
+def _game(store: EventStore, game_id: str) -> Game:
+    return Game.create(examples.load("grid-ambush-table"), store=store, seed=3, game_id=game_id)
+
+
+def _next(game: Game) -> Event:
+    """An event that could follow the game's last one (made without storing it)."""
+    from ghillie import engine
+
+    side = "jungle" if "jungle" not in game.state.board.ready else "orks"
+    event, _ = engine.apply(game.state, side, {"type": "ready"}, game.dice, game.ids)
+    return event
+
+
+class StoreContract:
+    @pytest.fixture
+    def store(self) -> EventStore:
+        raise NotImplementedError
+
+    def test_a_created_game_has_its_header_and_first_event(self, store: EventStore) -> None:
+        game = _game(store, "g1")
+        assert store.header("g1")["ruleset"] == "grid-ambush"
+        assert store.events("g1") == game.events()
+        assert [e.seq for e in store.events("g1")] == [0]
+        assert "g1" in store.games()
+
+    def test_events_come_back_in_order_and_after_a_seq(self, store: EventStore) -> None:
+        game = _game(store, "g2")
+        game.command("jungle", {"type": "ready"})
+        game.command("orks", {"type": "ready"})
+        assert [e.seq for e in store.events("g2")] == [0, 1, 2]
+        assert [e.seq for e in store.events("g2", after=1)] == [2]
+        assert store.events("g2", after=2) == []
+
+    def test_a_second_writer_at_the_same_seq_conflicts(self, store: EventStore) -> None:
+        game = _game(store, "g3")
+        event = _next(game)
+        store.append("g3", 0, [event])
+        with pytest.raises(Conflict):
+            store.append("g3", 0, [event])
+        assert [e.seq for e in store.events("g3")] == [0, 1]
+
+    def test_creating_a_game_twice_conflicts(self, store: EventStore) -> None:
+        _game(store, "g4")
+        with pytest.raises(Conflict):
+            _game(store, "g4")
+
+    def test_an_unknown_game_is_named_as_such(self, store: EventStore) -> None:
+        with pytest.raises(UnknownGame):
+            store.header("nope")
+        with pytest.raises(UnknownGame):
+            store.events("nope")
+        with pytest.raises(UnknownGame):
+            store.append("nope", 0, [])
+
+    def test_concurrent_writers_never_interleave(self, store: EventStore) -> None:
+        game = _game(store, "g5")
+        event = _next(game)
+        outcomes: list[str] = []
+
+        def write() -> None:
+            try:
+                store.append("g5", 0, [event])
+            except Conflict:
+                outcomes.append("conflict")
+            else:
+                outcomes.append("appended")
+
+        threads = [threading.Thread(target=write) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(outcomes) == ["appended"] + ["conflict"] * 7
+        assert [e.seq for e in store.events("g5")] == [0, 1]

@@ -1,0 +1,96 @@
+"""The engine's own checks, made once for every ruleset, and replay."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ghillie import Game, Refusal, examples
+from ghillie.engine import allowed_commands, replay
+from ghillie.events import event_from_json, event_to_json
+
+
+@pytest.fixture
+def game() -> Game:
+    return Game.create(examples.load("grid-ambush-table"), seed=1)
+
+
+def refusal(game: Game, side: str, command: object) -> Refusal:
+    before, log = game.state, game.events()
+    with pytest.raises(Refusal) as caught:
+        game.command(side, command)  # type: ignore[arg-type]
+    assert game.state == before
+    assert game.events() == log
+    return caught.value
+
+
+def test_an_unknown_side_is_refused(game: Game) -> None:
+    assert refusal(game, "referee", {"type": "ready"}).code == "unknown_side"
+
+
+def test_an_unknown_command_is_refused(game: Game) -> None:
+    assert refusal(game, "orks", {"type": "waaagh"}).code == "unknown_command"
+    assert refusal(game, "orks", ["not", "a", "command"]).code == "unknown_command"
+
+
+def test_a_malformed_command_is_refused_without_echoing_it(game: Game) -> None:
+    secret = "Sgt. Graw hides in D2"
+    refused = refusal(game, "jungle", {"type": "record_ambushes", "orders": secret})
+    assert refused.code == "malformed_command"
+    assert secret not in refused.detail
+    assert "D2" not in str(refused)
+
+
+def test_a_command_out_of_its_phase_is_refused(game: Game) -> None:
+    assert refusal(game, "orks", {"type": "end_phase"}).code == "not_now"
+
+
+def test_a_side_acting_out_of_turn_is_refused(game: Game) -> None:
+    game.command("jungle", {"type": "ready"})
+    game.command("orks", {"type": "ready"})
+    assert game.state.board.active == "jungle"
+    assert refusal(game, "orks", {"type": "end_phase"}).code == "not_your_turn"
+    assert "end_phase" in allowed_commands(game.state, "jungle")
+    assert "end_phase" not in allowed_commands(game.state, "orks")
+
+
+def test_nothing_is_accepted_once_the_game_is_over(game: Game) -> None:
+    game.command("jungle", {"type": "ready"})
+    game.command("orks", {"type": "ready"})
+    game.command("orks", {"type": "end_game"})
+    assert refusal(game, "jungle", {"type": "end_phase"}).code == "game_over"
+    assert allowed_commands(game.state, "jungle") == []
+
+
+def test_the_same_seed_gives_the_same_game() -> None:
+    a = Game.create(examples.load("suspicious-places"), seed=9)
+    b = Game.create(examples.load("suspicious-places"), seed=9)
+    assert [event_to_json(e) for e in a.events()] == [event_to_json(e) for e in b.events()]
+    assert a.state == b.state
+
+
+def test_replay_rebuilds_the_state_and_refuses_a_log_with_a_gap(game: Game) -> None:
+    game.command("jungle", {"type": "ready"})
+    game.command("orks", {"type": "ready"})
+    events = game.events()
+    assert replay(game.scenario, events) == game.state
+    with pytest.raises(ValueError, match="gap"):
+        replay(game.scenario, [events[0], events[2]])
+
+
+def test_a_stored_game_loads_to_the_same_state(game: Game) -> None:
+    game.command(
+        "jungle", {"type": "record_ambushes", "orders": [{"unit": "graw", "square": "D2"}]}
+    )
+    loaded = Game.load(game.store, game.id)
+    assert loaded.state == game.state
+
+
+@given(st.integers(0, 2**16))
+def test_every_event_survives_its_json_form(seed: int) -> None:
+    game = Game.create(examples.load("suspicious-places"), seed=seed)
+    for event in game.events():
+        assert event_from_json(json.loads(json.dumps(event_to_json(event)))) == event

@@ -1,0 +1,69 @@
+"""view(): what each observer receives, built up from what it may see."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ghillie import Game, examples, view
+
+
+@pytest.fixture
+def game() -> Game:
+    game = Game.create(examples.load("grid-ambush-table"), seed=1)
+    game.command(
+        "jungle",
+        {
+            "type": "record_ambushes",
+            "orders": [{"unit": "graw", "square": "D2", "note": "by the ruin"}],
+        },
+    )
+    return game
+
+
+def test_a_side_sees_its_own_pieces_with_their_secrets(game: Game) -> None:
+    mine = view(game, "jungle")
+    graw = next(p for p in mine["pieces"] if p["public"]["key"] == "graw")
+    assert graw["secret"]["square"] == "D2"
+    assert graw["secret"]["note"] == "by the ruin"
+    assert all(p["owner"] == "jungle" for p in mine["pieces"])
+
+
+def test_the_other_side_gets_a_fixed_line_for_a_secret_command(game: Game) -> None:
+    theirs = view(game, "orks")
+    board = {k: v for k, v in theirs["board"].items() if k != "grid"}  # the grid names every square
+    text = json.dumps({**theirs, "board": board})
+    assert "D2" not in text
+    assert "by the ruin" not in text
+    assert theirs["log"][-1]["lines"] == [
+        {"event": "ambushes_recorded", "text": "The opponent wrote down their ambush orders."}
+    ]
+
+
+def test_an_event_told_to_nobody_reads_as_a_fixed_acted_line(game: Game) -> None:
+    spectator = view(game, "spectator")
+    assert spectator["log"][-1]["lines"] == [{"event": "acted", "by": "jungle"}]
+    assert spectator["pieces"] == []
+
+
+def test_the_referee_sees_everything(game: Game) -> None:
+    referee = view(game, "referee")
+    assert "D2" in json.dumps(referee)
+    assert referee["log"][-1]["command"]["type"] == "record_ambushes"
+    assert len(referee["pieces"]) == len(game.state.pieces)
+
+
+def test_a_side_knows_the_other_army_only_from_the_start_of_play(game: Game) -> None:
+    assert view(game, "orks")["known"] == []
+    game.command("jungle", {"type": "ready"})
+    game.command("orks", {"type": "ready"})
+    known = {k["public"]["key"]: k for k in view(game, "orks")["known"]}
+    assert known["graw"]["public"]["status"] == "in_ambush"
+    assert "secret" not in known["graw"]
+    assert view(game, "orks")["board"]["enemy_units_in_ambush"] == 1
+
+
+def test_an_unknown_observer_gets_nothing(game: Game) -> None:
+    with pytest.raises(ValueError, match="unknown observer"):
+        view(game, "eldar")
