@@ -1,0 +1,43 @@
+"""Every RULES-SPEC statement, DEFAULT and test case of the implemented rulesets has a test
+that names it (``@pytest.mark.spec("SW-R14")``), so ``pytest -k SW-R14`` finds it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).parent
+
+
+def _ids(prefix: str, kind: str, numbers: range) -> set[str]:
+    return {f"{prefix}-{kind}{n:02d}" for n in numbers}
+
+
+# RULES-SPEC §3 (SW) and §4 (DWV): the ids the two rulesets must cover.
+REQUIRED = {
+    "suspicious-places": _ids("SW", "R", range(1, 23))
+    | _ids("SW", "R", range(30, 38))
+    | _ids("SW", "A", range(1, 18))
+    | _ids("SW", "T", range(1, 15)),
+    "grid-ambush": _ids("DWV", "R", range(1, 10))
+    | _ids("DWV", "A", range(1, 15))
+    | _ids("DWV", "T", range(1, 8)),
+}
+_MARK = re.compile(r"mark\.spec\(([^)]*)\)")
+_ID = re.compile(r"\"((?:SW|DWV|BSG|BMF|INF)-[RAT]\d\d)\"")
+
+
+def _named_in_tests() -> set[str]:
+    named: set[str] = set()
+    for path in TESTS.rglob("test_*.py"):
+        for args in _MARK.findall(path.read_text(encoding="utf-8")):
+            named |= set(_ID.findall(args))
+    return named
+
+
+@pytest.mark.parametrize("ruleset", sorted(REQUIRED))
+def test_every_rules_spec_id_has_a_test(ruleset: str) -> None:
+    missing = sorted(REQUIRED[ruleset] - _named_in_tests())
+    assert not missing, f"no test names {', '.join(missing)}"
