@@ -1,12 +1,14 @@
 """A square grid over the table with references like ``D2`` (RULES-SPEC DWV-R03, A02-A04).
 
 Columns are lettered A, B, … (then AA, AB, … on a very long table), rows numbered 1, 2, ….
-A square is half-open, ``[x0, x1) × [y0, y1)``, except that the far table edges belong to
-the last column and row, so every point on the table lies in exactly one square.
+In table coordinates a square is half-open, ``[x0, x1) × [y0, y1)``, except that the table's
+far edges (x = width, y = depth) belong to the squares along them, so every point on the
+table lies in exactly one square (DWV-A04) — whichever corner the numbering starts from.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import string
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from shapely.geometry import Polygon, box
 
 XY = tuple[float, float]
+Cell = tuple[float, float]  # (low, high) along one table axis, in inches
 _REF = re.compile(r"^([A-Z]{1,2})([1-9][0-9]?)$")
 
 
@@ -39,9 +42,12 @@ def column_index(letters: str) -> int:
 class Grid:
     """Squares over a ``width`` × ``depth`` table.
 
-    ``along_x``: columns run along the x axis (the table's width) — False turns the grid so
-    columns run along the depth. ``rows_from_near``: row 1 is at y = 0 (the near edge).
-    ``partial``: part-squares at the far edges are squares too (DWV-A02).
+    ``along_x``: columns run along the x axis (the table's width) and rows along y — False
+    turns the grid so columns run along y and rows along x. ``rows_from_near``: row 1 is at
+    the low end of the rows' axis (y = 0, the near edge, when ``along_x``); False numbers
+    rows from the other end. Column A is always at the low end of its axis.
+    ``partial``: part-squares at the far ends are squares too (DWV-A02); without them the
+    strip beyond the last whole square is in no square.
 
     >>> g = Grid(60, 36)
     >>> g.refs()[:3], len(g.refs()), g.ref_at((40, 15)), g.bounds("D2")
@@ -56,6 +62,7 @@ class Grid:
     partial: bool = True
 
     def _count(self, length: float) -> int:
+        # A sliver thinner than a billionth of a square is measuring noise, not a square.
         whole = math.floor(length / self.size + 1e-9)
         return math.ceil(length / self.size - 1e-9) if self.partial else whole
 
@@ -68,9 +75,11 @@ class Grid:
         return self._count(self.depth if self.along_x else self.width)
 
     def refs(self) -> list[str]:
-        return [
-            f"{column_letters(c)}{r + 1}" for c in range(self.columns) for r in range(self.rows)
-        ]
+        return [self.format(c, r) for c in range(self.columns) for r in range(self.rows)]
+
+    def format(self, col: int, row: int) -> str:
+        """(column 3, row 1), zero-based → ``"D2"``; the inverse of :meth:`parse`."""
+        return f"{column_letters(col)}{row + 1}"
 
     def parse(self, ref: str) -> tuple[int, int]:
         """``"D2"`` → (column 3, row 1), zero-based; ValueError if not on this grid."""
@@ -89,15 +98,15 @@ class Grid:
             return False
         return True
 
+    def canonical(self, ref: str) -> str:
+        """The reference as the grid writes it (`` d2`` → ``D2``); ValueError if not on it."""
+        return self.format(*self.parse(ref))
+
     def bounds(self, ref: str) -> tuple[float, float, float, float]:
         """(x0, y0, x1, y1) in table inches."""
         col, row = self.parse(ref)
-        along = self.width if self.along_x else self.depth
-        across = self.depth if self.along_x else self.width
-        a0, a1 = col * self.size, min((col + 1) * self.size, along)
-        b0, b1 = row * self.size, min((row + 1) * self.size, across)
-        if not self.rows_from_near:
-            b0, b1 = across - b1, across - b0
+        a0, a1 = self._column_cells()[col]
+        b0, b1 = self._row_cells()[row]
         if self.along_x:
             return (float(a0), float(b0), float(a1), float(b1))
         return (float(b0), float(a0), float(b1), float(a1))
@@ -108,22 +117,41 @@ class Grid:
     def ref_at(self, point: XY) -> str | None:
         """The square a point lies in; None off the table (or in a part-square not used)."""
         x, y = point
-        if not (0 <= x <= self.width and 0 <= y <= self.depth):
-            return None
         along, across = (x, y) if self.along_x else (y, x)
         along_len, across_len = (
             (self.width, self.depth) if self.along_x else (self.depth, self.width)
         )
-        if not self.rows_from_near:
-            across = across_len - across
-        col = self._index(along, along_len, self.columns)
-        row = self._index(across, across_len, self.rows)
+        col = _find(along, self._column_cells(), along_len)
+        row = _find(across, self._row_cells(), across_len)
         if col is None or row is None:
             return None
-        return f"{column_letters(col)}{row + 1}"
+        return self.format(col, row)
 
-    def _index(self, at: float, length: float, count: int) -> int | None:
-        index = int(at // self.size)
-        if index == count and at >= length - 1e-9:
-            index -= 1  # the far table edge belongs to the last square
-        return index if 0 <= index < count else None
+    # Both bounds and ref_at read the same cells, so a point is always inside the bounds of
+    # the square it is said to be in, even where float arithmetic rounds.
+
+    def _column_cells(self) -> list[Cell]:
+        return self._cells(self.width if self.along_x else self.depth, self.columns, False)
+
+    def _row_cells(self) -> list[Cell]:
+        length = self.depth if self.along_x else self.width
+        return self._cells(length, self.rows, not self.rows_from_near)
+
+    def _cells(self, length: float, count: int, from_far_end: bool) -> list[Cell]:
+        """Each square's (low, high) along an axis of ``length``, in table coordinates."""
+        if count == 0:
+            return []
+        end = length if self.partial else min(count * self.size, length)
+        edges = [min(i * self.size, length) for i in range(count)] + [end]
+        cells = list(itertools.pairwise(edges))
+        if from_far_end:
+            cells = [(length - high, length - low) for low, high in cells]
+        return cells
+
+
+def _find(at: float, cells: list[Cell], length: float) -> int | None:
+    """The cell holding ``at``: low <= at < high, or ``at`` on the table's far edge."""
+    for index, (low, high) in enumerate(cells):
+        if low <= at < high or at == high == length:
+            return index
+    return None

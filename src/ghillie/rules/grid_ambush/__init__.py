@@ -11,7 +11,14 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from ghillie.errors import NOT_YOURS, OFF_TABLE, UNKNOWN_PIECE, Refusal
+from ghillie.errors import (
+    MEASURED_BY_MAP,
+    MEASUREMENT_REQUIRED,
+    NOT_YOURS,
+    OFF_TABLE,
+    UNKNOWN_PIECE,
+    Refusal,
+)
 from ghillie.events import BoardChange
 from ghillie.measure.tabletop import XY
 from ghillie.ruleset import Command, Ruleset
@@ -37,7 +44,6 @@ from .orders import Named, parse_order
 from .scenario import (
     SCANNING_WARGEAR,
     AtEnd,
-    DzOverlap,
     EnemyTurnReveal,
     ExtraScans,
     FirstModel,
@@ -64,6 +70,7 @@ FIRED_HEAVY_OR_RAPID = "fired_heavy_or_rapid"
 BAD_MODELS = "bad_models"
 SETUP_PENDING = "setup_pending"
 ALREADY_SCANNED = "square_already_scanned"
+BETWEEN_SQUARES = "between_squares"
 
 
 class Step(StrEnum):
@@ -92,7 +99,24 @@ class Board:
     shooting_started: bool = False  # a unit has fired this shooting phase
     pending: str | None = None  # a revealed unit waiting to be set up
     scans: tuple[str, ...] = ()  # squares scanned this shooting phase
+    found: tuple[str, ...] = ()  # squares whose ambushers a scan found this shooting phase
     found_empty: dict[str, tuple[str, ...]] = field(default_factory=dict)  # side -> squares
+
+
+def _in_square(scenario: GridAmbushScenario, square: str, at: XY, radius: float) -> bool:
+    """Is a model with its base centre at ``at`` in ``square`` (RULES-SPEC DWV-A04)?"""
+    if scenario.grid.ref_at(at) != square:
+        return False
+    if scenario.switches.square_by is SquareBy.WHOLE_BASE:
+        from shapely.geometry import Point
+
+        return bool(scenario.grid.polygon(square).covers(Point(at).buffer(radius)))
+    return True
+
+
+def _can_ambush(state: GameState[Board], side: str) -> bool:
+    """Does the side have a unit its army list lets set up in ambush (DWV-R01)?"""
+    return any(p.public["ambush"] for p in state.owned(side, "unit"))
 
 
 class GridAmbush(Ruleset[GridAmbushScenario, Board]):
@@ -159,13 +183,20 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
     def may_act(self, state: GameState[Board], side: str, command: type[Command]) -> bool:
         board = state.board
         if state.phase is Phase.SETUP:
+            # RULES-SPEC DWV-R04: orders are written "before you and your opponent set up
+            # each of your armies", so no side may set up while another side that can
+            # ambush has not written its orders, and none may be written once a side has.
             if command is RecordAmbushes:
-                return (
-                    side not in board.ready
-                    and side not in board.recorded
-                    and any(p.public["ambush"] for p in state.owned(side, "unit"))
+                return not board.ready and side not in board.recorded and _can_ambush(state, side)
+            return (
+                command is Ready
+                and side not in board.ready
+                and all(
+                    other in board.recorded or other in board.ready
+                    for other in state.others(side)
+                    if _can_ambush(state, other)
                 )
-            return command is Ready and side not in board.ready
+            )
         if board.pending is not None:
             return command is SetUp and state.pieces[board.pending].owner == side
         if command is SetUp:
@@ -215,8 +246,10 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
         command: RecordAmbushes,
     ) -> None:
         grid = scenario.grid
-        capable = [p for p in ruling.state.owned(side, "unit") if p.public["ambush"]]
-        named = [Named(p.public["key"], p.public["name"], p.public["leader"]) for p in capable]
+        own = ruling.state.owned(side, "unit")
+        # Orders may name any of the side's units, so that naming one the army list does
+        # not allow to ambush is refused as that (DWV-R01), not as an unreadable order.
+        named = [Named(p.public["key"], p.public["name"], p.public["leader"]) for p in own]
         chosen: dict[str, tuple[str, str, str]] = {}  # piece id -> (square, order text, note)
         for entry in command.orders:
             if entry.text is not None:
@@ -226,25 +259,27 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
                         UNREADABLE_ORDER,
                         "Write orders as 'Patrol led by Sgt. Graw setting up ambush in square D2'.",
                     )
-                unit = next(p for p in capable if p.public["key"] == order.key)
+                unit = next(p for p in own if p.public["key"] == order.key)
                 square, text = order.square, entry.text
             else:
                 if entry.unit is None or entry.square is None:
                     raise Refusal(UNREADABLE_ORDER, "An order names a unit and a square.")
-                found = self._own_unit(ruling.state, side, entry.unit)
-                if not found.public["ambush"]:
-                    # RULES-SPEC DWV-R01
-                    raise Refusal(NOT_AMBUSH_CAPABLE, "That unit may not set up in ambush.")
-                unit, square = found, entry.square.upper()
-                text = f"{found.public['name']} setting up ambush in square {square}"
+                unit, square = self._own_unit(ruling.state, side, entry.unit), entry.square
+                text = ""
+            if not unit.public["ambush"]:
+                # RULES-SPEC DWV-R01
+                raise Refusal(NOT_AMBUSH_CAPABLE, "That unit may not set up in ambush.")
             if not grid.is_ref(square):
                 raise Refusal(OFF_TABLE, "That square is not on this table's grid.")
+            # One spelling per square, so that a scan of D2 finds an order written " d2".
+            square = grid.canonical(square)
+            text = text or f"{unit.public['name']} setting up ambush in square {square}"
             if unit.id in chosen:
                 raise Refusal(DUPLICATE_UNIT, "Each unit has one order.")
             if any(square == sq for sq, _, _ in chosen.values()):
                 # RULES-SPEC DWV-R05: no more than one ambushing unit per square
                 raise Refusal(SQUARE_TAKEN, "No more than one ambushing unit may hide in a square.")
-            if self._in_enemy_zone(scenario, side, square):
+            if scenario.in_enemy_zone(side, square):
                 raise Refusal(
                     IN_ENEMY_ZONE, "Ambushes may not be set in the enemy's deployment zone."
                 )
@@ -280,21 +315,6 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
                     "text": "The opponent wrote down their ambush orders.",
                 },
             )
-
-    def _in_enemy_zone(self, scenario: GridAmbushScenario, side: str, square: str) -> bool:
-        from shapely.geometry import Polygon
-
-        cell = scenario.grid.polygon(square)
-        for zone in scenario.deployment_zones:
-            if zone.side == side:
-                continue
-            shape = Polygon(zone.outline)
-            if scenario.switches.dz_overlap is DzOverlap.ANY:
-                if cell.intersection(shape).area > 1e-9:
-                    return True
-            elif shape.covers(cell):
-                return True
-        return False
 
     def _ready(self, ruling: Ruling[Board], scenario: GridAmbushScenario, side: str) -> None:
         ruling.change_board("ready", side=side)
@@ -381,6 +401,13 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
                 raise Refusal(
                     BAD_MODELS, "Enter how many models were set up and how many are in the square."
                 )
+            if command.placed > size or command.in_square > command.placed:
+                # Counts that cannot be true are a typing slip, not something to round off.
+                raise Refusal(
+                    BAD_MODELS,
+                    "No more models can be set up than the unit has, nor more be in the "
+                    "square than were set up.",
+                )
             result = placement.set_up_counted(size, command.placed, command.in_square, rounding)
         models = []
         for i, model in enumerate(unit.public["models"]):
@@ -390,7 +417,8 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
         ruling.update(unit.id, public={"status": status.value, "models": models})
         ruling.change_board("pending", unit=None)
         lost = len(result.casualties)
-        ruling.tell_each(
+        # The models stand on the open table: everyone, spectators too, sees the result.
+        ruling.tell_public(
             {
                 "event": "set_up",
                 "unit": unit.id,
@@ -408,7 +436,7 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
         unit: Piece,
         proposed: tuple[XY | None, ...],
     ) -> placement.Setup:
-        grid, table = scenario.grid, scenario.tabletop
+        table = scenario.tabletop
         square = unit.secret["square"]
         radius = float(unit.public["base_radius"])
         enemies = [
@@ -418,14 +446,9 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
             for m in p.public["models"]
             if m["at"] and not m["lost"]
         ]
-        cell = grid.polygon(square)
 
         def in_square(point: XY) -> bool:
-            if scenario.switches.square_by is SquareBy.WHOLE_BASE:
-                from shapely.geometry import Point
-
-                return bool(cell.covers(Point(point).buffer(radius)))
-            return bool(grid.ref_at(point) == square)
+            return _in_square(scenario, square, point, radius)
 
         kwargs: dict[str, Any] = {
             "table": table,
@@ -544,27 +567,46 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
             None,
         )
         scanner = f"{unit.public['name']} ({model['name']})"
-        if hidden is None:
-            if scenario.switches.report_empty_scan:
-                ruling.change_board("found_empty", side=side, square=square)
-            # RULES-SPEC DWV-A06: an empty square is reported as such; DWV-A14: so is a
-            # square whose ambushers an earlier scan this phase has already found.
-            text = (
-                f"{scanner} scans {square}: no ambushers found."
-                if scenario.switches.report_empty_scan
-                else f"{scanner} scans {square}."
+        if hidden is not None:
+            ruling.change_board("found", square=square)
+            ruling.tell_public(
+                {
+                    "event": "scan",
+                    "square": square,
+                    "found": True,
+                    "text": f"{scanner} scans {square}: ambushers detected!",
+                }
             )
-            ruling.tell_public({"event": "scan", "square": square, "found": False, "text": text})
-            return
-        ruling.tell_public(
-            {
-                "event": "scan",
-                "square": square,
-                "found": True,
-                "text": f"{scanner} scans {square}: ambushers detected!",
-            }
-        )
-        self._start_setup(ruling, hidden, own_turn=False, found_by=side)
+            own_turn = board.active == hidden.owner  # possible with dwv.scan_phase = either
+            self._start_setup(ruling, hidden, own_turn=own_turn, found_by=side)
+        elif square in board.found:
+            # RULES-SPEC DWV-A14: the first scan revealed the square's only ambusher; a
+            # further scan of it this phase has no further effect (it was made, though: the
+            # scanning model still may not fire). Said as what everyone saw, not as "empty".
+            ruling.tell_public(
+                {
+                    "event": "scan",
+                    "square": square,
+                    "text": f"{scanner} scans {square}: its ambushers were found already.",
+                }
+            )
+        elif scenario.switches.report_empty_scan:
+            # RULES-SPEC DWV-A06: a yes/no test of one square; the leak is intended.
+            ruling.change_board("found_empty", side=side, square=square)
+            ruling.tell_public(
+                {
+                    "event": "scan",
+                    "square": square,
+                    "found": False,
+                    "text": f"{scanner} scans {square}: no ambushers found.",
+                }
+            )
+        else:
+            # dwv.report_empty_scan = false: the scan is announced, its result is not; the
+            # table shows it anyway, since nobody is set up.
+            ruling.tell_public(
+                {"event": "scan", "square": square, "text": f"{scanner} scans {square}."}
+            )
 
     def _square_of(
         self, scenario: GridAmbushScenario, model: Facts, entered: str | None, unit: Piece
@@ -572,17 +614,20 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
         grid = scenario.grid
         if scenario.mode.value == "map":
             if entered is not None:
-                raise Refusal("measured_by_map", "This game is on a map: ghillie knows the square.")
+                raise Refusal(MEASURED_BY_MAP, "This game is on a map: ghillie knows the square.")
             at = model["at"]
             ref = grid.ref_at(tuple(at)) if at else None
             if ref is None:
                 raise Refusal(OFF_TABLE, "That model is not in a square of the grid.")
+            if not _in_square(scenario, ref, tuple(at), float(unit.public["base_radius"])):
+                # DWV-A04 option dwv.square_by = whole_base: astride a line, in no square.
+                raise Refusal(BETWEEN_SQUARES, "That model's base is not wholly in one square.")
             return ref
         if entered is None:
-            raise Refusal("measurement_required", "Enter the square the scanning model stands in.")
+            raise Refusal(MEASUREMENT_REQUIRED, "Enter the square the scanning model stands in.")
         if not grid.is_ref(entered):
             raise Refusal(OFF_TABLE, "That square is not on this table's grid.")
-        return entered.upper()
+        return grid.canonical(entered)
 
     def _fire(
         self, ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, command: Fire
@@ -720,6 +765,7 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
                     turn_begun=False,
                     shooting_started=False,
                     scans=(),
+                    found=(),
                 )
             case "step":
                 return replace(
@@ -728,6 +774,7 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
                     turn_begun=True,
                     shooting_started=False,
                     scans=(),
+                    found=(),
                 )
             case "turn_begun":
                 return replace(board, turn_begun=True)
@@ -737,6 +784,8 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
                 return replace(board, pending=data["unit"])
             case "scan":
                 return replace(board, scans=(*board.scans, data["square"]))
+            case "found":
+                return replace(board, found=(*board.found, data["square"]))
             case "found_empty":
                 side, square = data["side"], data["square"]
                 known = board.found_empty.get(side, ())

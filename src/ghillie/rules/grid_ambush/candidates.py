@@ -20,11 +20,13 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
     board = state.board
     units = state.owned(side, "unit")
     if state.phase is Phase.SETUP:
-        if side in board.ready:
-            return []
-        out: list[Facts] = [{"type": "ready"}]
+        from . import GridAmbush
+        from .commands import Ready, RecordAmbushes
+
+        rules = GridAmbush()
+        out: list[Facts] = [{"type": "ready"}] if rules.may_act(state, side, Ready) else []
         capable = [u for u in units if u.public["ambush"]]
-        if capable and side not in board.recorded:
+        if rules.may_act(state, side, RecordAmbushes):
             squares = _legal_squares(scenario, side)
             for shift in range(3):
                 chosen = squares[shift * 2 :] + squares[: shift * 2]
@@ -69,13 +71,7 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
 
 
 def _legal_squares(scenario: GridAmbushScenario, side: str) -> list[str]:
-    from shapely.geometry import Polygon
-
-    zones = [Polygon(z.outline) for z in scenario.deployment_zones if z.side != side]
-    grid = scenario.grid
-    return [
-        r for r in grid.refs() if not any(grid.polygon(r).intersection(z).area > 0 for z in zones)
-    ]
+    return [r for r in scenario.grid.refs() if not scenario.in_enemy_zone(side, r)]
 
 
 def _moved(scenario: GridAmbushScenario, unit: Piece, seq: int) -> Facts:

@@ -30,7 +30,7 @@ class RecordAmbushes(Command):
     """RULES-SPEC DWV-R04: write down the squares the ambushing units hide in. Secret."""
 
     phases: ClassVar[frozenset[Phase]] = frozenset({Phase.SETUP})
-    records_secret: ClassVar[bool] = True
+    secret_fields: ClassVar[frozenset[str]] = frozenset({"orders"})
     type: Literal["record_ambushes"] = "record_ambushes"
     orders: tuple[OrderEntry, ...] = Field(max_length=60)
 

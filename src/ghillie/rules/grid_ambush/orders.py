@@ -33,9 +33,22 @@ class Order:
     square: str
 
 
-def _words(text: str) -> str:
+def _words(text: str) -> tuple[str, ...]:
     text = re.sub(r"'s\b", "", text.casefold())
-    return " ".join(re.findall(r"[\w.]+", text))
+    return tuple(re.findall(r"[\w.]+", text))
+
+
+def _after_by(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The words after the last "by" ("patrol led by sgt. graw" → sgt. graw)."""
+    at = len(words) - 1 - words[::-1].index("by") if "by" in words else -1
+    return words[at + 1 :]
+
+
+def _names(who: tuple[str, ...], unit: Named) -> bool:
+    """Does the order's subject name this unit: its name, its leader, or "... led by" its
+    leader? Whole names only, so "Sgt. Graw" never names Sgt. Grawson's squad."""
+    leader = _words(unit.leader)
+    return who == _words(unit.name) or (bool(leader) and leader in (who, _after_by(who)))
 
 
 def parse_order(text: str, units: Sequence[Named]) -> Order | None:
@@ -49,11 +62,7 @@ def parse_order(text: str, units: Sequence[Named]) -> Order | None:
     if not match:
         return None
     who = _words(match.group("who"))
-    found = [
-        u
-        for u in units
-        if who == _words(u.name) or (u.leader and _words(u.leader) in who.split(" by ")[-1])
-    ]
+    found = [u for u in units if _names(who, u)]
     if len(found) != 1:
         return None
     return Order(found[0].key, match.group("ref").upper())

@@ -8,7 +8,8 @@ ghillie keeps the largest set the rule allows and removes the rest as casualties
 2. the first model set up is in the recorded square (if none can be, the whole unit is lost,
    DWV-A09);
 3. the unit is in squad coherency: each model within 2" of another (base to base), all
-   joined to the first model;
+   joined to the first model (of several coherent groups with a model in the square, the
+   one that keeps the most models stands; the others are out of coherency);
 4. at least half the models set up are in the recorded square (rounded up, DWV-A08); models
    outside it beyond that are dropped, last-proposed first, keeping the rest coherent.
 """
@@ -68,27 +69,54 @@ def set_up(
             casualties[i] = reason
         else:
             valid.append(i)
-    first = next((i for i in valid if in_square(_at(proposed, i))), None)
-    if first is None:
+    firsts = [i for i in valid if in_square(_at(proposed, i))]
+    if not firsts:
         return Setup((), {i: casualties.get(i, NO_FIRST_MODEL) for i in range(len(proposed))})
 
-    kept = _joined(first, valid, proposed, base_radius)
+    # Every model set up joins the first one through coherency, so each coherent group with
+    # a model in the square could be the unit. Keep the one that sets up the most models
+    # (DWV-T06: "the largest valid subset"), the earliest-proposed breaking a tie.
+    best: tuple[set[int], dict[int, str]] | None = None
+    tried: set[int] = set()
+    for first in firsts:
+        if first in tried:
+            continue
+        tried |= _joined(first, valid, proposed, base_radius)
+        kept, dropped = _half_in_square(first, valid, proposed, in_square, base_radius, rounding)
+        if best is None or len(kept) > len(best[0]):
+            best = (kept, dropped)
+    assert best is not None
+    kept, dropped = best
     for i in valid:
         if i not in kept:
-            casualties[i] = NOT_COHERENT
+            casualties[i] = dropped.get(i, NOT_COHERENT)
+    return Setup(tuple(sorted(kept)), dict(sorted(casualties.items())))
+
+
+def _half_in_square(
+    first: int,
+    valid: Sequence[int],
+    proposed: Sequence[XY | None],
+    in_square: Callable[[XY], bool],
+    r: float,
+    rounding: Rounding,
+) -> tuple[set[int], dict[int, str]]:
+    """The coherent group around ``first``, less the models outside the square that the
+    half rule (DWV-R08 d, DWV-A08) cannot keep; and why each dropped model was dropped."""
+    dropped: dict[int, str] = {}
+    kept = _joined(first, valid, proposed, r)
     while True:
         inside = [i for i in kept if in_square(_at(proposed, i))]
         outside = [i for i in kept if i not in inside]
         if half_allows(len(inside), len(outside), rounding):
-            break
-        drop = _droppable(outside, kept, first, proposed, base_radius)
-        casualties[drop] = TOO_MANY_OUTSIDE
+            return kept, dropped
+        drop = _droppable(outside, kept, first, proposed, r)
+        dropped[drop] = TOO_MANY_OUTSIDE
         remaining = [i for i in kept if i != drop]
-        kept = _joined(first, remaining, proposed, base_radius)
+        kept = _joined(first, remaining, proposed, r)
         for i in remaining:
             if i not in kept:
-                casualties[i] = NOT_COHERENT
-    return Setup(tuple(sorted(kept)), dict(sorted(casualties.items())))
+                dropped[i] = NOT_COHERENT
 
 
 def _at(proposed: Sequence[XY | None], i: int) -> XY:

@@ -214,6 +214,23 @@ class GridAmbushScenario(Scenario):
             partial=sw.partial_squares,
         )
 
+    def in_enemy_zone(self, side: str, square: str) -> bool:
+        """May ``side`` not set an ambush in ``square`` (RULES-SPEC DWV-R05, DWV-A01)?"""
+        from shapely.geometry import Polygon
+
+        cell = self.grid.polygon(square)
+        for zone in self.deployment_zones:
+            if zone.side == side:
+                continue
+            shape = Polygon(zone.outline)
+            if self.switches.dz_overlap is DzOverlap.ANY:
+                # A square that only touches the zone along an edge has no part inside it.
+                if cell.intersection(shape).area > 1e-9:
+                    return True
+            elif shape.covers(cell):
+                return True
+        return False
+
     def _opponent(self) -> str | None:
         ambusher = self.ambusher()
         return next((s for s in self.side_ids() if s != ambusher), None)
