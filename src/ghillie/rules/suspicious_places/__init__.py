@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, ConfigDict, Field
 
 from ghillie.dice.check import Check
 from ghillie.dice.steps import Die
@@ -59,9 +59,14 @@ def _die(value: str) -> str:
 
 
 DieText = Annotated[str, AfterValidator(_die)]
+# Defaults are words too ("eyes"): validate them, or a query left at its default would hand
+# "eyes" to Die.parse.
+CHECKED_DEFAULTS = ConfigDict(extra="forbid", frozen=True, validate_default=True)
 
 
 class ObserveParams(Params):
+    model_config = CHECKED_DEFAULTS
+
     range: float = Field(ge=0, le=1000, description="inches from the observer to the marker")
     cover: Cover = Field(Cover.NONE, description="cover the marker lies in: none, soft or hard")
     quality: DieText = Field("d8", description="the observing squad's quality die (regular = d8)")
@@ -71,6 +76,8 @@ class ObserveParams(Params):
 
 
 class FireParams(Params):
+    model_config = CHECKED_DEFAULTS
+
     range: float = Field(ge=0, le=1000, description="inches from the shooter to the target")
     cover: Cover = Field(Cover.NONE, description="cover the target lies in: none, soft or hard")
     quality: DieText = Field("d8", description="the shooter's quality die")
@@ -81,6 +88,8 @@ class FireParams(Params):
 
 
 class CovertMoveParams(Params):
+    model_config = CHECKED_DEFAULTS
+
     quality: DieText = Field("d8", description="the sniper's quality die")
     leadership: str = Field(description="the sniper's own leadership: a number or a die")
 

@@ -15,13 +15,14 @@ from ghillie import lookup
 from ghillie.dice.steps import Die
 from ghillie.errors import OFF_TABLE, Refusal
 from ghillie.measure import MapMeasure, Measure, Measured, TableMeasure, refuse_entered_on_map
-from ghillie.measure.tabletop import Cover, group_covers
+from ghillie.measure.tabletop import Cover
 from ghillie.ruling import Ruling
 from ghillie.scenario import Mode
 from ghillie.state import SPECTATOR, Facts, Piece
 
 from . import setup
-from .board import MARKER, SNIPER_MARKER, UNIT, Board, Face, Status, model_points, where
+from .board import MARKER, SNIPER_MARKER, UNIT, Board, Face, Status, where
+from .bookkeeping import SUPPRESSION_CAP
 from .checks import Shot, covert_move, fire_die, observation, observation_die, shot
 from .commands import (
     Activate,
@@ -34,8 +35,15 @@ from .commands import (
     Pass,
     Rehide,
 )
-from .reveal import expose, flip, reveal_sniper, sniper_markers
-from .scenario import MEANS, FullOnMine, InsideSquad, PartialFire, RangeDie, SniperHit, UnitKind
+from .reveal import (
+    expose,
+    expose_markers,
+    exposed_on_map,
+    flip,
+    reveal_sniper,
+    sniper_markers,
+)
+from .scenario import MEANS, FullOnMine, PartialFire, RangeDie, SniperHit, UnitKind
 from .scenario import SuspiciousPlacesScenario as Scenario
 
 NOT_ACTIVATED = "not_activated"
@@ -319,7 +327,7 @@ def fire(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) ->
     if target.kind == UNIT:
         found = _hit_unit(ruling, scenario, unit, target, outcome, sniper)
     else:
-        found = _hit_marker(ruling, scenario, target, outcome)
+        found = _hit_marker(ruling, scenario, target, outcome, sniper)
     name = target.public.get("label") or target.public["name"]
     public: dict[str, Any] = {
         "event": "fire",
@@ -356,10 +364,15 @@ def _weapon_die(text: str) -> Die:
         raise Refusal("bad_weapon", "Give the weapon die as d4, d6, d8, d10 or d12.") from None
 
 
-def _hit_marker(ruling: Ruling[Board], scenario: Scenario, target: Piece, outcome: Shot) -> Facts:
+def _hit_marker(
+    ruling: Ruling[Board], scenario: Scenario, target: Piece, outcome: Shot, sniper: bool
+) -> Facts:
+    # SW-R31: a sniper's fire gives two suppression markers for one, at most 3 in all.
+    suppression = 2 if sniper else 1
     if outcome.hits == 2:
         if target.kind == SNIPER_MARKER:
-            if target.secret["true"]:
+            if target.secret["true"] or not scenario.switches.sniper_false_marker_removable:
+                # SW-R17; SW-A10 option: a false marker never reacts, so it looks the same.
                 return {
                     "result": "marker_stays",
                     "text": "full success, but the marker stays (SW-R17).",
@@ -380,7 +393,12 @@ def _hit_marker(ruling: Ruling[Board], scenario: Scenario, target: Piece, outcom
         # SW-R16: the enemy under it is placed with one suppression marker (SW-A08: no losses).
         return {
             "result": "revealed",
-            **expose(ruling, target, suppression=1 if content == "unit" else 0),
+            **expose(
+                ruling,
+                target,
+                suppression=suppression if content == "unit" else 0,
+                cap=SUPPRESSION_CAP if sniper else None,
+            ),
         }
     if (
         outcome.hits == 1
@@ -389,9 +407,10 @@ def _hit_marker(ruling: Ruling[Board], scenario: Scenario, target: Piece, outcom
         and scenario.switches.partial_fire_on_marker is PartialFire.HIDDEN_SUPPRESSION
     ):
         unit = ruling.piece(target.secret["unit"])
-        ruling.update(
-            unit.id, secret={"hidden_suppression": unit.secret.get("hidden_suppression", 0) + 1}
-        )
+        hidden = unit.secret.get("hidden_suppression", 0) + suppression
+        if sniper:
+            hidden = min(hidden, SUPPRESSION_CAP)
+        ruling.update(unit.id, secret={"hidden_suppression": hidden})
     # SW-A08: one die higher (or none) has no visible effect on a marker.
     return {"result": NO_CHANGE, "text": "no visible effect."}
 
@@ -415,24 +434,39 @@ def _hit_unit(
     if hits == 0:
         return {"result": "miss", "text": "a miss."}
     if hits == 1:
-        # SW-R32: one hit, allocated at random within the target group.
-        model = (
-            ruling.roll("hit", Die(target.public["models"])) if target.public["models"] > 1 else 1
-        )
+        # SW-R32: one hit, allocated at random within the target group — and SW-R20: lone
+        # figures attached to it are in the group, so they can be hit like anyone else.
+        models = target.public["models"]
+        attached = _attached(ruling, target)
+        group = models + len(attached)
+        model = ruling.roll("hit", Die(group)) if group > 1 else 1
         doubled = (
             " plus the host rules' suppression, doubled (SW-R31, A16)"
             if scenario.switches.sniper_hit is SniperHit.DOUBLED
             else ""
         )
-        return {
-            "result": "partial",
-            "hit_model": model,
-            "text": f"one hit, on model {model} of the group{doubled}.",
-        }
+        hit: dict[str, Any] = {"result": "partial", "hit_model": model}
+        if model > models:
+            figure = attached[model - models - 1]
+            return {
+                **hit,
+                "hit_unit": figure.id,
+                "text": f"one hit, on {figure.public['name']} with the group{doubled}.",
+            }
+        return {**hit, "text": f"one hit, on model {model} of the group{doubled}."}
     return {
         "result": "full",
         "text": "both dice higher: one hit on a model the sniper's owner chooses (SW-R32).",
     }
+
+
+def _attached(ruling: Ruling[Board], squad: Piece) -> list[Piece]:
+    """Lone figures with the squad (SW-R19), in a fixed order: after the squad's models."""
+    return [
+        p
+        for p in ruling.state.pieces.values()
+        if p.kind == UNIT and p.public.get("attached_to") == squad.id
+    ]
 
 
 # --- movement ----------------------------------------------------------------------------------
@@ -470,20 +504,9 @@ def move(ruling: Ruling[Board], scenario: Scenario, side: str, command: Move) ->
     if scenario.mode is Mode.MAP:
         assert command.to is not None
         ruling.update(unit.id, public={"at": list(command.to)})
-        exposed = _exposed_on_map(ruling, scenario, ruling.piece(unit.id))
+        exposed = exposed_on_map(ruling.state, scenario, ruling.piece(unit.id))
     ruling.tell_public({"event": "move", "unit": unit.id, "text": f"{unit.public['name']} moves."})
-    for marker in exposed:
-        if marker.id not in ruling.state.pieces:
-            continue
-        if marker.kind == SNIPER_MARKER:
-            if not scenario.switches.open_sight_reveals_snipers:
-                continue  # SW-A15: the marker rules do not apply to snipers
-            found = _expose_sniper_marker(ruling, marker)
-        elif marker.public["face"] == Face.MINEFIELD:
-            continue
-        else:
-            found = expose(ruling, marker)
-        lines.append(found)
+    lines += expose_markers(ruling, scenario, exposed)
     for line in lines:
         ruling.tell_public(
             {
@@ -492,33 +515,6 @@ def move(ruling: Ruling[Board], scenario: Scenario, side: str, command: Move) ->
                 **({"asserted_by": side} if scenario.mode is Mode.TABLE else {}),
             }
         )
-
-
-def _exposed_on_map(ruling: Ruling[Board], scenario: Scenario, unit: Piece) -> list[Piece]:
-    table = scenario.tabletop
-    points = model_points(unit)
-    hull = scenario.switches.inside_squad is InsideSquad.HULL_OR_CONTACT
-    radius = scenario.table.base_radius
-    exposed = []
-    for marker in list(ruling.state.pieces.values()):
-        if marker.owner == unit.owner or marker.kind not in (MARKER, SNIPER_MARKER):
-            continue
-        at = tuple(marker.public["at"])
-        inside = group_covers(points, radius, at, hull=hull)
-        in_sight = table.in_open(at) and any(table.line_of_sight(p, at) for p in points)
-        if inside or in_sight:
-            exposed.append(marker)
-    return exposed
-
-
-def _expose_sniper_marker(ruling: Ruling[Board], marker: Piece) -> Facts:
-    if marker.secret["true"]:
-        return reveal_sniper(ruling, ruling.piece(marker.public["sniper"]), "is exposed")
-    ruling.remove(marker.id)
-    return {
-        "revealed": "nothing",
-        "text": f"{marker.public['label']} removed: a false sniper marker.",
-    }
 
 
 # --- the sniper's own actions ------------------------------------------------------------------

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from ghillie import lookup
 from ghillie.errors import OFF_TABLE, Refusal
+from ghillie.measure.tabletop import XY, group_covers
 from ghillie.ruling import Ruling
 from ghillie.scenario import Mode
-from ghillie.state import Phase
+from ghillie.state import Phase, Piece
 
-from .board import UNIT, Board, Status
+from .board import UNIT, Board, Status, model_points
 from .commands import EndGame, Join, Leave, Morale, MoraleResult, RemovePanic, Suppress
+from .reveal import expose_markers, exposed_on_map
 from .scenario import SuspiciousPlacesScenario as Scenario
 from .scenario import UnitKind
 
@@ -21,6 +23,7 @@ NOT_ON_TABLE = "not_on_table"
 NOT_PANICKED = "not_panicked"
 BAD_SQUAD = "bad_squad"
 NOT_ATTACHED = "not_attached"
+TOO_FAR = "too_far"
 
 
 def suppress(ruling: Ruling[Board], scenario: Scenario, side: str, command: Suppress) -> None:
@@ -92,6 +95,13 @@ def remove_panic(
     )
 
 
+def _beside(scenario: Scenario, squad: Piece, point: XY) -> bool:
+    """Map mode: does ``point`` lie with the squad — inside its formation, or no further from
+    one of its men than they stand from each other?"""
+    spacing = next(u.spacing for u in scenario.units if u.key == squad.public["key"])
+    return group_covers(model_points(squad), spacing, point)
+
+
 def join(ruling: Ruling[Board], scenario: Scenario, side: str, command: Join) -> None:
     unit_id, name = _lone(ruling, side, command.unit)
     squad = lookup.own(ruling.state, side, command.squad, [UNIT])
@@ -100,6 +110,12 @@ def join(ruling: Ruling[Board], scenario: Scenario, side: str, command: Join) ->
         or squad.public["status"] != Status.ON_TABLE
     ):
         raise Refusal(BAD_SQUAD, "A lone figure joins a squad on the table.")
+    if scenario.mode is Mode.MAP:
+        # SW-R19: joining is free, walking to the squad is not: a figure joins a squad it
+        # stands with (on a map ghillie checks; at a table the players do).
+        at = ruling.piece(unit_id).public.get("at")
+        if at is None or not _beside(scenario, squad, tuple(at)):
+            raise Refusal(TOO_FAR, "A lone figure joins a squad it stands with; move there first.")
     ruling.update(unit_id, public={"attached_to": squad.id, "at": None})
     ruling.tell_public(
         {
@@ -119,12 +135,21 @@ def leave(ruling: Ruling[Board], scenario: Scenario, side: str, command: Leave) 
         raise Refusal(NOT_ATTACHED, "That figure is not with a squad.")
     at = None
     if scenario.mode is Mode.MAP:
-        squad_at = ruling.piece(squad_id).public["at"]
-        at = list(command.at) if command.at is not None else squad_at
+        squad = ruling.piece(squad_id)
+        at = list(command.at) if command.at is not None else squad.public["at"]
         if not scenario.tabletop.on_table(tuple(at)):
             raise Refusal(OFF_TABLE, "The figure must stay on the table.")
+        if not _beside(scenario, squad, tuple(at)):
+            # Leaving is free; going further is a move (one action).
+            raise Refusal(TOO_FAR, "A figure leaves its squad where the squad stands.")
     ruling.update(unit_id, public={"attached_to": None, "at": at})
     ruling.tell_public({"event": "leave", "unit": unit_id, "text": f"{name} leaves the squad."})
+    if scenario.mode is Mode.MAP:
+        # SW-R07/R08: standing on its own, the figure may see a marker in the open.
+        figure = ruling.piece(unit_id)
+        found = expose_markers(ruling, scenario, exposed_on_map(ruling.state, scenario, figure))
+        for line in found:
+            ruling.tell_public({"event": "exposed", **line})
 
 
 def end_game(ruling: Ruling[Board], scenario: Scenario, side: str, command: EndGame) -> None:

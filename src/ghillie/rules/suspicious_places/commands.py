@@ -63,7 +63,7 @@ class Hide(Command):
     nothing."""
 
     phases: ClassVar[frozenset[Phase]] = frozenset({Phase.SETUP})
-    records_secret: ClassVar[bool] = True
+    secret_fields: ClassVar[frozenset[str]] = frozenset({"hidings"})
     type: Literal["hide"] = "hide"
     hidings: tuple[Hiding, ...] = Field(max_length=72)
 
@@ -72,7 +72,7 @@ class PlaceSniper(Command):
     """SW-R33: three sniper markers within 6" of each other; one is true (secret)."""
 
     phases: ClassVar[frozenset[Phase]] = frozenset({Phase.SETUP})
-    records_secret: ClassVar[bool] = True
+    secret_fields: ClassVar[frozenset[str]] = frozenset({"true_marker", "note"})
     type: Literal["place_sniper"] = "place_sniper"
     sniper: Ref = REF
     markers: tuple[XY, XY, XY] | None = None
@@ -163,7 +163,7 @@ class CovertMove(Command):
     """SW-R36: a hidden sniper tries to slip to another of its markers, or rolls and stays
     to bluff (``to`` omitted). Secret: the opponent never learns which."""
 
-    records_secret: ClassVar[bool] = True
+    secret_fields: ClassVar[frozenset[str]] = frozenset({"to"})
     type: Literal["covert_move"] = "covert_move"
     to: Ref | None = Field(None, max_length=64)
     rolls: CovertMoveRolls | None = None
@@ -172,7 +172,7 @@ class CovertMove(Command):
 class Rehide(Command):
     """SW-R37: a revealed sniper that passed its reaction test at threat +2 hides again."""
 
-    records_secret: ClassVar[bool] = True
+    secret_fields: ClassVar[frozenset[str]] = frozenset({"note"})
     type: Literal["rehide"] = "rehide"
     passed_reaction_test: bool
     markers: tuple[XY, XY] | None = None  # map mode: the two false markers

@@ -10,19 +10,29 @@ from __future__ import annotations
 
 from typing import Any
 
+from ghillie.measure.tabletop import group_covers
 from ghillie.ruling import Ruling
-from ghillie.state import Facts, Level, Piece
+from ghillie.scenario import Mode
+from ghillie.state import Facts, GameState, Level, Piece
 
-from .board import SNIPER_MARKER, Board, Face, Status
+from .board import MARKER, SNIPER_MARKER, UNIT, Board, Face, Status, model_points
+from .scenario import InsideSquad, SuspiciousPlacesScenario
 
 
-def expose(ruling: Ruling[Board], marker: Piece, *, suppression: int = 0) -> Facts:
-    """Remove a suspicious-place marker; return what every side may now read about it."""
+def expose(
+    ruling: Ruling[Board], marker: Piece, *, suppression: int = 0, cap: int | None = None
+) -> Facts:
+    """Remove a suspicious-place marker; return what every side may now read about it.
+
+    ``suppression`` markers come with the unit (SW-R16); ``cap`` bounds the total when they
+    come from a sniper's fire (SW-R31: never more than 3)."""
     content = marker.secret.get("content", "nothing")
     label = marker.public["label"]
     if content == "unit":
         unit = ruling.piece(marker.secret["unit"])
         total = unit.public["suppression"] + suppression + unit.secret.get("hidden_suppression", 0)
+        if cap is not None:
+            total = min(total, cap)
         ruling.remove(marker.id)
         ruling.update(
             unit.id,
@@ -83,3 +93,68 @@ def reveal_sniper(ruling: Ruling[Board], sniper: Piece, why: str) -> Facts:
         "text": f"{sniper.public['name']} {why}: placed at {true.public['label']}; "
         "all its sniper markers are removed.",
     }
+
+
+# --- SW-R07 / SW-R08: markers an enemy unit exposes on a map ---------------------------------
+
+
+def exposed_on_map(
+    state: GameState[Any], scenario: SuspiciousPlacesScenario, unit: Piece
+) -> list[Piece]:
+    """Enemy markers lying in the open that ``unit`` now sees (SW-R07), or that now lie
+    inside it (SW-R08, SW-A05)."""
+    table = scenario.tabletop
+    points = model_points(unit)
+    hull = scenario.switches.inside_squad is InsideSquad.HULL_OR_CONTACT
+    radius = scenario.table.base_radius
+    exposed = []
+    for marker in list(state.pieces.values()):
+        if marker.owner == unit.owner or marker.kind not in (MARKER, SNIPER_MARKER):
+            continue
+        at = tuple(marker.public["at"])
+        inside = group_covers(points, radius, at, hull=hull)
+        in_sight = table.in_open(at) and any(table.line_of_sight(p, at) for p in points)
+        if inside or in_sight:
+            exposed.append(marker)
+    return exposed
+
+
+def expose_markers(
+    ruling: Ruling[Board], scenario: SuspiciousPlacesScenario, markers: list[Piece]
+) -> list[Facts]:
+    """Remove exposed markers and place what they hid; a line for each."""
+    lines = []
+    for marker in markers:
+        if marker.id not in ruling.state.pieces:
+            continue  # gone with an earlier one (a sniper's other markers)
+        if marker.kind == SNIPER_MARKER:
+            if not scenario.switches.open_sight_reveals_snipers:
+                continue  # SW-A15: the marker rules do not apply to snipers
+            lines.append(_expose_sniper_marker(ruling, marker))
+        elif marker.public["face"] != Face.MINEFIELD:
+            lines.append(expose(ruling, marker))
+    return lines
+
+
+def _expose_sniper_marker(ruling: Ruling[Board], marker: Piece) -> Facts:
+    if marker.secret["true"]:
+        return reveal_sniper(ruling, ruling.piece(marker.public["sniper"]), "is exposed")
+    ruling.remove(marker.id)
+    return {
+        "revealed": "nothing",
+        "text": f"{marker.public['label']} removed: a false sniper marker.",
+    }
+
+
+def expose_at_start(ruling: Ruling[Board], scenario: SuspiciousPlacesScenario) -> None:
+    """SW-R07/R08 when play starts on a map: "Если противник оказывается в прямой
+    видимости от маркера, лежащего на открытой местности" — an enemy that already stands in
+    sight of a marker in the open (or on top of one) exposes it; it need not move first."""
+    if scenario.mode is not Mode.MAP:
+        return
+    for unit in list(ruling.state.pieces.values()):
+        if unit.kind != UNIT or unit.public["status"] != Status.ON_TABLE:
+            continue
+        found = expose_markers(ruling, scenario, exposed_on_map(ruling.state, scenario, unit))
+        for line in found:
+            ruling.tell_public({"event": "exposed", **line})

@@ -195,6 +195,9 @@ class SuspiciousPlacesScenario(Scenario):
             raise ValueError("unit keys must be unique")
         hider = self.camouflage_side()
         for unit in self.units:
+            if unit.kind in (UnitKind.LONE, UnitKind.SNIPER) and unit.models != 1:
+                # SW-R18: "группами, состоящими из одного человека"; snipers act alone (R30).
+                raise ValueError(f"unit {unit.key}: a lone figure or sniper is one model")
             if unit.kind is UnitKind.SNIPER:
                 if unit.leadership is None:
                     raise ValueError(f"unit {unit.key}: a sniper needs a leadership (SW-R36)")

@@ -15,6 +15,7 @@ from ghillie.state import Level, Phase, Piece
 
 from .board import MARKER, SNIPER_MARKER, UNIT, Board, Face, Status
 from .commands import Hide, PlaceMarkers, PlaceSniper
+from .reveal import expose_at_start
 from .scenario import SuspiciousPlacesScenario, UnitKind
 
 NO_MARKERS_LEFT = "no_markers_left"
@@ -29,6 +30,8 @@ WRONG_GROUP = "wrong_group"
 TOO_FAR_APART = "too_far_apart"
 ALREADY_PLACED = "already_placed"
 SETUP_INCOMPLETE = "setup_incomplete"
+
+EXTRA = ""  # the group of a scenario's extra markers when markers are not pooled (SW-A04)
 
 
 def create_units(ruling: Ruling[Board], scenario: SuspiciousPlacesScenario) -> None:
@@ -131,18 +134,10 @@ def place_markers(
             at, cover, is_open = None, spec.cover, spec.open
         secret = {}
         if not scenario.switches.pooled_markers:
-            # SW-A04 option: each unit's markers are its own.
-            if spec.group is None:
-                raise Refusal(WRONG_GROUP, "Say which unit's markers these are.")
-            unit = lookup.own(ruling.state, side, spec.group, [UNIT])
-            rolled = ruling.board.rolls.get(side, {}).get(unit.id)
-            if (
-                rolled is None
-                or ruling.board.placed_by_group.get(unit.id, 0) + groups.count(unit.id) >= rolled
-            ):
-                raise Refusal(WRONG_GROUP, "That unit has no markers left to place.")
-            groups.append(unit.id)
-            secret["group"] = unit.id
+            group = _marker_group(ruling, scenario, side, spec.group, groups)
+            groups.append(group)
+            if group != EXTRA:
+                secret["group"] = group
         label = f"M{ruling.board.labels.get('M', 0) + len(placed) + 1}"
         placed.append(
             Piece(
@@ -172,6 +167,32 @@ def place_markers(
             + ".",
         }
     )
+
+
+def _marker_group(
+    ruling: Ruling[Board],
+    scenario: SuspiciousPlacesScenario,
+    side: str,
+    ref: str | None,
+    groups: list[str],
+) -> str:
+    """SW-A04 option (``sw.pooled_markers = false``): each unit lays only the markers it
+    rolled. A marker naming no unit is one of the scenario's ``extra_markers`` (for mines and
+    IEDs), so that those can still be laid and the side can get ready."""
+    if ref is None:
+        if ruling.board.placed_by_group.get(EXTRA, 0) + groups.count(EXTRA) >= (
+            scenario.extra_markers
+        ):
+            raise Refusal(WRONG_GROUP, "Say which unit's markers these are.")
+        return EXTRA
+    unit = lookup.own(ruling.state, side, ref, [UNIT])
+    rolled = ruling.board.rolls.get(side, {}).get(unit.id)
+    if (
+        rolled is None
+        or ruling.board.placed_by_group.get(unit.id, 0) + groups.count(unit.id) >= rolled
+    ):
+        raise Refusal(WRONG_GROUP, "That unit has no markers left to place.")
+    return unit.id
 
 
 def hide(
@@ -349,3 +370,4 @@ def ready(ruling: Ruling[Board], scenario: SuspiciousPlacesScenario, side: str) 
                 "text": f"Turn 1: {scenario.side_name(first)} activates first.",
             }
         )
+        expose_at_start(ruling, scenario)
