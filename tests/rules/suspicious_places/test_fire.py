@@ -275,7 +275,23 @@ def _sniper_fire(game: Game, dice: QueuedDice, rolls_: tuple[int, ...], rng: flo
 def test_a_d8_snipers_zones_are_sixteen_inches(distance: float, die: str) -> None:
     game, dice = _lianra_sniper_fires()
     event = _sniper_fire(game, dice, (4, 4, 4), distance)
-    assert line(event, KENO)["range_die"] == die
+    assert line(event, LIANRA)["range_die"] == die
+
+
+@pytest.mark.spec("SW-R34")
+def test_the_enemy_learns_neither_a_hidden_snipers_range_die_nor_the_roll_on_it() -> None:
+    """The range die depends on which marker is true, so showing it would point at it."""
+    seen = []
+    for distance in (16, 33):  # d4 and d8: as if fired from two different markers
+        game, dice = _lianra_sniper_fires()
+        event = _sniper_fire(game, dice, (3, 4, 4), distance)
+        told = line(event, KENO)
+        assert "range_die" not in told
+        assert "target_roll" not in told
+        assert "higher" not in told
+        assert "measured_by" not in told
+        seen.append({k: v for k, v in told.items() if k != "result"})
+    assert seen[0] == seen[1]
 
 
 @pytest.mark.spec("SW-R30", "SW-A17")
@@ -283,7 +299,7 @@ def test_a_d8_snipers_zones_are_sixteen_inches(distance: float, die: str) -> Non
 def test_under_either_fire_zone_rule_the_sniper_doubles_it(rule: str, die: str) -> None:
     # 24": a d8 sniper's 16" zones give zone 2; doubled 12" zones (24") give zone 1.
     game, dice = _lianra_sniper_fires({"sw.fire_zone": rule})
-    assert line(_sniper_fire(game, dice, (4, 4, 4), 24), KENO)["range_die"] == die
+    assert line(_sniper_fire(game, dice, (4, 4, 4), 24), LIANRA)["range_die"] == die
 
 
 @pytest.mark.spec("SW-R32")

@@ -154,7 +154,8 @@ def test_a_hidden_sniper_fires_without_saying_from_which_marker() -> None:
     before = {k["id"] for k in _sniper_markers(game, LIANRA)}
     event = _yarov_fires(game, dice, (3, 4, 4))
     told = line(event, LIANRA)
-    assert told["range_die"] == "d6"  # a d10 sniper's 20" zones: zone 2
+    assert line(event, KENO)["range_die"] == "d6"  # a d10 sniper's 20" zones: zone 2
+    assert "range_die" not in told  # it would say how far the true marker is (SW-R34)
     assert told["unit"] == piece(game, "yarov").id
     assert not any(marker in str(event.told[LIANRA]) for marker in before)
     assert {k["id"] for k in _sniper_markers(game, LIANRA)} == before  # the markers stay

@@ -191,9 +191,11 @@ def observe(ruling: Ruling[Board], scenario: Scenario, side: str, command: Obser
 
     target_die = observation_die(distance, cover, scenario.switches)
     quality, means = Die.parse(unit.public["quality"]), MEANS[means_name]
-    sniper = is_hidden_sniper(unit)
-    check = observation(target_die, quality, means, sniper=sniper)
-    secret = scenario.switches.range_die is RangeDie.SECRET
+    # SW-R34: nothing the enemy receives may say where a hidden sniper is, and the range die
+    # (so its size) depends on which of its markers is true.
+    concealed = is_hidden_sniper(unit)
+    check = observation(target_die, quality, means, sniper=concealed)
+    secret = concealed or scenario.switches.range_die is RangeDie.SECRET
     values, outcome = check.roll(
         lambda label, die: ruling.roll(label, die, secret=secret and label == "target")
     )
@@ -201,36 +203,41 @@ def observe(ruling: Ruling[Board], scenario: Scenario, side: str, command: Obser
     found = _observation_effect(ruling, scenario, target, outcome.higher)
     label = target.public["label"]
     result = NO_CHANGE if found is None else ("flipped" if found.get("flipped") else "revealed")
-    dice = {"quality": values["quality"], "means": values["means"]}
-    shown: dict[str, Any] = {
-        "event": "observe",
-        "unit": unit.id,
-        "marker": target.id,
-        "label": label,
-        "means": means_name,
-        "range_die": str(target_die),
-        "dice": dice,
-        "result": result,
-    }
-    if not secret:
-        shown["target"] = values["target"]
     words = {
         NO_CHANGE: "no change.",
         "flipped": "the marker is flipped: someone is certainly there!",
         "revealed": (found or {}).get("text", ""),
     }[result]
     rolled = f"rolled {values['quality']} and {values['means']}"
-    text = f"{unit.public['name']} observes {label} (range die {target_die}): {rolled} — {words}"
-    public = {**shown, **(found or {}), "text": text}
-    owner_line = {
-        **public,
-        "target": values["target"],
-        "higher": outcome.higher,
-        "content": _content(target),
+    public: dict[str, Any] = {
+        "event": "observe",
+        "unit": unit.id,
+        "marker": target.id,
+        "label": label,
+        "means": means_name,
+        "dice": {"quality": values["quality"], "means": values["means"]},
+        "result": result,
+        **(found or {}),
+        "text": f"{unit.public['name']} observes {label}: {rolled} — {words}",
     }
-    ruling.tell(side, {**public, **measure.asserted()})
+    die: dict[str, Any] = {"range_die": str(target_die)}
+    if not secret:
+        die["target"] = values["target"]
+    die_text = (
+        f"{unit.public['name']} observes {label} (range die {target_die}): {rolled} — {words}"
+    )
+    own = {**public, **die, "text": die_text, **measure.asserted()}
+    ruling.tell(side, own)
+    owner_line = {**public, "content": _content(target)}
+    if not concealed:
+        owner_line |= {
+            **die,
+            "target": values["target"],
+            "higher": outcome.higher,
+            "text": die_text,
+        }
     ruling.tell(target.owner, owner_line)
-    ruling.tell(SPECTATOR, public)
+    ruling.tell(SPECTATOR, public if concealed else {**public, **die, "text": die_text})
     if outcome.betrayed:
         _betrayal(ruling, unit)
 
@@ -318,8 +325,11 @@ def fire(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) ->
     lone = target.kind == UNIT and target.public["unit_kind"] == UnitKind.LONE
     quality = Die.parse(unit.public["quality"])
     target_die = fire_die(distance, cover, quality, scenario.switches, sniper=sniper, lone=lone)
-    secret = target.kind != UNIT and scenario.switches.range_die is RangeDie.SECRET
-    check = shot(target_die, quality, weapon, sniper=sniper and is_hidden_sniper(unit))
+    # SW-R34: a hidden sniper's range die depends on which marker is true, so the enemy
+    # learns neither it nor the roll on it; a marker's range die is secret as in observation.
+    concealed = is_hidden_sniper(unit)
+    secret = concealed or (target.kind != UNIT and scenario.switches.range_die is RangeDie.SECRET)
+    check = shot(target_die, quality, weapon, sniper=sniper and concealed)
     values, outcome = check.roll(
         lambda label, die: ruling.roll(label, die, secret=secret and label == "target")
     )
@@ -329,30 +339,33 @@ def fire(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) ->
     else:
         found = _hit_marker(ruling, scenario, target, outcome, sniper)
     name = target.public.get("label") or target.public["name"]
+    rolled = f"rolled {values['quality']} and {values['weapon']} — {found['text']}"
     public: dict[str, Any] = {
         "event": "fire",
         "unit": unit.id,
         "target": target.id,
-        "range_die": str(target_die),
         "dice": {"quality": values["quality"], "weapon": values["weapon"]},
-        **({"target_roll": values["target"]} if not secret else {}),
         **found,
-        "text": f"{unit.public['name']} fires at {name} (range die {target_die}): rolled "
-        f"{values['quality']} and {values['weapon']} — {found['text']}",
+        "text": f"{unit.public['name']} fires at {name}: {rolled}",
     }
+    die: dict[str, Any] = {"range_die": str(target_die)}
+    if not secret or (concealed and target.kind == UNIT):
+        die["target_roll"] = values["target"]
+    die_text = f"{unit.public['name']} fires at {name} (range die {target_die}): {rolled}"
     if unhidden:
         public["text"] = f"{unhidden['text']} {public['text']}"
-    ruling.tell(side, {**public, **measure.asserted()})
-    ruling.tell(
-        target.owner,
-        {
-            **public,
+        die_text = f"{unhidden['text']} {die_text}"
+    ruling.tell(side, {**public, **die, "text": die_text, **measure.asserted()})
+    owner_line = {**public, "content": _content(target) if target.kind != UNIT else "unit"}
+    if not concealed:
+        owner_line |= {
+            **die,
             "target_roll": values["target"],
             "higher": outcome.hits,
-            "content": _content(target) if target.kind != UNIT else "unit",
-        },
-    )
-    ruling.tell(SPECTATOR, public)
+            "text": die_text,
+        }
+    ruling.tell(target.owner, owner_line)
+    ruling.tell(SPECTATOR, public if concealed else {**public, **die, "text": die_text})
     if outcome.betrayed:
         _betrayal(ruling, unit)
 
