@@ -158,8 +158,26 @@ def test_dwv_r08_models_may_not_stand_on_each_others_bases_or_off_the_table() ->
     result = _set_up([*base, (38.5, 15.0), None], WOODED_D2)
     assert result.placed == (0, 1, 2)
     assert result.casualties == {3: ON_A_BASE, 4: NOT_PLACED}
+
     off = _set_up([*base, (-1.0, 15.0)], WOODED_D2)
     assert off.casualties == {3: placement.OFF_TABLE}
+
+
+@pytest.mark.spec("DWV-R08")
+def test_dwv_r08_nor_on_the_bases_of_the_owners_other_units() -> None:
+    """Friendly models already on the table are no enemies (no 1" gap), but a base cannot
+    be set up on theirs."""
+    friend = [((41.0, 15.0), R)]  # a model of another of the owner's units
+    result = set_up(
+        _row(15, 4, x=38),  # 38, 39.5, 41, 42.5: the third stands on the friend
+        table=WOODED_D2,
+        in_square=_in("D2"),
+        enemies=FAR_ENEMY,
+        base_radius=R,
+        friends=friend,
+    )
+    assert result.casualties == {2: ON_A_BASE}
+    assert result.placed == (0, 1, 3)
 
 
 @pytest.mark.spec("DWV-R08")

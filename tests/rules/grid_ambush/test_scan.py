@@ -71,11 +71,13 @@ def test_dwv_t04_an_auspex_in_d2_finds_the_ambusher_who_is_placed_at_once_by_its
     _set_up_graw(game)
     assert known(game, MARINES, "graw")["public"]["status"] == "on_table"  # type: ignore[index]
     # The scanning model cannot fire this shooting phase; its squad-mates may.
-    refusal = refused(game, MARINES, {"type": "fire", "unit": "tactical", "weapon": "pistol"})
-    assert refusal.code == "scanned_this_phase"
     assert _pistol_refused(game, 0).code == "scanned_this_phase"
     fired = _fire(game, [1, 2, 3, 4, 5])
     assert told(fired, MARINES)[0]["models"] == [1, 2, 3, 4, 5]
+    # Fire without a list of models: the whole unit but the scanner.
+    whole = game.command(MARINES, {"type": "fire", "unit": "tactical", "weapon": "pistol"})
+    assert 0 not in told(whole, MARINES)[0]["models"]
+    assert len(told(whole, MARINES)[0]["models"]) == 9
 
 
 @pytest.mark.spec("DWV-R07")

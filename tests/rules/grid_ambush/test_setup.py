@@ -222,7 +222,8 @@ def test_dwv_r04_an_ambusher_that_sets_up_without_orders_has_chosen_no_ambushes(
     )
     game.command(MARINES, {"type": "ready"})
     assert game.view(JUNGLE)["phase"] == "play"
-    assert unit(game, "graw").public["status"] == "on_table"
+    # Not in ambush; and on the map it was given no position, so it waits off the table.
+    assert unit(game, "graw").public["status"] == "reserve"
 
 
 @pytest.mark.spec("DWV-R04")
@@ -244,7 +245,7 @@ def test_dwv_t02_two_units_recorded_in_d2_are_rejected() -> None:
         _orders({"unit": "graw", "square": "D2"}, {"unit": "marbo", "square": "d2"}),
     )
     assert refusal.code == "square_taken"
-    assert unit(game, "graw").public["status"] == "on_table"
+    assert unit(game, "graw").public["status"] == "reserve"  # unchanged: nothing recorded
 
 
 @pytest.mark.spec("DWV-R05")

@@ -48,6 +48,7 @@ from .scenario import (
     ExtraScans,
     FirstModel,
     GridAmbushScenario,
+    UnitSpec,
     ScanPhase,
     SquareBy,
 )
@@ -84,6 +85,7 @@ class Status(StrEnum):
     IN_AMBUSH = "in_ambush"
     REVEALED = "revealed"  # found or revealed, waiting for its owner to set it up
     DESTROYED = "destroyed"
+    RESERVE = "reserve"  # map mode: given no positions and not in ambush, so not on the table
 
 
 @dataclass(frozen=True)
@@ -145,7 +147,7 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
                         "leader": unit.leader,
                         "ambush": unit.ambush,
                         "base_radius": unit.base_radius,
-                        "status": Status.ON_TABLE.value,
+                        "status": self._deployed(scenario, unit).value,
                         "models": [
                             {
                                 "name": m.name,
@@ -170,6 +172,12 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
                     "and be found by auspexes and scanners in the same square.",
                 }
             )
+
+    @staticmethod
+    def _deployed(scenario: GridAmbushScenario, unit: UnitSpec) -> Status:
+        if scenario.mode.value == "map" and any(m.at is None for m in unit.models):
+            return Status.RESERVE
+        return Status.ON_TABLE
 
     @staticmethod
     def _is_scanner(
@@ -439,13 +447,15 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
         table = scenario.tabletop
         square = unit.secret["square"]
         radius = float(unit.public["base_radius"])
-        enemies = [
-            (tuple(m["at"]), float(p.public["base_radius"]))
+        standing = [
+            (p.owner, (tuple(m["at"]), float(p.public["base_radius"])))
             for p in state.pieces.values()
-            if p.owner != unit.owner and p.kind == "unit"
+            if p.kind == "unit" and p.id != unit.id
             for m in p.public["models"]
             if m["at"] and not m["lost"]
         ]
+        enemies = [model for owner, model in standing if owner != unit.owner]
+        friends = [model for owner, model in standing if owner == unit.owner]
 
         def in_square(point: XY) -> bool:
             return _in_square(scenario, square, point, radius)
@@ -454,6 +464,7 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
             "table": table,
             "in_square": in_square,
             "enemies": enemies,
+            "friends": friends,
             "base_radius": radius,
             "rounding": scenario.switches.half_rounding,
         }
@@ -637,18 +648,19 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
         if board.step is not Step.SHOOTING:
             raise Refusal("not_shooting_phase", "Units fire in the Shooting phase.")
         models = unit.public["models"]
-        firing = (
-            command.models
-            if command.models is not None
-            else [i for i, m in enumerate(models) if not m["lost"]]
-        )
-        if not firing or any(i >= len(models) or models[i]["lost"] for i in firing):
-            raise Refusal(BAD_MODELS, "There is no such model in the unit.")
         scanned = {
             int(i)
             for i, turn in (unit.public.get("scanned") or {}).items()
             if turn == board.player_turn
         }
+        # Without a list, every model of the unit that may fire does: not one that scanned.
+        firing = (
+            command.models
+            if command.models is not None
+            else [i for i, m in enumerate(models) if not m["lost"] and i not in scanned]
+        )
+        if not firing or any(i >= len(models) or models[i]["lost"] for i in firing):
+            raise Refusal(BAD_MODELS, "There is no such model in the unit.")
         if scanned & set(firing):
             # RULES-SPEC DWV-R07: the scanning model cannot fire in that shooting phase.
             raise Refusal(

@@ -59,12 +59,15 @@ def set_up(
     base_radius: float,
     rounding: Rounding = Rounding.UP,
     wooded: bool = True,
+    friends: Sequence[tuple[XY, float]] = (),
 ) -> Setup:
-    """The models kept (indices into ``proposed``) and each casualty's reason."""
+    """The models kept (indices into ``proposed``) and each casualty's reason. ``friends``
+    are the owner's other models on the table: no base may stand on theirs."""
     casualties: dict[int, str] = {}
     valid: list[int] = []
     for i, point in enumerate(proposed):
-        reason = _why_not(point, table, enemies, base_radius, wooded, [proposed[j] for j in valid])
+        earlier = [(_at(proposed, j), base_radius) for j in valid]
+        reason = _why_not(point, table, enemies, base_radius, wooded, [*friends, *earlier])
         if reason:
             casualties[i] = reason
         else:
@@ -131,7 +134,7 @@ def _why_not(
     enemies: Sequence[tuple[XY, float]],
     radius: float,
     wooded: bool,
-    earlier: Sequence[XY | None],
+    occupied: Sequence[tuple[XY, float]],
 ) -> str | None:
     if point is None:
         return NOT_PLACED
@@ -141,7 +144,7 @@ def _why_not(
         return NOT_WOODED
     if any(math.dist(point, e) - radius - r < ENEMY_GAP for e, r in enemies):
         return NEAR_ENEMY
-    if any(q is not None and math.dist(point, q) < 2 * radius for q in earlier):
+    if any(math.dist(point, q) < radius + r - 1e-9 for q, r in occupied):
         return ON_A_BASE
     return None
 

@@ -165,6 +165,10 @@ class GridAmbushScenario(Scenario):
         for side in named:
             if side not in sides:
                 raise ValueError(f"{side!r} is not one of the sides")
+        for unit in self.units:
+            placed = [m.at is not None for m in unit.models]
+            if any(placed) and not all(placed):
+                raise ValueError(f"unit {unit.key}: give every model a position, or none")
         keys = [u.key for u in self.units]
         if len(set(keys)) != len(keys):
             raise ValueError("unit keys must be unique")
