@@ -48,9 +48,9 @@ from .scenario import (
     ExtraScans,
     FirstModel,
     GridAmbushScenario,
-    UnitSpec,
     ScanPhase,
     SquareBy,
+    UnitSpec,
 )
 
 # Refusal codes of this ruleset.
