@@ -71,3 +71,10 @@ def test_scenario_files_in_toml_and_json(tmp_path: Path) -> None:
         load_scenario(broken)
     with pytest.raises(ScenarioError, match="cannot read"):
         load_scenario(tmp_path / "missing.toml")
+
+
+def test_every_switch_is_documented() -> None:
+    docs = (Path(__file__).parent.parent / "docs" / "rulesets.md").read_text(encoding="utf-8")
+    for name in ("suspicious-places-table", "grid-ambush-table"):
+        for switch in load_scenario(examples.data(name)).switches.named():
+            assert f"`{switch}`" in docs, f"{switch} is missing from docs/rulesets.md"
