@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ghillie.errors import ScenarioError
+from ghillie.measure.tabletop import XY, Cover, Tabletop, Terrain
 
 SIDE_ID = r"^[a-z][a-z0-9_-]{0,31}$"
 
@@ -65,6 +66,28 @@ class Switches(Strict):
     def named(self) -> dict[str, Any]:
         """Every switch by its RULES-SPEC name, with its value."""
         return self.model_dump(mode="json", by_alias=True)
+
+
+class TerrainSpec(Strict):
+    """One terrain feature of a scenario's table: a wood, a building, a ravine, jungle."""
+
+    name: str
+    kind: str
+    outline: tuple[XY, ...] = Field(min_length=3)
+    cover: Cover = Cover.NONE
+    blocks_sight: bool = False
+
+    @model_validator(mode="after")
+    def _a_simple_polygon(self) -> TerrainSpec:
+        _ = self.terrain().shape  # raises on an outline that is not a simple polygon
+        return self
+
+    def terrain(self) -> Terrain:
+        return Terrain(self.name, self.kind, self.outline, self.cover, self.blocks_sight)
+
+
+def tabletop(width: float, depth: float, terrain: Sequence[TerrainSpec]) -> Tabletop:
+    return Tabletop(width, depth, [t.terrain() for t in terrain])
 
 
 class Scenario(Strict):

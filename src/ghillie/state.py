@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from ghillie.scenario import Scenario
+if TYPE_CHECKING:
+    from ghillie.scenario import Scenario
 
 Json = Any  # a JSON value: None, bool, int, float, str, list, dict
 Facts = Mapping[str, Json]

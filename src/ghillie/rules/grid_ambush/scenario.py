@@ -12,8 +12,8 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from ghillie.measure.grid import Grid
-from ghillie.measure.tabletop import XY, Cover, Tabletop, Terrain
-from ghillie.scenario import SIDE_ID, Scenario, Strict, Switches
+from ghillie.measure.tabletop import XY, Tabletop
+from ghillie.scenario import SIDE_ID, Scenario, Strict, Switches, TerrainSpec, tabletop
 
 KEY = r"^[a-z][a-z0-9_]{0,39}$"
 # RULES-SPEC DWV-R08: "jungle or woodland terrain".
@@ -138,14 +138,6 @@ class ZoneSpec(Strict):
     outline: tuple[XY, ...] = Field(min_length=3)
 
 
-class TerrainSpec(Strict):
-    name: str
-    kind: str
-    outline: tuple[XY, ...] = Field(min_length=3)
-    cover: Cover = Cover.NONE
-    blocks_sight: bool = False
-
-
 class GridAmbushScenario(Scenario):
     ruleset: Literal["grid-ambush"] = "grid-ambush"
     switches: GridAmbushSwitches = Field(default_factory=GridAmbushSwitches)
@@ -178,8 +170,6 @@ class GridAmbushScenario(Scenario):
                     f"unit {unit.key}: only units in a Deathworld Veterans army may set up "
                     "ambushes (DWV-R01)"
                 )
-        for feature in self.terrain:
-            Terrain(feature.name, feature.kind, feature.outline).shape  # noqa: B018 - validates
         return self
 
     def army_list(self, side: str) -> ArmyList:
@@ -198,11 +188,7 @@ class GridAmbushScenario(Scenario):
 
     @cached_property
     def tabletop(self) -> Tabletop:
-        return Tabletop(
-            self.table.width,
-            self.table.depth,
-            [Terrain(t.name, t.kind, t.outline, t.cover, t.blocks_sight) for t in self.terrain],
-        )
+        return tabletop(self.table.width, self.table.depth, self.terrain)
 
     @cached_property
     def grid(self) -> Grid:

@@ -14,8 +14,8 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from ghillie.dice.steps import Die, Overflow
-from ghillie.measure.tabletop import XY, Cover, Tabletop, Terrain
-from ghillie.scenario import SIDE_ID, Scenario, Strict, Switches
+from ghillie.measure.tabletop import XY, Tabletop
+from ghillie.scenario import SIDE_ID, Scenario, Strict, Switches, TerrainSpec, tabletop
 
 KEY = r"^[a-z][a-z0-9_]{0,39}$"
 
@@ -165,14 +165,6 @@ class TableSpec(Strict):
     base_radius: float = Field(0.5, gt=0, le=6)
 
 
-class TerrainSpec(Strict):
-    name: str
-    kind: str  # wood, building, ravine, field, ...
-    outline: tuple[XY, ...] = Field(min_length=3)
-    cover: Cover = Cover.NONE  # SW-R11: a wood is soft cover
-    blocks_sight: bool = False
-
-
 class SuspiciousPlacesScenario(Scenario):
     ruleset: Literal["suspicious-places"] = "suspicious-places"
     switches: SuspiciousPlacesSwitches = Field(default_factory=SuspiciousPlacesSwitches)
@@ -215,8 +207,6 @@ class SuspiciousPlacesScenario(Scenario):
                 )
             if unit.kind is UnitKind.LONE:
                 raise ValueError(f"unit {unit.key}: lone figures do not hide under markers")
-        for feature in self.terrain:
-            Terrain(feature.name, feature.kind, feature.outline).shape  # noqa: B018 - validates
         return self
 
     def camouflage_side(self) -> str | None:
@@ -229,8 +219,4 @@ class SuspiciousPlacesScenario(Scenario):
 
     @cached_property
     def tabletop(self) -> Tabletop:
-        return Tabletop(
-            self.table.width,
-            self.table.depth,
-            [Terrain(t.name, t.kind, t.outline, t.cover, t.blocks_sight) for t in self.terrain],
-        )
+        return tabletop(self.table.width, self.table.depth, self.terrain)
