@@ -11,7 +11,7 @@ from ghillie.state import Facts, GameState, Phase, Piece
 from .scenario import WOODED, GridAmbushScenario
 
 if TYPE_CHECKING:
-    from . import Board
+    from .board import Board
 
 
 def candidates(state: GameState[Board], side: str) -> list[Facts]:

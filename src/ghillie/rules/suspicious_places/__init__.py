@@ -20,7 +20,7 @@ from ghillie.ruleset import Command, OddsQuery, Params, Ruleset
 from ghillie.ruling import Ruling
 from ghillie.state import REFEREE, Facts, GameState, Phase
 
-from . import actions, bookkeeping, checks, setup
+from . import activation, bookkeeping, checks, movement, observation, setup, shooting, sniper
 from .board import MARKER, SNIPER_MARKER, UNIT, Board, Face, Status, fold
 from .commands import (
     ACTIONS,
@@ -223,23 +223,23 @@ class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
             case Ready():
                 setup.ready(ruling, scenario, side)
             case Activate():
-                actions.activate(ruling, scenario, side, command)
+                activation.activate(ruling, scenario, side, command)
             case Pass():
-                actions.pass_turn(ruling, scenario, side, command)
+                activation.pass_turn(ruling, scenario, side, command)
             case EndActivation():
-                actions.end_activation(ruling, scenario, side, command)
+                activation.end_activation(ruling, scenario, side, command)
             case Observe():
-                actions.observe(ruling, scenario, side, command)
+                observation.observe(ruling, scenario, side, command)
             case Fire():
-                actions.fire(ruling, scenario, side, command)
+                shooting.fire(ruling, scenario, side, command)
             case Move():
-                actions.move(ruling, scenario, side, command)
+                movement.move(ruling, scenario, side, command)
             case CovertMove():
-                actions.covert(ruling, scenario, side, command)
+                sniper.covert(ruling, scenario, side, command)
             case Rehide():
-                actions.rehide(ruling, scenario, side, command)
+                sniper.rehide(ruling, scenario, side, command)
             case OtherAction():
-                actions.other_action(ruling, scenario, side, command)
+                activation.other_action(ruling, scenario, side, command)
             case Suppress():
                 bookkeeping.suppress(ruling, scenario, side, command)
             case Morale():

@@ -1,0 +1,178 @@
+"""Activations and what every action shares: the acting unit, spending actions,
+measuring, and a hidden sniper giving itself away."""
+
+from __future__ import annotations
+
+from ghillie import lookup
+from ghillie.errors import Refusal
+from ghillie.measure import MapMeasure, Measure, Measured, TableMeasure, refuse_entered_on_map
+from ghillie.measure.tabletop import Cover
+from ghillie.ruling import Ruling
+from ghillie.scenario import Mode
+from ghillie.state import Facts, Piece
+
+from .board import MARKER, SNIPER_MARKER, UNIT, Board, Status, where
+from .commands import Activate, EndActivation, OtherAction, Pass
+from .reveal import expose, reveal_sniper
+from .scenario import SuspiciousPlacesScenario as Scenario
+from .scenario import UnitKind
+
+NOT_ACTIVATED = "not_activated"
+NO_ACTIONS_LEFT = "no_actions_left"
+ALREADY_ACTIVATED = "already_activated"
+NOT_ON_TABLE = "not_on_table"
+NO_LINE_OF_SIGHT = "no_line_of_sight"
+NO_SUCH_MEANS = "no_such_means"
+HIDDEN = "hidden"
+NOT_HIDDEN = "not_hidden"
+KNOWN_MINEFIELD = "known_minefield"
+ATTACHED = "attached"
+BAD_MOVE = "bad_move"
+
+NO_CHANGE = "no_change"
+
+
+def activate(ruling: Ruling[Board], scenario: Scenario, side: str, command: Activate) -> None:
+    unit = lookup.own(ruling.state, side, command.unit, [UNIT])
+    if unit.public["status"] == Status.OFF_TABLE:
+        raise Refusal(NOT_ON_TABLE, "That unit has left the table.")
+    if unit.id in ruling.board.activated:
+        raise Refusal(ALREADY_ACTIVATED, "That unit has already been activated this turn.")
+    ruling.change_board("activate", unit=unit.id)
+    line: Facts = {
+        "event": "activate",
+        "unit": unit.id,
+        "text": f"{unit.public['name']} activates (2 actions).",
+    }
+    if unit.public["status"] == Status.CAMOUFLAGED and scenario.switches.activation_reveals:
+        # SW-R06 / SW-A14: activating a camouflaged squad replaces its marker with the squad.
+        found = expose(ruling, ruling.piece(unit.secret["marker"]))
+        line = {**line, **found, "text": f"{unit.public['name']} activates. {found['text']}"}
+    ruling.tell_public(line)
+
+
+def pass_turn(ruling: Ruling[Board], scenario: Scenario, side: str, command: Pass) -> None:
+    other = ruling.state.others(side)[0]
+    ruling.change_board("pass", next=other)
+    ruling.tell_public(
+        {"event": "pass", "side": side, "text": f"{scenario.side_name(side)} passes."}
+    )
+    if ruling.board.passes >= 2:
+        ruling.change_board("next_turn")
+        first = ruling.board.first
+        assert first is not None
+        ruling.tell_public(
+            {
+                "event": "turn",
+                "turn": ruling.board.turn,
+                "side": first,
+                "text": f"Turn {ruling.board.turn}: {scenario.side_name(first)} activates first.",
+            }
+        )
+
+
+def end_activation(
+    ruling: Ruling[Board], scenario: Scenario, side: str, command: EndActivation
+) -> None:
+    activation = ruling.board.activation
+    assert activation is not None
+    unit = ruling.piece(activation.unit)
+    ruling.change_board("end_activation", next=ruling.state.others(side)[0])
+    ruling.tell_public(
+        {
+            "event": "end_activation",
+            "unit": unit.id,
+            "text": f"{unit.public['name']} ends its activation.",
+        }
+    )
+
+
+def acting_unit(ruling: Ruling[Board], side: str, ref: str | None) -> Piece:
+    """The unit that spends an action: the activated one, or the squad its officer is with
+    (SW-R19: officers may "передавать действия", transfer actions, to their squad)."""
+    activation = ruling.board.activation
+    assert activation is not None
+    activated = ruling.piece(activation.unit)
+    unit = activated if ref is None else lookup.own(ruling.state, side, ref, [UNIT])
+    if unit.id != activated.id and not (
+        activated.public["officer"] and activated.public["attached_to"] == unit.id
+    ):
+        raise Refusal(
+            NOT_ACTIVATED, "Only the activated unit, or the squad its officer is with, may act."
+        )
+    if activation.actions <= 0:
+        # RULES-SPEC SW-T05: "действий у него не осталось" — no actions left.
+        raise Refusal(NO_ACTIONS_LEFT, "This activation has no actions left.")
+    if unit.public["status"] == Status.OFF_TABLE:
+        raise Refusal(NOT_ON_TABLE, "That unit has left the table.")
+    return unit
+
+
+def spend(ruling: Ruling[Board]) -> None:
+    ruling.change_board("spend")
+
+
+def measure_for(
+    ruling: Ruling[Board], scenario: Scenario, side: str, entered: Measured | None
+) -> Measure:
+    if scenario.mode is Mode.MAP:
+        refuse_entered_on_map(entered)
+        state = ruling.state
+        return MapMeasure(scenario.tabletop, lambda piece: where(state, piece))
+    return TableMeasure(entered, side)
+
+
+def marker_cover(scenario: Scenario, measure: Measure, target: Piece) -> Cover:
+    if target.kind == MARKER:
+        return Cover(target.public["cover"])  # agreed or read from the map when it was laid
+    if target.kind == SNIPER_MARKER and scenario.mode is Mode.MAP:
+        return scenario.tabletop.cover_at(tuple(target.public["at"]))
+    return measure.cover(target)
+
+
+def unhide_to_act(ruling: Ruling[Board], unit: Piece) -> Facts | None:
+    """SW-A14 option (``sw.activation_reveals = false``): a camouflaged squad stays hidden
+    while it observes; it is revealed when it moves or fires."""
+    if unit.public["status"] == Status.CAMOUFLAGED:
+        return expose(ruling, ruling.piece(unit.secret["marker"]))
+    return None
+
+
+def is_hidden_sniper(unit: Piece) -> bool:
+    return bool(
+        unit.public["unit_kind"] == UnitKind.SNIPER and unit.public["status"] == Status.HIDDEN
+    )
+
+
+def betrayal(ruling: Ruling[Board], sniper: Piece) -> None:
+    """SW-R35b: the sniper's quality die showed 1 — it gives itself away."""
+    ruling.tell_public(
+        {
+            "event": "sniper_betrayed",
+            **reveal_sniper(
+                ruling, ruling.piece(sniper.id), "gives himself away (a 1 on his quality die)"
+            ),
+        }
+    )
+
+
+def content(marker: Piece) -> str:
+    if marker.kind == SNIPER_MARKER:
+        return "sniper" if marker.secret["true"] else "false sniper marker"
+    return str(marker.secret.get("content", "nothing"))
+
+
+def other_action(
+    ruling: Ruling[Board], scenario: Scenario, side: str, command: OtherAction
+) -> None:
+    unit = acting_unit(ruling, side, command.unit)
+    spend(ruling)
+    what = f": {command.what}" if command.what else ""
+    ruling.tell_public(
+        {
+            "event": "other_action",
+            "unit": unit.id,
+            "what": command.what,
+            "text": f"{unit.public['name']} spends an action{what}.",
+        }
+    )
