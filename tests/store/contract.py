@@ -8,7 +8,7 @@ import pytest
 
 from ghillie import Game, examples
 from ghillie.events import Event
-from ghillie.store.base import Conflict, EventStore, UnknownGame
+from ghillie.store.base import Answer, Append, Conflict, EventStore, UnknownGame
 
 
 def _game(store: EventStore, game_id: str) -> Game:
@@ -85,3 +85,56 @@ class StoreContract:
             thread.join()
         assert sorted(outcomes) == ["appended"] + ["conflict"] * 7
         assert [e.seq for e in store.events("g5")] == [0, 1]
+
+
+class ServerStoreContract(StoreContract):
+    """What the server needs besides: group commit, answers for idempotent retries, tokens."""
+
+    def test_a_batch_commits_every_command_that_does_not_clash(self, store: EventStore) -> None:
+        a, b = _game(store, "b1"), _game(store, "b2")
+        ea, eb = _next(a), _next(b)
+        results = store.append_batch(
+            [
+                Append("b1", 0, [ea], Answer("jungle", "c1", 1, {"seq": 1})),
+                Append("b2", 0, [eb], Answer("jungle", "c1", 1, {"seq": 1})),
+                Append("b1", 0, [ea], Answer("jungle", "c2", 1, {"seq": 1})),  # clashes
+                Append("nope", 0, [ea]),
+            ]
+        )
+        assert results[:2] == [None, None]
+        assert isinstance(results[2], Conflict)
+        assert isinstance(results[3], UnknownGame)
+        assert [e.seq for e in store.events("b1")] == [0, 1]
+        assert [e.seq for e in store.events("b2")] == [0, 1]
+        # The clashing command left nothing behind, not even its answer.
+        assert [a.command_id for a in store.answers("b1")] == ["c1"]
+
+    def test_a_command_id_is_answered_once_per_side(self, store: EventStore) -> None:
+        game = _game(store, "b3")
+        first = _next(game)
+        store.append_batch([Append("b3", 0, [first], Answer("jungle", "same", 1, {"seq": 1}))])
+        again = Event(2, "jungle", None, (), (), {})
+        results = store.append_batch([Append("b3", 1, [again], Answer("jungle", "same", 2, {}))])
+        assert isinstance(results[0], Conflict)
+        assert [e.seq for e in store.events("b3")] == [0, 1]
+        # Another side may use the same id for its own command.
+        results = store.append_batch(
+            [Append("b3", 1, [again], Answer("orks", "same", 2, {"x": 1}))]
+        )
+        assert results == [None]
+        stored = {(a.observer, a.command_id): a for a in store.answers("b3")}
+        assert stored[("jungle", "same")].body == {"seq": 1}
+        assert stored[("orks", "same")].seq == 2
+        assert [a.seq for a in store.answers("b3", after=1)] == [2]
+
+    def test_tokens_grant_one_observer_of_one_game(self, store: EventStore) -> None:
+        game = Game.create(examples.load("grid-ambush-table"), seed=3)
+        store.create_game(
+            "t1", {"ruleset": "grid-ambush"}, game.events()[0], {"h1": "jungle", "h2": "referee"}
+        )
+        store.create_game("t2", {"ruleset": "grid-ambush"}, game.events()[0], {"h3": "orks"})
+        assert store.observer_for("t1", "h1") == "jungle"
+        assert store.observer_for("t1", "h2") == "referee"
+        assert store.observer_for("t2", "h1") is None  # a token of another game
+        assert store.observer_for("t1", "nope") is None
+        assert store.observer_for("nope", "h1") is None

@@ -6,10 +6,10 @@ import pytest
 
 from ghillie.store import EventStore, MemoryStore
 
-from .contract import StoreContract
+from .contract import ServerStoreContract
 
 
-class TestMemoryStore(StoreContract):
+class TestMemoryStore(ServerStoreContract):
     @pytest.fixture
     def store(self) -> EventStore:
         return MemoryStore()

@@ -8,9 +8,31 @@ interleaving with another writer.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ghillie.events import Event
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What an accepted command was answered, stored with its events so that a retry of the
+    same command id gets the same answer instead of being applied twice."""
+
+    observer: str
+    command_id: str
+    seq: int
+    body: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Append:
+    """One command's write: its events and its answer, all or nothing."""
+
+    game_id: str
+    expected_seq: int
+    events: Sequence[Event]
+    answer: Answer | None = None
 
 
 class Conflict(Exception):
@@ -37,3 +59,24 @@ class EventStore(Protocol):
         ...
 
     def games(self) -> list[str]: ...
+
+    # --- what the server needs besides ----------------------------------------------------------
+
+    def create_game(
+        self, game_id: str, header: Mapping[str, Any], first: Event, token_hashes: Mapping[str, str]
+    ) -> None:
+        """A game, its first event and its capability tokens (hashes → observer), together."""
+        ...
+
+    def append_batch(self, batch: Sequence[Append]) -> list[Exception | None]:
+        """Several commands, of any games, in one transaction; each all or nothing. Returns
+        None or the reason (Conflict, UnknownGame) for each."""
+        ...
+
+    def answers(self, game_id: str, after: int = -1) -> list[Answer]:
+        """Answers of the commands that made the events after ``after``."""
+        ...
+
+    def observer_for(self, game_id: str, token_hash: str) -> str | None:
+        """Which side (or referee) a token grants in this game; None for any other."""
+        ...

@@ -12,16 +12,23 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ghillie.events import Event, event_from_json, event_to_json
-from ghillie.store.base import Conflict, UnknownGame
+from ghillie.store.base import Answer, Append, Conflict, UnknownGame
 
 
 class MemoryStore:
     def __init__(self) -> None:
         self._headers: dict[str, str] = {}
         self._events: dict[str, list[str]] = {}
+        self._answers: dict[str, dict[tuple[str, str], Answer]] = {}
+        self._tokens: dict[tuple[str, str], str] = {}
         self._lock = threading.Lock()
 
     def create(self, game_id: str, header: Mapping[str, Any], first: Event) -> None:
+        self.create_game(game_id, header, first, {})
+
+    def create_game(
+        self, game_id: str, header: Mapping[str, Any], first: Event, token_hashes: Mapping[str, str]
+    ) -> None:
         if first.seq != 0:
             raise ValueError("a game starts with event 0")
         with self._lock:
@@ -29,6 +36,9 @@ class MemoryStore:
                 raise Conflict(f"game {game_id} exists")
             self._headers[game_id] = json.dumps(header)
             self._events[game_id] = [json.dumps(event_to_json(first))]
+            self._answers[game_id] = {}
+            for token_hash, observer in token_hashes.items():
+                self._tokens[(game_id, token_hash)] = observer
 
     def header(self, game_id: str) -> Mapping[str, Any]:
         try:
@@ -38,17 +48,42 @@ class MemoryStore:
         return data
 
     def append(self, game_id: str, expected_seq: int, events: Sequence[Event]) -> None:
-        rows = [json.dumps(event_to_json(e)) for e in events]
+        result = self.append_batch([Append(game_id, expected_seq, events)])[0]
+        if result is not None:
+            raise result
+
+    def append_batch(self, batch: Sequence[Append]) -> list[Exception | None]:
+        results: list[Exception | None] = []
         with self._lock:
-            log = self._events.get(game_id)
-            if log is None:
-                raise UnknownGame(game_id)
-            if len(log) - 1 != expected_seq:
-                raise Conflict(f"game {game_id} is at {len(log) - 1}, not {expected_seq}")
-            for offset, event in enumerate(events, start=1):
-                if event.seq != expected_seq + offset:
-                    raise ValueError("events must follow expected_seq without gaps")
-            log.extend(rows)
+            for item in batch:
+                results.append(self._append_one(item))
+        return results
+
+    def _append_one(self, item: Append) -> Exception | None:
+        log = self._events.get(item.game_id)
+        if log is None:
+            return UnknownGame(item.game_id)
+        if len(log) - 1 != item.expected_seq:
+            return Conflict(f"game {item.game_id} is at {len(log) - 1}, not {item.expected_seq}")
+        for offset, event in enumerate(item.events, start=1):
+            if event.seq != item.expected_seq + offset:
+                raise ValueError("events must follow expected_seq without gaps")
+        answers = self._answers[item.game_id]
+        if item.answer is not None:
+            key = (item.answer.observer, item.answer.command_id)
+            if key in answers:
+                return Conflict(f"command {item.answer.command_id} was already answered")
+            answers[key] = item.answer
+        log.extend(json.dumps(event_to_json(e)) for e in item.events)
+        return None
+
+    def answers(self, game_id: str, after: int = -1) -> list[Answer]:
+        with self._lock:
+            stored = self._answers.get(game_id, {}).values()
+            return sorted((a for a in stored if a.seq > after), key=lambda a: a.seq)
+
+    def observer_for(self, game_id: str, token_hash: str) -> str | None:
+        return self._tokens.get((game_id, token_hash))
 
     def events(self, game_id: str, after: int = -1) -> list[Event]:
         with self._lock:

@@ -1,0 +1,313 @@
+"""Durable event stores on SQLAlchemy Core: SQLite (the embedded default) and PostgreSQL.
+
+Events are append-only rows keyed by (game id, seq). A writer names the seq it expects to
+follow; a primary-key clash means another writer got there first (:class:`Conflict`), never
+an interleaved log. Each command's answer is stored in the same transaction as its events,
+keyed by (game, side, command id), so a retry of an acknowledged command finds its first
+answer instead of being applied twice.
+
+SQLite runs in WAL mode with ``synchronous=FULL`` and ``BEGIN IMMEDIATE`` (a writer takes the
+write lock when it begins, not when it commits); :meth:`SqlStore.check` refuses a database
+that is not set up so, or that fails ``PRAGMA quick_check``. PostgreSQL must have ``fsync``
+and ``synchronous_commit`` on.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, nullcontext
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Engine,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+)
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.pool import NullPool
+
+from ghillie.events import Event, event_from_json, event_to_json
+from ghillie.store.base import Answer, Append, Conflict, UnknownGame
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("game_id", String(64), primary_key=True),
+    Column("ruleset", String(64), nullable=False),
+    Column("header", Text, nullable=False),
+    Column("created_at", String(40), nullable=False),
+)
+events = Table(
+    "events",
+    metadata,
+    Column("game_id", String(64), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("body", Text, nullable=False),
+    Column("created_at", String(40), nullable=False),
+)
+# The answer each accepted command got, for idempotent retries.
+answers = Table(
+    "answers",
+    metadata,
+    Column("game_id", String(64), primary_key=True),
+    Column("observer", String(40), primary_key=True),
+    Column("command_id", String(80), primary_key=True),
+    Column("seq", Integer, nullable=False),
+    Column("answer", Text, nullable=False),
+)
+# Capability tokens, stored only as hashes: a leaked database row is not a working link.
+tokens = Table(
+    "tokens",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("game_id", String(64), nullable=False, index=True),
+    Column("observer", String(40), nullable=False),
+)
+
+
+class StoreError(RuntimeError):
+    """The database is missing, unreachable, or not set up to keep what it acknowledges."""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _exists(conn: Connection, game_id: str) -> bool:
+    found = conn.execute(select(games.c.game_id).where(games.c.game_id == game_id)).first()
+    return found is not None
+
+
+def database_url(db: str) -> str:
+    """A SQLAlchemy URL from what a user types: a file path, ``sqlite:///…`` or
+    ``postgresql://…`` (driven by psycopg 3)."""
+    if db.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + db.split("://", 1)[1]
+    if "://" in db:
+        return db
+    return f"sqlite:///{Path(db).expanduser()}"
+
+
+class SqlStore:
+    def __init__(self, url: str) -> None:
+        self.url = database_url(url)
+        self.sqlite = self.url.startswith("sqlite")
+        try:
+            self.engine = self._engine()
+            metadata.create_all(self.engine)
+        except Exception as exc:  # the driver's own message says what is wrong
+            raise StoreError(f"cannot open the database: {exc.__class__.__name__}: {exc}") from None
+        self._write_lock = threading.Lock()  # SQLite has one writer; queue them here
+
+    def _engine(self) -> Engine:
+        if not self.sqlite:
+            return create_engine(self.url, pool_size=8, max_overflow=8, pool_pre_ping=True)
+        engine = create_engine(self.url, poolclass=NullPool if ":memory:" in self.url else None)
+
+        @event.listens_for(engine, "connect")
+        def _connect(dbapi_connection: Any, _record: Any) -> None:
+            # Let SQLAlchemy's "begin" event issue BEGIN IMMEDIATE instead of pysqlite's
+            # deferred BEGIN, so a second writer waits at BEGIN rather than failing at COMMIT.
+            dbapi_connection.isolation_level = None
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute("PRAGMA busy_timeout=10000")
+            cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(connection: Connection) -> None:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+        return engine
+
+    def check(self) -> dict[str, Any]:
+        """Refuse a database that would not keep what it acknowledges (TRUST.md R4)."""
+        with self.engine.connect() as conn:
+            if self.sqlite:
+                found = {
+                    "journal_mode": conn.exec_driver_sql("PRAGMA journal_mode").scalar(),
+                    "synchronous": conn.exec_driver_sql("PRAGMA synchronous").scalar(),
+                    "quick_check": conn.exec_driver_sql("PRAGMA quick_check").scalar(),
+                }
+                wanted = {"journal_mode": "wal", "synchronous": 2, "quick_check": "ok"}
+            else:
+                found = {
+                    "fsync": conn.exec_driver_sql("SHOW fsync").scalar(),
+                    "synchronous_commit": conn.exec_driver_sql("SHOW synchronous_commit").scalar(),
+                }
+                wanted = {"fsync": "on", "synchronous_commit": "on"}
+        wrong = {k: v for k, v in found.items() if v != wanted[k]}
+        if wrong:
+            raise StoreError(f"refusing to use this database: {wrong} (need {wanted})")
+        return found
+
+    def integrity(self) -> str:
+        """``PRAGMA integrity_check`` on SQLite ("ok" when sound)."""
+        if not self.sqlite:
+            return "ok"
+        with self.engine.connect() as conn:
+            return str(conn.exec_driver_sql("PRAGMA integrity_check").scalar())
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- the EventStore contract ---------------------------------------------------------------
+
+    def create(self, game_id: str, header: Mapping[str, Any], first: Event) -> None:
+        self.create_game(game_id, header, first, {})
+
+    def create_game(
+        self, game_id: str, header: Mapping[str, Any], first: Event, token_hashes: Mapping[str, str]
+    ) -> None:
+        """A game, its first event and its side tokens, in one transaction."""
+        if first.seq != 0:
+            raise ValueError("a game starts with event 0")
+        now = _now()
+        try:
+            with self._writing() as conn:
+                conn.execute(
+                    insert(games).values(
+                        game_id=game_id,
+                        ruleset=header["ruleset"],
+                        header=_dumps(header),
+                        created_at=now,
+                    )
+                )
+                conn.execute(
+                    insert(events).values(
+                        game_id=game_id, seq=0, body=_dumps(event_to_json(first)), created_at=now
+                    )
+                )
+                for token_hash, observer in token_hashes.items():
+                    conn.execute(
+                        insert(tokens).values(
+                            token_hash=token_hash, game_id=game_id, observer=observer
+                        )
+                    )
+        except IntegrityError:
+            raise Conflict(f"game {game_id} exists") from None
+
+    def header(self, game_id: str) -> Mapping[str, Any]:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games.c.header).where(games.c.game_id == game_id)).first()
+        if row is None:
+            raise UnknownGame(game_id)
+        data: Mapping[str, Any] = json.loads(row[0])
+        return data
+
+    def append(self, game_id: str, expected_seq: int, events_: Sequence[Event]) -> None:
+        result = self.append_batch([Append(game_id, expected_seq, events_)])[0]
+        if result is not None:
+            raise result
+
+    def events(self, game_id: str, after: int = -1) -> list[Event]:
+        with self.engine.connect() as conn:
+            if not _exists(conn, game_id):
+                raise UnknownGame(game_id)
+            rows = conn.execute(
+                select(events.c.body)
+                .where(events.c.game_id == game_id, events.c.seq > after)
+                .order_by(events.c.seq)
+            ).all()
+        return [event_from_json(json.loads(body)) for (body,) in rows]
+
+    def games(self) -> list[str]:
+        with self.engine.connect() as conn:
+            return [row[0] for row in conn.execute(select(games.c.game_id)).all()]
+
+    # --- what the server needs besides ---------------------------------------------------------
+
+    def append_batch(self, batch: Sequence[Append]) -> list[Exception | None]:
+        """Write several commands — of any games — in one transaction (group commit). Each
+        command is all or nothing (a savepoint): one that clashes with another writer gets a
+        :class:`Conflict` and the others still commit. Returns, per command, None or why not."""
+        results: list[Exception | None] = []
+        now = _now()
+        with self._writing() as conn:
+            for item in batch:
+                try:
+                    with conn.begin_nested():
+                        self._append_one(conn, item, now)
+                except IntegrityError:
+                    results.append(Conflict(f"game {item.game_id} moved past {item.expected_seq}"))
+                except UnknownGame as exc:
+                    results.append(exc)
+                else:
+                    results.append(None)
+        return results
+
+    def _append_one(self, conn: Connection, item: Append, now: str) -> None:
+        if not _exists(conn, item.game_id):
+            raise UnknownGame(item.game_id)
+        for offset, ev in enumerate(item.events, start=1):
+            if ev.seq != item.expected_seq + offset:
+                raise ValueError("events must follow expected_seq without gaps")
+        if item.events:
+            conn.execute(
+                insert(events),
+                [
+                    {
+                        "game_id": item.game_id,
+                        "seq": ev.seq,
+                        "body": _dumps(event_to_json(ev)),
+                        "created_at": now,
+                    }
+                    for ev in item.events
+                ],
+            )
+        if item.answer is not None:
+            conn.execute(
+                insert(answers).values(
+                    game_id=item.game_id,
+                    observer=item.answer.observer,
+                    command_id=item.answer.command_id,
+                    seq=item.answer.seq,
+                    answer=_dumps(item.answer.body),
+                )
+            )
+
+    def answers(self, game_id: str, after: int = -1) -> list[Answer]:
+        """The answers of commands that made events after ``after``."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(answers.c.observer, answers.c.command_id, answers.c.seq, answers.c.answer)
+                .where(answers.c.game_id == game_id, answers.c.seq > after)
+                .order_by(answers.c.seq)
+            ).all()
+        return [Answer(o, c, s, json.loads(a)) for o, c, s, a in rows]
+
+    def observer_for(self, game_id: str, token_hash: str) -> str | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(tokens.c.observer).where(
+                    tokens.c.token_hash == token_hash, tokens.c.game_id == game_id
+                )
+            ).first()
+        return None if row is None else str(row[0])
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """A write transaction. SQLite writers queue on a lock in this process (and on
+        BEGIN IMMEDIATE across processes)."""
+        with self._write_lock if self.sqlite else nullcontext(), self.engine.begin() as conn:
+            yield conn

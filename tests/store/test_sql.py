@@ -1,0 +1,83 @@
+"""The SQLite and PostgreSQL stores keep the storage contract, and refuse unsafe settings."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ghillie.store.sql import SqlStore, StoreError, database_url, metadata
+
+from .contract import ServerStoreContract
+
+
+class TestSqliteStore(ServerStoreContract):
+    @pytest.fixture
+    def store(self, tmp_path: Path) -> Iterator[SqlStore]:
+        store = SqlStore(str(tmp_path / "ghillie.db"))
+        store.check()
+        yield store
+        store.close()
+
+
+def postgres_url() -> str:
+    url = os.environ.get("GHILLIE_TEST_POSTGRES")
+    if not url:
+        pytest.fail("GHILLIE_TEST_POSTGRES is not set: run the tests with scripts/test")
+    return url
+
+
+class TestPostgresStore(ServerStoreContract):
+    @pytest.fixture
+    def store(self) -> Iterator[SqlStore]:
+        store = SqlStore(postgres_url())
+        with store.engine.begin() as conn:
+            for table in reversed(metadata.sorted_tables):
+                conn.execute(table.delete())
+        store.check()
+        yield store
+        store.close()
+
+
+def test_sqlite_runs_in_wal_mode_with_full_synchronous_writes(tmp_path: Path) -> None:
+    store = SqlStore(str(tmp_path / "g.db"))
+    assert store.check() == {"journal_mode": "wal", "synchronous": 2, "quick_check": "ok"}
+    assert store.integrity() == "ok"
+
+
+def test_a_damaged_sqlite_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    SqlStore(str(path)).close()
+    data = bytearray(path.read_bytes())
+    data[100:4096] = b"\xff" * (4096 - 100)  # scribble over the schema page
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreError):
+        SqlStore(str(path)).check()
+
+
+def test_a_database_that_cannot_use_a_write_ahead_log_is_refused() -> None:
+    """An in-memory SQLite database cannot run in WAL mode: nothing it holds survives."""
+    store = SqlStore("sqlite:///:memory:")
+    with pytest.raises(StoreError, match="journal_mode"):
+        store.check()
+
+
+def test_an_existing_database_is_switched_to_wal(tmp_path: Path) -> None:
+    plain = sqlite3.connect(tmp_path / "plain.db")
+    plain.execute("create table t (x)")
+    plain.close()
+    assert SqlStore(str(tmp_path / "plain.db")).check()["journal_mode"] == "wal"
+
+
+def test_database_urls_from_what_users_type() -> None:
+    assert database_url("ghillie.db") == "sqlite:///ghillie.db"
+    assert database_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert database_url("sqlite:////tmp/x.db") == "sqlite:////tmp/x.db"
+
+
+def test_an_unreachable_database_is_named_clearly() -> None:
+    with pytest.raises(StoreError, match="cannot open the database"):
+        SqlStore("postgresql://nobody@127.0.0.1:1/none")
