@@ -101,6 +101,12 @@ class Ruleset(ABC, Generic[S, B]):
         """Ruleset-specific parts of ``observer``'s view, built from what it may see."""
         return {}
 
+    def odds(self, state: GameState[B], side: str, command: Command) -> Check[Any] | None:
+        """The check ``command`` would roll if ``side`` gave it now, built exactly as
+        ``resolve`` would build it and only from what that side knows; None if it rolls no
+        dice. May raise the Refusal the command would get."""
+        return None
+
     def candidates(self, state: GameState[B], side: str) -> list[Facts]:
         """Commands that ``side`` could sensibly give now, built only from what that side
         knows. Used by the contract tests' random games and by clients to offer choices."""

@@ -60,6 +60,18 @@ def rulesets(
     console.print(table)
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[str, typer.Option(help="SQLite file, or a postgresql://… URL.")] = "ghillie.db",
+) -> None:
+    """Start the referee server: a private link per side, live on each player's phone."""
+    from ghillie.server.run import run
+
+    raise typer.Exit(run(host, port, db))
+
+
 def _register_odds() -> None:
     for ruleset in registry.rulesets().values():
         if not ruleset.odds_queries:

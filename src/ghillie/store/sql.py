@@ -34,6 +34,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
 )
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
@@ -274,6 +275,12 @@ class SqlStore:
                     }
                     for ev in item.events
                 ],
+            )
+        if item.events and not self.sqlite:
+            # A wake-up for the other server processes, sent when this transaction commits.
+            conn.execute(
+                text("SELECT pg_notify('ghillie_events', :payload)"),
+                {"payload": f"{item.game_id}:{item.events[-1].seq}"},
             )
         if item.answer is not None:
             conn.execute(

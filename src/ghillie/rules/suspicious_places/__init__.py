@@ -13,8 +13,10 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, ConfigDict, Field
 
 from ghillie.dice.check import Check
+from ghillie.dice.source import RandomDice
 from ghillie.dice.steps import Die
 from ghillie.events import BoardChange
+from ghillie.ids import RandomIds
 from ghillie.measure.tabletop import Cover
 from ghillie.ruleset import Command, OddsQuery, Params, Ruleset
 from ghillie.ruling import Ruling
@@ -285,6 +287,22 @@ class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
             out["markers_to_place"] = board.pool[observer]
             out["marker_rolls"] = dict(board.rolls.get(observer, {}))
         return out
+
+    def odds(self, state: GameState[Board], side: str, command: Command) -> Check[Any] | None:
+        scenario = state.scenario
+        assert isinstance(scenario, SuspiciousPlacesScenario)
+        if state.board.activation is None or side != state.board.active:
+            return None
+        # The same planning as the roll itself, on a ruling that is never finished.
+        ruling = Ruling(state, self, side, RandomDice(), RandomIds())
+        match command:
+            case Observe():
+                return observation.plan(ruling, scenario, side, command).check
+            case Fire():
+                return shooting.plan(ruling, scenario, side, command).check
+            case CovertMove():
+                return sniper.plan_covert(ruling, scenario, side, command)[3]
+        return None
 
     def candidates(self, state: GameState[Board], side: str) -> list[Facts]:
         from .candidates import candidates

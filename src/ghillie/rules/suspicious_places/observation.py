@@ -9,11 +9,14 @@ knows (its own dice, the marker, the range die's size) and the result word, whic
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ghillie import lookup
+from ghillie.dice.check import Check
 from ghillie.dice.steps import Die
 from ghillie.errors import Refusal
+from ghillie.measure import Measure
 from ghillie.ruling import Ruling
 from ghillie.state import SPECTATOR, Facts, Piece
 
@@ -31,15 +34,29 @@ from .activation import (
     spend,
 )
 from .board import MARKER, SNIPER_MARKER, Board, Face
-from .checks import observation, observation_die
+from .checks import Observation, observation, observation_die
 from .commands import Observe
 from .reveal import expose, flip, reveal_sniper
 from .scenario import MEANS, FullOnMine, RangeDie
 from .scenario import SuspiciousPlacesScenario as Scenario
 
 
-def observe(ruling: Ruling[Board], scenario: Scenario, side: str, command: Observe) -> None:
-    """SW-R10..R14 (and SW-A06, A07, A10, R35a)."""
+@dataclass(frozen=True)
+class Planned:
+    """An observation as the rules will roll it: the odds shown and the roll made both come
+    from ``check``."""
+
+    unit: Piece
+    target: Piece
+    means: str
+    measure: Measure
+    target_die: Die
+    check: Check[Observation]
+    concealed: bool  # a hidden sniper observes: SW-R34
+
+
+def plan(ruling: Ruling[Board], scenario: Scenario, side: str, command: Observe) -> Planned:
+    """Everything about an observation that is settled before the dice (or a Refusal)."""
     unit = acting_unit(ruling, side, command.unit)
     target = lookup.enemy(ruling.state, side, command.marker, [MARKER, SNIPER_MARKER])
     if target.public.get("face") == Face.MINEFIELD:
@@ -51,17 +68,25 @@ def observe(ruling: Ruling[Board], scenario: Scenario, side: str, command: Obser
     if scenario.switches.observe_needs_los and not measure.line_of_sight(unit, target):
         raise Refusal(NO_LINE_OF_SIGHT, "The observer cannot see that marker (SW-A06).")
     distance = measure.range(unit, target)
-    cover = marker_cover(scenario, measure, target)
-    spend(ruling)
-
-    target_die = observation_die(distance, cover, scenario.switches)
-    quality, means = Die.parse(unit.public["quality"]), MEANS[means_name]
+    target_die = observation_die(
+        distance, marker_cover(scenario, measure, target), scenario.switches
+    )
     # SW-R34: nothing the enemy receives may say where a hidden sniper is, and the range die
     # (so its size) depends on which of its markers is true.
     concealed = is_hidden_sniper(unit)
-    check = observation(target_die, quality, means, sniper=concealed)
+    quality = Die.parse(unit.public["quality"])
+    check = observation(target_die, quality, MEANS[means_name], sniper=concealed)
+    return Planned(unit, target, means_name, measure, target_die, check, concealed)
+
+
+def observe(ruling: Ruling[Board], scenario: Scenario, side: str, command: Observe) -> None:
+    """SW-R10..R14 (and SW-A06, A07, A10, R35a)."""
+    planned = plan(ruling, scenario, side, command)
+    unit, target, means_name, measure = planned.unit, planned.target, planned.means, planned.measure
+    target_die, concealed = planned.target_die, planned.concealed
+    spend(ruling)
     secret = concealed or scenario.switches.range_die is RangeDie.SECRET
-    values, outcome = check.roll(
+    values, outcome = planned.check.roll(
         lambda label, die: ruling.roll(label, die, secret=secret and label == "target")
     )
 

@@ -3,11 +3,14 @@ figures SW-R21; snipers SW-R30..R32, R34)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ghillie import lookup
+from ghillie.dice.check import Check
 from ghillie.dice.steps import Die
 from ghillie.errors import Refusal
+from ghillie.measure import Measure
 from ghillie.ruling import Ruling
 from ghillie.state import SPECTATOR, Facts, Piece
 
@@ -35,8 +38,21 @@ from .scenario import PartialFire, RangeDie, SniperHit, UnitKind
 from .scenario import SuspiciousPlacesScenario as Scenario
 
 
-def fire(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) -> None:
-    """Fire at a marker (SW-R15..R17, A08) or at a unit (general rules; SW-R21, R30..R32)."""
+@dataclass(frozen=True)
+class Planned:
+    """A shot as the rules will roll it: the odds shown and the roll made share ``check``."""
+
+    unit: Piece
+    target: Piece
+    measure: Measure
+    target_die: Die
+    check: Check[Shot]
+    sniper: bool
+    concealed: bool  # a hidden sniper shoots: SW-R34
+
+
+def plan(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) -> Planned:
+    """Everything about a shot that is settled before the dice (or a Refusal)."""
     unit = acting_unit(ruling, side, command.unit)
     target = lookup.enemy(ruling.state, side, command.target, [MARKER, SNIPER_MARKER, UNIT])
     if target.kind == UNIT:
@@ -52,19 +68,32 @@ def fire(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) ->
         raise Refusal(NO_LINE_OF_SIGHT, "The shooter cannot see the target.")
     distance = measure.range(unit, target)
     cover = marker_cover(scenario, measure, target)
-    spend(ruling)
-    unhidden = unhide_to_act(ruling, unit)
-
     sniper = unit.public["unit_kind"] == UnitKind.SNIPER
     lone = target.kind == UNIT and target.public["unit_kind"] == UnitKind.LONE
     quality = Die.parse(unit.public["quality"])
     target_die = fire_die(distance, cover, quality, scenario.switches, sniper=sniper, lone=lone)
     # SW-R34: a hidden sniper's range die depends on which marker is true, so the enemy
-    # learns neither it nor the roll on it; a marker's range die is secret as in observation.
+    # learns neither it nor the roll on it.
     concealed = is_hidden_sniper(unit)
-    secret = concealed or (target.kind != UNIT and scenario.switches.range_die is RangeDie.SECRET)
     check = shot(target_die, quality, weapon, sniper=sniper and concealed)
-    values, outcome = check.roll(
+    return Planned(unit, target, measure, target_die, check, sniper, concealed)
+
+
+def fire(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) -> None:
+    """Fire at a marker (SW-R15..R17, A08) or at a unit (general rules; SW-R21, R30..R32)."""
+    planned = plan(ruling, scenario, side, command)
+    unit, target, measure, target_die = (
+        planned.unit,
+        planned.target,
+        planned.measure,
+        planned.target_die,
+    )
+    sniper, concealed = planned.sniper, planned.concealed
+    spend(ruling)
+    unhidden = unhide_to_act(ruling, unit)
+    # A marker's range die is secret, as in observation (SW-A08 reads the same either way).
+    secret = concealed or (target.kind != UNIT and scenario.switches.range_die is RangeDie.SECRET)
+    values, outcome = planned.check.roll(
         lambda label, die: ruling.roll(label, die, secret=secret and label == "target")
     )
 

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from ghillie import lookup
+from ghillie.dice.check import Check
 from ghillie.dice.steps import Die
 from ghillie.errors import Refusal
 from ghillie.ruling import Ruling
-from ghillie.state import SPECTATOR
+from ghillie.state import SPECTATOR, Piece
 
 from . import setup
 from .activation import NOT_HIDDEN, acting_unit, betrayal, is_hidden_sniper, spend
 from .board import SNIPER_MARKER, Board, Status
+from .checks import CovertMove as CovertMoveResult
 from .checks import covert_move
 from .commands import CovertMove, Rehide
 from .reveal import sniper_markers
@@ -18,9 +20,10 @@ from .scenario import SuspiciousPlacesScenario as Scenario
 from .scenario import UnitKind
 
 
-def covert(ruling: Ruling[Board], scenario: Scenario, side: str, command: CovertMove) -> None:
-    """SW-R36: roll the quality die higher than the sniper's own leadership (SW-A11) to slip
-    to another marker; the opponent never learns whether it moved (bluff)."""
+def plan_covert(
+    ruling: Ruling[Board], scenario: Scenario, side: str, command: CovertMove
+) -> tuple[Piece, list[Piece], Piece | None, Check[CovertMoveResult]]:
+    """The sniper, its markers, where it would go, and the check it rolls (or a Refusal)."""
     unit = acting_unit(ruling, side, None)
     if not is_hidden_sniper(unit):
         raise Refusal(NOT_HIDDEN, "Only a hidden sniper moves between its markers.")
@@ -30,13 +33,20 @@ def covert(ruling: Ruling[Board], scenario: Scenario, side: str, command: Covert
         to = lookup.own(ruling.state, side, command.to, [SNIPER_MARKER])
         if to not in markers:
             raise Refusal("bad_marker", "That is not one of this sniper's markers.")
-    if scenario.switches.covert_move_costs_action:
-        spend(ruling)  # SW-A12
     leadership = unit.public["leadership"]
     against = Die.parse(leadership) if isinstance(leadership, str) else int(leadership)
     check = covert_move(
         Die.parse(unit.public["quality"]), against, scenario.switches.leadership_die
     )
+    return unit, markers, to, check
+
+
+def covert(ruling: Ruling[Board], scenario: Scenario, side: str, command: CovertMove) -> None:
+    """SW-R36: roll the quality die higher than the sniper's own leadership (SW-A11) to slip
+    to another marker; the opponent never learns whether it moved (bluff)."""
+    unit, markers, to, check = plan_covert(ruling, scenario, side, command)
+    if scenario.switches.covert_move_costs_action:
+        spend(ruling)  # SW-A12
     values, outcome = check.roll(lambda label, die: ruling.roll(label, die))
     moved = False
     if outcome.value == "success" and to is not None and not to.secret["true"]:

@@ -1,0 +1,1 @@
+"""The referee server: durable games, a JSON API and a websocket per side, and the pages."""

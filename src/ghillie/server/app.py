@@ -1,0 +1,584 @@
+"""The ASGI application: the JSON API, a websocket per side, and the pages.
+
+Everything a side receives — response bodies, websocket frames, error bodies — is built from
+``view(game, observer)`` or from a refusal's fixed code and detail. A side is identified only
+by its capability token (``Authorization: Bearer …``; on the websocket, the first message),
+never by anything in the URL, so tokens do not end up in access logs or browser history.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+import tomllib
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, ClassVar
+
+import segno
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ghillie import examples, registry
+from ghillie.errors import Refusal, ScenarioError
+from ghillie.game import load_scenario
+from ghillie.scenario import Scenario
+from ghillie.server.hub import COMMAND_ID_LENGTH, Hub
+from ghillie.server.odds import odds_for
+from ghillie.server.problems import (
+    BAD_REQUEST,
+    BAD_SCENARIO,
+    NOT_FOUND,
+    TOO_LARGE,
+    Problem,
+    unknown_game,
+)
+from ghillie.state import REFEREE
+from ghillie.store.base import EventStore
+
+access = logging.getLogger("ghillie.access")
+log = logging.getLogger("ghillie.server")
+
+MAX_BODY = 512 * 1024  # a scenario file, with room to spare
+STATIC = resources.files("ghillie.server") / "static"
+PROBLEM_JSON = "application/problem+json"
+
+
+class NewGame(BaseModel):
+    """Create a game from a bundled example (by name) or from scenario data or TOML text."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    scenario: str | None = Field(None, max_length=80, description="a bundled example's name")
+    scenario_data: dict[str, Any] | None = Field(None, description="a scenario as JSON")
+    scenario_toml: str | None = Field(None, max_length=MAX_BODY, description="a scenario file")
+
+
+class Link(BaseModel):
+    observer: str
+    name: str
+    url: str
+    qr_svg: str
+
+
+class CreatedGame(BaseModel):
+    game_id: str
+    ruleset: str
+    title: str
+    links: list[Link]
+
+
+class CommandRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    command_id: str = Field(
+        min_length=1,
+        max_length=COMMAND_ID_LENGTH,
+        description="chosen by the client; a retry with the same id gets the first answer",
+    )
+    command: dict[str, Any] = Field(description="one of the ruleset's commands, with its type")
+
+
+class CommandAnswer(BaseModel):
+    command_id: str
+    seq: int
+    lines: list[dict[str, Any]]
+
+
+class OddsRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    command: dict[str, Any]
+
+
+class OddsAnswer(BaseModel):
+    check: str | None = None
+    dice: dict[str, str] = Field(default_factory=dict)
+    outcomes: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class ProblemBody(BaseModel):
+    type: str
+    title: str
+    status: int
+    code: str
+    detail: str
+
+
+PROBLEMS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ProblemBody, "content": {PROBLEM_JSON: {}}, "description": title}
+    for status, title in (
+        (404, "unknown game or link"),
+        (409, "refused by the rules"),
+        (422, "malformed"),
+    )
+}
+
+
+def create_app(store: EventStore, *, hub: Hub | None = None) -> FastAPI:
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.hub = hub or Hub(store)
+        yield
+        if hub is None:
+            app.state.hub.close()
+
+    app = FastAPI(
+        title="ghillie",
+        summary="A neutral referee for hidden units in wargames",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    if hub is not None:
+        app.state.hub = hub
+
+    def the_hub(request: Request) -> Hub:
+        return request.app.state.hub  # type: ignore[no-any-return]
+
+    # --- errors: problem documents only ---------------------------------------------------------
+
+    @app.exception_handler(Problem)
+    async def _problem(_request: Request, exc: Problem) -> Response:
+        return JSONResponse(exc.body(), status_code=exc.status, media_type=PROBLEM_JSON)
+
+    @app.exception_handler(Refusal)
+    async def _refusal(_request: Request, exc: Refusal) -> Response:
+        return await _problem(_request, Problem.of(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, _exc: RequestValidationError) -> Response:
+        # Never the validator's own report: it would echo the input (TRUST.md §3.5).
+        return await _problem(_request, Problem(BAD_REQUEST, "The request is not well-formed."))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404:
+            return await _problem(_request, Problem(NOT_FOUND, "There is nothing here."))
+        problem = Problem(BAD_REQUEST, "The request cannot be served.")
+        problem.status = exc.status_code
+        body = problem.body() | {
+            "title": "Not allowed" if exc.status_code == 405 else "Bad request"
+        }
+        return JSONResponse(body, status_code=exc.status_code, media_type=PROBLEM_JSON)
+
+    @app.exception_handler(Exception)
+    async def _crash(_request: Request, _exc: Exception) -> Response:
+        log.exception("unhandled error")
+        problem = Problem("internal_error", "Something went wrong on the server.")
+        problem.status = 500
+        body = problem.body() | {"title": "Internal error"}
+        return JSONResponse(body, status_code=500, media_type=PROBLEM_JSON)
+
+    # --- reference data -------------------------------------------------------------------------
+
+    @app.get("/api/health")
+    async def health() -> dict[str, bool]:
+        return {"ok": True}
+
+    @app.get("/api/rulesets")
+    async def rulesets() -> list[dict[str, Any]]:
+        """Every ruleset, its commands as JSON Schemas, and its example scenarios."""
+        return ruleset_catalogue()
+
+    @app.get("/api/scenarios")
+    async def scenarios() -> list[dict[str, Any]]:
+        """The bundled example scenarios."""
+        out = []
+        for name in examples.names():
+            data = examples.data(name)
+            out.append(
+                {
+                    "name": name,
+                    "ruleset": data["ruleset"],
+                    "title": data.get("title", name),
+                    "description": data.get("description", ""),
+                    "mode": data.get("mode", "table"),
+                }
+            )
+        return out
+
+    @app.get("/api/scenarios/{name}", responses=PROBLEMS)
+    async def scenario(name: str) -> dict[str, Any]:
+        if name not in examples.names():
+            raise Problem(NOT_FOUND, "There is no such example scenario.")
+        return examples.data(name)
+
+    # --- games ------------------------------------------------------------------------------------
+
+    @app.post("/api/games", status_code=201, responses=PROBLEMS)
+    async def create_game(body: NewGame, request: Request) -> CreatedGame:
+        """Start a game; the answer holds one private link per side and one for the referee."""
+        scenario = _scenario_of(body)
+        created = await the_hub(request).create(scenario)
+        base = str(request.base_url).rstrip("/")
+        names = {s.id: s.name for s in scenario.sides} | {REFEREE: "Referee"}
+        links = []
+        for observer, token in created.tokens.items():
+            url = f"{base}/play/{created.game_id}#{token}"
+            links.append(Link(observer=observer, name=names[observer], url=url, qr_svg=_qr(url)))
+        return CreatedGame(
+            game_id=created.game_id, ruleset=created.ruleset, title=created.title, links=links
+        )
+
+    @app.get("/api/games/{game_id}/view", responses=PROBLEMS)
+    async def view(
+        game_id: str,
+        request: Request,
+        after: int = -1,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """What the link's side may know of the game; ``after`` limits the log to later events."""
+        hub = the_hub(request)
+        observer = await hub.observer(game_id, _bearer(authorization))
+        return await hub.view(game_id, observer, max(after, -1))
+
+    @app.post("/api/games/{game_id}/commands", responses=PROBLEMS)
+    async def command(
+        game_id: str,
+        body: CommandRequest,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> CommandAnswer:
+        """Give a command as the link's side. Acknowledged only once it is durably saved."""
+        hub = the_hub(request)
+        observer = await hub.observer(game_id, _bearer(authorization))
+        answer = await hub.command(game_id, observer, body.command_id, body.command)
+        return CommandAnswer(**answer)
+
+    @app.post("/api/games/{game_id}/odds", responses=PROBLEMS)
+    async def odds(
+        game_id: str,
+        body: OddsRequest,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> OddsAnswer:
+        """The exact odds of the check a command would roll, as far as this side may know
+        them before giving it; empty when the command rolls no dice."""
+        hub = the_hub(request)
+        observer = await hub.observer(game_id, _bearer(authorization))
+        game = await hub.live(game_id)
+        return OddsAnswer(**odds_for(game.state, observer, body.command))
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def websocket(socket: WebSocket, game_id: str) -> None:
+        await serve_socket(the_hub_ws(socket), socket, game_id)
+
+    def the_hub_ws(socket: WebSocket) -> Hub:
+        return socket.app.state.hub  # type: ignore[no-any-return]
+
+    # --- pages ------------------------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def start_page() -> Response:
+        return _page("index.html")
+
+    @app.get("/play/{game_id}", include_in_schema=False)
+    async def play_page(game_id: str) -> Response:
+        return _page("play.html")
+
+    @app.get("/static/{name}", include_in_schema=False)
+    async def static(name: str) -> Response:
+        if "/" in name or name.startswith(".") or not (STATIC / name).is_file():
+            raise Problem(NOT_FOUND, "There is nothing here.")
+        with resources.as_file(STATIC / name) as path:
+            return FileResponse(Path(path), headers={"Cache-Control": "no-cache"})
+
+    # Outermost first: secure headers on every answer, then the size limit, then the log.
+    app.add_middleware(AccessLog)
+    app.add_middleware(BodyLimit)
+    app.add_middleware(SecureHeaders)
+    return app
+
+
+def ruleset_catalogue() -> list[dict[str, Any]]:
+    out = []
+    for ruleset in registry.rulesets().values():
+        out.append(
+            {
+                "id": ruleset.id,
+                "title": ruleset.title,
+                "summary": ruleset.summary,
+                "modes": list(ruleset.map_modes),
+                "examples": [
+                    n for n in examples.names() if examples.data(n)["ruleset"] == ruleset.id
+                ],
+                "odds": list(ruleset.odds_queries),
+                "commands": {
+                    name: {
+                        "phases": sorted(p.value for p in model.phases),
+                        "secret_fields": sorted(model.secret_fields),
+                        "doc": (model.__doc__ or "").strip(),
+                        "schema": model.model_json_schema(),
+                    }
+                    for name, model in ruleset.commands.items()
+                },
+            }
+        )
+    return out
+
+
+def _scenario_of(body: NewGame) -> Scenario:
+    given = [v for v in (body.scenario, body.scenario_data, body.scenario_toml) if v is not None]
+    if len(given) != 1:
+        raise Problem(BAD_SCENARIO, "Give one scenario: an example's name, its data, or a file.")
+    try:
+        if body.scenario is not None:
+            if body.scenario not in examples.names():
+                raise Problem(BAD_SCENARIO, "There is no such example scenario.")
+            return examples.load(body.scenario)
+        if body.scenario_toml is not None:
+            return load_scenario(tomllib.loads(body.scenario_toml))
+        assert body.scenario_data is not None
+        return load_scenario(body.scenario_data)
+    except tomllib.TOMLDecodeError as exc:
+        raise Problem(BAD_SCENARIO, f"The scenario file is not valid TOML: {exc}") from None
+    except ScenarioError as exc:
+        # The scenario's own author reads this: it names the offending keys.
+        raise Problem(BAD_SCENARIO, str(exc)[:2000]) from None
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization and authorization[:7].lower() == "bearer ":
+        return authorization[7:].strip()
+    return None
+
+
+def _qr(url: str) -> str:
+    buffer = segno.make(url, error="m").svg_inline(scale=4, border=2)
+    return str(buffer)
+
+
+def _page(name: str) -> Response:
+    html = (STATIC / name).read_text(encoding="utf-8")
+    return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
+
+
+# --- the websocket ------------------------------------------------------------
+
+AUTH_TIMEOUT = 10.0
+
+
+async def serve_socket(hub: Hub, socket: WebSocket, game_id: str) -> None:
+    """One side's live connection. The first message must be ``{"type": "auth", "token":
+    …}``; then the server sends the whole view, pushes an update after every event, and
+    answers commands sent as ``{"type": "command", "command_id": …, "command": {…}}``."""
+    await socket.accept()
+    try:
+        hello = json.loads(await asyncio.wait_for(socket.receive_text(), AUTH_TIMEOUT))
+        token = (
+            hello.get("token") if isinstance(hello, dict) and hello.get("type") == "auth" else None
+        )
+        observer = await hub.observer(game_id, token if isinstance(token, str) else None)
+        game = await hub.live(game_id)
+    except (Problem, ValueError, TimeoutError, WebSocketDisconnect, KeyError):
+        await _close(socket, unknown_game().body())
+        return
+    watcher = hub.watch(game, observer)
+    try:
+        await socket.send_text(_dumps({"type": "view", "view": await hub.view(game_id, observer)}))
+        sender = asyncio.create_task(_pump(socket, watcher.queue))
+        try:
+            await _receive_commands(hub, socket, game_id, observer)
+        finally:
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.unwatch(game, watcher)
+
+
+async def _pump(socket: WebSocket, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
+    while True:
+        message = await queue.get()
+        if message is None:  # fell too far behind: let the client reconnect and resync
+            await socket.close(code=4008)
+            return
+        await socket.send_text(_dumps(message))
+
+
+async def _receive_commands(hub: Hub, socket: WebSocket, game_id: str, observer: str) -> None:
+    while True:
+        text = await socket.receive_text()
+        if len(text) > MAX_BODY:
+            await socket.send_text(
+                _dumps(
+                    {
+                        "type": "problem",
+                        "problem": Problem(TOO_LARGE, "That message is too large.").body(),
+                    }
+                )
+            )
+            continue
+        try:
+            message = json.loads(text)
+        except ValueError:
+            message = None
+        if not isinstance(message, dict):
+            problem = Problem(BAD_REQUEST, "The message is not well-formed.")
+            await socket.send_text(_dumps({"type": "problem", "problem": problem.body()}))
+            continue
+        kind = message.get("type")
+        if kind == "resync":
+            after = message.get("after")
+            after = after if isinstance(after, int) and after >= -1 else -1
+            await socket.send_text(
+                _dumps({"type": "view", "view": await hub.view(game_id, observer, after)})
+            )
+            continue
+        command_id, command = message.get("command_id"), message.get("command")
+        if (
+            kind != "command"
+            or not isinstance(command_id, str)
+            or not 0 < len(command_id) <= COMMAND_ID_LENGTH
+            or not isinstance(command, dict)
+        ):
+            problem = Problem(BAD_REQUEST, "The message is not well-formed.")
+            await socket.send_text(_dumps({"type": "problem", "problem": problem.body()}))
+            continue
+        try:
+            answer = await hub.command(game_id, observer, command_id, command)
+            reply: dict[str, Any] = {"type": "answer", "command_id": command_id, "answer": answer}
+        except Refusal as refusal:
+            reply = {
+                "type": "answer",
+                "command_id": command_id,
+                "problem": Problem.of(refusal).body(),
+            }
+        except Problem as problem:
+            reply = {"type": "answer", "command_id": command_id, "problem": problem.body()}
+        await socket.send_text(_dumps(reply))
+
+
+async def _close(socket: WebSocket, problem: dict[str, Any]) -> None:
+    with contextlib.suppress(Exception):
+        await socket.send_text(_dumps({"type": "problem", "problem": problem}))
+        await socket.close(code=4404)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+# --- middleware ---------------------------------------------------------------
+
+
+class AccessLog:
+    """An access log of allow-listed fields only: method, the route's template (never the
+    concrete path, query or headers), status and time."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        status = 0
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            route = scope.get("route")
+            access.info(
+                "%s %s %s %.1fms",
+                scope["method"],
+                getattr(route, "path", "-"),
+                status,
+                (time.perf_counter() - start) * 1000,
+            )
+
+
+class BodyLimit:
+    """Refuse request bodies over ``MAX_BODY`` bytes, declared or streamed."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+            await _too_large(send)
+            return
+        seen = 0
+
+        async def receiving() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > MAX_BODY:
+                    raise Problem(TOO_LARGE, "The request is too large.")
+            return message
+
+        await self.app(scope, receiving, send)
+
+
+async def _too_large(send: Send) -> None:
+    body = json.dumps(Problem(TOO_LARGE, "The request is too large.").body()).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", PROBLEM_JSON.encode()),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class SecureHeaders:
+    """Headers every response carries: no sniffing, no caching of game data, no referrer,
+    scripts only from this server."""
+
+    HEADERS: ClassVar[list[tuple[bytes, bytes]]] = [
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"no-referrer"),
+        (b"x-frame-options", b"DENY"),
+        (
+            b"content-security-policy",
+            b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+            b"connect-src 'self' ws: wss:; frame-ancestors 'none'",
+        ),
+    ]
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                names = {k.lower() for k, _ in headers}
+                headers += [(k, v) for k, v in self.HEADERS if k not in names]
+                if scope["path"].startswith("/api/") and b"cache-control" not in names:
+                    headers.append((b"cache-control", b"no-store"))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, sending)

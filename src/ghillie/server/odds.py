@@ -1,0 +1,45 @@
+"""Odds for a command a side is about to give: the check its ruleset would roll."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ghillie import engine, registry
+from ghillie.dice.check import percent
+from ghillie.errors import Refusal
+from ghillie.state import GameState
+
+
+def odds_for(state: GameState[Any], side: str, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"check", "dice", "outcomes"}`` for the command, or empty if it rolls no dice or
+    would be refused. The check is built only from what ``side`` may know."""
+    ruleset = registry.get(state.ruleset)
+    try:
+        command = engine.parse_command(ruleset, raw)
+        check = ruleset.odds(state, side, command)
+    except Refusal:
+        return {}
+    if check is None:
+        return {}
+    labels: Mapping[str, str] = next(
+        (
+            q.labels
+            for q in ruleset.odds_queries.values()
+            if q.name.replace("-", "_") == command.type
+        ),
+        {},
+    )
+    return {
+        "check": command.type,
+        "dice": {label: str(die) for label, die in check.dice},
+        "outcomes": [
+            {
+                "outcome": str(outcome),
+                "label": labels.get(str(outcome), str(outcome)),
+                "probability": str(p),
+                "percent": percent(p),
+            }
+            for outcome, p in check.odds().items()
+        ],
+    }

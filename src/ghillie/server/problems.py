@@ -1,0 +1,66 @@
+"""Errors as RFC 9457 problem documents with stable codes.
+
+A problem never echoes the request or a validator's internals, and never depends on hidden
+state: its status, code and detail come from the refusal's code and fixed detail alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ghillie import errors
+from ghillie.errors import Refusal
+
+UNKNOWN_GAME = "unknown_game"  # also a wrong or missing token: the same answer
+BAD_REQUEST = "bad_request"
+TOO_LARGE = "too_large"
+UNAVAILABLE = "unavailable"
+BAD_SCENARIO = "bad_scenario"
+NOT_FOUND = "not_found"
+
+# Status by code; every other refusal is a rule saying no: 409 (the game's state forbids it).
+STATUS = {
+    UNKNOWN_GAME: 404,
+    NOT_FOUND: 404,
+    BAD_REQUEST: 400,
+    TOO_LARGE: 413,
+    UNAVAILABLE: 503,
+    BAD_SCENARIO: 422,
+    errors.MALFORMED_COMMAND: 422,
+    errors.UNKNOWN_COMMAND: 422,
+    errors.UNKNOWN_SIDE: 403,
+}
+TITLES = {
+    404: "Not found",
+    400: "Bad request",
+    403: "Forbidden",
+    409: "Refused",
+    413: "Too large",
+    422: "Unprocessable",
+    503: "Unavailable",
+}
+
+
+class Problem(Exception):
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(code)
+        self.code = code
+        self.detail = detail
+        self.status = STATUS.get(code, 409)
+
+    @classmethod
+    def of(cls, refusal: Refusal) -> Problem:
+        return cls(refusal.code, refusal.detail)
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "type": f"/problems/{self.code}",
+            "title": TITLES[self.status],
+            "status": self.status,
+            "code": self.code,
+            "detail": self.detail,
+        }
+
+
+def unknown_game() -> Problem:
+    return Problem(UNKNOWN_GAME, "There is no such game, or the link is not valid.")

@@ -1,0 +1,305 @@
+"""The JSON API and the websocket, as a script or another client uses them."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ghillie import examples
+from ghillie.server.app import create_app
+from ghillie.store import MemoryStore
+from ghillie.store.sql import SqlStore
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(MemoryStore())) as client:
+        yield client
+
+
+def new_game(client: TestClient, scenario: str = "grid-ambush-table") -> tuple[str, dict[str, str]]:
+    answer = client.post("/api/games", json={"scenario": scenario})
+    assert answer.status_code == 201, answer.text
+    body = answer.json()
+    return body["game_id"], {
+        link["observer"]: link["url"].split("#", 1)[1] for link in body["links"]
+    }
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def give(
+    client: TestClient, game: str, token: str, command: dict[str, Any], command_id: str
+) -> Any:
+    return client.post(
+        f"/api/games/{game}/commands",
+        json={"command_id": command_id, "command": command},
+        headers=auth(token),
+    )
+
+
+def test_a_new_game_has_a_private_link_and_qr_code_per_side_and_the_referee(
+    client: TestClient,
+) -> None:
+    body = client.post("/api/games", json={"scenario": "suspicious-places"}).json()
+    observers = {link["observer"] for link in body["links"]}
+    assert observers == {"keno", "lianra", "referee"}
+    for link in body["links"]:
+        assert link["url"].startswith(f"http://testserver/play/{body['game_id']}#")
+        assert len(link["url"].split("#", 1)[1]) >= 40  # the token: in the fragment only
+        assert link["qr_svg"].startswith("<svg")
+    tokens = {link["url"].split("#")[1] for link in body["links"]}
+    assert len(tokens) == 3
+
+
+def test_each_link_sees_its_own_side(client: TestClient) -> None:
+    game, tokens = new_game(client)
+    for observer in ("jungle", "orks", "referee"):
+        view = client.get(f"/api/games/{game}/view", headers=auth(tokens[observer])).json()
+        assert view["you"] == observer
+
+
+def test_a_wrong_missing_or_foreign_token_is_answered_like_an_unknown_game(
+    client: TestClient,
+) -> None:
+    game, tokens = new_game(client)
+    other, other_tokens = new_game(client)
+    answers = [
+        client.get(f"/api/games/{game}/view", headers=auth("not-a-token")),
+        client.get(f"/api/games/{game}/view"),
+        client.get(f"/api/games/{game}/view", headers=auth(other_tokens["orks"])),
+        client.get("/api/games/no-such-game/view", headers=auth(tokens["orks"])),
+    ]
+    assert {a.status_code for a in answers} == {404}
+    assert len({a.text for a in answers}) == 1
+    assert answers[0].headers["content-type"] == "application/problem+json"
+    assert answers[0].json()["code"] == "unknown_game"
+
+
+def test_a_command_is_acknowledged_once_saved_and_a_retry_gets_the_first_answer(
+    client: TestClient,
+) -> None:
+    game, tokens = new_game(client)
+    order = {"type": "record_ambushes", "orders": [{"unit": "graw", "square": "D2"}]}
+    first = give(client, game, tokens["jungle"], order, "c-1")
+    assert first.status_code == 200
+    assert first.json()["seq"] == 1
+    again = give(client, game, tokens["jungle"], {"type": "ready"}, "c-1")
+    assert again.json() == first.json()  # the same id: the first answer, not applied twice
+    referee = client.get(f"/api/games/{game}/view", headers=auth(tokens["referee"])).json()
+    assert referee["seq"] == 1
+    # Another side's ids are its own.
+    theirs = give(client, game, tokens["orks"], {"type": "ready"}, "c-1")
+    assert theirs.json()["seq"] == 2
+
+
+def test_refusals_are_problem_documents_with_stable_codes(client: TestClient) -> None:
+    game, tokens = new_game(client)
+    refused = give(client, game, tokens["orks"], {"type": "end_phase"}, "x")
+    assert refused.status_code == 409
+    assert refused.json() == {
+        "type": "/problems/not_now",
+        "title": "Refused",
+        "status": 409,
+        "code": "not_now",
+        "detail": "That command cannot be given in this phase of the game.",
+    }
+    unknown = give(client, game, tokens["orks"], {"type": "waaagh"}, "y")
+    assert (unknown.status_code, unknown.json()["code"]) == (422, "unknown_command")
+
+
+def test_bad_input_is_refused_without_echoing_it(client: TestClient) -> None:
+    game, tokens = new_game(client)
+    secret = "GRAW-IS-IN-D2"
+    answers = [
+        give(client, game, tokens["jungle"], {"type": "record_ambushes", "orders": secret}, "a"),
+        client.post(
+            f"/api/games/{game}/commands",
+            json={"command_id": secret, "command": secret},
+            headers=auth(tokens["jungle"]),
+        ),
+        client.post(
+            f"/api/games/{game}/commands",
+            content=b"{" + secret.encode(),
+            headers={**auth(tokens["jungle"]), "content-type": "application/json"},
+        ),
+    ]
+    for answer in answers:
+        assert answer.status_code in (400, 422)
+        assert secret not in answer.text
+
+
+def test_the_view_can_be_fetched_from_a_seq_on(client: TestClient) -> None:
+    game, tokens = new_game(client)
+    give(client, game, tokens["jungle"], {"type": "ready"}, "1")
+    give(client, game, tokens["orks"], {"type": "ready"}, "2")
+    whole = client.get(f"/api/games/{game}/view", headers=auth(tokens["orks"])).json()
+    later = client.get(f"/api/games/{game}/view?after=1", headers=auth(tokens["orks"])).json()
+    assert [e["seq"] for e in whole["log"]] == [0, 1, 2]
+    assert [e["seq"] for e in later["log"]] == [2]
+    assert {k: v for k, v in later.items() if k != "log"} == {
+        k: v for k, v in whole.items() if k != "log"
+    }
+
+
+def test_odds_for_a_command_about_to_be_given(client: TestClient) -> None:
+    game, tokens = new_game(client, "suspicious-places-table")
+    lianra, keno = tokens["lianra"], tokens["keno"]
+    pool = client.get(f"/api/games/{game}/view", headers=auth(lianra)).json()["board"][
+        "markers_to_place"
+    ]
+    markers = [{"cover": "soft", "open": False}] * pool
+    give(client, game, lianra, {"type": "place_markers", "markers": markers}, "1")
+    give(client, game, lianra, {"type": "hide", "hidings": [{"marker": "M1", "unit": "mg"}]}, "2")
+    give(client, game, lianra, {"type": "place_sniper", "sniper": "sniper", "true_marker": 0}, "3")
+    give(client, game, keno, {"type": "ready"}, "4")
+    give(client, game, lianra, {"type": "ready"}, "5")
+    give(client, game, keno, {"type": "activate", "unit": "sergeant"}, "6")
+    observe = {"type": "observe", "marker": "M1", "measured": {"range": 30, "line_of_sight": True}}
+    odds = client.post(
+        f"/api/games/{game}/odds", json={"command": observe}, headers=auth(keno)
+    ).json()
+    assert odds["dice"] == {"target": "d10", "quality": "d8", "means": "d4"}
+    assert [o["probability"] for o in odds["outcomes"]] == ["99/160", "21/80", "19/160"]
+    # The other side is not acting: no odds for it; nor for a command that rolls nothing.
+    assert client.post(
+        f"/api/games/{game}/odds", json={"command": observe}, headers=auth(lianra)
+    ).json() == {
+        "check": None,
+        "dice": {},
+        "outcomes": [],
+    }
+
+
+def test_games_from_uploaded_scenario_files(client: TestClient) -> None:
+    text = (Path(examples.__file__).parent / "scenarios" / "grid-ambush-table.toml").read_text()
+    created = client.post("/api/games", json={"scenario_toml": text})
+    assert created.status_code == 201
+    broken = client.post(
+        "/api/games", json={"scenario_toml": text.replace("width = 60", "width = -6")}
+    )
+    assert broken.status_code == 422
+    assert broken.json()["code"] == "bad_scenario"
+    assert "table.width" in broken.json()["detail"]
+    assert client.post("/api/games", json={"scenario": "chess"}).json()["code"] == "bad_scenario"
+    assert client.post("/api/games", json={}).json()["code"] == "bad_scenario"
+
+
+def test_a_request_too_large_is_refused(client: TestClient) -> None:
+    answer = client.post("/api/games", json={"scenario_toml": "#" * (600 * 1024)})
+    assert answer.status_code == 413
+    assert answer.json()["code"] == "too_large"
+
+
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    for answer in (client.get("/api/health"), client.get("/"), client.get("/api/nope")):
+        assert answer.headers["x-content-type-options"] == "nosniff"
+        assert answer.headers["referrer-policy"] == "no-referrer"
+        assert "'self'" in answer.headers["content-security-policy"]
+    assert client.get("/api/health").headers["cache-control"] == "no-store"
+
+
+def test_the_access_log_holds_no_token_and_no_secret(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    game, tokens = new_game(client)
+    note = "CANARY-in-the-order"
+    give(
+        client,
+        game,
+        tokens["jungle"],
+        {"type": "record_ambushes", "orders": [{"unit": "graw", "square": "D2", "note": note}]},
+        "1",
+    )
+    give(client, game, tokens["jungle"], {"type": "record_ambushes", "orders": note}, "2")
+    client.get(f"/api/games/{game}/view", headers=auth(tokens["jungle"]))
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert "POST /api/games/{game_id}/commands 200" in logged
+    for secret in (*tokens.values(), note, "D2"):
+        assert secret not in logged
+
+
+def test_the_websocket_sends_the_view_then_every_update_and_takes_commands(
+    client: TestClient,
+) -> None:
+    game, tokens = new_game(client)
+    with (
+        client.websocket_connect(f"/api/games/{game}/ws") as orks,
+        client.websocket_connect(f"/api/games/{game}/ws") as jungle,
+    ):
+        orks.send_json({"type": "auth", "token": tokens["orks"]})
+        jungle.send_json({"type": "auth", "token": tokens["jungle"]})
+        assert orks.receive_json()["view"]["you"] == "orks"
+        assert jungle.receive_json()["view"]["you"] == "jungle"
+        jungle.send_json(
+            {
+                "type": "command",
+                "command_id": "w1",
+                "command": {
+                    "type": "record_ambushes",
+                    "orders": [{"unit": "graw", "square": "D2", "note": "CANARY"}],
+                },
+            }
+        )
+        update = jungle.receive_json()
+        answer = jungle.receive_json()
+        if update["type"] == "answer":
+            update, answer = answer, update
+        assert answer["answer"]["seq"] == 1
+        assert update["view"]["log"][0]["seq"] == 1
+        pushed = orks.receive_json()
+        assert pushed["type"] == "update"
+        assert pushed["view"]["log"] == [
+            {
+                "seq": 1,
+                "lines": [
+                    {
+                        "event": "ambushes_recorded",
+                        "text": "The opponent wrote down their ambush orders.",
+                    }
+                ],
+            }
+        ]
+        assert "CANARY" not in json.dumps(pushed)
+        orks.send_json({"type": "command", "command_id": "w2", "command": {"type": "end_phase"}})
+        refused = orks.receive_json()
+        assert refused["type"] == "answer"
+        assert refused["problem"]["code"] == "not_now"
+        orks.send_json({"type": "resync", "after": 0})
+        assert [e["seq"] for e in orks.receive_json()["view"]["log"]] == [1]
+
+
+def test_a_websocket_with_a_bad_token_is_closed_like_an_unknown_game(client: TestClient) -> None:
+    game, _ = new_game(client)
+    with client.websocket_connect(f"/api/games/{game}/ws") as socket:
+        socket.send_json({"type": "auth", "token": "guess"})
+        message = socket.receive_json()
+        assert message["problem"]["code"] == "unknown_game"
+
+
+def test_the_server_runs_on_sqlite_and_a_restart_loses_nothing(tmp_path: Path) -> None:
+    path = str(tmp_path / "ghillie.db")
+    with TestClient(create_app(SqlStore(path))) as first:
+        game, tokens = new_game(first)
+        give(first, game, tokens["jungle"], {"type": "ready"}, "1")
+    with TestClient(create_app(SqlStore(path))) as second:
+        view = second.get(f"/api/games/{game}/view", headers=auth(tokens["orks"])).json()
+        assert view["seq"] == 1
+        again = give(second, game, tokens["jungle"], {"type": "ready"}, "1")
+        assert again.json()["seq"] == 1  # the retry after the restart: the first answer
+
+
+def test_the_openapi_document_describes_the_api(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    assert {"/api/games", "/api/games/{game_id}/commands", "/api/games/{game_id}/view"} <= set(
+        spec["paths"]
+    )
