@@ -71,7 +71,7 @@ def test_a_wrong_missing_or_foreign_token_is_answered_like_an_unknown_game(
     client: TestClient,
 ) -> None:
     game, tokens = new_game(client)
-    other, other_tokens = new_game(client)
+    _other, other_tokens = new_game(client)
     answers = [
         client.get(f"/api/games/{game}/view", headers=auth("not-a-token")),
         client.get(f"/api/games/{game}/view"),
