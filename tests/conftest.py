@@ -22,7 +22,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     import sys
 
-    harness = sys.modules.get("tests.contract.harness")
-    if harness is not None and harness.STATS:
-        stats = ", ".join(f"{key}: {value}" for key, value in sorted(harness.STATS.items()))
-        terminalreporter.write_line(f"contract suite: {stats}")
+    for name in (
+        "tests.contract.harness",
+        "tests.server.test_wire_leaks",
+        "tests.server.test_durability",
+    ):
+        module = sys.modules.get(name)
+        stats = getattr(module, "STATS", None)
+        if stats:
+            figures = ", ".join(f"{key}: {value}" for key, value in sorted(stats.items()))
+            terminalreporter.write_line(f"{name.rsplit('.', 1)[-1]}: {figures}")
