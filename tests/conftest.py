@@ -26,6 +26,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         "tests.contract.harness",
         "tests.server.test_wire_leaks",
         "tests.server.test_durability",
+        "tests.server.test_schemathesis",
     ):
         module = sys.modules.get(name)
         stats = getattr(module, "STATS", None)

@@ -194,7 +194,7 @@ def test_games_from_uploaded_scenario_files(client: TestClient) -> None:
 
 
 def test_a_request_too_large_is_refused(client: TestClient) -> None:
-    answer = client.post("/api/games", json={"scenario_toml": "#" * (600 * 1024)})
+    answer = client.post("/api/games", json={"scenario_data": {"x": "#" * (5 * 1024 * 1024)}})
     assert answer.status_code == 413
     assert answer.json()["code"] == "too_large"
 

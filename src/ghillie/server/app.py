@@ -47,7 +47,8 @@ from ghillie.store.base import EventStore
 access = logging.getLogger("ghillie.access")
 log = logging.getLogger("ghillie.server")
 
-MAX_BODY = 512 * 1024  # a scenario file, with room to spare
+MAX_SCENARIO = 256 * 1024  # a scenario file is a few kilobytes; this is generous
+MAX_BODY = 16 * MAX_SCENARIO  # any request (4 MiB): far above what a well-formed one needs
 STATIC = resources.files("ghillie.server") / "static"
 PROBLEM_JSON = "application/problem+json"
 
@@ -59,7 +60,7 @@ class NewGame(BaseModel):
 
     scenario: str | None = Field(None, max_length=80, description="a bundled example's name")
     scenario_data: dict[str, Any] | None = Field(None, description="a scenario as JSON")
-    scenario_toml: str | None = Field(None, max_length=MAX_BODY, description="a scenario file")
+    scenario_toml: str | None = Field(None, max_length=MAX_SCENARIO, description="a scenario file")
 
 
 class Link(BaseModel):
@@ -113,12 +114,16 @@ class ProblemBody(BaseModel):
     detail: str
 
 
+# Every API answer that is not a success is one of these problem documents.
 PROBLEMS: dict[int | str, dict[str, Any]] = {
     status: {"model": ProblemBody, "content": {PROBLEM_JSON: {}}, "description": title}
     for status, title in (
-        (404, "unknown game or link"),
+        (400, "the request is not well-formed"),
+        (404, "unknown game, or a link that is not valid"),
         (409, "refused by the rules"),
-        (422, "malformed"),
+        (413, "too large"),
+        (422, "malformed command or scenario"),
+        (503, "the game could not be saved"),
     )
 }
 
@@ -136,6 +141,7 @@ def create_app(store: EventStore, *, hub: Hub | None = None) -> FastAPI:
         summary="A neutral referee for hidden units in wargames",
         version="0.1.0",
         lifespan=lifespan,
+        responses=PROBLEMS,
     )
     if hub is not None:
         app.state.hub = hub
@@ -162,20 +168,14 @@ def create_app(store: EventStore, *, hub: Hub | None = None) -> FastAPI:
     async def _http(_request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 404:
             return await _problem(_request, Problem(NOT_FOUND, "There is nothing here."))
-        problem = Problem(BAD_REQUEST, "The request cannot be served.")
-        problem.status = exc.status_code
-        body = problem.body() | {
-            "title": "Not allowed" if exc.status_code == 405 else "Bad request"
-        }
-        return JSONResponse(body, status_code=exc.status_code, media_type=PROBLEM_JSON)
+        problem = Problem(BAD_REQUEST, "The request cannot be served.", exc.status_code)
+        return JSONResponse(problem.body(), status_code=exc.status_code, media_type=PROBLEM_JSON)
 
     @app.exception_handler(Exception)
     async def _crash(_request: Request, _exc: Exception) -> Response:
         log.exception("unhandled error")
-        problem = Problem("internal_error", "Something went wrong on the server.")
-        problem.status = 500
-        body = problem.body() | {"title": "Internal error"}
-        return JSONResponse(body, status_code=500, media_type=PROBLEM_JSON)
+        problem = Problem("internal_error", "Something went wrong on the server.", 500)
+        return JSONResponse(problem.body(), status_code=500, media_type=PROBLEM_JSON)
 
     # --- reference data -------------------------------------------------------------------------
 
@@ -205,7 +205,7 @@ def create_app(store: EventStore, *, hub: Hub | None = None) -> FastAPI:
             )
         return out
 
-    @app.get("/api/scenarios/{name}", responses=PROBLEMS)
+    @app.get("/api/scenarios/{name}")
     async def scenario(name: str) -> dict[str, Any]:
         if name not in examples.names():
             raise Problem(NOT_FOUND, "There is no such example scenario.")
@@ -213,7 +213,7 @@ def create_app(store: EventStore, *, hub: Hub | None = None) -> FastAPI:
 
     # --- games ------------------------------------------------------------------------------------
 
-    @app.post("/api/games", status_code=201, responses=PROBLEMS)
+    @app.post("/api/games", status_code=201)
     async def create_game(body: NewGame, request: Request) -> CreatedGame:
         """Start a game; the answer holds one private link per side and one for the referee."""
         scenario = _scenario_of(body)
@@ -228,7 +228,7 @@ def create_app(store: EventStore, *, hub: Hub | None = None) -> FastAPI:
             game_id=created.game_id, ruleset=created.ruleset, title=created.title, links=links
         )
 
-    @app.get("/api/games/{game_id}/view", responses=PROBLEMS)
+    @app.get("/api/games/{game_id}/view")
     async def view(
         game_id: str,
         request: Request,
@@ -240,7 +240,7 @@ def create_app(store: EventStore, *, hub: Hub | None = None) -> FastAPI:
         observer = await hub.observer(game_id, _bearer(authorization))
         return await hub.view(game_id, observer, max(after, -1))
 
-    @app.post("/api/games/{game_id}/commands", responses=PROBLEMS)
+    @app.post("/api/games/{game_id}/commands")
     async def command(
         game_id: str,
         body: CommandRequest,
@@ -253,7 +253,7 @@ def create_app(store: EventStore, *, hub: Hub | None = None) -> FastAPI:
         answer = await hub.command(game_id, observer, body.command_id, body.command)
         return CommandAnswer(**answer)
 
-    @app.post("/api/games/{game_id}/odds", responses=PROBLEMS)
+    @app.post("/api/games/{game_id}/odds")
     async def odds(
         game_id: str,
         body: OddsRequest,

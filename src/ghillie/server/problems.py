@@ -35,18 +35,20 @@ TITLES = {
     400: "Bad request",
     403: "Forbidden",
     409: "Refused",
+    405: "Not allowed",
     413: "Too large",
     422: "Unprocessable",
+    500: "Internal error",
     503: "Unavailable",
 }
 
 
 class Problem(Exception):
-    def __init__(self, code: str, detail: str) -> None:
+    def __init__(self, code: str, detail: str, status: int | None = None) -> None:
         super().__init__(code)
         self.code = code
         self.detail = detail
-        self.status = STATUS.get(code, 409)
+        self.status = status or STATUS.get(code, 409)
 
     @classmethod
     def of(cls, refusal: Refusal) -> Problem:
@@ -55,7 +57,7 @@ class Problem(Exception):
     def body(self) -> dict[str, Any]:
         return {
             "type": f"/problems/{self.code}",
-            "title": TITLES[self.status],
+            "title": TITLES.get(self.status, "Error"),
             "status": self.status,
             "code": self.code,
             "detail": self.detail,

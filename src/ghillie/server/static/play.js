@@ -1,0 +1,123 @@
+// The side page: one player's live window on the game. The token comes from the URL's
+// fragment (#…), which browsers never send to the server, and is used only in the
+// websocket's first message and in Authorization headers.
+
+import * as api from "./api.js";
+import { Orders } from "./commands.js";
+import { h } from "./dom.js";
+import { TableMap, hasMap } from "./map.js";
+import * as panels from "./panels.js";
+import { sideName } from "./pieces.js";
+import { Live } from "./socket.js";
+
+const $ = (id) => document.getElementById(id);
+
+const game = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const token = location.hash.slice(1);
+
+const CONNECTION = {
+  connecting: "connecting…",
+  live: "live",
+  offline: "offline — reconnecting",
+  "bad-link": "not a valid link",
+};
+
+let catalogue = null; // the rulesets, with their command schemas
+let current = null; // the latest view
+let map = null;
+let orders = null;
+let live = null;
+
+function showConnection(state, seconds) {
+  const chip = $("conn");
+  chip.dataset.state = state;
+  chip.textContent = CONNECTION[state] + (state === "offline" && seconds ? ` in ${seconds}s` : "");
+  if (state === "bad-link") badLink();
+  if (state === "offline" && current) {
+    // While the socket is down, fetch the news over plain HTTP (a proxy may block sockets).
+    api.view(game, token, live.lastSeq).then((view) => live.accept(view, false), () => {});
+  }
+}
+
+function badLink() {
+  $("app").replaceChildren(
+    h("section", { class: "panel error-panel" },
+      h("h2", {}, "This link does not open a game"),
+      h("p", {}, "Check that you copied the whole link, including the part after #, or ask whoever created the game for your link again.")),
+  );
+}
+
+function render(view) {
+  current = view;
+  if (!catalogue) return; // drawn once the rulesets arrive
+  const referee = view.you === "referee";
+  document.title = `${view.title} — ghillie`;
+  $("title").textContent = view.title;
+  $("who").textContent = referee
+    ? "Referee view: you see every side's secrets. Never show this screen to a player."
+    : `You are playing: ${sideName(view, view.you)}`;
+  document.body.classList.toggle("referee", referee);
+  $("status").replaceChildren(panels.status(view));
+
+  if (hasMap(view)) {
+    $("map-box").hidden = false;
+    if (!map) map = new TableMap($("map"));
+    map.draw(view);
+  }
+
+  if (referee) {
+    $("orders-box").hidden = true;
+    $("known-box").hidden = true;
+    $("own-title").textContent = "Every piece, with its secrets";
+    $("own").replaceChildren(...panels.everything(view));
+  } else {
+    if (!orders) {
+      const ruleset = catalogue.find((r) => r.id === view.ruleset) || { commands: {}, odds: [] };
+      orders = new Orders($("commands"), $("result"), {
+        game,
+        token,
+        ruleset,
+        pick: hasMap(view) ? (label, done) => map.pick(label, done) : null,
+        getView: () => current,
+        afterCommand: () => {
+          // Normally the socket brings the news; without it, fetch it.
+          if (!live.open) api.view(game, token, live.lastSeq).then((v) => live.accept(v, false), () => {});
+        },
+      });
+    }
+    orders.update(view);
+    $("own").replaceChildren(panels.own(view));
+    $("known").replaceChildren(panels.known(view));
+  }
+  $("log").replaceChildren(panels.log(view));
+}
+
+async function loadCatalogue() {
+  for (let wait = 500; ; wait = Math.min(wait * 2, 10000)) {
+    try {
+      return await api.rulesets();
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+function main() {
+  if (!game || !token) {
+    badLink();
+    return;
+  }
+  live = new Live(game, token, { onView: render, onStatus: showConnection });
+  // The page's api helper, for the odd script or test that drives a side without forms.
+  window.ghillie = { game, token, api, live, get view() { return current; } };
+  live.start();
+  loadCatalogue().then((rulesets) => {
+    catalogue = rulesets;
+    if (current) render(current);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && map) map.cancelPick();
+  });
+}
+
+main();
