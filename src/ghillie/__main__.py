@@ -1,0 +1,5 @@
+"""python -m ghillie"""
+
+from ghillie.cli import main
+
+main()

@@ -1,0 +1,5 @@
+"""python -m ghillie.cli"""
+
+from ghillie.cli import main
+
+main()
