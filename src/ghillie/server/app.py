@@ -19,6 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, ClassVar
 
+import orjson
 import segno
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -466,7 +467,8 @@ async def _close(socket: WebSocket, problem: dict[str, Any]) -> None:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    # orjson: a view is encoded after every event, for every side watching.
+    return orjson.dumps(value).decode()
 
 
 # --- middleware ---------------------------------------------------------------

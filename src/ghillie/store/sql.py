@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import (
     Column,
     Engine,
+    ForeignKey,
     Integer,
     MetaData,
     String,
@@ -56,7 +57,7 @@ games = Table(
 events = Table(
     "events",
     metadata,
-    Column("game_id", String(64), primary_key=True),
+    Column("game_id", String(64), ForeignKey("games.game_id"), primary_key=True),
     Column("seq", Integer, primary_key=True, autoincrement=False),
     Column("body", Text, nullable=False),
     Column("created_at", String(40), nullable=False),
@@ -133,6 +134,7 @@ class SqlStore:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=FULL")
             cursor.execute("PRAGMA busy_timeout=10000")
+            cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
         @event.listens_for(engine, "begin")
@@ -249,17 +251,23 @@ class SqlStore:
                 try:
                     with conn.begin_nested():
                         self._append_one(conn, item, now)
-                except IntegrityError:
-                    results.append(Conflict(f"game {item.game_id} moved past {item.expected_seq}"))
                 except UnknownGame as exc:
                     results.append(exc)
+                except IntegrityError:
+                    # A clash on (game, seq) or on a command id, or no such game at all.
+                    if _exists(conn, item.game_id):
+                        results.append(
+                            Conflict(f"game {item.game_id} moved past {item.expected_seq}")
+                        )
+                    else:
+                        results.append(UnknownGame(item.game_id))
                 else:
                     results.append(None)
         return results
 
     def _append_one(self, conn: Connection, item: Append, now: str) -> None:
-        if not _exists(conn, item.game_id):
-            raise UnknownGame(item.game_id)
+        if not item.events and not _exists(conn, item.game_id):
+            raise UnknownGame(item.game_id)  # otherwise the foreign key says so, for free
         for offset, ev in enumerate(item.events, start=1):
             if ev.seq != item.expected_seq + offset:
                 raise ValueError("events must follow expected_seq without gaps")

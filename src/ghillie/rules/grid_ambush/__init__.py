@@ -125,13 +125,9 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
     def board_view(self, state: GameState[Board], observer: str) -> dict[str, Any]:
         scenario = state.scenario
         assert isinstance(scenario, GridAmbushScenario)
-        grid = scenario.grid
         board = state.board
         out: dict[str, Any] = {
-            "table": {"width": scenario.table.width, "depth": scenario.table.depth},
-            "grid": {ref: grid.bounds(ref) for ref in grid.refs()},
-            "terrain": [t.model_dump(mode="json") for t in scenario.terrain],
-            "deployment_zones": [z.model_dump(mode="json") for z in scenario.deployment_zones],
+            **scenario.table_view,
             "ambush_rules_in_use": scenario.ambusher() is not None,
             "turn": board.turn,
             "active": board.active,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -189,6 +189,17 @@ class GridAmbushScenario(Scenario):
     @cached_property
     def tabletop(self) -> Tabletop:
         return tabletop(self.table.width, self.table.depth, self.terrain)
+
+    @cached_property
+    def table_view(self) -> dict[str, Any]:
+        """The table as every side sees it; made once (a view is built after every event)."""
+        grid = self.grid
+        return {
+            "table": {"width": self.table.width, "depth": self.table.depth},
+            "grid": {ref: grid.bounds(ref) for ref in grid.refs()},
+            "terrain": [t.model_dump(mode="json") for t in self.terrain],
+            "deployment_zones": [z.model_dump(mode="json") for z in self.deployment_zones],
+        }
 
     @cached_property
     def grid(self) -> Grid:

@@ -265,8 +265,7 @@ class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
         assert isinstance(scenario, SuspiciousPlacesScenario)
         board = state.board
         out: dict[str, Any] = {
-            "table": scenario.table.model_dump(mode="json"),
-            "terrain": [t.model_dump(mode="json") for t in scenario.terrain],
+            **scenario.table_view,
             "situation": scenario.situation.value,
             "camouflage_side": scenario.camouflage_side(),
             "ready": sorted(board.ready),

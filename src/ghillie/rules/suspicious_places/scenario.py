@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from enum import StrEnum
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -216,6 +216,14 @@ class SuspiciousPlacesScenario(Scenario):
         if self.switches.camouflage_side is CamouflageSide.AMBUSHER:
             return self.ambusher
         return next(s for s in self.side_ids() if s != self.ambusher)
+
+    @cached_property
+    def table_view(self) -> dict[str, Any]:
+        """The table as every side sees it; made once (a view is built after every event)."""
+        return {
+            "table": self.table.model_dump(mode="json"),
+            "terrain": [t.model_dump(mode="json") for t in self.terrain],
+        }
 
     @cached_property
     def tabletop(self) -> Tabletop:

@@ -109,8 +109,18 @@ export class Orders {
         message,
       ),
     );
+    this.prefill(form);
     if (odds) odds.changed();
     return { el, form };
+  }
+
+  /** Start a list of new markers at the number the side still has to lay out. */
+  prefill(form) {
+    const board = this.options.getView().board || {};
+    const markers = form.fields.markers;
+    if (markers && "length" in markers && board.markers_to_place > 0) {
+      markers.set(Array.from({ length: board.markers_to_place }, () => ({})));
+    }
   }
 
   /** A unit was chosen: where a command takes one position per model (move, set up), start

@@ -30,7 +30,8 @@ export function commandForm(schema, ctx) {
 function field(schemaNode, ctx, path, name, required) {
   const { schema, nullable } = unwrap(schemaNode, ctx.root);
   const optional = !required || nullable;
-  const title = schema.title || humanize(name);
+  // The field's own name reads better than pydantic's titles ("ObserveRolls", "Line Of Sight").
+  const title = humanize(name);
   if (schema.const !== undefined) return constant(schema.const);
   if (schema.type === "object" || schema.properties) {
     return nullable || !required
@@ -196,7 +197,9 @@ function choice(title, schema, path, optional, ctx) {
       return schema.enum.find((v) => String(v) === select.value);
     },
     set(value) {
-      select.value = blank(value) ? "" : String(value);
+      if (!blank(value)) select.value = String(value);
+      else if (optional) select.value = "";
+      else select.value = String(schema.default ?? schema.enum[0]);
     },
   };
   register(ctx, path, widget);

@@ -28,6 +28,13 @@ export class TableMap {
     this.container.scrollIntoView({ behavior: "smooth", block: "center" });
   }
 
+  /** The picked point is drawn until the order that used it is sent. */
+  forgetPick() {
+    this.lastPick = null;
+    const mark = this.svg && this.svg.querySelector(".picked");
+    if (mark) mark.remove();
+  }
+
   cancelPick() {
     this.picking = null;
     this.container.classList.remove("picking");
@@ -53,16 +60,29 @@ export class TableMap {
       const bar = document.createElement("div");
       bar.className = "pick-bar";
       bar.append(this.banner, cancel);
-      this.container.append(bar, this.svg);
+      this.caption = document.createElement("p");
+      this.caption.className = "map-caption";
+      // On a phone a whole table is a few pixels per inch: zooming scrolls a larger map.
+      const zoom = document.createElement("button");
+      zoom.type = "button";
+      zoom.className = "zoom";
+      zoom.textContent = "Zoom in";
+      zoom.addEventListener("click", () => {
+        const zoomed = this.container.classList.toggle("zoomed");
+        zoom.textContent = zoomed ? "Zoom out" : "Zoom in";
+      });
+      const scroller = document.createElement("div");
+      scroller.className = "map-scroll";
+      scroller.append(this.svg);
+      this.container.append(bar, scroller, zoom, this.caption);
     }
     const svg = clear(this.svg);
     svg.setAttribute("viewBox", `${-MARGIN} ${-MARGIN} ${width + 2 * MARGIN} ${depth + 2 * MARGIN}`);
     svg.append(s("rect", { class: "table", x: 0, y: 0, width, height: depth }));
     svg.append(rulers(width, depth));
     for (const zone of board.deployment_zones || []) {
-      const mine = zone.side === view.you;
       svg.append(
-        s("polygon", { class: `zone ${mine ? "own" : "enemy"}`, points: points(zone.outline) },
+        s("polygon", { class: `zone ${sideClass({ owner: zone.side }, view)}`, points: points(zone.outline) },
           s("title", {}, `Deployment zone: ${sideName(view, zone.side)}`)),
       );
     }
@@ -76,7 +96,13 @@ export class TableMap {
   }
 
   clicked(event) {
-    if (!this.picking) return;
+    if (!this.picking) {
+      // A phone has no hover: a tap on a piece or terrain says what it is.
+      const titled = event.target.closest("circle, rect, polygon");
+      const title = titled && titled.querySelector(":scope > title");
+      this.caption.textContent = title ? title.textContent : "";
+      return;
+    }
     const matrix = this.svg.getScreenCTM();
     if (!matrix) return;
     const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());

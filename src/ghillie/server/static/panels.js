@@ -53,13 +53,23 @@ function value(v, pieces) {
   return String(v);
 }
 
+// Words for the facts the rulesets keep; any other key is shown as its own name.
+const FACT_LABELS = {
+  true: "The true marker",
+  content: "Hides",
+  unit: "Unit",
+  marker: "Under marker",
+  recorded_at: "Recorded at event",
+  hidden_suppression: "Suppression (hidden)",
+};
+
 function facts(object, pieces, cls) {
   const entries = Object.entries(object || {}).filter(([, v]) => v !== null && v !== undefined && v !== "");
   if (!entries.length) return null;
   return h(
     "dl",
     { class: cls },
-    entries.map(([k, v]) => [h("dt", {}, humanize(k)), h("dd", {}, value(v, pieces))]),
+    entries.map(([k, v]) => [h("dt", {}, FACT_LABELS[k] || humanize(k)), h("dd", {}, value(v, pieces))]),
   );
 }
 
@@ -160,13 +170,24 @@ function refereeEntry(entry, view) {
     { dataset: { seq: entry.seq } },
     h("p", { class: "line head" }, `#${entry.seq} ${who}: ${humanize(command.type || "setup")}`),
     rolls.length ? h("p", { class: "line rolls" }, "Rolls: ", rolls.join("; ")) : null,
-    Object.entries(entry.told || {}).map(([side, lines]) =>
+    told(entry, view).map(([sides, lines]) =>
       h(
         "div",
         { class: "told" },
-        h("small", {}, `told ${side === "spectator" ? "spectators" : sideName(view, side)}:`),
+        h("small", {}, `told ${sides.join(", ")}:`),
         lines.map((line) => h("p", { class: "line" }, lineText(line, view))),
       ),
     ),
   );
+}
+
+/** What each side was told, with sides told the very same thing listed together. */
+function told(entry, view) {
+  const groups = new Map(); // the lines as JSON → [side names, lines]
+  for (const [side, lines] of Object.entries(entry.told || {})) {
+    const key = JSON.stringify(lines);
+    if (!groups.has(key)) groups.set(key, [[], lines]);
+    groups.get(key)[0].push(side === "spectator" ? "spectators" : sideName(view, side));
+  }
+  return [...groups.values()];
 }

@@ -80,6 +80,7 @@ function render(view) {
         pick: hasMap(view) ? (label, done) => map.pick(label, done) : null,
         getView: () => current,
         afterCommand: () => {
+          if (map) map.forgetPick();
           // Normally the socket brings the news; without it, fetch it.
           if (!live.open) api.view(game, token, live.lastSeq).then((v) => live.accept(v, false), () => {});
         },

@@ -1,0 +1,193 @@
+// The start page: pick the rules and a scenario (bundled or uploaded), create the game, and
+// hand out one private link per side plus the referee's, each with its QR code.
+
+import * as api from "./api.js";
+import { h } from "./dom.js";
+
+const $ = (id) => document.getElementById(id);
+
+let rulesets = [];
+let scenarios = [];
+let upload = null; // {name, body} of a chosen scenario file
+
+function radio(name, value, checked, title, detail, extra) {
+  const input = h("input", { type: "radio", name, value, checked, id: `${name}-${value}` });
+  return h(
+    "label",
+    { class: "choice", for: input.id },
+    input,
+    h("span", { class: "choice-text" }, h("strong", {}, title), extra || null, detail ? h("small", {}, detail) : null),
+  );
+}
+
+function chosen(name) {
+  const input = document.querySelector(`input[name="${name}"]:checked`);
+  return input ? input.value : null;
+}
+
+function showRulesets() {
+  $("rulesets").replaceChildren(
+    ...rulesets.map((r, i) => radio("ruleset", r.id, i === 0, r.title, r.summary)),
+  );
+  showScenarios();
+}
+
+function showScenarios() {
+  const ruleset = chosen("ruleset");
+  const list = scenarios.filter((sc) => sc.ruleset === ruleset);
+  $("scenarios").replaceChildren(
+    ...list.map((sc, i) =>
+      radio("scenario", sc.name, i === 0, sc.title, sc.description,
+        h("span", { class: `badge mode ${sc.mode}` }, sc.mode === "map" ? "on ghillie's map" : "at a real table")),
+    ),
+  );
+}
+
+async function readUpload(file) {
+  const text = await file.text();
+  if (/\.json$/i.test(file.name)) {
+    try {
+      return { scenario_data: JSON.parse(text) };
+    } catch {
+      throw new Error("That .json file is not valid JSON.");
+    }
+  }
+  return { scenario_toml: text };
+}
+
+function showError(text) {
+  const el = $("error");
+  el.hidden = !text;
+  el.textContent = text || "";
+}
+
+async function create(event) {
+  event.preventDefault();
+  showError("");
+  const button = $("create-button");
+  button.disabled = true;
+  try {
+    let body;
+    if (upload) {
+      body = upload.body;
+    } else {
+      const name = chosen("scenario");
+      if (!name) throw new Error("Choose a scenario, or upload a scenario file.");
+      body = { scenario: name };
+    }
+    showLinks(await api.createGame(body));
+  } catch (error) {
+    showError(error instanceof api.Problem || error instanceof Error ? error.message : String(error));
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** The server's QR code, made safe to insert: parsed (not pasted as HTML), scripts and
+ * event handlers cannot survive, and scaled by CSS through a viewBox. */
+function qrCode(svgText, label) {
+  const doc = new DOMParser().parseFromString(svgText, "text/html");
+  const svg = doc.querySelector("svg");
+  if (!svg) return h("p", {}, "(no QR code)");
+  svg.querySelectorAll("script, foreignObject").forEach((n) => n.remove());
+  for (const node of [svg, ...svg.querySelectorAll("*")]) {
+    for (const attr of [...node.attributes]) if (/^on/i.test(attr.name)) node.removeAttribute(attr.name);
+  }
+  const width = svg.getAttribute("width");
+  const height = svg.getAttribute("height");
+  if (width && height && !svg.getAttribute("viewBox")) svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `QR code of the link for ${label}`);
+  return document.importNode(svg, true);
+}
+
+async function copy(input, button) {
+  let ok = false;
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(input.value);
+      ok = true;
+    }
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    // Plain http on a local network has no clipboard API: select and use the old command.
+    input.focus();
+    input.select();
+    try {
+      ok = document.execCommand("copy");
+    } catch {
+      ok = false;
+    }
+  }
+  button.textContent = ok ? "Copied!" : "Select and copy";
+  setTimeout(() => (button.textContent = "Copy"), 2000);
+}
+
+function linkCard(link) {
+  const referee = link.observer === "referee";
+  const input = h("input", { type: "text", readOnly: true, value: link.url, class: "url", "aria-label": `link for ${link.name}`, onfocus: (e) => e.target.select() });
+  const button = h("button", { type: "button", class: "copy" }, "Copy");
+  button.addEventListener("click", () => copy(input, button));
+  return h(
+    "li",
+    { class: `link${referee ? " referee" : ""}`, dataset: { observer: link.observer } },
+    h("h3", {}, link.name, referee ? h("span", { class: "badge secret" }, "sees everything") : null),
+    h("p", { class: "hint" }, referee ? "For the host or an umpire only." : `For the player of ${link.name} only.`),
+    h("div", { class: "qr" }, qrCode(link.qr_svg, link.name)),
+    h("div", { class: "url-row" }, input, button),
+    h("a", { href: link.url, target: "_blank", rel: "noopener noreferrer", class: "open" }, "Open this side's page"),
+  );
+}
+
+function showLinks(created) {
+  $("game-title").textContent = created.title;
+  const sides = created.links.filter((l) => l.observer !== "referee");
+  const referee = created.links.filter((l) => l.observer === "referee");
+  $("link-list").replaceChildren(...sides.concat(referee).map(linkCard));
+  $("new-game").hidden = true;
+  $("links").hidden = false;
+  $("links").scrollIntoView({ block: "start" });
+}
+
+async function main() {
+  try {
+    [rulesets, scenarios] = await Promise.all([api.rulesets(), api.scenarios()]);
+  } catch {
+    $("rulesets").replaceChildren(h("p", { class: "message error" }, "Could not reach the server. Reload the page to try again."));
+    return;
+  }
+  showRulesets();
+  $("rulesets").addEventListener("change", showScenarios);
+  $("scenarios").addEventListener("change", () => {
+    // Choosing a bundled scenario again sets an uploaded file aside.
+    upload = null;
+    $("file").value = "";
+    $("file-note").hidden = true;
+  });
+  $("file").addEventListener("change", async () => {
+    const file = $("file").files[0];
+    showError("");
+    upload = null;
+    $("file-note").hidden = true;
+    if (!file) return;
+    try {
+      upload = { name: file.name, body: await readUpload(file) };
+      $("file-note").textContent = `The game will use ${file.name}.`;
+      $("file-note").hidden = false;
+      document.querySelectorAll('input[name="scenario"]').forEach((i) => (i.checked = false));
+    } catch (error) {
+      showError(error.message);
+    }
+  });
+  $("create").addEventListener("submit", create);
+  $("again").addEventListener("click", () => {
+    $("links").hidden = true;
+    $("new-game").hidden = false;
+  });
+}
+
+main();
