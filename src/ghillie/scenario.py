@@ -13,6 +13,7 @@ import json
 import tomllib
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +107,16 @@ class Scenario(Strict):
         if {"referee", "spectator"} & set(ids):
             raise ValueError("'referee' and 'spectator' are not side ids")
         return self
+
+    @cached_property
+    def header_view(self) -> dict[str, Any]:
+        """What every view says of the scenario itself; made once, not per view."""
+        return {
+            "title": self.title,
+            "sides": [{"id": s.id, "name": s.name} for s in self.sides],
+            "mode": self.mode.value,
+            "switches": self.switches.named(),
+        }
 
     def side_ids(self) -> tuple[str, ...]:
         return tuple(s.id for s in self.sides)

@@ -30,11 +30,8 @@ def project(state: GameState[Any], events: Sequence[Event], observer: str) -> di
         raise ValueError("unknown observer")
     out: dict[str, Any] = {
         "ruleset": ruleset.id,
-        "title": scenario.title,
+        **scenario.header_view,
         "you": observer,
-        "sides": [{"id": s.id, "name": s.name} for s in scenario.sides],
-        "mode": scenario.mode.value,
-        "switches": scenario.switches.named(),
         "phase": state.phase.value,
         "seq": state.seq,
         "board": ruleset.board_view(state, observer),

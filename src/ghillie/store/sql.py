@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import (
     Column,
     Engine,
@@ -91,7 +92,7 @@ def _now() -> str:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return orjson.dumps(value).decode()
 
 
 def _exists(conn: Connection, game_id: str) -> bool:
@@ -242,64 +243,80 @@ class SqlStore:
 
     def append_batch(self, batch: Sequence[Append]) -> list[Exception | None]:
         """Write several commands — of any games — in one transaction (group commit). Each
-        command is all or nothing (a savepoint): one that clashes with another writer gets a
-        :class:`Conflict` and the others still commit. Returns, per command, None or why not."""
-        results: list[Exception | None] = []
+        command is all or nothing: one that clashes with another writer gets a
+        :class:`Conflict` and the others still commit. Returns, per command, None or why not.
+
+        The whole batch is first written at once, a statement per table (clashes are rare:
+        with one server process they never happen); only if that fails is it written again
+        command by command, each in a savepoint, to find which ones clash."""
+        for item in batch:
+            for offset, ev in enumerate(item.events, start=1):
+                if ev.seq != item.expected_seq + offset:
+                    raise ValueError("events must follow expected_seq without gaps")
         now = _now()
+        if all(item.events for item in batch):
+            try:
+                with self._writing() as conn:
+                    self._write(conn, batch, now)
+            except IntegrityError:
+                pass
+            else:
+                return [None] * len(batch)
+        results: list[Exception | None] = []
         with self._writing() as conn:
             for item in batch:
                 try:
                     with conn.begin_nested():
-                        self._append_one(conn, item, now)
+                        if not item.events and not _exists(conn, item.game_id):
+                            raise UnknownGame(item.game_id)
+                        self._write(conn, [item], now)
                 except UnknownGame as exc:
                     results.append(exc)
                 except IntegrityError:
                     # A clash on (game, seq) or on a command id, or no such game at all.
                     if _exists(conn, item.game_id):
-                        results.append(
-                            Conflict(f"game {item.game_id} moved past {item.expected_seq}")
-                        )
+                        clash = f"game {item.game_id} moved past {item.expected_seq}"
+                        results.append(Conflict(clash))
                     else:
                         results.append(UnknownGame(item.game_id))
                 else:
                     results.append(None)
         return results
 
-    def _append_one(self, conn: Connection, item: Append, now: str) -> None:
-        if not item.events and not _exists(conn, item.game_id):
-            raise UnknownGame(item.game_id)  # otherwise the foreign key says so, for free
-        for offset, ev in enumerate(item.events, start=1):
-            if ev.seq != item.expected_seq + offset:
-                raise ValueError("events must follow expected_seq without gaps")
-        if item.events:
-            conn.execute(
-                insert(events),
-                [
-                    {
-                        "game_id": item.game_id,
-                        "seq": ev.seq,
-                        "body": _dumps(event_to_json(ev)),
-                        "created_at": now,
-                    }
-                    for ev in item.events
-                ],
-            )
-        if item.events and not self.sqlite:
+    def _write(self, conn: Connection, batch: Sequence[Append], now: str) -> None:
+        rows = [
+            {
+                "game_id": item.game_id,
+                "seq": ev.seq,
+                "body": _dumps(event_to_json(ev)),
+                "created_at": now,
+            }
+            for item in batch
+            for ev in item.events
+        ]
+        if rows:
+            conn.execute(insert(events), rows)
+        said = [
+            {
+                "game_id": item.game_id,
+                "observer": item.answer.observer,
+                "command_id": item.answer.command_id,
+                "seq": item.answer.seq,
+                "answer": _dumps(item.answer.body),
+            }
+            for item in batch
+            if item.answer is not None
+        ]
+        if said:
+            conn.execute(insert(answers), said)
+        if not self.sqlite:
             # A wake-up for the other server processes, sent when this transaction commits.
-            conn.execute(
-                text("SELECT pg_notify('ghillie_events', :payload)"),
-                {"payload": f"{item.game_id}:{item.events[-1].seq}"},
-            )
-        if item.answer is not None:
-            conn.execute(
-                insert(answers).values(
-                    game_id=item.game_id,
-                    observer=item.answer.observer,
-                    command_id=item.answer.command_id,
-                    seq=item.answer.seq,
-                    answer=_dumps(item.answer.body),
+            last = {item.game_id: item.events[-1].seq for item in batch if item.events}
+            for game_id, seq in last.items():
+                conn.execute(
+                    text("SELECT pg_notify('ghillie_events', :payload)"),
+                    {"payload": f"{game_id}:{seq}"},
                 )
-            )
 
     def answers(self, game_id: str, after: int = -1) -> list[Answer]:
         """The answers of commands that made events after ``after``."""

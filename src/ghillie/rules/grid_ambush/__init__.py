@@ -128,7 +128,6 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
         board = state.board
         out: dict[str, Any] = {
             **scenario.table_view,
-            "ambush_rules_in_use": scenario.ambusher() is not None,
             "turn": board.turn,
             "active": board.active,
             "step": board.step.value,

@@ -199,6 +199,8 @@ class GridAmbushScenario(Scenario):
             "grid": {ref: grid.bounds(ref) for ref in grid.refs()},
             "terrain": [t.model_dump(mode="json") for t in self.terrain],
             "deployment_zones": [z.model_dump(mode="json") for z in self.deployment_zones],
+            # RULES-SPEC DWV-R02: the opponent is told the Ambush rules are in use.
+            "ambush_rules_in_use": self.ambusher() is not None,
         }
 
     @cached_property

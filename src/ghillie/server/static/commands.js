@@ -70,6 +70,7 @@ export class Orders {
       secretFields: new Set(spec.secret_fields || []),
       choices: (path, field) => choices(this.options.getView(), name, path, field),
       pick: this.options.pick,
+      positions: this.options.getView().mode === "map",
       onField: (path, value, f) => this.filled(name, path, value, f, spec.schema),
       changed: () => odds && odds.changed(),
     });

@@ -14,7 +14,8 @@ const blank = (v) => v === undefined || v === null || v === "";
  * Build the form of one command.
  * @param {object} schema the command's JSON Schema
  * @param {object} ctx {command, secretFields: Set, choices(path, name, schema) → [{value,label}]|null,
- *   pick(label, done) | null — to take a position from the map, onField(path, value, form)}
+ *   pick(label, done) | null — to take a position from the map, positions: false to leave
+ *   optional positions out (table mode), onField(path, value, form), changed()}
  */
 export function commandForm(schema, ctx) {
   const form = { fields: {}, paths: {}, refreshers: [] };
@@ -33,6 +34,10 @@ function field(schemaNode, ctx, path, name, required) {
   // The field's own name reads better than pydantic's titles ("ObserveRolls", "Line Of Sight").
   const title = humanize(name);
   if (schema.const !== undefined) return constant(schema.const);
+  // At a real table the table itself is the map: optional positions are left out.
+  if (ctx.positions === false && optional && holdsPositions(schema, ctx.root)) {
+    return constant(undefined);
+  }
   if (schema.type === "object" || schema.properties) {
     return nullable || !required
       ? optionalGroup(title, schema, ctx, path)
@@ -54,15 +59,28 @@ function field(schemaNode, ctx, path, name, required) {
   return text(title, schema, path, name, optional, ctx);
 }
 
+function holdsPositions(schema, root) {
+  if (isPosition(schema, root)) return true;
+  if (schema.type !== "array") return false;
+  if (schema.prefixItems) return schema.prefixItems.every((item) => isPosition(item, root));
+  return Boolean(schema.items) && isPosition(unwrap(schema.items, root).schema, root);
+}
+
 // --- layout --------------------------------------------------------------------------------
+
+let lastId = 0;
 
 function labelled(title, schema, control, ctx, path, extra) {
   const top = path.split(".")[0];
   const secret = ctx.secretFields && ctx.secretFields.has(top);
+  // The label names the field's (last) input, so screen readers and taps find it.
+  const inputs = control.matches("input, select") ? [control] : [...control.querySelectorAll("input, select")];
+  const target = inputs[inputs.length - 1];
+  if (target && !target.id) target.id = `f${++lastId}`;
   return h(
     "div",
     { class: "field" },
-    h("label", {}, h("span", { class: "field-title" }, title), secret ? secretBadge() : null),
+    h("label", { htmlFor: target ? target.id : undefined }, h("span", { class: "field-title" }, title), secret ? secretBadge() : null),
     control,
     extra || null,
     schema.description ? h("small", { class: "hint" }, schema.description) : null,

@@ -25,7 +25,7 @@ export class TableMap {
     this.picking = { label, done };
     this.container.classList.add("picking");
     if (this.banner) this.banner.textContent = `Tap the map: ${label}`;
-    this.container.scrollIntoView({ behavior: "smooth", block: "center" });
+    this.container.scrollIntoView({ block: "nearest" });
   }
 
   /** The picked point is drawn until the order that used it is sent. */
