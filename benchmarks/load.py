@@ -106,10 +106,19 @@ class Game:
 
 
 async def run(port: int, games: int, seconds: float, use_http: bool) -> None:
-    created = [post(port, "/api/games", {"scenario": "grid-ambush-table"}) for _ in range(games)]
+    began = time.perf_counter()
+    created = await asyncio.gather(
+        *(
+            asyncio.to_thread(post, port, "/api/games", {"scenario": "grid-ambush-table"})
+            for _ in range(games)
+        )
+    )
     playing = [Game(port, c, use_http) for c in created]
-    for game in playing:
-        await game.connect()
+    await asyncio.gather(*(game.connect() for game in playing))
+    print(
+        f"set up {games} games and {2 * games} websockets in {time.perf_counter() - began:.1f} s",
+        flush=True,
+    )
     start = time.perf_counter()
     await asyncio.gather(*(game.play(start + seconds) for game in playing))
     elapsed = time.perf_counter() - start

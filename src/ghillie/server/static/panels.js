@@ -6,6 +6,14 @@ import { byId, pieceName, sideName, summary } from "./pieces.js";
 
 const PHASES = { setup: "Setting up", play: "In play", over: "Game over" };
 
+/** Is the game waiting for this side? (its turn, its set-up, or a unit it must set up now) */
+export function yourMove(view) {
+  const board = view.board || {};
+  if (view.you === "referee" || !(view.commands || []).length) return false;
+  const pending = board.waiting_for_setup && (view.pieces || []).some((p) => p.id === board.waiting_for_setup);
+  return Boolean(pending || !board.active || board.active === view.you);
+}
+
 export function status(view) {
   const board = view.board || {};
   const pieces = byId(view);
@@ -36,7 +44,7 @@ export function status(view) {
   }
   const empty = Array.isArray(board.found_empty) ? board.found_empty : [];
   if (empty.length) rows.push(`Scanned and found empty: ${empty.join(", ")}.`);
-  const yours = view.you !== "referee" && (view.commands || []).length > 0 && (!board.active || board.active === view.you);
+  const yours = yourMove(view);
   return h(
     "div",
     {},
@@ -137,7 +145,8 @@ export function everything(view) {
 
 function lineText(line, view) {
   if (line.text) return line.text;
-  if (line.event === "acted") return `${sideName(view, line.by)} acted.`;
+  // Deny by default: a side told nothing of an event still learns that someone acted.
+  if (line.event === "acted") return line.by ? `${sideName(view, line.by)} acted.` : "A side acted.";
   return humanize(line.event || "event");
 }
 

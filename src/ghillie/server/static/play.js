@@ -51,7 +51,8 @@ function render(view) {
   current = view;
   if (!catalogue) return; // drawn once the rulesets arrive
   const referee = view.you === "referee";
-  document.title = `${view.title} — ghillie`;
+  // A mark in the tab's title tells a player in another tab that the game waits for them.
+  document.title = `${panels.yourMove(view) ? "▶ " : ""}${view.title} — ghillie`;
   $("title").textContent = view.title;
   $("who").textContent = referee
     ? "Referee view: you see every side's secrets. Never show this screen to a player."

@@ -53,6 +53,8 @@ export class Live {
     const url = `${scheme}//${location.host}/api/games/${encodeURIComponent(this.game)}/ws`;
     this.hooks.onStatus("connecting");
     const socket = new WebSocket(url);
+    // Frames are JSON text; should one come binary, decode it in order (a Blob would not be).
+    socket.binaryType = "arraybuffer";
     this.socket = socket;
     socket.addEventListener("open", () => {
       // The token goes in the first message, not the URL, so it stays out of access logs.
@@ -62,10 +64,10 @@ export class Live {
     socket.addEventListener("close", (event) => this.closedWith(socket, event.code));
   }
 
-  receive(text) {
+  receive(data) {
     let message;
     try {
-      message = JSON.parse(text);
+      message = JSON.parse(typeof data === "string" ? data : new TextDecoder().decode(data));
     } catch {
       return;
     }

@@ -9,6 +9,7 @@ const $ = (id) => document.getElementById(id);
 let rulesets = [];
 let scenarios = [];
 let upload = null; // {name, body} of a chosen scenario file
+let reading = Promise.resolve(); // the file being read, if any: create waits for it
 
 function radio(name, value, checked, title, detail, extra) {
   const input = h("input", { type: "radio", name, value, checked, id: `${name}-${value}` });
@@ -67,6 +68,7 @@ async function create(event) {
   const button = $("create-button");
   button.disabled = true;
   try {
+    await reading;
     let body;
     if (upload) {
       body = upload.body;
@@ -153,6 +155,22 @@ function showLinks(created) {
   $("links").scrollIntoView({ block: "start" });
 }
 
+/** A scenario file was chosen (or the choice cleared): read it, ready to send. */
+async function chooseFile(file) {
+  showError("");
+  upload = null;
+  $("file-note").hidden = true;
+  if (!file) return;
+  try {
+    upload = { name: file.name, body: await readUpload(file) };
+    $("file-note").textContent = `The game will use ${file.name}.`;
+    $("file-note").hidden = false;
+    document.querySelectorAll('input[name="scenario"]').forEach((i) => (i.checked = false));
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
 async function main() {
   try {
     [rulesets, scenarios] = await Promise.all([api.rulesets(), api.scenarios()]);
@@ -168,20 +186,8 @@ async function main() {
     $("file").value = "";
     $("file-note").hidden = true;
   });
-  $("file").addEventListener("change", async () => {
-    const file = $("file").files[0];
-    showError("");
-    upload = null;
-    $("file-note").hidden = true;
-    if (!file) return;
-    try {
-      upload = { name: file.name, body: await readUpload(file) };
-      $("file-note").textContent = `The game will use ${file.name}.`;
-      $("file-note").hidden = false;
-      document.querySelectorAll('input[name="scenario"]').forEach((i) => (i.checked = false));
-    } catch (error) {
-      showError(error.message);
-    }
+  $("file").addEventListener("change", () => {
+    reading = chooseFile($("file").files[0]);
   });
   $("create").addEventListener("submit", create);
   $("again").addEventListener("click", () => {
