@@ -384,7 +384,8 @@ async def serve_socket(hub: Hub, socket: WebSocket, game_id: str) -> None:
         return
     watcher = hub.watch(game, observer)
     try:
-        await socket.send_text(_dumps({"type": "view", "view": await hub.view(game_id, observer)}))
+        whole = await hub.watch_view(game, watcher)
+        await socket.send_text(_dumps({"type": "view", "view": whole}))
         sender = asyncio.create_task(_pump(socket, watcher.queue))
         try:
             await _receive_commands(hub, socket, game_id, observer)

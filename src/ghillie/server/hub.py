@@ -64,6 +64,9 @@ class LiveGame:
     answers: dict[tuple[str, str], dict[str, Any]]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
+    # The view (without its log) that every watcher of each observer now holds: updates
+    # carry only what differs from it.
+    shown: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -236,18 +239,28 @@ class Hub:
     def unwatch(self, game: LiveGame, watcher: Watcher) -> None:
         game.watchers.discard(watcher)
 
+    async def watch_view(self, game: LiveGame, watcher: Watcher, after: int = -1) -> dict[str, Any]:
+        """The whole view a new or resynchronising watcher starts from (log after ``after``)."""
+        async with game.lock:
+            view = project(game.state, game.events[after + 1 :], watcher.observer)
+            game.shown[watcher.observer] = {k: v for k, v in view.items() if k != "log"}
+            return view
+
     def _publish(self, game: LiveGame, before: int) -> None:
-        """Push each watcher what changed for its observer since ``before``."""
+        """Push each watcher what changed for its observer since ``before``: the new log
+        entries and the other parts of the view that differ from what it holds."""
         if game.state.seq == before:
             return
         new = game.events[before + 1 :]
         updates: dict[str, dict[str, Any]] = {}
         for watcher in list(game.watchers):
-            if watcher.observer not in updates:
-                updates[watcher.observer] = {
-                    "type": "update",
-                    "view": project(game.state, new, watcher.observer),
-                }
+            observer = watcher.observer
+            if observer not in updates:
+                view = project(game.state, new, observer)
+                held = game.shown.get(observer, {})
+                changed = {k: v for k, v in view.items() if k == "log" or held.get(k) != v}
+                game.shown[observer] = {k: v for k, v in view.items() if k != "log"}
+                updates[observer] = {"type": "update", "view": changed}
             try:
                 watcher.queue.put_nowait(updates[watcher.observer])
             except asyncio.QueueFull:

@@ -50,7 +50,15 @@ def run(host: str, port: int, db: str) -> int:
     print(f"ghillie is serving at http://{host}:{port}/ (games kept in {where})", flush=True)
     try:
         uvicorn.run(
-            app, host=host, port=port, access_log=False, log_config=None, ws_max_size=1 << 20
+            app,
+            host=host,
+            port=port,
+            access_log=False,
+            log_config=None,
+            ws_max_size=1 << 20,
+            # A view is a few kilobytes pushed after every event: compressing it costs more
+            # time than it saves on a local network.
+            ws_per_message_deflate=False,
         )
     finally:
         app.state.hub.close()

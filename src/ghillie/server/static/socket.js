@@ -92,7 +92,8 @@ export class Live {
       return; // nothing new (an update we already got in the whole view)
     }
     const log = this.view ? mergeLog(this.view.log, incoming) : incoming;
-    this.view = { ...view, log };
+    // An update carries only the parts of the view that changed (and the new log entries).
+    this.view = whole || !this.view ? { ...view, log } : { ...this.view, ...view, log };
     this.hooks.onView(this.view);
   }
 
