@@ -67,3 +67,36 @@ def test_a_side_knows_the_other_army_only_from_the_start_of_play(game: Game) -> 
 def test_an_unknown_observer_gets_nothing(game: Game) -> None:
     with pytest.raises(ValueError, match="unknown observer"):
         view(game, "eldar")
+
+
+def test_an_update_merged_into_what_was_held_is_the_whole_view() -> None:
+    """project_update skips rebuilding what no event could have changed; merged, it must
+    always give exactly the view a fresh projection gives."""
+    import random
+
+    from ghillie import Refusal, registry
+    from ghillie.view import project, project_update
+
+    for name in examples.names():
+        for seed in range(4):
+            game = Game.create(examples.load(name), seed=seed)
+            ruleset = registry.get(game.state.ruleset)
+            rng = random.Random(seed)
+            observers = (*game.state.sides, "spectator", "referee")
+            held = {o: project_update(game.state, game.events(), o, {})[1] for o in observers}
+            for _ in range(60):
+                side = rng.choice(game.state.sides)
+                options = ruleset.candidates(game.state, side)
+                if not options:
+                    continue
+                try:
+                    event = game.command(side, rng.choice(options))
+                except Refusal:
+                    continue
+                for observer in observers:
+                    update, held[observer] = project_update(
+                        game.state, [event], observer, held[observer]
+                    )
+                    whole = project(game.state, [event], observer)
+                    assert held[observer] == {k: v for k, v in whole.items() if k != "log"}
+                    assert update["log"] == whole["log"]

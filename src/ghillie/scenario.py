@@ -122,7 +122,11 @@ class Scenario(Strict):
         return tuple(s.id for s in self.sides)
 
     def side_name(self, side: str) -> str:
-        return next(s.name for s in self.sides if s.id == side)
+        return self._side_names[side]
+
+    @cached_property
+    def _side_names(self) -> dict[str, str]:
+        return {s.id: s.name for s in self.sides}
 
 
 def read_scenario_file(path: str | Path) -> dict[str, Any]:

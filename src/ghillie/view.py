@@ -7,11 +7,11 @@ it — never by taking the full state and deleting what it may not see.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ghillie import engine, registry
-from ghillie.events import Event, event_to_json, piece_to_json
+from ghillie.events import Event, Know, Place, Remove, Update, event_to_json, piece_to_json
 from ghillie.state import REFEREE, SPECTATOR, GameState, Level, Piece
 
 if TYPE_CHECKING:
@@ -24,6 +24,36 @@ def view(game: Game, observer: str) -> dict[str, Any]:
 
 
 def project(state: GameState[Any], events: Sequence[Event], observer: str) -> dict[str, Any]:
+    """The view of ``state`` for ``observer``, with the log of ``events``."""
+    return _build(state, events, observer, pieces=True)
+
+
+def project_update(
+    state: GameState[Any], new: Sequence[Event], observer: str, held: Mapping[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What changed for ``observer`` since it was shown ``held`` (a view without its log),
+    given the events since then: ``(update, view now without its log)``. The update has the
+    new log entries and every other part of the view that differs from ``held``. Pieces and
+    knowledge are rebuilt only if one of the new events placed, changed or removed a piece or
+    changed what a side knows; otherwise they are as held."""
+    effects = {type(effect) for event in new for effect in event.effects}
+    pieces = bool(effects & _PIECE_EFFECTS) or "pieces" not in held
+    view = _build(state, new, observer, pieces=pieces)
+    log = view.pop("log")
+    if not pieces:
+        view.update({k: held[k] for k in _PIECE_KEYS if k in held})
+    update = {k: v for k, v in view.items() if held.get(k) != v}
+    update["log"] = log
+    return update, view
+
+
+_PIECE_EFFECTS = {Place, Update, Remove, Know}
+_PIECE_KEYS = ("pieces", "known", "knowledge")
+
+
+def _build(
+    state: GameState[Any], events: Sequence[Event], observer: str, *, pieces: bool
+) -> dict[str, Any]:
     ruleset = registry.get(state.ruleset)
     scenario = state.scenario
     if observer not in (*state.sides, REFEREE, SPECTATOR):
@@ -37,26 +67,29 @@ def project(state: GameState[Any], events: Sequence[Event], observer: str) -> di
         "board": ruleset.board_view(state, observer),
     }
     if observer == REFEREE:
-        out["pieces"] = [piece_to_json(p) for p in state.pieces.values()]
-        out["knowledge"] = {
-            side: {
-                pid: {"level": k.level.name.lower(), "facts": dict(k.facts)}
-                for pid, k in known.items()
+        if pieces:
+            out["pieces"] = [piece_to_json(p) for p in state.pieces.values()]
+            out["knowledge"] = {
+                side: {
+                    pid: {"level": k.level.name.lower(), "facts": dict(k.facts)}
+                    for pid, k in known.items()
+                }
+                for side, known in state.knowledge.items()
             }
-            for side, known in state.knowledge.items()
-        }
         out["log"] = [event_to_json(e) for e in events]
         return out
     if observer == SPECTATOR:
-        out["pieces"] = []
-        out["known"] = [_known(p, level, {}) for p, level in _public(state)]
+        if pieces:
+            out["pieces"] = []
+            out["known"] = [_known(p, level, {}) for p, level in _public(state)]
     else:
-        out["pieces"] = [piece_to_json(p) for p in state.pieces.values() if p.owner == observer]
-        out["known"] = [
-            _known(state.pieces[pid], k.level, k.facts)
-            for pid, k in state.knowledge.get(observer, {}).items()
-            if pid in state.pieces and state.pieces[pid].owner != observer
-        ]
+        if pieces:
+            out["pieces"] = [piece_to_json(p) for p in state.pieces.values() if p.owner == observer]
+            out["known"] = [
+                _known(state.pieces[pid], k.level, k.facts)
+                for pid, k in state.knowledge.get(observer, {}).items()
+                if pid in state.pieces and state.pieces[pid].owner != observer
+            ]
         out["commands"] = engine.allowed_commands(state, observer)
     out["log"] = [{"seq": e.seq, "lines": list(e.told.get(observer, ()))} for e in events]
     return out

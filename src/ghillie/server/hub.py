@@ -36,7 +36,7 @@ from ghillie.server.problems import UNAVAILABLE, Problem, unknown_game
 from ghillie.server.tokens import new_token, token_hash
 from ghillie.state import REFEREE, GameState
 from ghillie.store.base import Answer, Append, Conflict, EventStore, UnknownGame
-from ghillie.view import project
+from ghillie.view import project, project_update
 
 log = logging.getLogger("ghillie.hub")
 
@@ -256,10 +256,8 @@ class Hub:
         for watcher in list(game.watchers):
             observer = watcher.observer
             if observer not in updates:
-                view = project(game.state, new, observer)
                 held = game.shown.get(observer, {})
-                changed = {k: v for k, v in view.items() if k == "log" or held.get(k) != v}
-                game.shown[observer] = {k: v for k, v in view.items() if k != "log"}
+                changed, game.shown[observer] = project_update(game.state, new, observer, held)
                 updates[observer] = {"type": "update", "view": changed}
             try:
                 watcher.queue.put_nowait(updates[watcher.observer])
