@@ -39,6 +39,8 @@ class Command(BaseModel):
 
     def entered_rolls(self) -> Mapping[str, int]:
         """Physical rolls entered with the command, by label (open rolls only)."""
+        if "rolls" not in type(self).model_fields:
+            return {}
         rolls = getattr(self, "rolls", None)
         if isinstance(rolls, BaseModel):
             return {k: v for k, v in rolls.model_dump().items() if v is not None}

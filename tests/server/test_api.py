@@ -250,11 +250,11 @@ def test_the_websocket_sends_the_view_then_every_update_and_takes_commands(
                 },
             }
         )
+        # Accepted: the answer rides in the update the command made (one frame).
         update = jungle.receive_json()
-        answer = jungle.receive_json()
-        if update["type"] == "answer":
-            update, answer = answer, update
-        assert answer["answer"]["seq"] == 1
+        assert update["type"] == "update"
+        assert update["answer"]["seq"] == 1
+        assert update["answer"]["command_id"] == "w1"
         assert update["view"]["log"][0]["seq"] == 1
         pushed = orks.receive_json()
         assert pushed["type"] == "update"
@@ -277,6 +277,10 @@ def test_the_websocket_sends_the_view_then_every_update_and_takes_commands(
         refused = orks.receive_json()
         assert refused["type"] == "answer"
         assert refused["problem"]["code"] == "not_now"
+        # A retry of the same id: the first answer, alone, and nothing applied twice.
+        jungle.send_json({"type": "command", "command_id": "w1", "command": {"type": "ready"}})
+        retried = jungle.receive_json()
+        assert (retried["type"], retried["answer"]["seq"]) == ("answer", 1)
         orks.send_json({"type": "resync", "after": 0})
         assert [e["seq"] for e in orks.receive_json()["view"]["log"]] == [1]
 

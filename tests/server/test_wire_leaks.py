@@ -55,12 +55,14 @@ class Player:
     def command(self, command: Any, command_id: str, over_socket: bool) -> bool:
         if over_socket and self.socket is not None:
             self.socket.send_json({"type": "command", "command_id": command_id, "command": command})
-            # The update (if accepted) and the answer come in either order.
-            while True:
-                message = self.frame()
-                if message["type"] == "answer":
-                    return "answer" in message
+            # Accepted: the update it made, with the answer in it; refused: an answer alone.
+            message = self.frame()
+            if message["type"] == "update":
+                assert message["answer"]["command_id"] == command_id
                 self.pending_updates -= 1
+                return True
+            assert message["type"] == "answer"
+            return "answer" in message
         answer = self.client.post(
             f"/api/games/{self.game}/commands",
             json={"command_id": command_id, "command": command},

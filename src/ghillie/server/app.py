@@ -32,7 +32,7 @@ from ghillie import examples, registry
 from ghillie.errors import Refusal, ScenarioError
 from ghillie.game import load_scenario
 from ghillie.scenario import Scenario
-from ghillie.server.hub import COMMAND_ID_LENGTH, Hub
+from ghillie.server.hub import COMMAND_ID_LENGTH, Hub, Watcher
 from ghillie.server.odds import odds_for
 from ghillie.server.problems import (
     BAD_REQUEST,
@@ -388,7 +388,7 @@ async def serve_socket(hub: Hub, socket: WebSocket, game_id: str) -> None:
         await socket.send_text(_dumps({"type": "view", "view": whole}))
         sender = asyncio.create_task(_pump(socket, watcher.queue))
         try:
-            await _receive_commands(hub, socket, game_id, observer)
+            await _receive_commands(hub, socket, game_id, watcher)
         finally:
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -408,7 +408,8 @@ async def _pump(socket: WebSocket, queue: asyncio.Queue[dict[str, Any] | None]) 
         await socket.send_text(_dumps(message))
 
 
-async def _receive_commands(hub: Hub, socket: WebSocket, game_id: str, observer: str) -> None:
+async def _receive_commands(hub: Hub, socket: WebSocket, game_id: str, watcher: Watcher) -> None:
+    observer = watcher.observer
     while True:
         text = await socket.receive_text()
         if len(text) > MAX_BODY:
@@ -448,7 +449,10 @@ async def _receive_commands(hub: Hub, socket: WebSocket, game_id: str, observer:
             await socket.send_text(_dumps({"type": "problem", "problem": problem.body()}))
             continue
         try:
-            answer = await hub.command(game_id, observer, command_id, command)
+            answer = await hub.command(game_id, observer, command_id, command, watcher)
+            if command_id in watcher.answered:
+                watcher.answered.discard(command_id)
+                continue  # the answer went out with the update it made
             reply: dict[str, Any] = {"type": "answer", "command_id": command_id, "answer": answer}
         except Refusal as refusal:
             reply = {

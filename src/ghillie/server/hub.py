@@ -53,6 +53,7 @@ class Watcher:
         default_factory=lambda: asyncio.Queue(QUEUE_SIZE)
     )
     dropped: bool = False
+    answered: set[str] = field(default_factory=set)  # command ids answered in an update
 
 
 @dataclass
@@ -156,10 +157,17 @@ class Hub:
     # --- commands -----------------------------------------------------------------------------
 
     async def command(
-        self, game_id: str, observer: str, command_id: str, raw: Mapping[str, Any]
+        self,
+        game_id: str,
+        observer: str,
+        command_id: str,
+        raw: Mapping[str, Any],
+        origin: Watcher | None = None,
     ) -> dict[str, Any]:
         """Rule on a command and return its answer once it is durable. A command id already
-        answered for this side returns the first answer, whatever the command now says."""
+        answered for this side returns the first answer, whatever the command now says.
+        With ``origin`` (the connection the command came by), the answer also rides in the
+        update that connection is sent, marked ``answered``: one frame instead of two."""
         game = await self.live(game_id)
         async with game.lock:
             while True:
@@ -198,7 +206,7 @@ class Hub:
                 game.state = state
                 game.events.append(event)
                 game.answers[(observer, command_id)] = answer
-                self._publish(game, before)
+                self._publish(game, before, origin, answer)
                 return answer
 
     async def _catch_up(self, game: LiveGame) -> bool:
@@ -246,7 +254,13 @@ class Hub:
             game.shown[watcher.observer] = {k: v for k, v in view.items() if k != "log"}
             return view
 
-    def _publish(self, game: LiveGame, before: int) -> None:
+    def _publish(
+        self,
+        game: LiveGame,
+        before: int,
+        origin: Watcher | None = None,
+        answer: dict[str, Any] | None = None,
+    ) -> None:
         """Push each watcher what changed for its observer since ``before``: the new log
         entries and the other parts of the view that differ from what it holds."""
         if game.state.seq == before:
@@ -259,8 +273,12 @@ class Hub:
                 held = game.shown.get(observer, {})
                 changed, game.shown[observer] = project_update(game.state, new, observer, held)
                 updates[observer] = {"type": "update", "view": changed}
+            message = updates[observer]
+            if watcher is origin and answer is not None:
+                message = {**message, "answer": answer}
+                origin.answered.add(answer["command_id"])
             try:
-                watcher.queue.put_nowait(updates[watcher.observer])
+                watcher.queue.put_nowait(message)
             except asyncio.QueueFull:
                 # Too far behind: drop it; the client reconnects and gets the whole view.
                 watcher.dropped = True

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
+import os
 import sys
 from collections.abc import AsyncIterator
 
@@ -46,6 +48,11 @@ def run(host: str, port: int, db: str) -> int:
     except StoreError as exc:
         print(f"ghillie: {exc}", file=sys.stderr)
         return 1
+    # Everything loaded so far lives as long as the server: keep the collector off it, and
+    # collect the young less often (a command allocates many small objects).
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 50)
     where = "SQLite file " + db if store.sqlite else "PostgreSQL"
     print(f"ghillie is serving at http://{host}:{port}/ (games kept in {where})", flush=True)
     try:
@@ -59,6 +66,7 @@ def run(host: str, port: int, db: str) -> int:
             # A view is a few kilobytes pushed after every event: compressing it costs more
             # time than it saves on a local network.
             ws_per_message_deflate=False,
+            ws=os.environ.get("GHILLIE_WS", "auto"),
         )
     finally:
         app.state.hub.close()
