@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import gc
 import logging
-import os
 import sys
 from collections.abc import AsyncIterator
 
@@ -66,7 +65,6 @@ def run(host: str, port: int, db: str) -> int:
             # A view is a few kilobytes pushed after every event: compressing it costs more
             # time than it saves on a local network.
             ws_per_message_deflate=False,
-            ws=os.environ.get("GHILLIE_WS", "auto"),
         )
     finally:
         app.state.hub.close()
