@@ -99,8 +99,13 @@ class Ruleset(ABC, Generic[S, B]):
     def fold(self, board: B, change: BoardChange) -> B:
         raise ValueError(f"{self.id} has no board change {change.name!r}")
 
+    def table_view(self, scenario: S) -> dict[str, Any]:
+        """The table as every side sees it (size, terrain, grid): it never changes in a
+        game, so it is sent once, not with every update."""
+        return {}
+
     def board_view(self, state: GameState[B], observer: str) -> dict[str, Any]:
-        """Ruleset-specific parts of ``observer``'s view, built from what it may see."""
+        """The ruleset's state of play in ``observer``'s view, built from what it may see."""
         return {}
 
     def odds(self, state: GameState[B], side: str, command: Command) -> Check[Any] | None:

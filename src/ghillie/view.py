@@ -64,6 +64,7 @@ def _build(
         "you": observer,
         "phase": state.phase.value,
         "seq": state.seq,
+        "table": ruleset.table_view(scenario),
         "board": ruleset.board_view(state, observer),
     }
     if observer == REFEREE:

@@ -91,7 +91,7 @@ def test_dwv_r02_the_opponent_is_told_the_ambush_rules_are_in_use_before_deploym
     for observer in (MARINES, JUNGLE, SPECTATOR):
         view = game.view(observer)
         assert view["phase"] == "setup"
-        assert view["board"]["ambush_rules_in_use"] is True
+        assert view["table"]["ambush_rules_in_use"] is True
         first = view["log"][0]["lines"]
         assert [line["event"] for line in first] == ["ambush_rules"]
         assert "Ambush rules are in use" in first[0]["text"]
@@ -104,7 +104,7 @@ def test_dwv_r02_no_announcement_without_a_deathworld_veterans_army() -> None:
     for spec in data["units"]:
         spec["ambush"] = False
     view = new_game(data).view(MARINES)
-    assert view["board"]["ambush_rules_in_use"] is False
+    assert view["table"]["ambush_rules_in_use"] is False
     assert all(line["event"] != "ambush_rules" for line in view["log"][0]["lines"])
 
 
@@ -113,7 +113,7 @@ def test_dwv_r02_no_announcement_without_a_deathworld_veterans_army() -> None:
 
 @pytest.mark.spec("DWV-R03")
 def test_dwv_r03_the_table_is_divided_into_one_foot_squares_lettered_and_numbered() -> None:
-    grid = new_game(map_data()).view(MARINES)["board"]["grid"]
+    grid = new_game(map_data()).view(MARINES)["table"]["grid"]
     assert sorted(grid) == [f"{c}{r}" for c in "ABCDE" for r in "123"]
     for x0, y0, x1, y1 in grid.values():
         assert (x1 - x0, y1 - y0) == (12, 12)
@@ -122,14 +122,14 @@ def test_dwv_r03_the_table_is_divided_into_one_foot_squares_lettered_and_numbere
 @pytest.mark.spec("DWV-A03")
 def test_dwv_a03_both_players_see_the_same_grid_before_the_orders_are_written() -> None:
     game = new_game(map_data())
-    assert game.view(JUNGLE)["board"]["grid"] == game.view(MARINES)["board"]["grid"]
+    assert game.view(JUNGLE)["table"]["grid"] == game.view(MARINES)["table"]["grid"]
     assert game.view(JUNGLE)["phase"] == "setup"
     assert game.state.board.recorded == frozenset()
 
 
 @pytest.mark.spec("DWV-A03")
 def test_dwv_a03_default_columns_along_the_long_edge_rows_from_the_ambusher() -> None:
-    grid = new_game(map_data()).view(MARINES)["board"]["grid"]
+    grid = new_game(map_data()).view(MARINES)["table"]["grid"]
     # A1 is the corner at the left of the ambusher's (y = 0) edge; E runs along the 5' edge.
     assert tuple(grid["A1"]) == (0, 0, 12, 12)
     assert tuple(grid["E1"]) == (48, 0, 60, 12)
@@ -139,7 +139,7 @@ def test_dwv_a03_default_columns_along_the_long_edge_rows_from_the_ambusher() ->
 
 @pytest.mark.spec("DWV-A03")
 def test_dwv_a03_rows_from_the_opponent_switch_numbers_rows_from_the_far_edge() -> None:
-    grid = new_game(map_data(rows_from="opponent")).view(MARINES)["board"]["grid"]
+    grid = new_game(map_data(rows_from="opponent")).view(MARINES)["table"]["grid"]
     assert tuple(grid["D1"]) == (36, 24, 48, 36)
     assert tuple(grid["D3"]) == (36, 0, 48, 12)
     # An order for D1 is then an order for the square at the Marines' edge.
@@ -154,14 +154,14 @@ def test_dwv_a03_rows_from_the_opponent_switch_numbers_rows_from_the_far_edge() 
 def test_dwv_a03_the_table_edge_at_y0_may_be_the_opponents() -> None:
     data = map_data()
     data["table"]["near_side"] = MARINES
-    grid = new_game(data).view(JUNGLE)["board"]["grid"]
+    grid = new_game(data).view(JUNGLE)["table"]["grid"]
     # Rows still run from the ambusher's edge, which is now y = 36.
     assert tuple(grid["D1"]) == (36, 24, 48, 36)
 
 
 @pytest.mark.spec("DWV-A03")
 def test_dwv_a03_columns_along_the_short_edge_switch_turns_the_grid() -> None:
-    grid = new_game(map_data(columns_along="short")).view(MARINES)["board"]["grid"]
+    grid = new_game(map_data(columns_along="short")).view(MARINES)["table"]["grid"]
     assert sorted(grid) == [f"{c}{r}" for c in "ABC" for r in "12345"]
     assert tuple(grid["A2"]) == (12, 0, 24, 12)
     assert tuple(grid["C5"]) == (48, 24, 60, 36)
@@ -316,7 +316,7 @@ def _big_table(**switches: Any) -> dict[str, Any]:
 @pytest.mark.spec("DWV-A02")
 def test_dwv_a02_part_squares_at_the_edges_are_squares_by_default() -> None:
     game = new_game(_big_table())
-    grid = game.view(MARINES)["board"]["grid"]
+    grid = game.view(MARINES)["table"]["grid"]
     assert len(grid) == 6 * 4
     assert tuple(grid["F4"]) == (60, 36, 66, 40)
     record(game, graw="F4")
@@ -326,7 +326,7 @@ def test_dwv_a02_part_squares_at_the_edges_are_squares_by_default() -> None:
 @pytest.mark.spec("DWV-A02")
 def test_dwv_a02_without_part_squares_the_edge_strips_have_no_reference() -> None:
     game = new_game(_big_table(partial_squares=False))
-    grid = game.view(MARINES)["board"]["grid"]
+    grid = game.view(MARINES)["table"]["grid"]
     assert len(grid) == 5 * 3
     assert "F1" not in grid
     assert refused(game, JUNGLE, _orders({"unit": "graw", "square": "F1"})).code == "off_table"
@@ -368,7 +368,7 @@ def test_dwv_a12_with_a_closed_roster_the_ambushers_are_not_shown_at_all() -> No
 @pytest.mark.spec("DWV-T01", "DWV-R03", "DWV-R04")
 def test_dwv_t01_the_diagram_order_hides_sgt_graws_patrol_in_d2() -> None:
     game = new_game(map_data())
-    grid = game.view(JUNGLE)["board"]["grid"]
+    grid = game.view(JUNGLE)["table"]["grid"]
     assert len(grid) == 15
     assert tuple(grid["D2"]) == (36, 12, 48, 24)
     event = game.command(

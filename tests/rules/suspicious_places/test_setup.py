@@ -95,7 +95,7 @@ def test_under_ambushed_the_side_being_ambushed_camouflages() -> None:
     dice = QueuedDice([2])
     game = create(data, dice)
     assert dice.empty
-    assert game.view(KENO)["board"]["camouflage_side"] == KENO
+    assert game.view(KENO)["table"]["camouflage_side"] == KENO
     assert game.view(KENO)["board"]["markers_to_place"] == 2
     assert "markers_to_place" not in game.view(LIANRA)["board"]
     with pytest.raises(ScenarioError, match="SW-A02"):

@@ -122,12 +122,14 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
 
         return candidates(state, side)
 
+    def table_view(self, scenario: GridAmbushScenario) -> dict[str, Any]:
+        return scenario.table_view
+
     def board_view(self, state: GameState[Board], observer: str) -> dict[str, Any]:
         scenario = state.scenario
         assert isinstance(scenario, GridAmbushScenario)
         board = state.board
         out: dict[str, Any] = {
-            **scenario.table_view,
             "turn": board.turn,
             "active": board.active,
             "step": board.step.value,

@@ -260,14 +260,14 @@ class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
     def fold(self, board: Board, change: BoardChange) -> Board:
         return fold(board, change)
 
+    def table_view(self, scenario: SuspiciousPlacesScenario) -> dict[str, Any]:
+        return scenario.table_view
+
     def board_view(self, state: GameState[Board], observer: str) -> dict[str, Any]:
         scenario = state.scenario
         assert isinstance(scenario, SuspiciousPlacesScenario)
         board = state.board
         out: dict[str, Any] = {
-            **scenario.table_view,
-            "situation": scenario.situation.value,
-            "camouflage_side": scenario.camouflage_side(),
             "ready": sorted(board.ready),
             "turn": board.turn,
             "active": board.active,

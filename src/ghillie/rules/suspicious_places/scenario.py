@@ -223,6 +223,8 @@ class SuspiciousPlacesScenario(Scenario):
         return {
             "table": self.table.model_dump(mode="json"),
             "terrain": [t.model_dump(mode="json") for t in self.terrain],
+            "situation": self.situation.value,
+            "camouflage_side": self.camouflage_side(),
         }
 
     @cached_property

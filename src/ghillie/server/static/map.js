@@ -9,7 +9,7 @@ const MARGIN = 2.5; // inches around the table, for the rulers
 
 /** Does this view have a map to draw? (Table mode: the real table is the map.) */
 export function hasMap(view) {
-  return view.mode === "map" && view.board && view.board.table;
+  return view.mode === "map" && view.table && view.table.table;
 }
 
 export class TableMap {
@@ -41,7 +41,7 @@ export class TableMap {
   }
 
   draw(view) {
-    const board = view.board;
+    const board = view.table; // the table never changes in a game: size, terrain, grid
     const { width, depth } = board.table;
     if (!this.svg) {
       this.svg = s("svg", {
