@@ -41,6 +41,7 @@ from ghillie.server.problems import (
     TOO_LARGE,
     Problem,
     unknown_game,
+    where,
 )
 from ghillie.state import REFEREE
 from ghillie.store.base import EventStore
@@ -173,8 +174,8 @@ def create_app(store: EventStore, *, hub: Hub | None = None) -> FastAPI:
         return JSONResponse(problem.body(), status_code=exc.status_code, media_type=PROBLEM_JSON)
 
     @app.exception_handler(Exception)
-    async def _crash(_request: Request, _exc: Exception) -> Response:
-        log.exception("unhandled error")
+    async def _crash(_request: Request, exc: Exception) -> Response:
+        log.error("unhandled error: %s", where(exc))
         problem = Problem("internal_error", "Something went wrong on the server.", 500)
         return JSONResponse(problem.body(), status_code=500, media_type=PROBLEM_JSON)
 

@@ -32,7 +32,7 @@ from ghillie.game import load_scenario
 from ghillie.ids import IdSource, RandomIds
 from ghillie.scenario import Scenario
 from ghillie.server.committer import GroupCommitter
-from ghillie.server.problems import UNAVAILABLE, Problem, unknown_game
+from ghillie.server.problems import UNAVAILABLE, Problem, unknown_game, where
 from ghillie.server.tokens import new_token, token_hash
 from ghillie.state import REFEREE, GameState
 from ghillie.store.base import Answer, Append, Conflict, EventStore, UnknownGame
@@ -199,8 +199,8 @@ class Hub:
                     continue
                 except UnknownGame:
                     raise unknown_game() from None
-                except Exception:
-                    log.exception("commit failed")  # the database's error; no game data in it
+                except Exception as exc:
+                    log.error("commit failed: %s", where(exc))
                     raise Problem(UNAVAILABLE, "The game could not be saved; try again.") from None
                 before = game.state.seq
                 game.state = state

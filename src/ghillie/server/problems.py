@@ -64,5 +64,15 @@ class Problem(Exception):
         }
 
 
+def where(exc: BaseException) -> str:
+    """An exception for the log: its class and where it was raised, never its message (a
+    message can carry the data that caused it: a secret, a token, a SQL parameter)."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    place = f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}" if tb else "?"
+    return f"{exc.__class__.__name__} at {place}"
+
+
 def unknown_game() -> Problem:
     return Problem(UNKNOWN_GAME, "There is no such game, or the link is not valid.")

@@ -131,8 +131,13 @@ class SqlStore:
 
     def _engine(self) -> Engine:
         if not self.sqlite:
-            return create_engine(self.url, pool_size=8, max_overflow=8, pool_pre_ping=True)
-        engine = create_engine(self.url, poolclass=NullPool if ":memory:" in self.url else None)
+            return create_engine(
+                self.url, pool_size=8, max_overflow=8, pool_pre_ping=True, hide_parameters=True
+            )
+        # hide_parameters: a database error must not carry an event (a secret) into a log.
+        engine = create_engine(
+            self.url, poolclass=NullPool if ":memory:" in self.url else None, hide_parameters=True
+        )
 
         @event.listens_for(engine, "connect")
         def _connect(dbapi_connection: Any, _record: Any) -> None:
