@@ -8,51 +8,37 @@ never by anything in the URL, so tokens do not end up in access logs or browser 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import json
 import logging
-import time
 import tomllib
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any
 
-import orjson
 import segno
-from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ghillie import examples, registry
 from ghillie.errors import Refusal, ScenarioError
 from ghillie.game import load_scenario
 from ghillie.scenario import Scenario
-from ghillie.server.hub import COMMAND_ID_LENGTH, Hub, Watcher
+from ghillie.server.hub import COMMAND_ID_LENGTH, Hub
+from ghillie.server.middleware import PROBLEM_JSON, AccessLog, BodyLimit, SecureHeaders
 from ghillie.server.odds import odds_for
-from ghillie.server.problems import (
-    BAD_REQUEST,
-    BAD_SCENARIO,
-    NOT_FOUND,
-    TOO_LARGE,
-    Problem,
-    unknown_game,
-    where,
-)
+from ghillie.server.problems import BAD_REQUEST, BAD_SCENARIO, NOT_FOUND, Problem, where
+from ghillie.server.socket import serve_socket
 from ghillie.state import REFEREE
 from ghillie.store.base import EventStore
 
-access = logging.getLogger("ghillie.access")
 log = logging.getLogger("ghillie.server")
 
 MAX_SCENARIO = 256 * 1024  # a scenario file is a few kilobytes; this is generous
-MAX_BODY = 16 * MAX_SCENARIO  # any request (4 MiB): far above what a well-formed one needs
 STATIC = resources.files("ghillie.server") / "static"
-PROBLEM_JSON = "application/problem+json"
 
 
 class NewGame(BaseModel):
@@ -361,232 +347,3 @@ def _qr(url: str) -> str:
 def _page(name: str) -> Response:
     html = (STATIC / name).read_text(encoding="utf-8")
     return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
-
-
-# --- the websocket ------------------------------------------------------------
-
-AUTH_TIMEOUT = 10.0
-
-
-async def serve_socket(hub: Hub, socket: WebSocket, game_id: str) -> None:
-    """One side's live connection. The first message must be ``{"type": "auth", "token":
-    …}``; then the server sends the whole view, pushes an update after every event, and
-    answers commands sent as ``{"type": "command", "command_id": …, "command": {…}}``."""
-    await socket.accept()
-    try:
-        hello = json.loads(await asyncio.wait_for(socket.receive_text(), AUTH_TIMEOUT))
-        token = (
-            hello.get("token") if isinstance(hello, dict) and hello.get("type") == "auth" else None
-        )
-        observer = await hub.observer(game_id, token if isinstance(token, str) else None)
-        game = await hub.live(game_id)
-    except (Problem, ValueError, TimeoutError, WebSocketDisconnect, KeyError):
-        await _close(socket, unknown_game().body())
-        return
-    watcher = hub.watch(game, observer)
-    try:
-        whole = await hub.watch_view(game, watcher)
-        await socket.send_text(_dumps({"type": "view", "view": whole}))
-        sender = asyncio.create_task(_pump(socket, watcher.queue))
-        try:
-            await _receive_commands(hub, socket, game_id, watcher)
-        finally:
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await sender
-    except WebSocketDisconnect:
-        pass
-    finally:
-        hub.unwatch(game, watcher)
-
-
-async def _pump(socket: WebSocket, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
-    while True:
-        message = await queue.get()
-        if message is None:  # fell too far behind: let the client reconnect and resync
-            await socket.close(code=4008)
-            return
-        await socket.send_text(_dumps(message))
-
-
-async def _receive_commands(hub: Hub, socket: WebSocket, game_id: str, watcher: Watcher) -> None:
-    observer = watcher.observer
-    while True:
-        text = await socket.receive_text()
-        if len(text) > MAX_BODY:
-            await socket.send_text(
-                _dumps(
-                    {
-                        "type": "problem",
-                        "problem": Problem(TOO_LARGE, "That message is too large.").body(),
-                    }
-                )
-            )
-            continue
-        try:
-            message = json.loads(text)
-        except ValueError:
-            message = None
-        if not isinstance(message, dict):
-            problem = Problem(BAD_REQUEST, "The message is not well-formed.")
-            await socket.send_text(_dumps({"type": "problem", "problem": problem.body()}))
-            continue
-        kind = message.get("type")
-        if kind == "resync":
-            after = message.get("after")
-            after = after if isinstance(after, int) and after >= -1 else -1
-            await socket.send_text(
-                _dumps({"type": "view", "view": await hub.view(game_id, observer, after)})
-            )
-            continue
-        command_id, command = message.get("command_id"), message.get("command")
-        if (
-            kind != "command"
-            or not isinstance(command_id, str)
-            or not 0 < len(command_id) <= COMMAND_ID_LENGTH
-            or not isinstance(command, dict)
-        ):
-            problem = Problem(BAD_REQUEST, "The message is not well-formed.")
-            await socket.send_text(_dumps({"type": "problem", "problem": problem.body()}))
-            continue
-        try:
-            answer = await hub.command(game_id, observer, command_id, command, watcher)
-            if command_id in watcher.answered:
-                watcher.answered.discard(command_id)
-                continue  # the answer went out with the update it made
-            reply: dict[str, Any] = {"type": "answer", "command_id": command_id, "answer": answer}
-        except Refusal as refusal:
-            reply = {
-                "type": "answer",
-                "command_id": command_id,
-                "problem": Problem.of(refusal).body(),
-            }
-        except Problem as problem:
-            reply = {"type": "answer", "command_id": command_id, "problem": problem.body()}
-        await socket.send_text(_dumps(reply))
-
-
-async def _close(socket: WebSocket, problem: dict[str, Any]) -> None:
-    with contextlib.suppress(Exception):
-        await socket.send_text(_dumps({"type": "problem", "problem": problem}))
-        await socket.close(code=4404)
-
-
-def _dumps(value: Any) -> str:
-    # orjson: a view is encoded after every event, for every side watching.
-    return orjson.dumps(value).decode()
-
-
-# --- middleware ---------------------------------------------------------------
-
-
-class AccessLog:
-    """An access log of allow-listed fields only: method, the route's template (never the
-    concrete path, query or headers), status and time."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        start = time.perf_counter()
-        status = 0
-
-        async def sending(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, sending)
-        finally:
-            route = scope.get("route")
-            access.info(
-                "%s %s %s %.1fms",
-                scope["method"],
-                getattr(route, "path", "-"),
-                status,
-                (time.perf_counter() - start) * 1000,
-            )
-
-
-class BodyLimit:
-    """Refuse request bodies over ``MAX_BODY`` bytes, declared or streamed."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
-            await _too_large(send)
-            return
-        seen = 0
-
-        async def receiving() -> Message:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > MAX_BODY:
-                    raise Problem(TOO_LARGE, "The request is too large.")
-            return message
-
-        await self.app(scope, receiving, send)
-
-
-async def _too_large(send: Send) -> None:
-    body = json.dumps(Problem(TOO_LARGE, "The request is too large.").body()).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [
-                (b"content-type", PROBLEM_JSON.encode()),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
-
-
-class SecureHeaders:
-    """Headers every response carries: no sniffing, no caching of game data, no referrer,
-    scripts only from this server."""
-
-    HEADERS: ClassVar[list[tuple[bytes, bytes]]] = [
-        (b"x-content-type-options", b"nosniff"),
-        (b"referrer-policy", b"no-referrer"),
-        (b"x-frame-options", b"DENY"),
-        (
-            b"content-security-policy",
-            b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-            b"connect-src 'self' ws: wss:; frame-ancestors 'none'",
-        ),
-    ]
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def sending(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                names = {k.lower() for k, _ in headers}
-                headers += [(k, v) for k, v in self.HEADERS if k not in names]
-                if scope["path"].startswith("/api/") and b"cache-control" not in names:
-                    headers.append((b"cache-control", b"no-store"))
-                message = {**message, "headers": headers}
-            await send(message)
-
-        await self.app(scope, receive, sending)

@@ -1,0 +1,129 @@
+"""The websocket of one side: the whole view, then an update after every event, and
+commands in the other direction (protocol: docs/api.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+import orjson
+from fastapi import WebSocket, WebSocketDisconnect
+
+from ghillie.errors import Refusal
+from ghillie.server.hub import COMMAND_ID_LENGTH, Hub, Watcher
+from ghillie.server.problems import BAD_REQUEST, TOO_LARGE, Problem, unknown_game
+
+MAX_MESSAGE = 1 << 20
+
+AUTH_TIMEOUT = 10.0
+
+
+async def serve_socket(hub: Hub, socket: WebSocket, game_id: str) -> None:
+    """One side's live connection. The first message must be ``{"type": "auth", "token":
+    …}``; then the server sends the whole view, pushes an update after every event, and
+    answers commands sent as ``{"type": "command", "command_id": …, "command": {…}}``."""
+    await socket.accept()
+    try:
+        hello = json.loads(await asyncio.wait_for(socket.receive_text(), AUTH_TIMEOUT))
+        token = (
+            hello.get("token") if isinstance(hello, dict) and hello.get("type") == "auth" else None
+        )
+        observer = await hub.observer(game_id, token if isinstance(token, str) else None)
+        game = await hub.live(game_id)
+    except (Problem, ValueError, TimeoutError, WebSocketDisconnect, KeyError):
+        await _close(socket, unknown_game().body())
+        return
+    watcher = hub.watch(game, observer)
+    try:
+        whole = await hub.watch_view(game, watcher)
+        await socket.send_text(_dumps({"type": "view", "view": whole}))
+        sender = asyncio.create_task(_pump(socket, watcher.queue))
+        try:
+            await _receive_commands(hub, socket, game_id, watcher)
+        finally:
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.unwatch(game, watcher)
+
+
+async def _pump(socket: WebSocket, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
+    while True:
+        message = await queue.get()
+        if message is None:  # fell too far behind: let the client reconnect and resync
+            await socket.close(code=4008)
+            return
+        await socket.send_text(_dumps(message))
+
+
+async def _receive_commands(hub: Hub, socket: WebSocket, game_id: str, watcher: Watcher) -> None:
+    observer = watcher.observer
+    while True:
+        text = await socket.receive_text()
+        if len(text) > MAX_MESSAGE:
+            await socket.send_text(
+                _dumps(
+                    {
+                        "type": "problem",
+                        "problem": Problem(TOO_LARGE, "That message is too large.").body(),
+                    }
+                )
+            )
+            continue
+        try:
+            message = json.loads(text)
+        except ValueError:
+            message = None
+        if not isinstance(message, dict):
+            problem = Problem(BAD_REQUEST, "The message is not well-formed.")
+            await socket.send_text(_dumps({"type": "problem", "problem": problem.body()}))
+            continue
+        kind = message.get("type")
+        if kind == "resync":
+            after = message.get("after")
+            after = after if isinstance(after, int) and after >= -1 else -1
+            await socket.send_text(
+                _dumps({"type": "view", "view": await hub.view(game_id, observer, after)})
+            )
+            continue
+        command_id, command = message.get("command_id"), message.get("command")
+        if (
+            kind != "command"
+            or not isinstance(command_id, str)
+            or not 0 < len(command_id) <= COMMAND_ID_LENGTH
+            or not isinstance(command, dict)
+        ):
+            problem = Problem(BAD_REQUEST, "The message is not well-formed.")
+            await socket.send_text(_dumps({"type": "problem", "problem": problem.body()}))
+            continue
+        try:
+            answer = await hub.command(game_id, observer, command_id, command, watcher)
+            if command_id in watcher.answered:
+                watcher.answered.discard(command_id)
+                continue  # the answer went out with the update it made
+            reply: dict[str, Any] = {"type": "answer", "command_id": command_id, "answer": answer}
+        except Refusal as refusal:
+            reply = {
+                "type": "answer",
+                "command_id": command_id,
+                "problem": Problem.of(refusal).body(),
+            }
+        except Problem as problem:
+            reply = {"type": "answer", "command_id": command_id, "problem": problem.body()}
+        await socket.send_text(_dumps(reply))
+
+
+async def _close(socket: WebSocket, problem: dict[str, Any]) -> None:
+    with contextlib.suppress(Exception):
+        await socket.send_text(_dumps({"type": "problem", "problem": problem}))
+        await socket.close(code=4404)
+
+
+def _dumps(value: Any) -> str:
+    # orjson: a view is encoded after every event, for every side watching.
+    return orjson.dumps(value).decode()
