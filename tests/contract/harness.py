@@ -83,3 +83,25 @@ def junk_commands(ruleset_id: str) -> st.SearchStrategy[Any]:
         optional=dict.fromkeys(field_names, json_values),
     )
     return typed | json_values
+
+
+def strings(value: Any) -> list[str]:
+    """Every string inside a JSON value."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in strings(v)]
+    return []
+
+
+def substitute(value: Any, old: str, new: str) -> Any:
+    """A copy of a JSON value with every string equal to ``old`` replaced by ``new``."""
+    if value == old:
+        return new
+    if isinstance(value, dict):
+        return {k: substitute(v, old, new) for k, v in value.items()}
+    if isinstance(value, list):
+        return [substitute(v, old, new) for v in value]
+    return value

@@ -18,7 +18,7 @@ import pytest
 from ghillie import Game, Refusal, engine, examples, load_scenario, registry
 from ghillie.scenario import Scenario
 
-from .harness import STATS, unseen_piece_ids
+from .harness import STATS, strings, substitute, unseen_piece_ids
 
 NOBODY = "0" * 32
 
@@ -31,16 +31,6 @@ def _scenarios() -> list[tuple[str, Scenario]]:
         data["switches"] = {"dwv.roster_public": False}
         out.append((f"{name}, private roster", load_scenario(data)))
     return out
-
-
-def _substitute(value: Any, old: str, new: str) -> Any:
-    if value == old:
-        return new
-    if isinstance(value, dict):
-        return {k: _substitute(v, old, new) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_substitute(v, old, new) for v in value]
-    return value
 
 
 def _answer(game: Game, side: str, command: dict[str, Any]) -> tuple[str, str] | str:
@@ -62,11 +52,11 @@ def test_an_unseen_piece_is_answered_like_no_piece(name: str, scenario: Scenario
             for side in game.state.sides:
                 unseen = unseen_piece_ids(game, side)
                 for command in ruleset.candidates(game.state, side):
-                    named = [v for v in _strings(command) if v in game.state.pieces]
+                    named = [v for v in strings(command) if v in game.state.pieces]
                     for ref in named[:2]:
                         for hidden in unseen[:3]:
-                            with_hidden = _answer(game, side, _substitute(command, ref, hidden))
-                            with_nothing = _answer(game, side, _substitute(command, ref, NOBODY))
+                            with_hidden = _answer(game, side, substitute(command, ref, hidden))
+                            with_nothing = _answer(game, side, substitute(command, ref, NOBODY))
                             assert with_hidden == with_nothing, (
                                 f"{side} can probe for hidden pieces"
                             )
@@ -79,13 +69,3 @@ def test_an_unseen_piece_is_answered_like_no_piece(name: str, scenario: Scenario
     STATS["error-oracle pairs compared"] += compared
     if "private roster" in name:
         assert compared, "the private-roster games never had an unseen piece to probe"
-
-
-def _strings(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
-    if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
-    return []

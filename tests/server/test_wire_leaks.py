@@ -26,7 +26,7 @@ from ghillie.server.app import create_app
 from ghillie.server.hub import Hub
 from ghillie.store import MemoryStore
 
-from ..contract.harness import with_canary
+from ..contract.harness import strings, substitute, with_canary
 
 STATS: Counter[str] = Counter()
 _tokens = itertools.count()
@@ -138,26 +138,6 @@ def test_no_canary_of_one_side_reaches_the_other_over_the_wire(scenario: str, se
                 STATS["wire canary steps"] += 1
 
 
-def _strings(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
-    if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
-    return []
-
-
-def _swap(value: Any, old: str, new: str) -> Any:
-    if value == old:
-        return new
-    if isinstance(value, dict):
-        return {k: _swap(v, old, new) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_swap(v, old, new) for v in value]
-    return value
-
-
 def test_an_unseen_piece_gets_the_same_bytes_as_no_piece_over_http() -> None:
     data = examples.data("grid-ambush-table")
     data["switches"] = {"dwv.roster_public": False}
@@ -195,9 +175,9 @@ def test_an_unseen_piece_gets_the_same_bytes_as_no_piece_over_http() -> None:
                 {"type": "scan", "unit": "x", "model": 0, "square": "A1"},
                 {"type": "move", "unit": "x"},
             ]:
-                for ref in [s for s in _strings(command) if s in live.state.pieces or s == "x"]:
-                    with_hidden = post("orks", _swap(command, ref, hidden[0]), f"h{next(n)}")
-                    with_nothing = post("orks", _swap(command, ref, "f" * 32), f"h{next(n)}")
+                for ref in [s for s in strings(command) if s in live.state.pieces or s == "x"]:
+                    with_hidden = post("orks", substitute(command, ref, hidden[0]), f"h{next(n)}")
+                    with_nothing = post("orks", substitute(command, ref, "f" * 32), f"h{next(n)}")
                     if with_hidden[0] == 200 or with_nothing[0] == 200:
                         continue
                     assert with_hidden == with_nothing

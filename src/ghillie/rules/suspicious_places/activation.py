@@ -9,7 +9,7 @@ from ghillie.measure import MapMeasure, Measure, Measured, TableMeasure, refuse_
 from ghillie.measure.tabletop import Cover
 from ghillie.ruling import Ruling
 from ghillie.scenario import Mode
-from ghillie.state import Facts, Piece
+from ghillie.state import SPECTATOR, Facts, Piece
 
 from .board import MARKER, SNIPER_MARKER, UNIT, Board, Status, where
 from .commands import Activate, EndActivation, OtherAction, Pass
@@ -156,10 +156,13 @@ def betrayal(ruling: Ruling[Board], sniper: Piece) -> None:
     )
 
 
-def content(marker: Piece) -> str:
-    if marker.kind == SNIPER_MARKER:
-        return "sniper" if marker.secret["true"] else "false sniper marker"
-    return str(marker.secret.get("content", "nothing"))
+def content(target: Piece) -> str:
+    """What a target is, as its owner knows it."""
+    if target.kind == UNIT:
+        return "unit"
+    if target.kind == SNIPER_MARKER:
+        return "sniper" if target.secret["true"] else "false sniper marker"
+    return str(target.secret.get("content", "nothing"))
 
 
 def other_action(
@@ -176,3 +179,26 @@ def other_action(
             "text": f"{unit.public['name']} spends an action{what}.",
         }
     )
+
+
+def tell_roll(
+    ruling: Ruling[Board],
+    side: str,
+    target: Piece,
+    public: Facts,
+    die: Facts,
+    die_text: str,
+    measure: Measure,
+    owner_extra: Facts,
+    concealed: bool,
+) -> None:
+    """Tell an observation's or a shot's result. Everyone gets ``public``; the acting side
+    also its range die and measurements; the target's owner also what was under it and —
+    unless a hidden sniper acted (SW-R34: the die would point at its true marker) — the
+    range die and the roll on it; spectators what lies open on the table."""
+    ruling.tell(side, {**public, **die, "text": die_text, **measure.asserted()})
+    owner_line = {**public, "content": content(target)}
+    if not concealed:
+        owner_line |= {**die, **owner_extra, "text": die_text}
+    ruling.tell(target.owner, owner_line)
+    ruling.tell(SPECTATOR, public if concealed else {**public, **die, "text": die_text})

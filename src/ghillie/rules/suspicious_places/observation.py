@@ -18,7 +18,7 @@ from ghillie.dice.steps import Die
 from ghillie.errors import Refusal
 from ghillie.measure import Measure
 from ghillie.ruling import Ruling
-from ghillie.state import SPECTATOR, Facts, Piece
+from ghillie.state import Facts, Piece
 
 from .activation import (
     KNOWN_MINEFIELD,
@@ -27,11 +27,11 @@ from .activation import (
     NO_SUCH_MEANS,
     acting_unit,
     betrayal,
-    content,
     is_hidden_sniper,
     marker_cover,
     measure_for,
     spend,
+    tell_roll,
 )
 from .board import MARKER, SNIPER_MARKER, Board, Face
 from .checks import Observation, observation, observation_die
@@ -116,18 +116,8 @@ def observe(ruling: Ruling[Board], scenario: Scenario, side: str, command: Obser
     die_text = (
         f"{unit.public['name']} observes {label} (range die {target_die}): {rolled} — {words}"
     )
-    own = {**public, **die, "text": die_text, **measure.asserted()}
-    ruling.tell(side, own)
-    owner_line = {**public, "content": content(target)}
-    if not concealed:
-        owner_line |= {
-            **die,
-            "target": values["target"],
-            "higher": outcome.higher,
-            "text": die_text,
-        }
-    ruling.tell(target.owner, owner_line)
-    ruling.tell(SPECTATOR, public if concealed else {**public, **die, "text": die_text})
+    extra = {"target": values["target"], "higher": outcome.higher}
+    tell_roll(ruling, side, target, public, die, die_text, measure, extra, concealed)
     if outcome.betrayed:
         betrayal(ruling, unit)
 

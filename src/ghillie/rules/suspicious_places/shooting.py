@@ -12,7 +12,7 @@ from ghillie.dice.steps import Die
 from ghillie.errors import Refusal
 from ghillie.measure import Measure
 from ghillie.ruling import Ruling
-from ghillie.state import SPECTATOR, Facts, Piece
+from ghillie.state import Facts, Piece
 
 from .activation import (
     ATTACHED,
@@ -22,11 +22,11 @@ from .activation import (
     NOT_ON_TABLE,
     acting_unit,
     betrayal,
-    content,
     is_hidden_sniper,
     marker_cover,
     measure_for,
     spend,
+    tell_roll,
     unhide_to_act,
 )
 from .board import MARKER, SNIPER_MARKER, UNIT, Board, Face, Status
@@ -118,17 +118,8 @@ def fire(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) ->
     if unhidden:
         public["text"] = f"{unhidden['text']} {public['text']}"
         die_text = f"{unhidden['text']} {die_text}"
-    ruling.tell(side, {**public, **die, "text": die_text, **measure.asserted()})
-    owner_line = {**public, "content": content(target) if target.kind != UNIT else "unit"}
-    if not concealed:
-        owner_line |= {
-            **die,
-            "target_roll": values["target"],
-            "higher": outcome.hits,
-            "text": die_text,
-        }
-    ruling.tell(target.owner, owner_line)
-    ruling.tell(SPECTATOR, public if concealed else {**public, **die, "text": die_text})
+    extra = {"target_roll": values["target"], "higher": outcome.hits}
+    tell_roll(ruling, side, target, public, die, die_text, measure, extra, concealed)
     if outcome.betrayed:
         betrayal(ruling, unit)
 
