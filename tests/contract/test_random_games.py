@@ -122,7 +122,7 @@ def _machine(scenario: str) -> type[RandomGame]:
 def test_random_games_keep_the_contract(scenario: str) -> None:
     machine = _machine(scenario)
     machine.TestCase.settings = settings(
-        max_examples=55,
+        max_examples=65,
         stateful_step_count=60,
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
