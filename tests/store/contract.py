@@ -138,3 +138,10 @@ class ServerStoreContract(StoreContract):
         assert store.observer_for("t2", "h1") is None  # a token of another game
         assert store.observer_for("t1", "nope") is None
         assert store.observer_for("nope", "h1") is None
+
+    def test_the_heads_of_several_games_in_one_read(self, store: EventStore) -> None:
+        a, b = _game(store, "h1"), _game(store, "h2")
+        a.command("jungle", {"type": "ready"})
+        assert store.heads(["h1", "h2", "nope"]) == {"h1": 1, "h2": 0}
+        assert store.heads([]) == {}
+        assert b.state.seq == 0

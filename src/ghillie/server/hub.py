@@ -65,6 +65,7 @@ class LiveGame:
     answers: dict[tuple[str, str], dict[str, Any]]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
+    writing: int = -1  # the seq being committed now: its NOTIFY may come back before it is done
     # The view (without its log) that every watcher of each observer now holds: updates
     # carry only what differs from it.
     shown: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -192,6 +193,7 @@ class Hub:
                     [event],
                     Answer(observer, command_id, event.seq, answer),
                 )
+                game.writing = event.seq
                 try:
                     await self.committer.commit(append)
                 except Conflict:
@@ -202,6 +204,8 @@ class Hub:
                 except Exception as exc:
                     log.error("commit failed: %s", where(exc))
                     raise Problem(UNAVAILABLE, "The game could not be saved; try again.") from None
+                finally:
+                    game.writing = -1
                 before = game.state.seq
                 game.state = state
                 game.events.append(event)
@@ -233,6 +237,13 @@ class Hub:
             return
         async with game.lock:
             await self._catch_up(game)
+
+    def behind(self, game_id: str, seq: int) -> bool:
+        """Is this process's copy of a game someone is watching older than ``seq``?"""
+        game = self._games.get(game_id)
+        if game is None or not game.watchers:
+            return False
+        return max(game.state.seq, game.writing) < seq
 
     def watched(self) -> list[str]:
         return [g.game_id for g in self._games.values() if g.watchers]

@@ -1,7 +1,7 @@
 """Across server processes on one PostgreSQL: NOTIFY as a wake-up, events from the database.
 
-After each commit the store sends ``NOTIFY ghillie_events, '<game id>:<seq>'`` — ids only, no
-secrets (NOTIFY payloads are visible to every database user). Each process listens, and on
+After each commit the store sends ``NOTIFY ghillie_events, '<game id>:<seq>,…'`` — ids only,
+no secrets (NOTIFY payloads are visible to every database user). Each process listens, and on
 a notification for a game its clients watch it reads the new events from the database. A
 notification can be missed (a listener reconnecting); a poll of the watched games every few
 seconds catches up regardless.
@@ -50,18 +50,25 @@ class Listener:
                     conn.execute(f"LISTEN {CHANNEL}")
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=1.0):
-                            game_id = note.payload.split(":", 1)[0]
-                            self.loop.call_soon_threadsafe(self._wake, game_id)
+                            for entry in note.payload.split(","):
+                                game_id, _, seq = entry.partition(":")
+                                if seq.isdigit():
+                                    self.loop.call_soon_threadsafe(self._wake, game_id, int(seq))
             except Exception as exc:  # reconnect; the poll covers the gap
                 log.warning("listener reconnecting after %s", exc.__class__.__name__)
                 self._stop.wait(1.0)
 
-    def _wake(self, game_id: str) -> None:
-        self.loop.create_task(self.hub.refresh(game_id))
+    def _wake(self, game_id: str, seq: int) -> None:
+        # Most notifications are this process's own writes: nothing to read for those.
+        if self.hub.behind(game_id, seq):
+            self.loop.create_task(self.hub.refresh(game_id))
 
     async def _poll(self) -> None:
+        # One query for all watched games; only those behind are read.
         while True:
             await asyncio.sleep(POLL_SECONDS)
-            for game_id in self.hub.watched():
-                with contextlib.suppress(Exception):
-                    await self.hub.refresh(game_id)
+            with contextlib.suppress(Exception):
+                heads = await asyncio.to_thread(self.hub.store.heads, self.hub.watched())
+                for game_id, seq in heads.items():
+                    if self.hub.behind(game_id, seq):
+                        await self.hub.refresh(game_id)

@@ -77,6 +77,10 @@ class EventStore(Protocol):
         """Answers of the commands that made the events after ``after``."""
         ...
 
+    def heads(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The last seq of each of these games (unknown ones left out), in one read."""
+        ...
+
     def observer_for(self, game_id: str, token_hash: str) -> str | None:
         """Which side (or referee) a token grants in this game; None for any other."""
         ...

@@ -82,6 +82,10 @@ class MemoryStore:
             stored = self._answers.get(game_id, {}).values()
             return sorted((a for a in stored if a.seq > after), key=lambda a: a.seq)
 
+    def heads(self, game_ids: Sequence[str]) -> dict[str, int]:
+        with self._lock:
+            return {g: len(self._events[g]) - 1 for g in game_ids if g in self._events}
+
     def observer_for(self, game_id: str, token_hash: str) -> str | None:
         return self._tokens.get((game_id, token_hash))
 

@@ -34,6 +34,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
     select,
     text,
@@ -46,6 +47,7 @@ from ghillie.events import Event, event_from_json, event_to_json
 from ghillie.store.base import Answer, Append, Conflict, UnknownGame
 
 metadata = MetaData()
+NOTES_PER_NOTIFY = 100  # "<32 hex>:<seq>" each: well under NOTIFY's 8000-byte payload
 
 games = Table(
     "games",
@@ -320,12 +322,15 @@ class SqlStore:
         if said:
             conn.exec_driver_sql(self._insert_answer, said)
         if not self.sqlite:
-            # A wake-up for the other server processes, sent when this transaction commits.
+            # A wake-up for the other server processes, sent when this transaction commits:
+            # "game:seq" for each game written, several to a notification (payloads must stay
+            # under 8000 bytes).
             last = {item.game_id: item.events[-1].seq for item in batch if item.events}
-            for game_id, seq in last.items():
+            notes = [f"{game_id}:{seq}" for game_id, seq in last.items()]
+            for start in range(0, len(notes), NOTES_PER_NOTIFY):
                 conn.execute(
                     text("SELECT pg_notify('ghillie_events', :payload)"),
-                    {"payload": f"{game_id}:{seq}"},
+                    {"payload": ",".join(notes[start : start + NOTES_PER_NOTIFY])},
                 )
 
     def answers(self, game_id: str, after: int = -1) -> list[Answer]:
@@ -337,6 +342,18 @@ class SqlStore:
                 .order_by(answers.c.seq)
             ).all()
         return [Answer(o, c, s, json.loads(a)) for o, c, s, a in rows]
+
+    def heads(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The last seq of each of these games, in one query."""
+        if not game_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(events.c.game_id, func.max(events.c.seq))
+                .where(events.c.game_id.in_(list(game_ids)))
+                .group_by(events.c.game_id)
+            ).all()
+        return {game_id: int(seq) for game_id, seq in rows}
 
     def observer_for(self, game_id: str, token_hash: str) -> str | None:
         with self.engine.connect() as conn:
