@@ -11,6 +11,7 @@ from ghillie.ruling import Ruling
 from ghillie.scenario import Mode
 from ghillie.state import Phase, Piece
 
+from .activation import NOT_ON_TABLE
 from .board import UNIT, Board, Status, model_points
 from .commands import EndGame, Join, Leave, Morale, MoraleResult, RemovePanic, Suppress
 from .reveal import expose_markers, exposed_on_map
@@ -19,7 +20,6 @@ from .scenario import UnitKind
 
 SUPPRESSION_CAP = 3  # SW-R31: "не больше 3"
 NOT_LONE = "not_lone"
-NOT_ON_TABLE = "not_on_table"
 NOT_PANICKED = "not_panicked"
 BAD_SQUAD = "bad_squad"
 NOT_ATTACHED = "not_attached"
