@@ -120,6 +120,19 @@ def test_no_acknowledged_command_is_lost_or_applied_twice_across_kill_9(server: 
     tokens = {link["observer"]: link["url"].split("#")[1] for link in created["links"]}
     player = Player(game, tokens)
     acknowledged: dict[str, int] = {}
+
+    def give(command_id: str, side: str, command: dict[str, Any]) -> None:
+        """Send a command; record its acknowledged seq (a retry must get the first one)."""
+        status, answer = request(
+            server.port,
+            "POST",
+            f"/api/games/{game}/commands",
+            {"command_id": command_id, "command": command},
+            tokens[side],
+        )
+        assert status == 200, answer
+        assert acknowledged.setdefault(command_id, answer["seq"]) == answer["seq"]
+
     in_doubt: tuple[str, str, dict[str, Any]] | None = None
     for kill in range(KILLS):
         if kill:
@@ -133,37 +146,19 @@ def test_no_acknowledged_command_is_lost_or_applied_twice_across_kill_9(server: 
             else:
                 command_id, side, command = in_doubt
             try:
-                status, answer = request(
-                    server.port,
-                    "POST",
-                    f"/api/games/{game}/commands",
-                    {"command_id": command_id, "command": command},
-                    tokens[side],
-                )
+                give(command_id, side, command)
             except (OSError, http.client.HTTPException):
                 # Killed with this command in flight: it may or may not have been saved.
                 in_doubt = (command_id, side, command)
                 STATS["commands in doubt, retried"] += 1
                 break
-            assert status == 200, answer
-            if command_id in acknowledged:  # a retry: the first answer, or a first answer now
-                assert acknowledged[command_id] == answer["seq"]
-            acknowledged[command_id] = answer["seq"]
             in_doubt = None
             player.given += 1
         killer.join()
         STATS["kill -9 survived"] += 1
     server.start()
     if in_doubt is not None:
-        command_id, side, command = in_doubt
-        status, answer = request(
-            server.port,
-            "POST",
-            f"/api/games/{game}/commands",
-            {"command_id": command_id, "command": command},
-            tokens[side],
-        )
-        acknowledged[command_id] = answer["seq"]
+        give(*in_doubt)
     status, view = request(server.port, "GET", f"/api/games/{game}/view", token=tokens["referee"])
     server.kill()
 

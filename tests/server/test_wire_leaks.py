@@ -73,6 +73,14 @@ class Player:
 
     pending_updates = 0
 
+    def odds(self, command: Any) -> None:
+        answer = self.client.post(
+            f"/api/games/{self.game}/odds",
+            json={"command": command},
+            headers={"Authorization": f"Bearer {self.token}"},
+        )
+        self.received.append(answer.text)
+
     def view(self) -> None:
         answer = self.client.get(
             f"/api/games/{self.game}/view", headers={"Authorization": f"Bearer {self.token}"}
@@ -114,6 +122,7 @@ def test_no_canary_of_one_side_reaches_the_other_over_the_wire(scenario: str, se
                 token = f"CANARY{next(_tokens):08d}{side.upper()}"
                 command, secret = with_canary(rng.choice(candidates), token)
                 player = players[side]
+                player.odds(command)  # what a page asks while a form is being filled
                 player.pending_updates = 1
                 accepted = player.command(command, f"{seed}-{step}", over_socket=rng.random() < 0.5)
                 if accepted:
