@@ -99,10 +99,15 @@ def replay(scenario: Scenario, events: Iterable[Event]) -> GameState[Any]:
     ruleset = registry.get(scenario.ruleset)
     state = _empty(ruleset, scenario)
     for event in events:
-        if event.seq != state.seq + 1:
-            raise ValueError(f"event {event.seq} follows {state.seq}: the log has a gap")
-        state = fold(state, event, ruleset)
+        state = replay_one(state, event, ruleset)
     return state
+
+
+def replay_one(state: GameState[Any], event: Event, ruleset: Ruleset[Any, Any]) -> GameState[Any]:
+    """The state after one more event of the log."""
+    if event.seq != state.seq + 1:
+        raise ValueError(f"event {event.seq} follows {state.seq}: the log has a gap")
+    return fold(state, event, ruleset)
 
 
 def _empty(ruleset: Ruleset[Any, Any], scenario: Scenario) -> GameState[Any]:

@@ -85,6 +85,9 @@ class Event:
     effects: tuple[Effect, ...]
     rolls: tuple[Roll, ...]
     told: Mapping[str, tuple[Facts, ...]]
+    # Fairness: commitments, roll contributions, the event's hash and the host's signature
+    # (ghillie.fairness.ledger). Not part of the rules: the fold never reads it.
+    fair: Facts | None = None
 
 
 def acted(side: str | None) -> Facts:
@@ -166,6 +169,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
             for r in event.rolls
         ],
         "told": {side: list(lines) for side, lines in event.told.items()},
+        **({"fair": event.fair} if event.fair is not None else {}),
     }
 
 
@@ -177,4 +181,5 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
         effects=tuple(effect_from_json(e) for e in data["effects"]),
         rolls=tuple(Roll(**r) for r in data["rolls"]),
         told={side: tuple(lines) for side, lines in data["told"].items()},
+        fair=data.get("fair"),
     )

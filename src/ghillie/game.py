@@ -8,13 +8,16 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ghillie import engine, registry
-from ghillie.dice.source import DiceSource, RandomDice, SeededDice
+from ghillie.dice.source import DiceSource
 from ghillie.events import Event
+from ghillie.fairness import referee
+from ghillie.fairness.ledger import Ledger, Secrets, seeded_bytes
 from ghillie.ids import IdSource, RandomIds, SeededIds
 from ghillie.scenario import Scenario, parse_scenario, read_scenario_file
 from ghillie.state import GameState
@@ -32,21 +35,26 @@ def load_scenario(source: Scenario | Mapping[str, Any] | str | Path) -> Scenario
 
 
 class Game:
+    """A game played through the library: every party's roll chain is held here ("host-held",
+    see :mod:`ghillie.fairness.ledger`); the server lets each side's client hold its own."""
+
     def __init__(
         self,
         game_id: str,
         store: EventStore,
         scenario: Scenario,
         state: GameState[Any],
-        dice: DiceSource,
+        ledger: Ledger,
         ids: IdSource,
+        dice: DiceSource | None = None,
     ) -> None:
         self.id = game_id
         self.store = store
         self.scenario = scenario
         self.state = state
-        self.dice = dice
+        self.ledger = ledger
         self.ids = ids
+        self.dice = dice  # only tests inject dice; the audit then refuses the record
 
     @classmethod
     def create(
@@ -59,19 +67,24 @@ class Game:
         seed: int | None = None,
         game_id: str | None = None,
     ) -> Game:
-        """Start a game. ``seed`` makes dice and ids reproducible (tests, demos)."""
+        """Start a game. ``seed`` makes the secrets, dice and ids reproducible (tests,
+        demos); ``dice`` replaces fair rolls with scripted ones (tests only)."""
         parsed = load_scenario(scenario)
-        dice = dice or (SeededDice(seed) if seed is not None else RandomDice())
         ids = ids or (SeededIds(seed) if seed is not None else RandomIds())
+        random_bytes = seeded_bytes(seed) if seed is not None else secrets.token_bytes
         store = store or MemoryStore()
         game_id = game_id or ids.new_id()
-        first, state = engine.create(parsed, dice, ids)
+        sides = parsed.side_ids()
+        ledger = Ledger(game_id, sides, Secrets.new(list(sides), random_bytes), {}, random_bytes)
+        ledger.injected_dice = dice is not None
+        first, state = referee.create(ledger, parsed, ids, dice=dice)
         header = {
             "ruleset": parsed.ruleset,
             "scenario": parsed.model_dump(mode="json", by_alias=True),
+            "fair": ledger.header(),
         }
         store.create(game_id, header, first)
-        return cls(game_id, store, parsed, state, dice, ids)
+        return cls(game_id, store, parsed, state, ledger, ids, dice)
 
     @classmethod
     def load(
@@ -85,15 +98,22 @@ class Game:
         """Rebuild a stored game by replaying its log."""
         header = store.header(game_id)
         scenario = load_scenario(header["scenario"])
-        state = engine.replay(scenario, store.events(game_id))
-        return cls(game_id, store, scenario, state, dice or RandomDice(), ids or RandomIds())
+        events = store.events(game_id)
+        state, ledger = restore(game_id, scenario, header, events)
+        return cls(game_id, store, scenario, state, ledger, ids or RandomIds(), dice)
 
     def command(self, side: str, command: Mapping[str, Any]) -> Event:
         """Give a command as ``side``. Raises Refusal (and changes nothing) if refused."""
-        event, state = engine.apply(self.state, side, command, self.dice, self.ids)
+        event, state = referee.apply(
+            self.ledger, self.state, side, command, self.ids, dice=self.dice
+        )
         self.store.append(self.id, self.state.seq, [event])
         self.state = state
         return event
+
+    def trial(self, side: str, command: Mapping[str, Any]) -> tuple[Event, GameState[Any]]:
+        """What ``command`` would do, with the very dice it would get, changing nothing."""
+        return referee.trial(self.ledger, self.state, side, command, self.ids, self.dice)
 
     def events(self) -> list[Event]:
         return self.store.events(self.id)
@@ -102,3 +122,16 @@ class Game:
         from ghillie.view import view
 
         return view(self, observer)
+
+
+def restore(
+    game_id: str, scenario: Scenario, header: Mapping[str, Any], events: list[Event]
+) -> tuple[GameState[Any], Ledger]:
+    """The state and the host's ledger after a stored log."""
+    ruleset = registry.get(scenario.ruleset)
+    ledger = Ledger.from_header(game_id, scenario.side_ids(), header)
+    state = engine.replay(scenario, [])
+    for event in events:
+        ledger.restore(state, event)
+        state = engine.replay_one(state, event, ruleset)
+    return state, ledger

@@ -9,13 +9,12 @@ that names nothing. The two answers must be identical.
 from __future__ import annotations
 
 import contextlib
-import copy
 import random
 from typing import Any
 
 import pytest
 
-from ghillie import Game, Refusal, engine, examples, load_scenario, registry
+from ghillie import Game, Refusal, examples, load_scenario, registry
 from ghillie.scenario import Scenario
 
 from .harness import STATS, strings, substitute, unseen_piece_ids
@@ -35,7 +34,7 @@ def _scenarios() -> list[tuple[str, Scenario]]:
 
 def _answer(game: Game, side: str, command: dict[str, Any]) -> tuple[str, str] | str:
     try:
-        engine.apply(game.state, side, command, copy.deepcopy(game.dice), copy.deepcopy(game.ids))
+        game.trial(side, command)
     except Refusal as refusal:
         return (refusal.code, refusal.detail)
     return "accepted"

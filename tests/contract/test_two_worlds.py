@@ -14,7 +14,6 @@ legitimately differ and the comparison ends.
 from __future__ import annotations
 
 import contextlib
-import copy
 import json
 from typing import Any
 
@@ -22,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ghillie import Game, Refusal, engine, examples, registry
+from ghillie import Game, Refusal, examples, registry
 from ghillie.events import Event, Know, Remove, Update
 from ghillie.ruleset import Ruleset
 
@@ -52,9 +51,7 @@ def _try(game: Game, side: str, command: dict[str, Any]) -> Event | tuple[str, s
     """What the game would answer now: the event, or the refusal's code and detail. Tried on
     copies of the game's dice and ids, so the game itself is untouched."""
     try:
-        event, _ = engine.apply(
-            game.state, side, command, copy.deepcopy(game.dice), copy.deepcopy(game.ids)
-        )
+        event, _ = game.trial(side, command)
     except Refusal as refusal:
         return (refusal.code, refusal.detail)
     return event

@@ -41,6 +41,8 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
     map_modes = ("table", "map")
     scenario_model = GridAmbushScenario
     commands = COMMANDS
+    # DWV-R07: a sprung ambush shows the square its written order named.
+    opened_on_reveal = {"unit": ("square",)}
 
     # --- setup -----------------------------------------------------------------------------
 

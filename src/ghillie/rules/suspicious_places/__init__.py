@@ -175,6 +175,12 @@ class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
     scenario_model = SuspiciousPlacesScenario
     commands = COMMANDS
     odds_queries = ODDS
+    # What a removed or identified marker, sniper marker or unit was committed to hold.
+    opened_on_reveal = {
+        MARKER: ("content",),
+        SNIPER_MARKER: ("true",),
+        UNIT: ("marker",),
+    }
 
     def new_board(self, scenario: SuspiciousPlacesScenario) -> Board:
         return Board()

@@ -1,0 +1,65 @@
+"""Hash chains: how each party fixes all its roll contributions before the game starts.
+
+A party picks a random seed ``x_N`` and publishes only the anchor ``x_0``, where
+``x_i = SHA-256(tag + x_{i+1})``. Its contribution to roll ``k`` is ``x_{k+1}``: anyone can
+check it against the one before (``SHA-256(tag + x_{k+1}) == x_k``), and nobody, not even the
+host, can know it before the party sends it (the hash cannot be run backwards).
+
+>>> chain = Chain.from_seed(bytes(32), length=3)
+>>> links(chain.anchor, chain.element(0))
+True
+>>> links(chain.element(0), chain.element(1))
+True
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from ghillie.fairness.encoding import sha256, tag
+
+LENGTH = 4096  # rolls per anchor (TRUST.md: N = 4096)
+
+
+def back(element: bytes) -> bytes:
+    """The element before ``element`` in its chain."""
+    return sha256(tag("chain/v1"), element)
+
+
+def links(previous: bytes, element: bytes) -> bool:
+    """Is ``element`` the next one after ``previous``?"""
+    return back(element) == previous
+
+
+class Chain:
+    """All of one party's elements, from its secret seed."""
+
+    def __init__(self, elements: list[bytes]) -> None:
+        self._elements = elements  # _elements[0] is the anchor, _elements[-1] the seed
+
+    @classmethod
+    def from_seed(cls, seed: bytes, length: int = LENGTH) -> Chain:
+        elements = [seed]
+        for _ in range(length):
+            elements.append(back(elements[-1]))
+        elements.reverse()
+        return cls(elements)
+
+    @classmethod
+    def fresh(cls, length: int = LENGTH) -> tuple[bytes, Chain]:
+        seed = secrets.token_bytes(32)
+        return seed, cls.from_seed(seed, length)
+
+    @property
+    def anchor(self) -> bytes:
+        return self._elements[0]
+
+    @property
+    def length(self) -> int:
+        return len(self._elements) - 1
+
+    def element(self, k: int) -> bytes:
+        """The contribution to roll ``k`` (0-based)."""
+        if not 0 <= k < self.length:
+            raise IndexError("this chain has no element for that roll")
+        return self._elements[k + 1]

@@ -1,0 +1,35 @@
+"""Salted, domain-separated commitments to secrets (TRUST.md §1.2, format v1).
+
+>>> salt = bytes(32)
+>>> c = commit("fact", "g1", "jungle", 3, {"piece": "ab", "key": "square", "value": "D2"}, salt)
+>>> opens(c, "fact", "g1", "jungle", 3, {"piece": "ab", "key": "square", "value": "D2"}, salt)
+True
+>>> opens(c, "fact", "g1", "jungle", 3, {"piece": "ab", "key": "square", "value": "D3"}, salt)
+False
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from ghillie.fairness.encoding import canonical, lp, sha256, tag, text, u64
+
+SALT_BYTES = 32
+
+
+def commit(kind: str, game_id: str, owner: str, seq: int, payload: Any, salt: bytes) -> str:
+    """``C = SHA-256(lp(salt) + msg)`` as hex, where ``msg`` names what is committed to."""
+    if len(salt) != SALT_BYTES:
+        raise ValueError("a commitment salt is 32 bytes")
+    msg = tag("commit/v1") + text(kind) + text(game_id) + text(owner) + u64(seq)
+    return sha256(lp(salt), msg, lp(canonical(payload))).hex()
+
+
+def opens(c: str, kind: str, game_id: str, owner: str, seq: int, payload: Any, salt: bytes) -> bool:
+    """Does ``(salt, payload)`` open commitment ``c``? (Compared in constant time.)"""
+    try:
+        again = commit(kind, game_id, owner, seq, payload, salt)
+    except ValueError:
+        return False
+    return hmac.compare_digest(again, c)

@@ -1,0 +1,118 @@
+"""One fair ruling: request the roll, gather every party's element, rule, seal.
+
+Both the library (:class:`ghillie.game.Game`) and the server's hub rule through here, so a
+game played either way leaves the same kind of record.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from ghillie import engine, registry
+from ghillie.dice.source import DiceSource
+from ghillie.events import Event
+from ghillie.fairness.ledger import Ledger, Request
+from ghillie.ids import IdSource
+from ghillie.scenario import Scenario
+from ghillie.state import GameState
+
+
+class RecordingIds:
+    """Hands out ids from ``source`` and remembers them, so that the audit can replay."""
+
+    def __init__(self, source: IdSource) -> None:
+        self._source = source
+        self.drawn: list[str] = []
+
+    def new_id(self) -> str:
+        new = self._source.new_id()
+        self.drawn.append(new)
+        return new
+
+
+class ReplayIds:
+    """The ids an event drew, in order (for the audit's replay)."""
+
+    def __init__(self, drawn: list[str]) -> None:
+        self._drawn = list(drawn)
+
+    def new_id(self) -> str:
+        if not self._drawn:
+            raise LookupError("the replay asked for more ids than the event drew")
+        return self._drawn.pop(0)
+
+
+def scenario_payload(scenario: Scenario) -> dict[str, Any]:
+    return {
+        "ruleset": scenario.ruleset,
+        "scenario": scenario.model_dump(mode="json", by_alias=True),
+    }
+
+
+def command_payload(state: GameState[Any], raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The command as the event will record it (refuses a malformed one first)."""
+    command = engine.parse_command(registry.get(state.ruleset), raw)
+    return command.model_dump(mode="json")
+
+
+def create(
+    ledger: Ledger,
+    scenario: Scenario,
+    ids: IdSource,
+    elements: Mapping[str, bytes] | None = None,
+    dice: DiceSource | None = None,
+    request: Request | None = None,
+) -> tuple[Event, GameState[Any]]:
+    request = request or ledger.request(None, scenario_payload(scenario))
+    given = ledger.elements_for(request.k, elements)
+    recording = RecordingIds(ids)
+    event, state = engine.create(scenario, dice or ledger.dice(request, given), recording)
+    empty = engine.replay(scenario, [])
+    opened = registry.get(scenario.ruleset).opened_on_reveal
+    return ledger.seal(empty, event, request, given, recording.drawn, opened), state
+
+
+def apply(
+    ledger: Ledger,
+    state: GameState[Any],
+    side: str,
+    raw: Mapping[str, Any],
+    ids: IdSource,
+    elements: Mapping[str, bytes] | None = None,
+    dice: DiceSource | None = None,
+    request: Request | None = None,
+) -> tuple[Event, GameState[Any]]:
+    """Rule on ``raw`` fairly. ``request`` is the one the parties answered, if they were
+    asked already (the server); otherwise it is made here and host-held chains answer."""
+    request = request or ledger.request(side, command_payload(state, raw))
+    given = ledger.elements_for(request.k, elements)
+    recording = RecordingIds(ids)
+    event, after = engine.apply(state, side, raw, dice or ledger.dice(request, given), recording)
+    opened = registry.get(state.ruleset).opened_on_reveal
+    return ledger.seal(state, event, request, given, recording.drawn, opened), after
+
+
+def trial(
+    ledger: Ledger,
+    state: GameState[Any],
+    side: str,
+    raw: Mapping[str, Any],
+    ids: IdSource,
+    dice: DiceSource | None = None,
+) -> tuple[Event, GameState[Any]]:
+    """Rule on ``raw`` without sealing or keeping anything (tests, and the server's check
+    that a command is accepted before it asks the parties for their elements)."""
+    if dice is None:
+        request = ledger.request(side, command_payload(state, raw))
+        dice = ledger.dice(request, ledger.elements_for(request.k, _placeholders(ledger)))
+    else:
+        dice = copy.deepcopy(dice)
+    return engine.apply(state, side, raw, dice, copy.deepcopy(ids))
+
+
+def _placeholders(ledger: Ledger) -> dict[str, bytes]:
+    # Parties whose elements are not in yet: the trial's dice differ from the real ones
+    # then, which only matters to tests, where every chain is host-held.
+    return {p: bytes(32) for p in ledger.parties if ledger.held(p, ledger.next_k) is None}
