@@ -123,7 +123,7 @@ def revealed(
     """``(to side, piece, key)`` for every committed fact a rule reveals in ``event``: the
     facts the ruleset names for a piece's kind, opened when another side comes to identify
     the piece or sees a piece it knew of removed."""
-    out = []
+    out: list[tuple[str, str, str]] = []
     for effect in event.effects:
         if isinstance(effect, Know) and effect.level is Level.IDENTIFIED:
             piece = state.pieces.get(effect.id)

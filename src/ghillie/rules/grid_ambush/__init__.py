@@ -7,7 +7,8 @@ square finds them at the start of its shooting phase. No dice: a scan always fin
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from ghillie.events import BoardChange
 from ghillie.ruleset import Command, Ruleset
@@ -42,7 +43,7 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
     scenario_model = GridAmbushScenario
     commands = COMMANDS
     # DWV-R07: a sprung ambush shows the square its written order named.
-    opened_on_reveal = {"unit": ("square",)}
+    opened_on_reveal: ClassVar[Mapping[str, tuple[str, ...]]] = {"unit": ("square",)}
 
     # --- setup -----------------------------------------------------------------------------
 

@@ -8,7 +8,8 @@ too; snipers hide under three markers of their own.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar
 
 from pydantic import AfterValidator, ConfigDict, Field
 
@@ -176,7 +177,7 @@ class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
     commands = COMMANDS
     odds_queries = ODDS
     # What a removed or identified marker, sniper marker or unit was committed to hold.
-    opened_on_reveal = {
+    opened_on_reveal: ClassVar[Mapping[str, tuple[str, ...]]] = {
         MARKER: ("content",),
         SNIPER_MARKER: ("true",),
         UNIT: ("marker",),
