@@ -115,6 +115,12 @@ class Game:
         """What ``command`` would do, with the very dice it would get, changing nothing."""
         return referee.trial(self.ledger, self.state, side, command, self.ids, self.dice)
 
+    def record(self) -> dict[str, Any]:
+        """The complete record, every secret in it (for the audit once the game is over)."""
+        from ghillie.fairness.record import make_record
+
+        return make_record(self.id, self.store.header(self.id), self.events())
+
     def events(self) -> list[Event]:
         return self.store.events(self.id)
 

@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ghillie import registry
+from ghillie.cli.audit import audit, replay
 from ghillie.cli.demo import demo
 from ghillie.cli.odds import odds_command
 
@@ -27,6 +28,8 @@ app = typer.Typer(
 odds_app = typer.Typer(help="Exact odds of every check that involves dice.", no_args_is_help=True)
 app.add_typer(odds_app, name="odds")
 app.command()(demo)
+app.command()(audit)
+app.command()(replay)
 
 console = Console()
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.panel import Panel
 
-from ghillie.demo import play, scripts, transcript
+from ghillie.demo import Script, new_game, play, scripts, transcript
 from ghillie.state import SPECTATOR
 
 console = Console()
@@ -19,11 +21,19 @@ def demo(
     ruleset: Annotated[str, typer.Argument(help="The ruleset to demonstrate.")],
     side: Annotated[str | None, typer.Option(help="Show only what this side sees.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print every view as JSON.")] = False,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also write the game's complete record here (try `ghillie audit` on it)."
+        ),
+    ] = None,
 ) -> None:
     """Play a scripted game and print, step by step, what each side sees."""
     known = scripts()
     if ruleset not in known:
         raise typer.BadParameter(f"no demo for {ruleset!r}; there are: {', '.join(sorted(known))}")
+    if record is not None:
+        _write_record(known[ruleset], record)
     if as_json:
         steps = transcript(known[ruleset])
         for step in steps:
@@ -57,3 +67,20 @@ def _new_lines(view: dict[str, Any], after: int) -> list[str]:
         for line in entry["lines"]
         if line.get("event") != "acted"
     ]
+
+
+def _write_record(script: Script, path: Path) -> None:
+    # A worked example from a rule text is shown with the text's own dice; its record must
+    # pass the audit, so the recorded game gives the same commands with fair rolls drawn
+    # from the parties' chains — a command the new dice make impossible is refused there.
+    fair = replace(script, dice=None)
+    game = new_game(fair)
+    refused = sum(1 for played in play(fair, game) if played.refusal is not None)
+    path.write_text(json.dumps(game.record(), ensure_ascii=False, indent=1) + "\n")
+    note = ""
+    if script.dice is not None:
+        note = (
+            " The demo shows the rule text's own dice; the recorded game gives the same "
+            f"commands with fair rolls from the chains ({refused} of them refused)."
+        )
+    console.print(f"Wrote the record of {len(game.events())} events to {path}.{note}")

@@ -157,6 +157,7 @@ class Ledger:
         self.secrets = secrets_
         self.key = HostKey.from_bytes(secrets_.key)
         self.random_bytes = random_bytes
+        self.chain_length = chain_length
         self.chains: dict[str, Chain] = {HOST: Chain.from_seed(secrets_.host_seed, chain_length)}
         for side, seed in secrets_.held.items():
             self.chains[side] = Chain.from_seed(seed, chain_length)
@@ -189,6 +190,7 @@ class Ledger:
                 for p in self.parties
             ],
             "depth": DEPTH,
+            "length": self.chain_length,
             **({"dice": "injected"} if self.injected_dice else {}),
         }
 

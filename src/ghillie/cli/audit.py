@@ -1,0 +1,132 @@
+"""``ghillie audit`` and ``ghillie replay``: a finished game's record, checked and told."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from ghillie.events import event_from_json, effect_to_json
+from ghillie.fairness.audit import audit as run_audit
+
+console = Console()
+
+
+def _read(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        console.print(f"[red]Cannot read {path}: {type(exc).__name__}[/red]")
+        raise typer.Exit(2) from None
+
+
+def audit(
+    record: Annotated[Path, typer.Argument(help="The game record (downloaded when it ended).")],
+    receipts: Annotated[
+        list[Path] | None, typer.Option(help="Receipts a side's page kept (repeatable).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Check a game record: hash chain, receipts, every roll, every commitment, and a full
+    replay through the rules. Exits 1 and names the first problem if anything is wrong."""
+    data = _read(record)
+    kept = [_read(p) for p in receipts or []]
+    report = run_audit(data, kept)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "ok": report.ok,
+                    "game": report.game,
+                    "ruleset": report.ruleset,
+                    "events": report.events,
+                    "rolls": report.rolls,
+                    "openings": report.openings,
+                    "receipts": report.receipts,
+                    "host_held": report.held,
+                    "findings": [str(f) for f in report.findings],
+                }
+            )
+        )
+    elif report.ok:
+        console.print(
+            f"[green]OK[/green] {report.ruleset} game {report.game}: the hash chain is intact "
+            f"({report.events} events, every head signed); {report.receipts} receipt(s) lie on "
+            f"it; {report.rolls} roll(s) recompute exactly from every party's chain; "
+            f"{report.openings} opening(s) shown at reveals and every published root open to "
+            "the revealed secrets; replaying the game through the rules reproduces every "
+            "announced result."
+        )
+        if report.held:
+            console.print(
+                "[yellow]Note:[/yellow] the host held the roll chains of "
+                + ", ".join(report.held)
+                + ": their rolls are protected against a player, not against the host."
+            )
+    else:
+        console.print(f"[red]FAILED[/red] {report.findings[0]}")
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def replay(
+    record: Annotated[Path, typer.Argument(help="The game record.")],
+) -> None:
+    """Print the game event by event with every secret shown: where everyone really was."""
+    data = _read(record)
+    names: dict[str, str] = {}
+    for raw in data["events"]:
+        event = event_from_json(raw)
+        who = event.side or "setup"
+        console.rule(f"[bold]{event.seq}[/bold] {who}")
+        if event.command:
+            console.print(f"command: {json.dumps(event.command, ensure_ascii=False)}")
+        for roll in event.rolls:
+            how = "entered" if roll.entered else ("secret" if roll.secret else "open")
+            console.print(f"roll {roll.label}: {roll.die} → {roll.value} ({how})")
+        for effect in event.effects:
+            data_ = effect_to_json(effect)
+            if data_["op"] == "place":
+                piece = data_["piece"]
+                names[piece["id"]] = str(
+                    piece["public"].get("name") or piece["public"].get("label") or piece["kind"]
+                )
+            console.print(_describe(data_, names))
+        for side, lines in event.told.items():
+            for line in lines:
+                if line.get("event") != "acted":
+                    console.print(
+                        f"  [dim]{side} told:[/dim] {line.get('text', json.dumps(line, ensure_ascii=False))}"
+                    )
+
+
+def _describe(effect: dict[str, Any], names: dict[str, str]) -> str:
+    op = effect["op"]
+    if op == "place":
+        piece = effect["piece"]
+        secret = (
+            f" secretly {json.dumps(piece['secret'], ensure_ascii=False)}"
+            if piece["secret"]
+            else ""
+        )
+        return f"+ {piece['owner']} {piece['kind']} {names.get(piece['id'], '')}{secret}"
+    if op == "update":
+        name = names.get(effect["id"], effect["id"][:8])
+        parts = []
+        if effect["public"]:
+            parts.append(f"now {json.dumps(effect['public'], ensure_ascii=False)}")
+        if effect["secret"]:
+            parts.append(f"secretly {json.dumps(effect['secret'], ensure_ascii=False)}")
+        if effect["unset"]:
+            parts.append(f"drops {', '.join(effect['unset'])}")
+        return f"~ {name}: " + "; ".join(parts)
+    if op == "remove":
+        return f"- {names.get(effect['id'], effect['id'][:8])} removed"
+    if op == "know":
+        return f"? {effect['side']} now knows {names.get(effect['id'], effect['id'][:8])} (level {effect['level']}) {json.dumps(effect['facts'], ensure_ascii=False) if effect['facts'] else ''}"
+    if op == "phase":
+        return f"phase: {effect['phase']}"
+    return f"board: {effect['name']} {json.dumps(effect['data'], ensure_ascii=False)}"

@@ -1,0 +1,297 @@
+"""``ghillie audit``: check a finished game's record without the server or its database.
+
+The checks, in order (TRUST.md §1.4); the first problem found is named:
+
+1. **chain** — every event's hash follows from the one before, and every head is signed by
+   the game's key;
+2. **receipts** — every head and roll request a side's client kept lies on this chain: a
+   validly signed head or request that disagrees with the record is proof that the host
+   showed two histories or asked for a roll again to get another result;
+3. **randomness** — the host's and every host-held chain regrow from their seeds, every
+   element links to the one before, and every request opens to the command it was for;
+4. **replay** — each event is ruled on again by the rules engine from the command, the dice
+   recomputed from every party's element and the ids it drew: effects, rolls and what each
+   side was told must come out exactly as recorded;
+5. **commitments** — each side's roster is rebuilt from the revealed salts and facts: every
+   published root must match, and every opening shown at a reveal must be exactly the one
+   the rules called for, and check against the root published before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ghillie import engine, registry
+from ghillie.errors import Refusal, ScenarioError
+from ghillie.events import Event, event_from_json, event_to_json
+from ghillie.fairness.chains import Chain, links
+from ghillie.fairness.commitment import opens
+from ghillie.fairness.hashlog import (
+    HostKey,
+    event_hash,
+    genesis,
+    head_message,
+    request_message,
+    verify,
+)
+from ghillie.fairness.ledger import HOST, Ledger, Secrets, hashed, revealed
+from ghillie.fairness.record import FORMAT
+from ghillie.fairness.referee import ReplayIds, scenario_payload
+from ghillie.fairness.roster import check_opening
+from ghillie.fairness.stream import StreamDice, roll_context, roll_key
+from ghillie.scenario import Scenario
+
+
+@dataclass(frozen=True)
+class Finding:
+    check: str
+    seq: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"event {self.seq}: " if self.seq is not None else ""
+        return f"{self.check}: {where}{self.message}"
+
+
+@dataclass
+class Report:
+    game: str = ""
+    ruleset: str = ""
+    events: int = 0
+    rolls: int = 0
+    openings: int = 0
+    receipts: int = 0
+    held: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+
+class _Stop(Exception):
+    pass
+
+
+def audit(record: Mapping[str, Any], receipts: Iterable[Mapping[str, Any]] = ()) -> Report:
+    """Check ``record`` (and any receipts kept by the sides' clients)."""
+    report = Report()
+    try:
+        _audit(record, [*record.get("receipts", {}).values(), *receipts], report)
+    except _Stop:
+        pass
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        # A record so mangled that it cannot even be read is itself the finding.
+        report.findings.append(Finding("record", None, f"cannot be read ({type(exc).__name__})"))
+    return report
+
+
+def _fail(report: Report, check: str, seq: int | None, message: str) -> None:
+    report.findings.append(Finding(check, seq, message))
+    raise _Stop
+
+
+def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report: Report) -> None:
+    if record.get("format") != FORMAT:
+        _fail(report, "record", None, f"is not a {FORMAT} record")
+    game_id = record["game"]
+    report.game, report.ruleset = game_id, record["ruleset"]
+    events = [event_from_json(e) for e in record["events"]]
+    report.events = len(events)
+    if not events or events[0].fair is None or "setup" not in events[0].fair:
+        _fail(report, "record", 0, "the first event does not set the game up")
+    setup = events[0].fair["setup"] if events[0].fair else {}
+    public_key = setup["key"]
+
+    # 1. chain
+    hashes: list[str] = []
+    head = genesis(game_id)
+    for index, (event, raw) in enumerate(zip(events, record["events"], strict=True)):
+        fair = event.fair or {}
+        if event.seq != index:
+            _fail(report, "chain", index, f"is numbered {event.seq}: an event is missing or moved")
+        head = event_hash(head, hashed(raw))
+        if fair.get("hash") != head.hex():
+            _fail(report, "chain", event.seq, "its hash does not follow from the log before it")
+        if not verify(public_key, head_message(game_id, event.seq, head), fair.get("sig", "")):
+            _fail(report, "chain", event.seq, "the host's signature on this head is not valid")
+        hashes.append(head.hex())
+
+    # 2. receipts
+    for kept in receipts:
+        _check_receipts(report, game_id, public_key, kept, events, hashes)
+
+    # 3. randomness: the seeds behind every chain and the key behind the signatures
+    sides = tuple(p["party"] for p in setup["parties"] if p["party"] != HOST)
+    secrets = Secrets.from_json(record["secrets"])
+    if HostKey.from_bytes(secrets.key).public != public_key:
+        _fail(report, "randomness", 0, "the revealed signing key is not the game's key")
+    anchors = {p["party"]: p["anchor"] for p in setup["parties"]}
+    report.held = sorted(p["party"] for p in setup["parties"] if p["held"] and p["party"] != HOST)
+    for party, seed in [(HOST, secrets.host_seed), *secrets.held.items()]:
+        if Chain.from_seed(seed, setup["length"]).anchor.hex() != anchors.get(party):
+            _fail(report, "randomness", 0, f"{party}'s revealed seed does not grow its anchor")
+    injected = setup.get("dice") == "injected"
+    if injected:
+        _fail(report, "randomness", 0, "the dice were injected, not drawn from the chains")
+
+    scenario = _scenario(report, record)
+    ruleset = registry.get(scenario.ruleset)
+    ledger = Ledger(game_id, sides, secrets, {s: anchors[s] for s in sides})
+    last = {party: bytes.fromhex(anchors[party]) for party in (HOST, *sides)}
+    state = engine.replay(scenario, [])
+    for event in events:
+        fair = event.fair or {}
+        private = fair["private"]
+        elements = {HOST: bytes.fromhex(private["host"])}
+        elements.update({s: bytes.fromhex(fair["contributions"][s]) for s in sides})
+        for party, element in elements.items():
+            if not links(last[party], element):
+                _fail(
+                    report, "randomness", event.seq, f"{party}'s element does not follow its last"
+                )
+        last = elements
+        payload = scenario_payload(scenario) if event.seq == 0 else event.command
+        salt = bytes.fromhex(private["salt"])
+        if not opens(
+            fair["request"], "request", game_id, event.side or "", event.seq, payload, salt
+        ):
+            _fail(report, "randomness", event.seq, "the request does not open to this command")
+
+        # 4. replay
+        dice = StreamDice(
+            roll_key([elements[p] for p in (HOST, *sides)]), roll_context(game_id, event.seq)
+        )
+        ids = ReplayIds(private["ids"])
+        try:
+            if event.seq == 0:
+                again, after = engine.create(scenario, dice, ids)
+            else:
+                again, after = engine.apply(state, event.side or "", event.command or {}, dice, ids)
+        except (Refusal, LookupError, ValueError, KeyError) as exc:
+            _fail(report, "replay", event.seq, f"the rules do not accept it again ({exc})")
+        _same(report, event, again)
+        report.rolls += sum(1 for r in event.rolls if not r.entered)
+
+        # 5. commitments
+        for to, piece, key in revealed(state, event, ruleset.opened_on_reveal):
+            owner = state.pieces[piece].owner
+            if (piece, key) in ledger.rosters[owner].slots:
+                expected = ledger.rosters[owner].opening(piece, key, event.seq - 1)
+                shown = fair["openings"].get(to, [])
+                if expected not in shown:
+                    _fail(
+                        report,
+                        "commitments",
+                        event.seq,
+                        f"{to} was not shown an opening the rules call for",
+                    )
+        for to, shown in fair["openings"].items():
+            for opening in shown:
+                root_seq = opening["root_seq"]
+                root = (
+                    events[root_seq].fair["roots"][opening["side"]]
+                    if 0 <= root_seq < len(events) and events[root_seq].fair
+                    else ""
+                )
+                if not check_opening(game_id, opening, root):
+                    _fail(
+                        report,
+                        "commitments",
+                        event.seq,
+                        f"an opening shown to {to} does not check against its root",
+                    )
+                report.openings += 1
+        expected_count = len(
+            [
+                1
+                for to, piece, key in revealed(state, event, ruleset.opened_on_reveal)
+                if (piece, key) in ledger.rosters[state.pieces[piece].owner].slots
+            ]
+        )
+        if sum(len(v) for v in fair["openings"].values()) != expected_count:
+            _fail(report, "commitments", event.seq, "it shows openings the rules do not call for")
+        try:
+            ledger.restore(state, event)
+        except (ValueError, KeyError) as exc:
+            _fail(
+                report,
+                "commitments",
+                event.seq,
+                f"its committed facts do not match its writes ({exc})",
+            )
+        for side in sides:
+            if ledger.rosters[side].root(event.seq) != fair["roots"].get(side):
+                _fail(
+                    report,
+                    "commitments",
+                    event.seq,
+                    f"{side}'s published root does not open to its secrets",
+                )
+        state = after
+
+
+def _scenario(report: Report, record: Mapping[str, Any]) -> Scenario:
+    from ghillie.game import load_scenario
+
+    try:
+        return load_scenario({**record["scenario"], "ruleset": record["ruleset"]})
+    except (ScenarioError, KeyError, ValueError) as exc:
+        _fail(report, "record", 0, f"its scenario cannot be read ({exc})")
+        raise  # unreachable: _fail raises
+
+
+def _same(report: Report, recorded: Event, again: Event) -> None:
+    a = {k: v for k, v in event_to_json(recorded).items() if k != "fair"}
+    b = {k: v for k, v in event_to_json(again).items() if k != "fair"}
+    for key in ("side", "command", "rolls", "effects", "told"):
+        if a.get(key) != b.get(key):
+            _fail(report, "replay", recorded.seq, f"the rules give different {key} than announced")
+
+
+def _check_receipts(
+    report: Report,
+    game_id: str,
+    public_key: str,
+    kept: Mapping[str, Any],
+    events: list[Event],
+    hashes: list[str],
+) -> None:
+    for head in kept.get("heads", []):
+        seq, digest, sig = head["seq"], head["hash"], head["sig"]
+        if not verify(public_key, head_message(game_id, seq, bytes.fromhex(digest)), sig):
+            continue  # an unsigned claim proves nothing either way
+        report.receipts += 1
+        if seq >= len(hashes):
+            _fail(
+                report, "receipts", seq, "a side was shown a signed head the record does not reach"
+            )
+        if hashes[seq] != digest:
+            _fail(
+                report, "receipts", seq, "a side was shown a different signed head (two histories)"
+            )
+    for req in kept.get("requests", []):
+        k = req["k"]
+        prev = bytes.fromhex(hashes[k - 1]) if 0 < k <= len(hashes) else genesis(game_id)
+        message = request_message(
+            game_id, k, req["side"], req["commitment"], bytes.fromhex(req["prev"])
+        )
+        if not verify(public_key, message, req["sig"]):
+            continue
+        report.receipts += 1
+        if k >= len(events):
+            _fail(report, "receipts", k, "a roll was requested and never resolved")
+        fair = events[k].fair or {}
+        if (
+            fair.get("request") != req["commitment"]
+            or req["prev"] != prev.hex()
+            or (events[k].side or None) != (req["side"] or None)
+        ):
+            _fail(
+                report,
+                "receipts",
+                k,
+                "a roll was requested for another command, then resolved for this one (superseded)",
+            )
