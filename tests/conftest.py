@@ -27,6 +27,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         "tests.server.test_wire_leaks",
         "tests.server.test_durability",
         "tests.server.test_schemathesis",
+        "tests.fairness.test_audit",
     ):
         module = sys.modules.get(name)
         stats = getattr(module, "STATS", None)

@@ -9,8 +9,9 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from ghillie.events import event_from_json, effect_to_json
+from ghillie.events import effect_to_json, event_from_json
 from ghillie.fairness.audit import audit as run_audit
+from ghillie.state import Level
 
 console = Console()
 
@@ -29,12 +30,15 @@ def audit(
         list[Path] | None, typer.Option(help="Receipts a side's page kept (repeatable).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    unfinished: Annotated[
+        bool, typer.Option(help="Check a game still being played (the log may end anywhere).")
+    ] = False,
 ) -> None:
     """Check a game record: hash chain, receipts, every roll, every commitment, and a full
     replay through the rules. Exits 1 and names the first problem if anything is wrong."""
     data = _read(record)
     kept = [_read(p) for p in receipts or []]
-    report = run_audit(data, kept)
+    report = run_audit(data, kept, finished=not unfinished)
     if as_json:
         typer.echo(
             json.dumps(
@@ -98,9 +102,12 @@ def replay(
         for side, lines in event.told.items():
             for line in lines:
                 if line.get("event") != "acted":
-                    console.print(
-                        f"  [dim]{side} told:[/dim] {line.get('text', json.dumps(line, ensure_ascii=False))}"
-                    )
+                    said = line.get("text", _json(line))
+                    console.print(f"  [dim]{side} told:[/dim] {said}")
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _describe(effect: dict[str, Any], names: dict[str, str]) -> str:
@@ -126,7 +133,9 @@ def _describe(effect: dict[str, Any], names: dict[str, str]) -> str:
     if op == "remove":
         return f"- {names.get(effect['id'], effect['id'][:8])} removed"
     if op == "know":
-        return f"? {effect['side']} now knows {names.get(effect['id'], effect['id'][:8])} (level {effect['level']}) {json.dumps(effect['facts'], ensure_ascii=False) if effect['facts'] else ''}"
+        level = Level(effect["level"]).name.lower()
+        facts = f" {_json(effect['facts'])}" if effect["facts"] else ""
+        return f"? {effect['side']} now has {names.get(effect['id'], '?')} {level}{facts}"
     if op == "phase":
         return f"phase: {effect['phase']}"
     return f"board: {effect['name']} {json.dumps(effect['data'], ensure_ascii=False)}"

@@ -19,6 +19,7 @@ The checks, in order (TRUST.md §1.4); the first problem found is named:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +43,9 @@ from ghillie.fairness.referee import ReplayIds, scenario_payload
 from ghillie.fairness.roster import check_opening
 from ghillie.fairness.stream import StreamDice, roll_context, roll_key
 from ghillie.scenario import Scenario
+from ghillie.state import Phase
+
+_HEX128 = re.compile("[0-9a-f]{128}")
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,7 @@ class Report:
     openings: int = 0
     receipts: int = 0
     held: list[str] = field(default_factory=list)
+    over: bool = False
     findings: list[Finding] = field(default_factory=list)
 
     @property
@@ -75,11 +80,22 @@ class _Stop(Exception):
     pass
 
 
-def audit(record: Mapping[str, Any], receipts: Iterable[Mapping[str, Any]] = ()) -> Report:
-    """Check ``record`` (and any receipts kept by the sides' clients)."""
+def audit(
+    record: Mapping[str, Any],
+    receipts: Iterable[Mapping[str, Any]] = (),
+    *,
+    finished: bool = True,
+) -> Report:
+    """Check ``record`` (and any receipts kept by the sides' clients). A record must reach
+    the end of the game unless ``finished`` is False: a cut-short log is otherwise a valid
+    log of a shorter game."""
     report = Report()
     try:
         _audit(record, [*record.get("receipts", {}).values(), *receipts], report)
+        if finished and report.ok and not report.over:
+            report.findings.append(
+                Finding("record", report.events - 1, "the game is not over: the log is cut short")
+            )
     except _Stop:
         pass
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
@@ -115,7 +131,11 @@ def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report:
         head = event_hash(head, hashed(raw))
         if fair.get("hash") != head.hex():
             _fail(report, "chain", event.seq, "its hash does not follow from the log before it")
-        if not verify(public_key, head_message(game_id, event.seq, head), fair.get("sig", "")):
+        sig = fair.get("sig", "")
+        # One spelling only: a signature in capitals would verify, yet be another record.
+        if not _HEX128.fullmatch(sig) or not verify(
+            public_key, head_message(game_id, event.seq, head), sig
+        ):
             _fail(report, "chain", event.seq, "the host's signature on this head is not valid")
         hashes.append(head.hex())
 
@@ -231,6 +251,7 @@ def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report:
                     f"{side}'s published root does not open to its secrets",
                 )
         state = after
+    report.over = state.phase is Phase.OVER
 
 
 def _scenario(report: Report, record: Mapping[str, Any]) -> Scenario:

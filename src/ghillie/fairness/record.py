@@ -24,6 +24,5 @@ def make_record(game_id: str, header: Mapping[str, Any], events: Sequence[Event]
         "ruleset": header["ruleset"],
         "scenario": header["scenario"],
         "secrets": {k: fair[k] for k in ("host_seed", "key", "dummy", "held")},
-        "anchors": fair.get("anchors", {}),
         "events": [event_to_json(e) for e in events],
     }

@@ -1,0 +1,44 @@
+"""Complete games of every bundled scenario, played by random sensible commands, as records."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from functools import cache
+from typing import Any
+
+from ghillie import Game, examples, registry
+from ghillie.errors import Refusal
+from ghillie.state import Phase
+
+
+def play_random(scenario: str, seed: int, steps: int = 80) -> Game:
+    game = Game.create(examples.load(scenario), seed=seed)
+    ruleset = registry.get(game.state.ruleset)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.state.phase is Phase.OVER:
+            break
+        side = rng.choice(game.state.sides)
+        # End the game only near the end, so that most games are long.
+        candidates = [
+            c for c in ruleset.candidates(game.state, side) if c.get("type") != "end_game"
+        ]
+        if not candidates:
+            continue
+        with contextlib.suppress(Refusal):
+            game.command(side, rng.choice(candidates))
+    for side in game.state.sides:
+        if game.state.phase is not Phase.OVER:
+            with contextlib.suppress(Refusal):
+                game.command(side, {"type": "end_game"})
+    return game
+
+
+@cache
+def records(per_scenario: int = 3) -> tuple[tuple[str, dict[str, Any]], ...]:
+    return tuple(
+        (f"{name}#{seed}", play_random(name, seed).record())
+        for name in examples.names()
+        for seed in range(per_scenario)
+    )
