@@ -62,7 +62,17 @@ class BoardChange:
     data: Facts = field(default_factory=dict)
 
 
-Effect = Place | Update | Remove | Know | SetPhase | BoardChange
+@dataclass(frozen=True)
+class Open:
+    """A rule shows side ``side`` facts of a piece as they were committed: the host opens
+    those commitments to it (ghillie.fairness). Changes nothing in the state."""
+
+    side: str
+    id: str
+    keys: tuple[str, ...]
+
+
+Effect = Place | Update | Remove | Know | SetPhase | BoardChange | Open
 
 
 @dataclass(frozen=True)
@@ -118,6 +128,8 @@ def effect_to_json(effect: Effect) -> dict[str, Any]:
             return {"op": "phase", "phase": phase.value}
         case BoardChange(name, data):
             return {"op": "board", "name": name, "data": dict(data)}
+        case Open(side, id, keys):
+            return {"op": "open", "side": side, "id": id, "keys": list(keys)}
 
 
 def effect_from_json(data: Mapping[str, Any]) -> Effect:
@@ -134,6 +146,8 @@ def effect_from_json(data: Mapping[str, Any]) -> Effect:
         return SetPhase(Phase(data["phase"]))
     if op == "board":
         return BoardChange(data["name"], data["data"])
+    if op == "open":
+        return Open(data["side"], data["id"], tuple(data["keys"]))
     raise ValueError(f"unknown effect op {op!r}")
 
 

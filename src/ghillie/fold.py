@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ghillie.events import BoardChange, Effect, Event, Know, Place, Remove, SetPhase, Update
+from ghillie.events import BoardChange, Effect, Event, Know, Open, Place, Remove, SetPhase, Update
 from ghillie.state import GameState, Known, Level, Piece
 
 if TYPE_CHECKING:
@@ -48,6 +48,8 @@ def fold_effect(
             return replace(state, phase=phase)
         case BoardChange():
             return replace(state, board=ruleset.fold(state.board, effect))
+        case Open():
+            return state
 
 
 def fold(state: GameState[Any], event: Event, ruleset: Ruleset[Any, Any]) -> GameState[Any]:

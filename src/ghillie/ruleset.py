@@ -76,9 +76,6 @@ class Ruleset(ABC, Generic[S, B]):
     scenario_model: ClassVar[type[Scenario]]
     commands: ClassVar[Mapping[str, type[Command]]]
     odds_queries: ClassVar[Mapping[str, OddsQuery]] = {}
-    # The committed secret facts a rule reveals, by piece kind: opened, with their proof,
-    # to a side that comes to identify the piece or sees it removed (docs/fairness.md).
-    opened_on_reveal: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
     @abstractmethod
     def new_board(self, scenario: S) -> B:

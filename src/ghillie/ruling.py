@@ -18,6 +18,7 @@ from ghillie.events import (
     Effect,
     Event,
     Know,
+    Open,
     Place,
     Remove,
     Roll,
@@ -99,6 +100,12 @@ class Ruling(Generic[B]):
     def reveal(self, piece_id: str, to: str, level: Level, facts: Facts | None = None) -> None:
         """Set what side ``to`` knows of a piece (DESIGN.md: ``reveal(piece, to, level)``)."""
         self._add(Know(to, piece_id, level, dict(facts or {})))
+
+    def open(self, piece_id: str, to: str, *keys: str) -> None:
+        """Show side ``to`` that these secret facts of a piece are what was committed before
+        this event: for a rule that reveals them (the piece's owner gets nothing)."""
+        if self.state.pieces[piece_id].owner != to:
+            self._add(Open(to, piece_id, keys))
 
     def set_phase(self, phase: Phase) -> None:
         self._add(SetPhase(phase))

@@ -47,6 +47,33 @@ def received(game: Game, observer: str) -> str:
     return json.dumps(game.view(observer), ensure_ascii=False, sort_keys=True)
 
 
+DIGEST = "<digest>"
+
+
+def comparable(view: dict[str, Any]) -> dict[str, Any]:
+    """A view with its commitment digests masked, for comparing two worlds.
+
+    The roots, hashes and signatures in each log entry's proof are computed over the hidden
+    values with 32-byte random salts: they differ between worlds by construction and say
+    nothing (that is what a hiding commitment is); so are the sibling hashes on an opening's
+    path, and the salt and slot of an opening are random. Everything else a side receives —
+    the opened values and the roll contributions too — must be identical."""
+    out = copy.deepcopy(view)
+    for entry in out.get("log", []):
+        proof = entry.get("proof")
+        if proof is not None:
+            for key in ("hash", "sig"):
+                proof[key] = DIGEST
+            proof["roots"] = dict.fromkeys(proof["roots"], DIGEST)
+            for opening in proof["openings"]:
+                # The path's siblings are hashes of other salted commitments; the salt and
+                # the slot are fresh random draws (here from one seeded stream, so their
+                # place in it shifts with how many secrets the world wrote).
+                opening["path"] = [DIGEST] * len(opening["path"])
+                opening["salt"] = opening["slot"] = DIGEST
+    return out
+
+
 def observers(game: Game) -> tuple[str, ...]:
     return (*game.state.sides, SPECTATOR)
 

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ghillie import engine, registry
+from ghillie import engine
 from ghillie.errors import Refusal, ScenarioError
 from ghillie.events import Event, event_from_json, event_to_json
 from ghillie.fairness.chains import Chain, links
@@ -37,7 +37,7 @@ from ghillie.fairness.hashlog import (
     request_message,
     verify,
 )
-from ghillie.fairness.ledger import HOST, Ledger, Secrets, hashed, revealed
+from ghillie.fairness.ledger import HOST, Ledger, Secrets, hashed, opened
 from ghillie.fairness.record import FORMAT
 from ghillie.fairness.referee import ReplayIds, scenario_payload
 from ghillie.fairness.roster import check_opening
@@ -158,7 +158,6 @@ def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report:
         _fail(report, "randomness", 0, "the dice were injected, not drawn from the chains")
 
     scenario = _scenario(report, record)
-    ruleset = registry.get(scenario.ruleset)
     ledger = Ledger(game_id, sides, secrets, {s: anchors[s] for s in sides})
     last = {party: bytes.fromhex(anchors[party]) for party in (HOST, *sides)}
     state = engine.replay(scenario, [])
@@ -196,7 +195,7 @@ def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report:
         report.rolls += sum(1 for r in event.rolls if not r.entered)
 
         # 5. commitments
-        for to, piece, key in revealed(state, event, ruleset.opened_on_reveal):
+        for to, piece, key in opened(event):
             owner = state.pieces[piece].owner
             if (piece, key) in ledger.rosters[owner].slots:
                 expected = ledger.rosters[owner].opening(piece, key, event.seq - 1)
@@ -227,7 +226,7 @@ def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report:
         expected_count = len(
             [
                 1
-                for to, piece, key in revealed(state, event, ruleset.opened_on_reveal)
+                for to, piece, key in opened(event)
                 if (piece, key) in ledger.rosters[state.pieces[piece].owner].slots
             ]
         )

@@ -30,6 +30,6 @@ def opens(c: str, kind: str, game_id: str, owner: str, seq: int, payload: Any, s
     """Does ``(salt, payload)`` open commitment ``c``? (Compared in constant time.)"""
     try:
         again = commit(kind, game_id, owner, seq, payload, salt)
-    except ValueError:
+    except (ValueError, OverflowError):  # a wrong salt length; a seq u64() cannot hold
         return False
     return hmac.compare_digest(again, c)

@@ -20,14 +20,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ghillie.events import Event, Know, Place, Remove, Update, event_to_json
+from ghillie.events import Event, Open, Place, Update, event_to_json
 from ghillie.fairness.chains import LENGTH, Chain, links
 from ghillie.fairness.commitment import commit
 from ghillie.fairness.encoding import canonical, lp, sha256, tag, u64
 from ghillie.fairness.hashlog import HostKey, event_hash, genesis, head_message, request_message
 from ghillie.fairness.roster import DEPTH, Roster, Written
 from ghillie.fairness.stream import StreamDice, roll_context, roll_key
-from ghillie.state import GameState, Level
+from ghillie.state import GameState
 
 HOST = "host"
 VERSION = 1
@@ -117,29 +117,14 @@ def writes(state: GameState[Any], event: Event) -> list[tuple[str, str, str, Any
     return out
 
 
-def revealed(
-    state: GameState[Any], event: Event, opened: Mapping[str, tuple[str, ...]]
-) -> list[tuple[str, str, str]]:
-    """``(to side, piece, key)`` for every committed fact a rule reveals in ``event``: the
-    facts the ruleset names for a piece's kind, opened when another side comes to identify
-    the piece or sees a piece it knew of removed."""
-    out: list[tuple[str, str, str]] = []
-    for effect in event.effects:
-        if isinstance(effect, Know) and effect.level is Level.IDENTIFIED:
-            piece = state.pieces.get(effect.id)
-            if piece is None or piece.owner == effect.side:
-                continue
-            if state.known(effect.side, piece.id).level is Level.IDENTIFIED:
-                continue
-            out.extend((effect.side, piece.id, key) for key in opened.get(piece.kind, ()))
-        elif isinstance(effect, Remove):
-            piece = state.pieces.get(effect.id)
-            if piece is None:
-                continue
-            for side in state.sides:
-                if side != piece.owner and state.known(side, piece.id).level >= Level.SUSPECTED:
-                    out.extend((side, piece.id, key) for key in opened.get(piece.kind, ()))
-    return out
+def opened(event: Event) -> list[tuple[str, str, str]]:
+    """``(to side, piece, key)`` for every committed fact a rule opens in ``event``."""
+    return [
+        (effect.side, effect.id, key)
+        for effect in event.effects
+        if isinstance(effect, Open)
+        for key in effect.keys
+    ]
 
 
 class Ledger:
@@ -195,9 +180,19 @@ class Ledger:
         }
 
     @classmethod
-    def from_header(cls, game_id: str, sides: tuple[str, ...], header: Mapping[str, Any]) -> Ledger:
+    def from_header(
+        cls,
+        game_id: str,
+        sides: tuple[str, ...],
+        header: Mapping[str, Any],
+        first: Event | None = None,
+    ) -> Ledger:
+        """The ledger of a stored game; sides' anchors come from its first event."""
         fair = header["fair"]
-        return cls(game_id, sides, Secrets.from_json(fair), fair.get("anchors", {}))
+        anchors = dict(fair.get("anchors", {}))
+        if first is not None and first.fair is not None:
+            anchors.update({p["party"]: p["anchor"] for p in first.fair["setup"]["parties"]})
+        return cls(game_id, sides, Secrets.from_json(fair), anchors)
 
     def header(self) -> dict[str, Any]:
         """What the store keeps beside the log (host-private until the game ends)."""
@@ -266,12 +261,11 @@ class Ledger:
         request: Request,
         elements: Mapping[str, bytes],
         ids: list[str],
-        opened: Mapping[str, tuple[str, ...]],
     ) -> Event:
         """Commit, open, chain and sign ``event``; advance to the next roll."""
         assert request.k == self.next_k == event.seq
         openings: dict[str, list[dict[str, Any]]] = {}
-        for to, piece, key in revealed(before, event, opened):
+        for to, piece, key in opened(event):
             owner = before.pieces[piece].owner
             if (piece, key) in self.rosters[owner].slots:
                 opening = self.rosters[owner].opening(piece, key, event.seq - 1)
@@ -281,7 +275,10 @@ class Ledger:
             roster = self.rosters[owner]
             old = roster.slots.get((piece, key))
             slot = old.slot if old else roster.free_slot(int.from_bytes(self.random_bytes(4)))
-            w = Written(piece, key, slot, self.random_bytes(32).hex(), event.seq)
+            # Written with seq 0, not the event's: an opening must not tell when a secret
+            # last changed (a sniper's true marker moved covertly, say). The fresh salt
+            # already makes every write a new leaf, and the root binds it in time.
+            w = Written(piece, key, slot, self.random_bytes(32).hex(), 0)
             roster.write(w, value)
             written.append({"side": owner, **w.to_json()})
         fair: dict[str, Any] = {

@@ -70,8 +70,7 @@ def create(
     recording = RecordingIds(ids)
     event, state = engine.create(scenario, dice or ledger.dice(request, given), recording)
     empty = engine.replay(scenario, [])
-    opened = registry.get(scenario.ruleset).opened_on_reveal
-    return ledger.seal(empty, event, request, given, recording.drawn, opened), state
+    return ledger.seal(empty, event, request, given, recording.drawn), state
 
 
 def apply(
@@ -90,8 +89,7 @@ def apply(
     given = ledger.elements_for(request.k, elements)
     recording = RecordingIds(ids)
     event, after = engine.apply(state, side, raw, dice or ledger.dice(request, given), recording)
-    opened = registry.get(state.ruleset).opened_on_reveal
-    return ledger.seal(state, event, request, given, recording.drawn, opened), after
+    return ledger.seal(state, event, request, given, recording.drawn), after
 
 
 def trial(

@@ -153,5 +153,5 @@ def check_opening(game_id: str, opening: dict[str, Any], root: str) -> bool:
             node = _node(other, node) if index & 1 else _node(node, other)
             index //= 2
         return published_root(game_id, opening["side"], opening["root_seq"], node) == root
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, OverflowError):  # e.g. a seq u64() cannot hold
         return False

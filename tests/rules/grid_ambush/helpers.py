@@ -18,6 +18,7 @@ import pytest
 from ghillie import Game, Refusal, examples
 from ghillie.events import Event
 from ghillie.state import SPECTATOR, Facts
+from tests.contract.harness import comparable
 
 JUNGLE, MARINES, ORKS = "jungle", "marines", "orks"
 
@@ -115,8 +116,9 @@ def texts(event: Event, side: str) -> str:
 
 
 def seen(game: Game, observer: str) -> str:
-    """Everything ``observer`` receives, as one searchable text."""
-    return json.dumps(game.view(observer), ensure_ascii=False, sort_keys=True)
+    """Everything ``observer`` receives, as one searchable text (commitment digests
+    masked, so that two worlds compare: see tests.contract.harness.comparable)."""
+    return json.dumps(comparable(game.view(observer)), ensure_ascii=False, sort_keys=True)
 
 
 def known(game: Game, side: str, key: str) -> dict[str, Any] | None:

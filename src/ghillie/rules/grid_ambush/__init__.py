@@ -7,8 +7,7 @@ square finds them at the start of its shooting phase. No dice: a scan always fin
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 from ghillie.events import BoardChange
 from ghillie.ruleset import Command, Ruleset
@@ -42,8 +41,6 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
     map_modes = ("table", "map")
     scenario_model = GridAmbushScenario
     commands = COMMANDS
-    # DWV-R07: a sprung ambush shows the square its written order named.
-    opened_on_reveal: ClassVar[Mapping[str, tuple[str, ...]]] = {"unit": ("square",)}
 
     # --- setup -----------------------------------------------------------------------------
 

@@ -53,6 +53,7 @@ def start_setup(
     )
     for other in ruling.state.others(unit.owner):
         ruling.reveal(unit.id, other, Level.IDENTIFIED)
+        ruling.open(unit.id, other, "square")  # the square written down, proved
     ruling.change_board("pending", unit=unit.id)
     how = "revealed by its owner" if found_by is None else "found by a scan"
     name = unit.public["name"]
@@ -254,6 +255,7 @@ def end_game(ruling: Ruling[Board], scenario: GridAmbushScenario) -> None:
             ruling.update(piece.id, public={"square": piece.secret["square"]})
             for other in ruling.state.others(piece.owner):
                 ruling.reveal(piece.id, other, Level.IDENTIFIED)
+                ruling.open(piece.id, other, "square")
             ruling.tell_public(
                 {
                     "event": "unrevealed_at_end",

@@ -8,8 +8,7 @@ too; snipers hide under three markers of their own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, ConfigDict, Field
 
@@ -176,12 +175,6 @@ class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
     scenario_model = SuspiciousPlacesScenario
     commands = COMMANDS
     odds_queries = ODDS
-    # What a removed or identified marker, sniper marker or unit was committed to hold.
-    opened_on_reveal: ClassVar[Mapping[str, tuple[str, ...]]] = {
-        MARKER: ("content",),
-        SNIPER_MARKER: ("true",),
-        UNIT: ("marker",),
-    }
 
     def new_board(self, scenario: SuspiciousPlacesScenario) -> Board:
         return Board()

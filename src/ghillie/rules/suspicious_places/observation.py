@@ -135,6 +135,8 @@ def _observation_effect(
             )
         # SW-A10: a false sniper marker has nothing under it.
         if h >= 1 and scenario.switches.sniper_false_marker_removable:
+            for other in ruling.state.others(target.owner):
+                ruling.open(target.id, other, "true")
             ruling.remove(target.id)
             return {
                 "revealed": "nothing",

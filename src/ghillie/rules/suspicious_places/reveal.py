@@ -28,6 +28,10 @@ def expose(
     come from a sniper's fire (SW-R31: never more than 3)."""
     content = marker.secret.get("content", "nothing")
     label = marker.public["label"]
+    keys = ("content", "unit") if content == "unit" else ("content",)
+    for other in ruling.state.others(marker.owner):
+        # What the marker was committed to hide when it was laid, proved to the other side.
+        ruling.open(marker.id, other, *keys)
     if content == "unit":
         unit = ruling.piece(marker.secret["unit"])
         total = unit.public["suppression"] + suppression + unit.secret.get("hidden_suppression", 0)
@@ -82,6 +86,8 @@ def reveal_sniper(ruling: Ruling[Board], sniper: Piece, why: str) -> Facts:
     markers = sniper_markers(ruling, sniper.id)
     true = next(m for m in markers if m.secret["true"])
     for marker in markers:
+        for other in ruling.state.others(sniper.owner):
+            ruling.open(marker.id, other, "true")
         ruling.remove(marker.id)
     ruling.update(sniper.id, public={"status": Status.ON_TABLE.value, "at": true.public.get("at")})
     for other in ruling.state.others(sniper.owner):
@@ -139,6 +145,8 @@ def expose_markers(
 def _expose_sniper_marker(ruling: Ruling[Board], marker: Piece) -> Facts:
     if marker.secret["true"]:
         return reveal_sniper(ruling, ruling.piece(marker.public["sniper"]), "is exposed")
+    for other in ruling.state.others(marker.owner):
+        ruling.open(marker.id, other, "true")
     ruling.remove(marker.id)
     return {
         "revealed": "nothing",

@@ -144,6 +144,8 @@ def _hit_marker(
                     "result": "marker_stays",
                     "text": "full success, but the marker stays (SW-R17).",
                 }
+            for other in ruling.state.others(target.owner):
+                ruling.open(target.id, other, "true")
             ruling.remove(target.id)
             return {
                 "result": "revealed",
