@@ -21,6 +21,13 @@ BAD_ROLL = "bad_roll"
 MEASUREMENT_REQUIRED = "measurement_required"
 MEASURED_BY_MAP = "measured_by_map"
 OFF_TABLE = "off_table"
+# The roll protocol (ghillie.fairness): every side's page gives its chain elements.
+NOT_STARTED = "not_started"
+ROLL_PENDING = "roll_pending"
+NO_ROLL_PENDING = "no_roll_pending"
+BAD_CONTRIBUTION = "bad_contribution"
+ANCHOR_FIXED = "anchor_fixed"
+GAME_NOT_OVER = "game_not_over"
 
 
 class Refusal(Exception):

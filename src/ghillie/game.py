@@ -135,7 +135,7 @@ def restore(
 ) -> tuple[GameState[Any], Ledger]:
     """The state and the host's ledger after a stored log."""
     ruleset = registry.get(scenario.ruleset)
-    ledger = Ledger.from_header(game_id, scenario.side_ids(), header)
+    ledger = Ledger.from_header(game_id, scenario.side_ids(), header, events[0] if events else None)
     state = engine.replay(scenario, [])
     for event in events:
         ledger.restore(state, event)

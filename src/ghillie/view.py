@@ -92,7 +92,30 @@ def _build(
                 if pid in state.pieces and state.pieces[pid].owner != observer
             ]
         out["commands"] = engine.allowed_commands(state, observer)
-    out["log"] = [{"seq": e.seq, "lines": list(e.told.get(observer, ()))} for e in events]
+    out["log"] = [_entry(e, observer) for e in events]
+    return out
+
+
+def _entry(event: Event, observer: str) -> dict[str, Any]:
+    entry: dict[str, Any] = {"seq": event.seq, "lines": list(event.told.get(observer, ()))}
+    if event.fair is not None:
+        entry["proof"] = proof(event.fair, observer)
+    return entry
+
+
+def proof(fair: Mapping[str, Any], observer: str) -> dict[str, Any]:
+    """What a side may hold of an event's fairness data: the signed head (its receipt), every
+    side's roster root, the sides' roll contributions and the openings shown to it. Never the
+    host's element, the salts or the ids (ghillie.fairness.ledger keeps those private)."""
+    out = {
+        "hash": fair["hash"],
+        "sig": fair["sig"],
+        "roots": fair["roots"],
+        "contributions": fair["contributions"],
+        "openings": fair["openings"].get(observer, []),
+    }
+    if "setup" in fair:
+        out["setup"] = fair["setup"]
     return out
 
 

@@ -8,13 +8,14 @@ never by anything in the URL, so tokens do not end up in access logs or browser 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import tomllib
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import segno
 from fastapi import FastAPI, Header, Request, WebSocket
@@ -30,13 +31,21 @@ from ghillie.scenario import Scenario
 from ghillie.server.hub import COMMAND_ID_LENGTH, Hub
 from ghillie.server.middleware import PROBLEM_JSON, AccessLog, BodyLimit, SecureHeaders
 from ghillie.server.odds import odds_for
-from ghillie.server.problems import BAD_REQUEST, BAD_SCENARIO, NOT_FOUND, Problem, where
+from ghillie.server.problems import (
+    BAD_REQUEST,
+    BAD_SCENARIO,
+    NOT_FOUND,
+    UNAVAILABLE,
+    Problem,
+    where,
+)
 from ghillie.server.socket import serve_socket
 from ghillie.state import REFEREE
 from ghillie.store.base import EventStore
 
 log = logging.getLogger("ghillie.server")
 
+ROLL_WAIT = 30.0  # seconds an API call waits for the sides' contributions before answering
 MAX_SCENARIO = 256 * 1024  # a scenario file is a few kilobytes; this is generous
 STATIC = resources.files("ghillie.server") / "static"
 
@@ -49,6 +58,12 @@ class NewGame(BaseModel):
     scenario: str | None = Field(None, max_length=80, description="a bundled example's name")
     scenario_data: dict[str, Any] | None = Field(None, description="a scenario as JSON")
     scenario_toml: str | None = Field(None, max_length=MAX_SCENARIO, description="a scenario file")
+    chains: Literal["clients", "host"] = Field(
+        "host",
+        description="who holds each side's roll chain: each side's page ('clients', the "
+        "game starts once every page has joined) or the host ('host': a side using the bare "
+        "API; the host could then steer that side's rolls)",
+    )
 
 
 class Link(BaseModel):
@@ -74,6 +89,19 @@ class CommandRequest(BaseModel):
         description="chosen by the client; a retry with the same id gets the first answer",
     )
     command: dict[str, Any] = Field(description="one of the ruleset's commands, with its type")
+
+
+class Anchor(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    anchor: str = Field(min_length=64, max_length=64, description="x_0 of the side's chain, hex")
+
+
+class Contribution(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    k: int = Field(ge=0, description="the roll asked for (fairness.request.k in the view)")
+    element: str = Field(min_length=64, max_length=64, description="x_{k+1} of the chain, hex")
 
 
 class CommandAnswer(BaseModel):
@@ -205,7 +233,7 @@ def create_app(store: EventStore, *, hub: Hub | None = None) -> FastAPI:
     async def create_game(body: NewGame, request: Request) -> CreatedGame:
         """Start a game; the answer holds one private link per side and one for the referee."""
         scenario = _scenario_of(body)
-        created = await the_hub(request).create(scenario)
+        created = await the_hub(request).create(scenario, clients=body.chains == "clients")
         base = str(request.base_url).rstrip("/")
         names = {s.id: s.name for s in scenario.sides} | {REFEREE: "Referee"}
         links = []
@@ -238,8 +266,53 @@ def create_app(store: EventStore, *, hub: Hub | None = None) -> FastAPI:
         """Give a command as the link's side. Acknowledged only once it is durably saved."""
         hub = the_hub(request)
         observer = await hub.observer(game_id, _bearer(authorization))
-        answer = await hub.command(game_id, observer, body.command_id, body.command)
+        try:
+            answer = await asyncio.wait_for(
+                hub.command(game_id, observer, body.command_id, body.command), ROLL_WAIT
+            )
+        except TimeoutError:
+            raise Problem(
+                UNAVAILABLE,
+                "The roll is waiting for every side's contribution; send the command again "
+                "with the same command_id for its answer.",
+            ) from None
         return CommandAnswer(**answer)
+
+    @app.post("/api/games/{game_id}/anchor")
+    async def anchor(
+        game_id: str,
+        body: Anchor,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """A side's page gives the anchor of the roll chain it holds, before the game starts
+        (games created with ``chains: clients``). Answers the roll protocol's status."""
+        hub = the_hub(request)
+        observer = await hub.observer(game_id, _bearer(authorization))
+        return await hub.anchor(game_id, observer, body.anchor)
+
+    @app.post("/api/games/{game_id}/contributions")
+    async def contribute(
+        game_id: str,
+        body: Contribution,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """A side's page gives its chain element for the roll the view says is asked for."""
+        hub = the_hub(request)
+        observer = await hub.observer(game_id, _bearer(authorization))
+        return await hub.contribute(game_id, observer, body.k, body.element)
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(
+        game_id: str,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """The complete record of a finished game, every secret in it, for ``ghillie audit``."""
+        hub = the_hub(request)
+        await hub.observer(game_id, _bearer(authorization))
+        return await hub.record(game_id)
 
     @app.post("/api/games/{game_id}/odds")
     async def odds(

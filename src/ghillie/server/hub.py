@@ -8,6 +8,12 @@ update pushed to the sides watching. Pushes go through a small queue per connect
 or vanished client loses its connection (and resynchronises when it comes back) instead of
 holding anyone up.
 
+Every event is ruled on fairly (:mod:`ghillie.fairness`): the hub asks every party — the
+host and each side — for its chain element for the event's roll, and rules only once all
+are in. A side whose page holds its own chain ("clients" games) answers over its websocket
+or the API; until it does, the command waits and every side sees whom it waits for. A game
+whose pages hold their chains starts only once every page has given its chain's anchor.
+
 Several server processes may share one PostgreSQL database. A process whose copy of a game
 is behind finds out when its write clashes (optimistic concurrency), catches up from the
 database and rules again; it learns of other processes' events for the games its clients
@@ -18,28 +24,43 @@ and from a poll every few seconds as a safety net.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import re
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ghillie import engine, registry
-from ghillie.dice.source import DiceSource, RandomDice
-from ghillie.errors import Refusal
+from ghillie.errors import (
+    ANCHOR_FIXED,
+    BAD_CONTRIBUTION,
+    GAME_NOT_OVER,
+    NO_ROLL_PENDING,
+    NOT_STARTED,
+    ROLL_PENDING,
+    UNKNOWN_SIDE,
+    Refusal,
+)
 from ghillie.events import Event
+from ghillie.fairness import referee
+from ghillie.fairness.ledger import Ledger, Request, Secrets
+from ghillie.fairness.record import make_record
 from ghillie.fold import fold
-from ghillie.game import load_scenario
+from ghillie.game import load_scenario, restore
 from ghillie.ids import IdSource, RandomIds
 from ghillie.scenario import Scenario
 from ghillie.server.committer import GroupCommitter
 from ghillie.server.problems import UNAVAILABLE, Problem, unknown_game, where
 from ghillie.server.tokens import new_token, token_hash
-from ghillie.state import REFEREE, GameState
+from ghillie.state import REFEREE, GameState, Phase
 from ghillie.store.base import Answer, Append, Conflict, EventStore, UnknownGame
 from ghillie.view import project, project_update
 
 log = logging.getLogger("ghillie.hub")
 
+_HEX32 = re.compile("[0-9a-f]{64}")
 QUEUE_SIZE = 64  # updates a connection may fall behind by before it is dropped
 COMMAND_ID_LENGTH = 80
 
@@ -56,6 +77,19 @@ class Watcher:
     answered: set[str] = field(default_factory=set)  # command ids answered in an update
 
 
+@dataclass(eq=False)
+class Pending:
+    """A roll asked for (the game's creation, or one side's command) and the elements in."""
+
+    request: Request
+    side: str | None
+    command_id: str | None
+    raw: Mapping[str, Any] | None
+    elements: dict[str, bytes]
+    done: asyncio.Future[dict[str, Any]]
+    origin: Watcher | None = None
+
+
 @dataclass
 class LiveGame:
     game_id: str
@@ -63,6 +97,10 @@ class LiveGame:
     state: GameState[Any]
     events: list[Event]
     answers: dict[tuple[str, str], dict[str, Any]]
+    header: Mapping[str, Any]
+    ledger: Ledger | None  # None until every side's page has given its anchor
+    anchors: dict[str, str] = field(default_factory=dict)  # given so far, before the start
+    pending: Pending | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
     writing: int = -1  # the seq being committed now: its NOTIFY may come back before it is done
@@ -80,15 +118,8 @@ class Created:
 
 
 class Hub:
-    def __init__(
-        self,
-        store: EventStore,
-        *,
-        dice: DiceSource | None = None,
-        ids: IdSource | None = None,
-    ) -> None:
+    def __init__(self, store: EventStore, *, ids: IdSource | None = None) -> None:
         self.store = store
-        self.dice = dice or RandomDice()
         self.ids = ids or RandomIds()
         self.committer = GroupCommitter(store)
         self._games: dict[str, LiveGame] = {}
@@ -100,18 +131,28 @@ class Hub:
 
     # --- games --------------------------------------------------------------------------------
 
-    async def create(self, scenario: Scenario) -> Created:
-        first, state = engine.create(scenario, self.dice, self.ids)
+    async def create(self, scenario: Scenario, *, clients: bool = False) -> Created:
+        """A new game. With ``clients``, each side's page holds its own roll chain and the
+        game starts once every page has given its anchor; otherwise the host holds them."""
         game_id = self.ids.new_id()
-        observers = (*state.sides, REFEREE)
-        tokens = {observer: new_token() for observer in observers}
+        sides = scenario.side_ids()
+        kept = Secrets.new([] if clients else list(sides), secrets.token_bytes)
         header = {
             "ruleset": scenario.ruleset,
             "scenario": scenario.model_dump(mode="json", by_alias=True),
+            "fair": {**kept.to_json(), "anchors": {}},
         }
+        tokens = {observer: new_token() for observer in (*sides, REFEREE)}
         hashes = {token_hash(t): observer for observer, t in tokens.items()}
-        await self._io(self.store.create_game, game_id, header, first, hashes)
-        self._games[game_id] = LiveGame(game_id, scenario, state, [first], {})
+        if clients:
+            await self._io(self.store.create_game, game_id, header, None, hashes)
+            game = LiveGame(game_id, scenario, engine.replay(scenario, []), [], {}, header, None)
+        else:
+            ledger = Ledger(game_id, sides, kept, {})
+            first, state = referee.create(ledger, scenario, self.ids)
+            await self._io(self.store.create_game, game_id, header, first, hashes)
+            game = LiveGame(game_id, scenario, state, [first], {}, header, ledger)
+        self._games[game_id] = game
         return Created(game_id, scenario.ruleset, scenario.title, tokens)
 
     async def observer(self, game_id: str, token: str | None) -> str:
@@ -145,15 +186,39 @@ class Hub:
             raise unknown_game() from None
         scenario = load_scenario(header["scenario"])
         events = self.store.events(game_id)
-        state = engine.replay(scenario, events)
         answers = {(a.observer, a.command_id): dict(a.body) for a in self.store.answers(game_id)}
-        return LiveGame(game_id, scenario, state, events, answers)
+        if not events:  # its sides' pages have not all given their anchors yet
+            return LiveGame(
+                game_id, scenario, engine.replay(scenario, []), [], answers, header, None
+            )
+        state, ledger = restore(game_id, scenario, header, events)
+        return LiveGame(game_id, scenario, state, events, answers, header, ledger)
+
+    def _evict(self, game: LiveGame) -> None:
+        """Forget a game whose copy here can no longer be trusted (its ledger moved on but
+        its event was not stored): the next request reloads it; watchers resynchronise."""
+        if self._games.get(game.game_id) is game:
+            del self._games[game.game_id]
+        for watcher in list(game.watchers):
+            watcher.dropped = True
+            with contextlib.suppress(asyncio.QueueFull):
+                watcher.queue.put_nowait(None)
+        game.watchers.clear()
+
+    async def record(self, game_id: str) -> dict[str, Any]:
+        """The complete record, every secret in it, once the game is over."""
+        game = await self.live(game_id)
+        if game.state.phase is not Phase.OVER:
+            raise Refusal(GAME_NOT_OVER, "The record is published when the game is over.")
+        return make_record(game.game_id, game.header, game.events)
 
     # --- views -------------------------------------------------------------------------------
 
     async def view(self, game_id: str, observer: str, after: int = -1) -> dict[str, Any]:
         game = await self.live(game_id)
-        return project(game.state, game.events[after + 1 :], observer)
+        view = project(game.state, game.events[after + 1 :], observer)
+        view["fairness"] = status(game)
+        return view
 
     # --- commands -----------------------------------------------------------------------------
 
@@ -168,50 +233,185 @@ class Hub:
         """Rule on a command and return its answer once it is durable. A command id already
         answered for this side returns the first answer, whatever the command now says.
         With ``origin`` (the connection the command came by), the answer also rides in the
-        update that connection is sent, marked ``answered``: one frame instead of two."""
+        update that connection is sent, marked ``answered``: one frame instead of two.
+
+        The command is first tried (so a refusal never asks anyone for anything), then its
+        roll is asked for; it is ruled on when every party's element is in, which may be at
+        once (host-held chains) or when the sides' pages answer."""
         game = await self.live(game_id)
         async with game.lock:
-            while True:
-                known = game.answers.get((observer, command_id))
-                if known is not None:
-                    return known
-                try:
-                    event, state = engine.apply(game.state, observer, raw, self.dice, self.ids)
-                except Refusal:
-                    # Another process may have moved this game on: rule again on the latest.
-                    if await self._catch_up(game):
-                        continue
-                    raise
-                answer = {
-                    "command_id": command_id,
-                    "seq": event.seq,
-                    "lines": list(event.told.get(observer, ())),
-                }
-                append = Append(
-                    game_id,
-                    game.state.seq,
-                    [event],
-                    Answer(observer, command_id, event.seq, answer),
-                )
-                game.writing = event.seq
-                try:
-                    await self.committer.commit(append)
-                except Conflict:
-                    await self._catch_up(game)
+            known = game.answers.get((observer, command_id))
+            if known is not None:
+                return known
+            pending = game.pending
+            if pending is not None:
+                if (pending.side, pending.command_id) != (observer, command_id):
+                    raise Refusal(
+                        ROLL_PENDING,
+                        "The last command is waiting for every side's dice contribution.",
+                    )
+            else:
+                pending = await self._ask(game, observer, command_id, raw, origin)
+        return await asyncio.shield(pending.done)
+
+    async def _ask(
+        self,
+        game: LiveGame,
+        observer: str,
+        command_id: str,
+        raw: Mapping[str, Any],
+        origin: Watcher | None,
+    ) -> Pending:
+        """Try the command and, if the rules accept it, ask every party for its roll."""
+        while True:
+            if game.ledger is None:
+                if observer not in game.state.sides:
+                    raise Refusal(UNKNOWN_SIDE, "There is no such side in this game.")
+                raise Refusal(NOT_STARTED, "The game starts when every side's page has joined.")
+            try:
+                referee.trial(game.ledger, game.state, observer, raw, self.ids)
+                break
+            except Refusal:
+                # Another process may have moved this game on: try again on the latest.
+                if await self._catch_up(game):
                     continue
-                except UnknownGame:
-                    raise unknown_game() from None
-                except Exception as exc:
+                raise
+        ledger = game.ledger
+        request = ledger.request(observer, referee.command_payload(game.state, raw))
+        pending = Pending(
+            request,
+            observer,
+            command_id,
+            dict(raw),
+            _held(ledger, request.k),
+            asyncio.get_running_loop().create_future(),
+            origin,
+        )
+        game.pending = pending
+        if not await self._resolve(game):
+            self._push_status(game)
+        return pending
+
+    async def anchor(self, game_id: str, observer: str, anchor: Any) -> dict[str, Any]:
+        """A side's page gives the anchor of its roll chain, before the game starts."""
+        game = await self.live(game_id)
+        async with game.lock:
+            if observer not in game.state.sides:
+                raise Refusal(UNKNOWN_SIDE, "Only a side has a roll chain.")
+            if not isinstance(anchor, str) or not _HEX32.fullmatch(anchor):
+                raise Refusal(BAD_CONTRIBUTION, "An anchor is 32 bytes in lowercase hex.")
+            if game.ledger is not None:
+                if game.ledger.anchors.get(observer) == anchor:
+                    return status(game)
+                raise Refusal(ANCHOR_FIXED, "This side's roll chain was fixed when the game began.")
+            if game.header["fair"]["held"]:
+                raise Refusal(ANCHOR_FIXED, "The host holds this game's roll chains.")
+            # Until every side has given one, a page that lost its seed may give another.
+            game.anchors[observer] = anchor
+            if all(side in game.anchors for side in game.state.sides):
+                sides = game.state.sides
+                ledger = Ledger(
+                    game.game_id, sides, Secrets.from_json(game.header["fair"]), game.anchors
+                )
+                game.ledger = ledger
+                request = ledger.request(None, referee.scenario_payload(game.scenario))
+                game.pending = Pending(
+                    request,
+                    None,
+                    None,
+                    None,
+                    _held(ledger, request.k),
+                    asyncio.get_running_loop().create_future(),
+                )
+            self._push_status(game)
+            return status(game)
+
+    async def contribute(self, game_id: str, observer: str, k: Any, element: Any) -> dict[str, Any]:
+        """A side's page gives its chain element for the roll asked for."""
+        game = await self.live(game_id)
+        async with game.lock:
+            pending = game.pending
+            if observer not in game.state.sides:
+                raise Refusal(UNKNOWN_SIDE, "Only a side has a roll chain.")
+            if pending is None or game.ledger is None or pending.request.k != k:
+                raise Refusal(NO_ROLL_PENDING, "No roll is waiting for that contribution.")
+            if not isinstance(element, str) or not _HEX32.fullmatch(element):
+                raise Refusal(BAD_CONTRIBUTION, "That is not the next link of your roll chain.")
+            given = bytes.fromhex(element)
+            if observer in pending.elements:
+                if pending.elements[observer] == given:
+                    return status(game)
+                raise Refusal(BAD_CONTRIBUTION, "That is not the next link of your roll chain.")
+            if not game.ledger.accepts(observer, k, given):
+                raise Refusal(BAD_CONTRIBUTION, "That is not the next link of your roll chain.")
+            pending.elements[observer] = given
+            if not await self._resolve(game):
+                self._push_status(game)
+            return status(game)
+
+    async def _resolve(self, game: LiveGame) -> bool:
+        """Rule on the pending roll if every party's element is in (the lock is held)."""
+        pending, ledger = game.pending, game.ledger
+        if pending is None or ledger is None:
+            return False
+        if any(party not in pending.elements for party in ledger.parties):
+            return False
+        game.pending = None
+        try:
+            if pending.side is None:
+                event, state = referee.create(
+                    ledger, game.scenario, self.ids, pending.elements, request=pending.request
+                )
+            else:
+                event, state = referee.apply(
+                    ledger,
+                    game.state,
+                    pending.side,
+                    pending.raw or {},
+                    self.ids,
+                    pending.elements,
+                    request=pending.request,
+                )
+        except Refusal as refusal:
+            # The trial accepted it; only dice could change that, and no rule refuses on dice.
+            log.error("a tried command was refused when ruled on: %s", refusal.code)
+            self._evict(game)
+            pending.done.set_exception(refusal)
+            return True
+        answer = None
+        said = None
+        if pending.side is not None and pending.command_id is not None:
+            answer = {
+                "command_id": pending.command_id,
+                "seq": event.seq,
+                "lines": list(event.told.get(pending.side, ())),
+            }
+            said = Answer(pending.side, pending.command_id, event.seq, answer)
+        append = Append(game.game_id, game.state.seq, [event], said)
+        game.writing = event.seq
+        try:
+            await self.committer.commit(append)
+        except Exception as exc:
+            # The ledger has sealed an event that is not stored: start again from the store.
+            if isinstance(exc, UnknownGame):
+                failure: Exception = unknown_game()
+            else:
+                if not isinstance(exc, Conflict):
                     log.error("commit failed: %s", where(exc))
-                    raise Problem(UNAVAILABLE, "The game could not be saved; try again.") from None
-                finally:
-                    game.writing = -1
-                before = game.state.seq
-                game.state = state
-                game.events.append(event)
-                game.answers[(observer, command_id)] = answer
-                self._publish(game, before, origin, answer)
-                return answer
+                failure = Problem(UNAVAILABLE, "The game could not be saved; try again.")
+            self._evict(game)
+            pending.done.set_exception(failure)
+            return True
+        finally:
+            game.writing = -1
+        before = game.state.seq
+        game.state = state
+        game.events.append(event)
+        if answer is not None and pending.side is not None and pending.command_id is not None:
+            game.answers[(pending.side, pending.command_id)] = answer
+        self._publish(game, before, pending.origin, answer)
+        pending.done.set_result(answer or {})
+        return True
 
     async def _catch_up(self, game: LiveGame) -> bool:
         """Read what other processes wrote to this game; True if there was anything."""
@@ -221,8 +421,19 @@ class Hub:
         answers = await self._io(self.store.answers, game.game_id, game.state.seq)
         before = game.state.seq
         ruleset = registry.get(game.state.ruleset)
+        if game.pending is not None:
+            # Another process ruled on this roll number: the request here is superseded.
+            game.pending.done.set_exception(
+                Problem(UNAVAILABLE, "The game moved on; send the command again.")
+            )
+            game.pending = None
         for event in newer:
             if event.seq == game.state.seq + 1:
+                if game.ledger is None:
+                    game.ledger = Ledger.from_header(
+                        game.game_id, game.state.sides, game.header, event
+                    )
+                game.ledger.restore(game.state, event)
                 game.state = fold(game.state, event, ruleset)
                 game.events.append(event)
         for answer in answers:
@@ -262,6 +473,7 @@ class Hub:
         """The whole view a new or resynchronising watcher starts from (log after ``after``)."""
         async with game.lock:
             view = project(game.state, game.events[after + 1 :], watcher.observer)
+            view["fairness"] = status(game)
             game.shown[watcher.observer] = {k: v for k, v in view.items() if k != "log"}
             return view
 
@@ -277,12 +489,17 @@ class Hub:
         if game.state.seq == before:
             return
         new = game.events[before + 1 :]
+        fairness = status(game)
         updates: dict[str, dict[str, Any]] = {}
         for watcher in list(game.watchers):
             observer = watcher.observer
             if observer not in updates:
                 held = game.shown.get(observer, {})
-                changed, game.shown[observer] = project_update(game.state, new, observer, held)
+                changed, now = project_update(game.state, new, observer, held)
+                now["fairness"] = fairness
+                if held.get("fairness") != fairness:
+                    changed["fairness"] = fairness
+                game.shown[observer] = now
                 updates[observer] = {"type": "update", "view": changed}
             message = updates[observer]
             if watcher is origin and answer is not None:
@@ -297,5 +514,48 @@ class Hub:
                 watcher.queue.get_nowait()
                 watcher.queue.put_nowait(None)
 
+    def _push_status(self, game: LiveGame) -> None:
+        """Tell every watcher that the roll protocol moved (a request, an element in)."""
+        fairness = status(game)
+        for watcher in list(game.watchers):
+            shown = game.shown.setdefault(watcher.observer, {})
+            shown["fairness"] = fairness
+            try:
+                watcher.queue.put_nowait(
+                    {"type": "update", "view": {"fairness": fairness, "log": []}}
+                )
+            except asyncio.QueueFull:
+                watcher.dropped = True
+                game.watchers.discard(watcher)
+                watcher.queue.get_nowait()
+                watcher.queue.put_nowait(None)
+
     async def _io(self, function: Any, *args: Any) -> Any:
         return await asyncio.to_thread(function, *args)
+
+
+def status(game: LiveGame) -> dict[str, Any]:
+    """Where the roll protocol stands, the same for every observer: who holds each side's
+    chain, who has still to join, and the roll asked for with the parties it waits for."""
+    held = game.header["fair"]["held"]
+    out: dict[str, Any] = {
+        "chains": {side: "host" if side in held else "client" for side in game.state.sides},
+        "request": None,
+        "waiting": [],
+    }
+    if game.ledger is None:
+        out["joining"] = [side for side in game.state.sides if side not in game.anchors]
+    if game.pending is not None and game.ledger is not None:
+        out["request"] = game.pending.request.public(game.game_id)
+        out["waiting"] = [p for p in game.ledger.parties if p not in game.pending.elements]
+    return out
+
+
+def _held(ledger: Ledger, k: int) -> dict[str, bytes]:
+    """The elements for roll ``k`` the host has at once: its own and any host-held side's."""
+    out = {}
+    for party in ledger.parties:
+        element = ledger.held(party, k)
+        if element is not None:
+            out[party] = element
+    return out

@@ -62,6 +62,19 @@ async def _pump(socket: WebSocket, queue: asyncio.Queue[dict[str, Any] | None]) 
 
 
 async def _receive_commands(hub: Hub, socket: WebSocket, game_id: str, watcher: Watcher) -> None:
+    # A command's answer may wait for this very page's roll contribution, so commands are
+    # answered by tasks of their own while this loop keeps reading.
+    running: set[asyncio.Task[None]] = set()
+    try:
+        await _read(hub, socket, game_id, watcher, running)
+    finally:
+        for task in running:
+            task.cancel()
+
+
+async def _read(
+    hub: Hub, socket: WebSocket, game_id: str, watcher: Watcher, running: set[asyncio.Task[None]]
+) -> None:
     observer = watcher.observer
     while True:
         text = await socket.receive_text()
@@ -91,6 +104,9 @@ async def _receive_commands(hub: Hub, socket: WebSocket, game_id: str, watcher: 
                 _dumps({"type": "view", "view": await hub.view(game_id, observer, after)})
             )
             continue
+        if kind in ("anchor", "contribute"):
+            await socket.send_text(_dumps(await _fair(hub, game_id, observer, message)))
+            continue
         command_id, command = message.get("command_id"), message.get("command")
         if (
             kind != "command"
@@ -101,21 +117,45 @@ async def _receive_commands(hub: Hub, socket: WebSocket, game_id: str, watcher: 
             problem = Problem(BAD_REQUEST, "The message is not well-formed.")
             await socket.send_text(_dumps({"type": "problem", "problem": problem.body()}))
             continue
-        try:
-            answer = await hub.command(game_id, observer, command_id, command, watcher)
-            if command_id in watcher.answered:
-                watcher.answered.discard(command_id)
-                continue  # the answer went out with the update it made
-            reply: dict[str, Any] = {"type": "answer", "command_id": command_id, "answer": answer}
-        except Refusal as refusal:
-            reply = {
-                "type": "answer",
-                "command_id": command_id,
-                "problem": Problem.of(refusal).body(),
-            }
-        except Problem as problem:
-            reply = {"type": "answer", "command_id": command_id, "problem": problem.body()}
+        task = asyncio.create_task(_answer(hub, socket, game_id, watcher, command_id, command))
+        running.add(task)
+        task.add_done_callback(running.discard)
+
+
+async def _answer(
+    hub: Hub,
+    socket: WebSocket,
+    game_id: str,
+    watcher: Watcher,
+    command_id: str,
+    command: dict[str, Any],
+) -> None:
+    try:
+        answer = await hub.command(game_id, watcher.observer, command_id, command, watcher)
+        if command_id in watcher.answered:
+            watcher.answered.discard(command_id)
+            return  # the answer went out with the update it made
+        reply: dict[str, Any] = {"type": "answer", "command_id": command_id, "answer": answer}
+    except Refusal as refusal:
+        reply = {"type": "answer", "command_id": command_id, "problem": Problem.of(refusal).body()}
+    except Problem as problem:
+        reply = {"type": "answer", "command_id": command_id, "problem": problem.body()}
+    with contextlib.suppress(Exception):  # the page may have gone meanwhile
         await socket.send_text(_dumps(reply))
+
+
+async def _fair(hub: Hub, game_id: str, observer: str, message: dict[str, Any]) -> dict[str, Any]:
+    """A page's part in the roll protocol: its chain's anchor, or its element for a roll."""
+    try:
+        if message["type"] == "anchor":
+            await hub.anchor(game_id, observer, message.get("anchor"))
+        else:
+            await hub.contribute(game_id, observer, message.get("k"), message.get("element"))
+    except Refusal as refusal:
+        return {"type": "fair", "problem": Problem.of(refusal).body()}
+    except Problem as problem:
+        return {"type": "fair", "problem": problem.body()}
+    return {"type": "fair", "ok": True}
 
 
 async def _close(socket: WebSocket, problem: dict[str, Any]) -> None:

@@ -63,9 +63,14 @@ class EventStore(Protocol):
     # --- what the server needs besides ----------------------------------------------------------
 
     def create_game(
-        self, game_id: str, header: Mapping[str, Any], first: Event, token_hashes: Mapping[str, str]
+        self,
+        game_id: str,
+        header: Mapping[str, Any],
+        first: Event | None,
+        token_hashes: Mapping[str, str],
     ) -> None:
-        """A game, its first event and its capability tokens (hashes → observer), together."""
+        """A game, its first event (if it has one yet) and its capability tokens (hashes →
+        observer), together."""
         ...
 
     def append_batch(self, batch: Sequence[Append]) -> list[Exception | None]:

@@ -27,15 +27,19 @@ class MemoryStore:
         self.create_game(game_id, header, first, {})
 
     def create_game(
-        self, game_id: str, header: Mapping[str, Any], first: Event, token_hashes: Mapping[str, str]
+        self,
+        game_id: str,
+        header: Mapping[str, Any],
+        first: Event | None,
+        token_hashes: Mapping[str, str],
     ) -> None:
-        if first.seq != 0:
+        if first is not None and first.seq != 0:
             raise ValueError("a game starts with event 0")
         with self._lock:
             if game_id in self._headers:
                 raise Conflict(f"game {game_id} exists")
             self._headers[game_id] = json.dumps(header)
-            self._events[game_id] = [json.dumps(event_to_json(first))]
+            self._events[game_id] = [json.dumps(event_to_json(first))] if first else []
             self._answers[game_id] = {}
             for token_hash, observer in token_hashes.items():
                 self._tokens[(game_id, token_hash)] = observer

@@ -196,10 +196,15 @@ class SqlStore:
         self.create_game(game_id, header, first, {})
 
     def create_game(
-        self, game_id: str, header: Mapping[str, Any], first: Event, token_hashes: Mapping[str, str]
+        self,
+        game_id: str,
+        header: Mapping[str, Any],
+        first: Event | None,
+        token_hashes: Mapping[str, str],
     ) -> None:
-        """A game, its first event and its side tokens, in one transaction."""
-        if first.seq != 0:
+        """A game, its first event and its side tokens, in one transaction. A game whose
+        sides' pages must first give their roll-chain anchors starts with no event."""
+        if first is not None and first.seq != 0:
             raise ValueError("a game starts with event 0")
         now = _now()
         try:
@@ -212,11 +217,15 @@ class SqlStore:
                         created_at=now,
                     )
                 )
-                conn.execute(
-                    insert(events).values(
-                        game_id=game_id, seq=0, body=_dumps(event_to_json(first)), created_at=now
+                if first is not None:
+                    conn.execute(
+                        insert(events).values(
+                            game_id=game_id,
+                            seq=0,
+                            body=_dumps(event_to_json(first)),
+                            created_at=now,
+                        )
                     )
-                )
                 for token_hash, observer in token_hashes.items():
                     conn.execute(
                         insert(tokens).values(
