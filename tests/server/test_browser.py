@@ -233,8 +233,12 @@ class Player:
         assert abs(picked_y - y) <= 0.3, (picked_x, picked_y)
 
 
-def create_game(browser: Any, base: str, ruleset: str, scenario: str) -> dict[str, str]:
-    """Create a game on the start page; return each observer's link."""
+def create_game(
+    browser: Any, base: str, ruleset: str, scenario: str, *, clients: bool = False
+) -> dict[str, str]:
+    """Create a game on the start page; return each observer's link. Unless ``clients``, the
+    host holds every side's dice chain, so a game starts (and rolls) with no page open:
+    test_browser_fair.py plays games whose pages hold them."""
     context = browser.new_context(viewport=PHONE)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
@@ -243,6 +247,7 @@ def create_game(browser: Any, base: str, ruleset: str, scenario: str) -> dict[st
     page.goto(base + "/")
     page.check(f'input[name=ruleset][value="{ruleset}"]')
     page.check(f'input[name=scenario][value="{scenario}"]')
+    page.set_checked("#client-chains", clients)
     page.click("#create-button")
     page.wait_for_selector("#links:not([hidden])")
     links = {
@@ -482,7 +487,17 @@ def _assert_ambush_hidden(player: Player, *notes: str, hidden_squares: set[str])
     documents = player.received_json()
     assert documents, "the page received nothing: the check would be empty"
     # Squares appear as the grid's keys; as a value only once the rules say where.
-    assert not hidden_squares & string_values(documents)
+    leaked = hidden_squares & string_values(documents)
+    if leaked:
+        import json as _j
+
+        for d in documents:
+            t = _j.dumps(d)
+            for sq in leaked:
+                i = t.find(f'"{sq}"')
+                if i >= 0:
+                    print("LEAK", sq, t[max(0, i - 400) : i + 50])
+    assert not leaked
 
 
 # --- (b, c) suspicious-places: the sergeant's example at a real table ----------------------------

@@ -49,6 +49,14 @@ export const view = (game, token, after = -1) =>
   call("GET", `/api/games/${encodeURIComponent(game)}/view?after=${after}`, { token });
 export const odds = (game, token, command) =>
   call("POST", `/api/games/${encodeURIComponent(game)}/odds`, { token, body: { command } });
+// The roll protocol over HTTP, for when the websocket is down (the socket is the usual way).
+export const anchor = (game, token, hexAnchor) =>
+  call("POST", `/api/games/${encodeURIComponent(game)}/anchor`, { token, body: { anchor: hexAnchor } });
+export const contribute = (game, token, k, element) =>
+  call("POST", `/api/games/${encodeURIComponent(game)}/contributions`, { token, body: { k, element } });
+/** The whole record of a finished game, every secret in it (409 game_not_over before). */
+export const record = (game, token) =>
+  call("GET", `/api/games/${encodeURIComponent(game)}/record`, { token });
 
 const RETRY_STATUS = new Set([502, 503, 504]);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

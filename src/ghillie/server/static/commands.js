@@ -43,7 +43,13 @@ export class Orders {
       if (here !== card.el) this.container.insertBefore(card.el, here || null);
     });
     if (!wanted.length) {
-      this.container.replaceChildren(h("p", { class: "empty" }, view.phase === "over" ? "The game is over." : "Nothing to do now: waiting for the other side."));
+      const idle =
+        view.phase === "over"
+          ? "The game is over."
+          : view.seq < 0
+            ? "The game starts once every side has opened its page."
+            : "Nothing to do now: waiting for the other side.";
+      this.container.replaceChildren(h("p", { class: "empty" }, idle));
       this.cards.clear();
     } else {
       const idle = this.container.querySelector(":scope > p.empty");

@@ -259,10 +259,11 @@ export function checkOpening(gameId, opening, root) {
 // --- hash chains (ghillie.fairness.chains) ------------------------------------------------------
 
 export const LENGTH = 4096; // rolls per anchor (TRUST.md: N = 4096)
+const CHAIN_TAG = tag("chain/v1"); // made once: a page walks all 4096 links on every load
 
 /** The element before `element` in its chain. */
 export function back(element) {
-  return sha256(tag("chain/v1"), element);
+  return sha256(CHAIN_TAG, element);
 }
 
 /** Is `element` the next one after `previous`? */

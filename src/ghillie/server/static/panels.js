@@ -150,8 +150,9 @@ function lineText(line, view) {
   return humanize(line.event || "event");
 }
 
-/** The side's log, newest first: on a phone the latest news is what one looks for. */
-export function log(view) {
+/** The side's log, newest first: on a phone the latest news is what one looks for.
+ * `more(entry)` gives extra lines for an entry (the fairness checks of what it reveals). */
+export function log(view, more = () => null) {
   const entries = [...(view.log || [])].reverse();
   return h(
     "ol",
@@ -161,8 +162,10 @@ export function log(view) {
         ? refereeEntry(entry, view)
         : h(
             "li",
-            { dataset: { seq: entry.seq } },
+            // Numbered by event, as the fairness lines and `ghillie audit` name them.
+            { value: entry.seq, dataset: { seq: entry.seq } },
             entry.lines.map((line) => h("p", { class: `line ${line.event || ""}` }, lineText(line, view))),
+            more(entry),
           ),
     ),
   );
@@ -176,7 +179,7 @@ function refereeEntry(entry, view) {
   );
   return h(
     "li",
-    { dataset: { seq: entry.seq } },
+    { value: entry.seq, dataset: { seq: entry.seq } },
     h("p", { class: "line head" }, `#${entry.seq} ${who}: ${humanize(command.type || "setup")}`),
     rolls.length ? h("p", { class: "line rolls" }, "Rolls: ", rolls.join("; ")) : null,
     told(entry, view).map(([sides, lines]) =>

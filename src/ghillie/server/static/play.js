@@ -5,6 +5,7 @@
 import * as api from "./api.js";
 import { Orders } from "./commands.js";
 import { h } from "./dom.js";
+import { FairPlay } from "./fairplay.js";
 import { TableMap, hasMap } from "./map.js";
 import * as panels from "./panels.js";
 import { sideName } from "./pieces.js";
@@ -27,6 +28,7 @@ let current = null; // the latest view
 let map = null;
 let orders = null;
 let live = null;
+let fairplay = null;
 
 function showConnection(state, seconds) {
   const chip = $("conn");
@@ -48,6 +50,8 @@ function badLink() {
 }
 
 function render(view) {
+  // Before event 0 the pages are still joining: there is no game to give orders in yet.
+  if (view.seq < 0) view = { ...view, commands: [] };
   current = view;
   if (!catalogue) return; // drawn once the rulesets arrive
   const referee = view.you === "referee";
@@ -58,7 +62,11 @@ function render(view) {
     ? "Referee view: you see every side's secrets. Never show this screen to a player."
     : `You are playing: ${sideName(view, view.you)}`;
   document.body.classList.toggle("referee", referee);
-  $("status").replaceChildren(panels.status(view));
+  // Before the start, and while a roll waits long for someone, the status says who.
+  const notes = [fairplay.joiningNote(view), fairplay.slowRoll(view)].filter(Boolean);
+  $("status").replaceChildren(panels.status(view), ...notes.map((note) => h("p", { class: "fair-note" }, note)));
+  $("alarms").replaceChildren(fairplay.alarmBox() || "");
+  $("fair").replaceChildren(fairplay.panel(view));
 
   if (hasMap(view)) {
     $("map-box").hidden = false;
@@ -91,7 +99,7 @@ function render(view) {
     $("own").replaceChildren(panels.own(view));
     $("known").replaceChildren(panels.known(view));
   }
-  $("log").replaceChildren(panels.log(view));
+  $("log").replaceChildren(panels.log(view, (entry) => fairplay.openingLines(entry)));
 }
 
 async function loadCatalogue() {
@@ -109,9 +117,21 @@ function main() {
     badLink();
     return;
   }
-  live = new Live(game, token, { onView: render, onStatus: showConnection });
+  fairplay = new FairPlay(game, token, {
+    send: (message) => live.send(message),
+    changed: () => current && render(current),
+  });
+  live = new Live(game, token, {
+    onView: (view, whole) => {
+      // First the page's share of any roll asked for, then the drawing.
+      fairplay.observe(view, whole);
+      render(view);
+    },
+    onStatus: showConnection,
+    onMessage: (message) => fairplay.replied(message),
+  });
   // The page's api helper, for the odd script or test that drives a side without forms.
-  window.ghillie = { game, token, api, live, get view() { return current; } };
+  window.ghillie = { game, token, api, live, fairplay, get view() { return current; } };
   live.start();
   loadCatalogue().then((rulesets) => {
     catalogue = rulesets;

@@ -17,7 +17,11 @@ export class Live {
   /**
    * @param {string} game the game id
    * @param {string} token the side's capability token
-   * @param {{onView: (view: object) => void, onStatus: (status: string, detail?: string) => void}} hooks
+   * @param {{onView: (view: object, whole: boolean) => void,
+   *   onStatus: (status: string, detail?: string) => void,
+   *   onMessage?: (message: object) => void}} hooks onView gets the merged view (whole: a
+   *   new connection's or a resync's view, with every key); onMessage gets anything else the
+   *   server sends (the roll protocol's "fair" replies, problems)
    */
   constructor(game, token, hooks) {
     this.game = game;
@@ -77,7 +81,16 @@ export class Live {
       this.accept(message.view, true);
     } else if (message.type === "update") {
       this.accept(message.view, false);
+    } else if (this.hooks.onMessage) {
+      this.hooks.onMessage(message);
     }
+  }
+
+  /** Send a message on the socket if it is open; false if it is not (use HTTP then). */
+  send(message) {
+    if (!this.open) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
   }
 
   /** Take a view from the server, or from an HTTP fetch made while the socket was down. */
@@ -88,13 +101,15 @@ export class Live {
       this.resync();
       return;
     }
-    if (this.view && incoming.length && incoming[incoming.length - 1].seq <= this.lastSeq) {
+    if (!whole && this.view && incoming.length && incoming[incoming.length - 1].seq <= this.lastSeq) {
       return; // nothing new (an update we already got in the whole view)
     }
+    // Otherwise take it even without new events: a whole view after a reconnection, or an
+    // update that changes only the roll protocol's state (a roll asked for, a party in).
     const log = this.view ? mergeLog(this.view.log, incoming) : incoming;
     // An update carries only the parts of the view that changed (and the new log entries).
     this.view = whole || !this.view ? { ...view, log } : { ...this.view, ...view, log };
-    this.hooks.onView(this.view);
+    this.hooks.onView(this.view, whole);
   }
 
   resync() {

@@ -77,7 +77,9 @@ async function create(event) {
       if (!name) throw new Error("Choose a scenario, or upload a scenario file.");
       body = { scenario: name };
     }
-    showLinks(await api.createGame(body));
+    // "clients": each side's page holds its own dice chain; "host": the host holds them all.
+    const clients = $("client-chains").checked;
+    showLinks(await api.createGame({ ...body, chains: clients ? "clients" : "host" }), clients);
   } catch (error) {
     showError(error instanceof api.Problem || error instanceof Error ? error.message : String(error));
   } finally {
@@ -145,8 +147,9 @@ function linkCard(link) {
   );
 }
 
-function showLinks(created) {
+function showLinks(created, clients) {
   $("game-title").textContent = created.title;
+  $("clients-note").hidden = !clients;
   const sides = created.links.filter((l) => l.observer !== "referee");
   const referee = created.links.filter((l) => l.observer === "referee");
   $("link-list").replaceChildren(...sides.concat(referee).map(linkCard));

@@ -1,0 +1,509 @@
+// Fair play on a side's page (TRUST.md §1, docs/fairness.md): the page holds its side's dice
+// chain and gives the host one element of it for every roll; it keeps a receipt of every
+// signed head and every roll request it answered; it checks what the host opens to it at a
+// reveal against the commitment published before; and at the end it saves the game record
+// with its receipts, for `ghillie audit`.
+//
+// Why the page and not the server: a roll mixes the host's element with one from each side's
+// chain, and the host can steer nothing only if a side's chain never leaves the side's device.
+// So the chain's seed lives in this browser's localStorage (a reload must give the same
+// chain) and is never sent; only its anchor (x_0) and, one per roll, its next element are.
+// The page does not verify the host's Ed25519 signatures (fair.js has no Ed25519); it keeps
+// them, and the audit checks them.
+
+import * as api from "./api.js";
+import { h } from "./dom.js";
+import * as fair from "./fair.js";
+import { pieceName, sideName } from "./pieces.js";
+
+const HOST = "host";
+// A roll usually gathers every element within a blink; only a roll that stays waiting this
+// long is worth a line in the game's status (the Fairness panel says it at once).
+const SLOW_ROLL_MS = 2000;
+const AUDIT = "keep your receipts and run ghillie audit";
+
+export const chainKey = (game, side) => `ghillie:chain:${game}:${side}`;
+export const receiptsKey = (game, side) => `ghillie:receipts:${game}:${side}`;
+export const recordName = (game) => `ghillie-${game}.json`;
+
+const short = (value) => (typeof value === "string" ? value.slice(0, 12) : "?");
+
+/** localStorage, or memory where a browser refuses it (some private modes do): the page
+ * still plays then, but the chain and the receipts do not outlive the page. */
+class KeptStore {
+  constructor() {
+    this.memory = new Map();
+    this.persistent = true;
+  }
+
+  get(key) {
+    try {
+      const value = localStorage.getItem(key);
+      if (value !== null) return value;
+    } catch {
+      this.persistent = false;
+    }
+    return this.memory.has(key) ? this.memory.get(key) : null;
+  }
+
+  set(key, value) {
+    this.memory.set(key, value);
+    try {
+      localStorage.setItem(key, value);
+    } catch {
+      this.persistent = false;
+    }
+  }
+}
+
+/** Only the signed fields of a request: what the audit needs to hold the host to it. */
+function requestReceipt(request) {
+  const { game, k, side, commitment, prev, sig } = request;
+  return { game, k, side: side ?? null, commitment, prev, sig };
+}
+
+export class FairPlay {
+  /**
+   * @param {string} game the game id
+   * @param {string} token the side's capability token (for the HTTP fallbacks and the record)
+   * @param {{send: (message: object) => boolean, changed: () => void}} hooks send puts a
+   *   message on the websocket (false if it is down); changed asks for a redraw
+   */
+  constructor(game, token, hooks) {
+    this.game = game;
+    this.token = token;
+    this.hooks = hooks;
+    this.storage = new KeptStore();
+    this.me = null; // the side this page plays; null on the referee's page
+    this.holder = null; // "client" or "host": who holds my chain, as the view says
+    this.chain = null; // made once per page load: 4096 hashes
+    this.chainState = "none"; // "page" | "host" | "elsewhere" | "none"
+    this.setup = null; // event 0's public set-up: the host's key, every party's anchor
+    this.names = new Map(); // piece id → name, kept after the piece leaves the view
+    this.taken = new Map(); // seq → head hash of the log entries already taken in
+    this.roots = new Map(); // seq → {side: published roster root}
+    this.shares = new Map(); // seq → {side: chain element} (the sides' roll contributions)
+    this.checks = new Map(); // seq → [{opening, ok}] (ok null: the root was never received)
+    this.alarms = new Map(); // id → text: evidence the host misbehaved, or a broken link
+    this.anchorGiven = false; // on this connection
+    this.given = new Set(); // rolls answered on this connection
+    this.refused = new Set(); // rolls this page will not answer (see answer())
+    this.problem = null; // the host's latest refusal of an anchor or element
+    this.pending = null; // {k, since} of the roll now asked for
+    this.timer = null;
+    this.kept = null; // the receipts, as last read or written
+  }
+
+  // --- taking in each view ------------------------------------------------------------------
+
+  /** Called with every view the page gets (whole: a new connection's, with every key). */
+  observe(view, whole) {
+    if (whole) {
+      // A new connection: what was sent on the old one may be lost; sending again is safe
+      // (the same anchor, the same element for the same roll).
+      this.anchorGiven = false;
+      this.given.clear();
+    }
+    const side = (view.sides || []).some((s) => s.id === view.you) ? view.you : null;
+    this.me = side;
+    for (const piece of [...(view.pieces || []), ...(view.known || [])]) {
+      this.names.set(piece.id, pieceName(piece));
+    }
+    const fairness = view.fairness || {};
+    this.takeLog(view);
+    if (side) {
+      this.prepareChain(fairness);
+      this.join(fairness);
+      this.answer(fairness);
+    }
+    this.trackWait(fairness);
+  }
+
+  /** Keep a receipt of every new head; check every side's roll contributions and every
+   * opening shown to this side. Entries are taken in once (again if their hash changes). */
+  takeLog(view) {
+    const fresh = (view.log || []).filter((e) => e.proof && this.taken.get(e.seq) !== e.proof.hash);
+    if (!fresh.length) return;
+    const receipts = this.me ? this.receipts() : null;
+    let kept = false;
+    for (const { seq, proof } of fresh) {
+      this.taken.set(seq, proof.hash);
+      if (proof.setup) this.setup = proof.setup;
+      this.roots.set(seq, proof.roots || {});
+      this.shares.set(seq, proof.contributions || {});
+      if (receipts && typeof proof.hash === "string") {
+        const before = receipts.heads.filter((r) => r.seq === seq);
+        if (!before.some((r) => r.hash === proof.hash)) {
+          if (before.length) {
+            this.alarm(`head-${seq}`, `The host showed this page two different histories at event ${seq} — ${AUDIT}.`);
+          }
+          // Both heads are kept: two signed heads for one event are the proof.
+          receipts.heads.push({ seq, hash: proof.hash, sig: proof.sig });
+          kept = true;
+        }
+      }
+      this.checkShares(seq, view);
+      this.checkOpenings(seq, proof.openings || []);
+    }
+    if (kept) this.saveReceipts(receipts);
+  }
+
+  /** Every side's element for roll `seq` must hash to its element for the roll before (or
+   * to its anchor): nobody, the host included, can make one that does without the seed. */
+  checkShares(seq, view) {
+    const shares = this.shares.get(seq);
+    const before = seq === 0 ? this.anchors() : this.shares.get(seq - 1);
+    if (!before) return; // a log that starts later (a resync): nothing to link to
+    for (const [side, element] of Object.entries(shares)) {
+      if (typeof before[side] !== "string") continue;
+      let ok = false;
+      try {
+        ok = fair.links(fair.unhex(before[side]), fair.unhex(element));
+      } catch {
+        ok = false;
+      }
+      if (!ok) {
+        this.alarm(`share-${seq}-${side}`, `Event ${seq}: ${sideName(view, side)}'s share of the dice does not follow from its chain — ${AUDIT}.`);
+      }
+    }
+  }
+
+  anchors() {
+    if (!this.setup || !Array.isArray(this.setup.parties)) return null;
+    return Object.fromEntries(this.setup.parties.map((p) => [p.party, p.anchor]));
+  }
+
+  checkOpenings(seq, openings) {
+    const results = openings.map((opening) => {
+      const roots = this.roots.get(opening.root_seq);
+      const root = roots ? roots[opening.side] : undefined;
+      const ok = typeof root === "string" ? fair.checkOpening(this.game, opening, root) : null;
+      return { opening, ok };
+    });
+    this.checks.set(seq, results);
+    results.forEach(({ ok }, i) => {
+      if (ok === false) {
+        this.alarm(`opening-${seq}-${i}`, `Something revealed at event ${seq} does NOT match what was committed to — ${AUDIT}.`);
+      }
+    });
+  }
+
+  /** The chain this page holds for its side, made from a seed kept in this browser. */
+  prepareChain(fairness) {
+    this.holder = (fairness.chains || {})[this.me] || null;
+    if (this.holder !== "client") {
+      this.chainState = this.holder === "host" ? "host" : "none";
+      return;
+    }
+    const joining = (fairness.joining || []).includes(this.me);
+    if (!this.chain) {
+      const key = chainKey(this.game, this.me);
+      let seed = this.storage.get(key);
+      // A new seed only while the side has not joined: after that, a page without the seed
+      // is another device or a cleared browser, and a new chain would not link.
+      if (!seed && joining) {
+        seed = fair.hex(fair.newSeed());
+        this.storage.set(key, seed);
+      }
+      if (seed) {
+        try {
+          this.chain = fair.chainFromSeed(fair.unhex(seed), fair.LENGTH);
+        } catch {
+          this.chain = null;
+        }
+      }
+    }
+    const mine = this.setup && (this.setup.parties || []).find((p) => p.party === this.me);
+    if (mine && mine.held) {
+      this.alarm("held", "The game's record says the host holds your dice chain, yet this page was told to hold it — " + AUDIT + ".");
+    }
+    const ours = this.chain && (!mine || mine.anchor === fair.hex(this.chain.anchor));
+    this.chainState = ours ? "page" : "elsewhere";
+  }
+
+  /** Before the game starts: give the chain's anchor (again on every new connection). */
+  join(fairness) {
+    if (this.chainState !== "page" || this.anchorGiven) return;
+    if (!(fairness.joining || []).includes(this.me)) return;
+    this.anchorGiven = true;
+    this.give({ type: "anchor", anchor: fair.hex(this.chain.anchor) }, () => (this.anchorGiven = false));
+  }
+
+  /** A roll is asked for and waits for this side: give the element, unless the host asked
+   * for this roll before with another request, or follows a head this page never saw — then
+   * the host is trying for another result, and the page keeps the evidence instead. */
+  answer(fairness) {
+    const request = fairness.request;
+    if (!request || !(fairness.waiting || []).includes(this.me) || this.chainState !== "page") return;
+    const k = request.k;
+    if (this.given.has(k) || this.refused.has(k)) return;
+    if (!Number.isInteger(k) || k < 0 || k >= this.chain.length) {
+      this.problem = `This page's dice chain has no element for roll ${k}.`;
+      return;
+    }
+    const receipts = this.receipts();
+    const same = (r) => r.commitment === request.commitment && r.prev === request.prev;
+    const asked = receipts.requests.filter((r) => r.k === k);
+    const keep = () => {
+      if (!asked.some(same)) {
+        receipts.requests.push(requestReceipt(request));
+        this.saveReceipts(receipts);
+      }
+    };
+    const refuse = (id, text) => {
+      this.refused.add(k);
+      keep(); // a signed request the record does not hold is what the audit flags
+      this.alarm(id, text);
+    };
+    if (request.game !== undefined && request.game !== this.game) {
+      refuse(`game-${k}`, `The host asked for roll ${k} of another game — ${AUDIT}.`);
+      return;
+    }
+    if (asked.some((r) => !same(r))) {
+      refuse(`twice-${k}`, `The host asked twice for roll ${k} — ${AUDIT}.`);
+      return;
+    }
+    const heads = receipts.heads.filter((r) => r.seq === k - 1);
+    if (heads.length && !heads.some((r) => r.hash === request.prev)) {
+      refuse(`prev-${k}`, `The host asked for roll ${k} after a history this page was never shown — ${AUDIT}.`);
+      return;
+    }
+    keep();
+    this.given.add(k);
+    this.give({ type: "contribute", k, element: fair.hex(this.chain.element(k)) }, () => this.given.delete(k));
+  }
+
+  /** Send on the socket, or over HTTP while it is down. `unsent` runs if neither got
+   * through, so the next view tries again. */
+  give(message, unsent) {
+    if (this.hooks.send(message)) return;
+    const call =
+      message.type === "anchor"
+        ? api.anchor(this.game, this.token, message.anchor)
+        : api.contribute(this.game, this.token, message.k, message.element);
+    call.then(
+      () => this.replied({ type: "fair", ok: true }),
+      (error) => {
+        if (error instanceof api.Problem && error.body) this.replied({ type: "fair", problem: error.body });
+        else unsent();
+      },
+    );
+  }
+
+  /** The server's reply to an anchor or an element (or a problem with a message). */
+  replied(message) {
+    if (message.type === "fair") {
+      const problem = message.problem;
+      // An element that came after its roll was settled (another tab of this side, or a
+      // resend after reconnecting) is no trouble: nothing waits for it.
+      if (problem && problem.code === "no_roll_pending") return;
+      this.problem = problem ? problem.detail || problem.code : null;
+    } else if (message.type === "problem" && message.problem) {
+      this.problem = message.problem.detail || message.problem.code;
+    } else {
+      return;
+    }
+    this.hooks.changed();
+  }
+
+  trackWait(fairness) {
+    const request = fairness.request;
+    if (!request) {
+      this.pending = null;
+      clearTimeout(this.timer);
+      return;
+    }
+    if (!this.pending || this.pending.k !== request.k) {
+      this.pending = { k: request.k, since: Date.now() };
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.hooks.changed(), SLOW_ROLL_MS + 50);
+    }
+  }
+
+  alarm(id, text) {
+    if (!this.alarms.has(id)) this.alarms.set(id, text);
+  }
+
+  // --- receipts -------------------------------------------------------------------------------
+
+  /** The receipts kept for this side, read afresh: another tab of the same side may have
+   * added to them. */
+  receipts() {
+    let kept = null;
+    try {
+      kept = JSON.parse(this.storage.get(receiptsKey(this.game, this.me)) || "null");
+    } catch {
+      kept = null;
+    }
+    const ok = kept && Array.isArray(kept.heads) && Array.isArray(kept.requests);
+    this.kept = ok ? kept : { heads: [], requests: [] };
+    return this.kept;
+  }
+
+  saveReceipts(receipts) {
+    this.kept = receipts;
+    this.storage.set(receiptsKey(this.game, this.me), JSON.stringify(receipts));
+  }
+
+  // --- what the page shows ------------------------------------------------------------------
+
+  /** The alarms, for the top of the page; null if there are none. */
+  alarmBox() {
+    if (!this.alarms.size) return null;
+    return h(
+      "section",
+      { class: "alarm", role: "alert" },
+      h("h2", {}, "Fairness alarm"),
+      [...this.alarms.values()].map((text) => h("p", {}, text)),
+    );
+  }
+
+  /** Who the open roll waits for, once it has waited long enough to matter; else null. */
+  slowRoll(view) {
+    const waiting = this.waiting(view);
+    if (!waiting || Date.now() - this.pending.since < SLOW_ROLL_MS) return null;
+    return `Roll ${view.fairness.request.k} is waiting for: ${waiting}.`;
+  }
+
+  /** Before the game starts: who has not opened their page yet; else null. */
+  joiningNote(view) {
+    const joining = ((view.fairness || {}).joining || []).filter((side) => side !== this.me);
+    if (!joining.length) return null;
+    return `Waiting for ${joining.map((side) => sideName(view, side)).join(", ")} to open their page: the game starts once every side has.`;
+  }
+
+  waiting(view) {
+    const fairness = view.fairness || {};
+    if (!fairness.request || !this.pending) return null;
+    const parties = (fairness.waiting || []).map((p) =>
+      p === HOST ? "the host" : p === this.me ? "this page" : sideName(view, p),
+    );
+    return parties.length ? parties.join(", ") : null;
+  }
+
+  /** The Fairness panel's content. */
+  panel(view) {
+    const rows = [];
+    if (this.me) {
+      rows.push(this.chainRow(view));
+      const receipts = this.kept || this.receipts();
+      const heads = receipts.heads;
+      const latest = heads.reduce((a, b) => (b.seq > (a ? a.seq : -1) ? b : a), null);
+      rows.push(
+        h(
+          "p",
+          { class: "fair-receipts" },
+          `Receipts kept: ${heads.length + receipts.requests.length}`,
+          latest ? ` (latest head: event ${latest.seq}, ` : "",
+          latest ? h("code", {}, short(latest.hash)) : "",
+          latest ? ")." : ".",
+          this.storage.persistent ? "" : " This browser keeps no storage for this page: they are lost when it closes.",
+        ),
+      );
+      const others = (view.sides || []).filter((s) => s.id !== this.me);
+      rows.push(
+        h(
+          "ul",
+          { class: "fair-roots" },
+          others.map((side) => {
+            const roots = (view.log || []).map((e) => e.proof && e.proof.roots && e.proof.roots[side.id]).filter(Boolean);
+            return h(
+              "li",
+              { dataset: { side: side.id } },
+              `${side.name}: ${roots.length} commitment(s) to its secrets received`,
+              roots.length ? [", latest ", h("code", {}, short(roots[roots.length - 1]))] : "",
+              ".",
+            );
+          }),
+        ),
+      );
+      const checked = [...this.checks.values()].flat();
+      if (checked.length) {
+        const good = checked.filter((c) => c.ok === true).length;
+        const bad = checked.filter((c) => c.ok === false).length;
+        rows.push(h("p", { class: "fair-openings" }, `Revealed secrets checked against their commitments: ${good} match${bad ? `, ${bad} do NOT` : ""}.`));
+      }
+    }
+    const joining = this.joiningNote(view);
+    if (joining) rows.push(h("p", { class: "fair-joining" }, joining));
+    const waiting = this.waiting(view);
+    if (waiting) {
+      rows.push(h("p", { class: "fair-waiting" }, `Roll ${view.fairness.request.k} is waiting for: ${waiting}.`));
+    }
+    if (this.problem) rows.push(h("p", { class: "message error fair-problem" }, this.problem));
+    if (view.phase === "over") rows.push(this.recordBox());
+    return h("div", {}, rows);
+  }
+
+  chainRow(view) {
+    const texts = {
+      page: ["fair-chain page", "Your share of every roll comes from a dice chain held by this page: the host cannot know it in advance or steer the rolls."],
+      host: ["fair-chain host", "Your dice chain is held by the host, not by this page: the host could steer the rolls. (The game was created without the pages' contributions.)"],
+      elsewhere: ["fair-chain elsewhere message error", `This browser does not hold the dice chain of ${sideName(view, this.me)}: the side joined from another device or browser, or this browser's storage was cleared. Rolls wait for the page that holds it.`],
+      none: ["fair-chain none", "This server says nothing of who holds your dice chain."],
+    };
+    const [cls, text] = texts[this.chainState] || texts.none;
+    return h("p", { class: cls, dataset: { holder: this.chainState } }, text);
+  }
+
+  recordBox() {
+    const name = recordName(this.game);
+    const note = h("p", { class: "message", "aria-live": "polite" });
+    const button = h("button", { type: "button", class: "primary record-button" }, "Download the game record");
+    button.addEventListener("click", () => this.download(button, note));
+    return h(
+      "div",
+      { class: "fair-record" },
+      button,
+      note,
+      h("p", { class: "hint" }, "Check it with: ", h("code", {}, `ghillie audit ${name}`)),
+    );
+  }
+
+  async download(button, note) {
+    button.disabled = true;
+    note.className = "message pending";
+    note.textContent = "Fetching the record…";
+    try {
+      // Parsed and written again as JSON: the record holds no number a double cannot carry.
+      const record = await api.record(this.game, this.token);
+      if (this.me) record.receipts = { [this.me]: this.receipts() };
+      const name = recordName(this.game);
+      const blob = new Blob([JSON.stringify(record)], { type: "application/json" });
+      const url = URL.createObjectURL(blob);
+      const link = h("a", { href: url, download: name, hidden: true });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      note.className = "message ok";
+      note.textContent = `Saved as ${name}${this.me ? ", with this page's receipts" : ""}.`;
+    } catch (error) {
+      note.className = "message error";
+      note.textContent = error instanceof api.Problem ? error.message : "Could not fetch the record. Try again.";
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  /** Lines for a log entry: each opening shown to this side, checked. */
+  openingLines(entry) {
+    return (this.checks.get(entry.seq) || []).map(({ opening, ok }) => {
+      const what = `${this.names.get(opening.piece) || short(opening.piece).slice(0, 8)} ${opening.key} = ${this.value(opening.value)}`;
+      if (ok === true) {
+        return h("p", { class: "line opening opening-ok" }, `✓ ${what}: matches the commitment published at event ${opening.root_seq}.`);
+      }
+      if (ok === false) {
+        return h("p", { class: "line opening opening-bad" }, `✗ ${what} does NOT match its commitment (event ${opening.root_seq}) — ${AUDIT}.`);
+      }
+      return h("p", { class: "line opening opening-unknown" }, `? ${what}: this page never received the commitment of event ${opening.root_seq} to check it against.`);
+    });
+  }
+
+  value(v) {
+    if (typeof v === "boolean") return v ? "yes" : "no";
+    if (v === null || v === undefined) return "nothing";
+    if (typeof v === "string") return this.names.get(v) || v;
+    return JSON.stringify(v);
+  }
+}

@@ -1,0 +1,384 @@
+"""Fair dice through the pages, in a real browser (Debian's chromium, driven by Playwright):
+each side's page holds its own dice chain and gives one element of it for every roll, keeps a
+receipt of every signed head and roll request, checks what the host opens to it at a reveal,
+and at the end saves the game record with its receipts, which ``ghillie audit`` accepts. A
+page that had been asked for a roll before with another request refuses to answer and says so.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ghillie.fairness.audit import audit
+
+from . import test_browser
+from .test_browser import DESKTOP, PHONE, TIMEOUT_MS, Player
+
+server = test_browser.server  # the same `ghillie serve` and chromium as the page tests
+browser = test_browser.browser
+
+SCENARIO = "suspicious-places-table"
+
+
+class FairPlayer(Player):
+    """A player's page that also records what it sends (websocket frames, HTTP bodies)."""
+
+    def __init__(self, browser: Any, url: str, viewport: dict[str, int]) -> None:
+        self.sent: list[str] = []  # before the page opens: its socket opens with it
+        super().__init__(browser, url, viewport)
+        self.page.on("request", lambda request: self.sent.append(request.post_data or ""))
+
+    def _socket(self, websocket: Any) -> None:
+        super()._socket(websocket)
+        websocket.on("framesent", lambda payload: self.sent.append(str(payload)))
+
+    def sent_messages(self, kind: str) -> list[dict[str, Any]]:
+        out = []
+        for text in self.sent:
+            try:
+                message = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(message, dict) and message.get("type") == kind:
+                out.append(message)
+        return out
+
+
+def create_game(base: str, chains: str) -> tuple[str, dict[str, str]]:
+    """Create a game over the API; return its id and each observer's link."""
+    body = json.dumps({"scenario": SCENARIO, "chains": chains}).encode()
+    request = urllib.request.Request(
+        f"{base}/api/games", data=body, headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        created = json.load(answer)
+    return created["game_id"], {link["observer"]: link["url"] for link in created["links"]}
+
+
+def stored(player: FairPlayer, key: str) -> Any:
+    return player.page.evaluate("key => JSON.parse(localStorage.getItem(key))", key)
+
+
+def receipts(player: FairPlayer, game: str, side: str) -> dict[str, list[dict[str, Any]]]:
+    kept = stored(player, f"ghillie:receipts:{game}:{side}")
+    assert kept is not None, f"{side}'s page kept no receipts"
+    return dict(kept)
+
+
+def wait_view(player: FairPlayer, condition: str) -> None:
+    """Wait until `condition`, a JS expression of the page's view `v`, holds."""
+    player.page.wait_for_function(f"() => {{ const v = window.ghillie.view; return {condition}; }}")
+
+
+# --- a whole game with each page's share in every roll -------------------------------------------
+
+
+def test_two_pages_share_every_roll_and_their_record_passes_the_audit(
+    browser: Any, server: str
+) -> None:
+    game, links = create_game(server, "clients")
+    lianra = FairPlayer(browser, links["lianra"], PHONE)
+    keno = None
+    try:
+        # Alone, Lianra's page gives its anchor and waits: the game has no event yet.
+        wait_view(lianra, "v.fairness && JSON.stringify(v.fairness.joining) === '[\"keno\"]'")
+        assert lianra.seq() == -1
+        status = lianra.page.locator("#status").inner_text()
+        assert "Waiting for Keno army to open their page" in status, status
+        assert "to open their page" in lianra.page.locator("#fair").inner_text()
+        orders = lianra.page.locator("#commands").inner_text()
+        assert orders == "The game starts once every side has opened its page."
+
+        started = time.monotonic()
+        keno = FairPlayer(browser, links["keno"], DESKTOP)
+        # Once both pages have joined, roll 0 (how many markers Lianra rolls) takes a share
+        # from each page, and the game begins.
+        for player in (lianra, keno):
+            player.wait_seq(0)
+        start_seconds = time.monotonic() - started
+        assert start_seconds < 5, start_seconds
+        for player, side in ((lianra, "lianra"), (keno, "keno")):
+            seed = player.page.evaluate(
+                "key => localStorage.getItem(key)", f"ghillie:chain:{game}:{side}"
+            )
+            assert re.fullmatch("[0-9a-f]{64}", seed or ""), seed
+            # The seed never leaves the page: only the anchor and one element per roll do.
+            assert not any(seed in text for text in player.sent + player.received())
+            assert len(player.sent_messages("anchor")) == 1
+            assert [m["k"] for m in player.sent_messages("contribute")] == [0]
+            chain = player.page.locator("#fair .fair-chain")
+            assert chain.get_attribute("data-holder") == "page"
+            assert "host cannot" in chain.inner_text()
+            view = player.view()
+            assert view["fairness"]["chains"] == {"keno": "client", "lianra": "client"}
+            setup = view["log"][0]["proof"]["setup"]
+            assert {p["party"]: p["held"] for p in setup["parties"]} == {
+                "host": True,
+                "keno": False,
+                "lianra": False,
+            }
+
+        # A reload makes the same chain again from the seed this browser keeps.
+        lianra.page.reload()
+        lianra.page.wait_for_selector("#conn[data-state=live]")
+        lianra.page.wait_for_function("() => window.ghillie.view && window.ghillie.view.seq >= 0")
+        # Another browser with Lianra's link holds no chain, says so, and gives nothing.
+        elsewhere = FairPlayer(browser, links["lianra"], PHONE)
+        try:
+            chain = elsewhere.page.locator("#fair .fair-chain")
+            chain.wait_for()
+            assert chain.get_attribute("data-holder") == "elsewhere"
+            assert (
+                "This browser does not hold the dice chain of Lianra defenders"
+                in chain.inner_text()
+            )
+            assert stored(elsewhere, f"ghillie:chain:{game}:lianra") is None
+            assert elsewhere.errors == []
+        finally:
+            elsewhere.close()
+
+        # The sergeant's example at a real table: markers rolled and laid out, secrets
+        # hidden, then Keno observes M1 (range dice rolled in secret) until it is revealed.
+        test_browser._play_suspicious_places(lianra, keno)
+
+        # The reveal opened what M1 hid; Keno's page checked it against Lianra's roster root.
+        ok = keno.page.locator("#log .opening-ok")
+        ok.first.wait_for()
+        lines = ok.all_inner_texts()
+        assert any(
+            line.startswith("✓ M1 content = unit: matches the commitment published at event ")
+            for line in lines
+        ), lines
+        assert keno.page.locator("#log .opening-bad, #log .opening-unknown").count() == 0
+        openings = keno.page.locator("#fair .fair-openings").inner_text()
+        assert f": {len(lines)} match." in openings, openings
+
+        # Each page kept a receipt of every head and answered every roll, in order.
+        for player, side in ((lianra, "lianra"), (keno, "keno")):
+            player.wait_seq(keno.seq())
+            seq = player.seq()
+            kept = receipts(player, game, side)
+            assert sorted(h["seq"] for h in kept["heads"]) == list(range(seq + 1))
+            assert sorted(r["k"] for r in kept["requests"]) == list(range(seq + 1))
+            # One element per roll, each sent once, although each roll's request comes in
+            # several updates (asked, then each party in).
+            assert [m["k"] for m in player.sent_messages("contribute")] == list(range(seq + 1))
+            assert all(
+                set(r) == {"game", "k", "side", "commitment", "prev", "sig"}
+                for r in kept["requests"]
+            )
+            fair_text = player.page.locator("#fair").inner_text()
+            count = int(re.search(r"Receipts kept: (\d+)", fair_text).group(1))
+            assert count == 2 * (seq + 1), fair_text
+            # The other side's roster roots, one per event.
+            other = player.page.locator("#fair .fair-roots li").inner_text()
+            assert re.match(
+                rf"[\w ]+: {seq + 1} commitment\(s\) to its secrets received, latest \w{{12}}\.",
+                other,
+            ), other
+            assert player.page.locator(".alarm").count() == 0
+
+        # Keno ends the game; both pages offer the record.
+        keno.page.on("dialog", lambda dialog: dialog.accept())
+        keno.press("end_game")
+        lianra.wait_seq(keno.seq())
+        wait_view(lianra, "v.phase === 'over'")
+        records = {}
+        for player, side in ((lianra, "lianra"), (keno, "keno")):
+            button = player.page.locator("#fair button.record-button")
+            button.wait_for()
+            assert button.inner_text() == "Download the game record"
+            assert f"ghillie audit ghillie-{game}.json" in player.page.locator("#fair").inner_text()
+            with player.page.expect_download() as download:
+                button.click()
+            assert download.value.suggested_filename == f"ghillie-{game}.json"
+            records[side] = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+            assert set(records[side]["receipts"]) == {side}
+            assert records[side]["receipts"][side] == receipts(player, game, side)
+
+        # Either page's record passes the audit with its receipts, and with both.
+        for side, record in records.items():
+            report = audit(record)
+            assert report.ok, (side, report.findings)
+            assert report.held == [], "a side's chain was held by the host"
+            assert report.openings >= 1
+            assert report.receipts == 2 * report.events
+        both = dict(
+            records["keno"],
+            receipts={**records["keno"]["receipts"], **records["lianra"]["receipts"]},
+        )
+        report = audit(both)
+        assert report.ok, report.findings
+        assert report.receipts == 4 * report.events
+        assert report.rolls > 0
+        assert lianra.errors == []
+        assert keno.errors == []
+    finally:
+        lianra.close()
+        if keno is not None:
+            keno.close()
+
+
+# --- a page that was asked for a roll before, differently, refuses --------------------------------
+
+
+def test_a_page_refuses_a_second_different_request_for_the_same_roll(
+    browser: Any, server: str
+) -> None:
+    game, links = create_game(server, "clients")
+    lianra = FairPlayer(browser, links["lianra"], PHONE)
+    keno = None
+    try:
+        wait_view(lianra, "v.fairness && JSON.stringify(v.fairness.joining) === '[\"keno\"]'")
+        # As if the host had already asked Lianra's page for roll 0 with another request.
+        earlier = {
+            "game": game,
+            "k": 0,
+            "side": None,
+            "commitment": "0" * 64,
+            "prev": "1" * 64,
+            "sig": "2" * 128,
+        }
+        lianra.page.evaluate(
+            "([key, kept]) => localStorage.setItem(key, JSON.stringify(kept))",
+            [f"ghillie:receipts:{game}:lianra", {"heads": [], "requests": [earlier]}],
+        )
+        keno = FairPlayer(browser, links["keno"], DESKTOP)
+
+        alarm = lianra.page.locator(".alarm")
+        alarm.wait_for()
+        assert "The host asked twice for roll 0" in alarm.inner_text()
+        assert "ghillie audit" in alarm.inner_text()
+        # Keno's page gave its share; Lianra's did not, so roll 0 waits for Lianra alone.
+        wait_view(
+            keno, "v.fairness.request && JSON.stringify(v.fairness.waiting) === '[\"lianra\"]'"
+        )
+        keno.page.locator("#fair .fair-waiting").wait_for()
+        assert (
+            keno.page.locator("#fair .fair-waiting").inner_text()
+            == "Roll 0 is waiting for: Lianra defenders."
+        )
+        time.sleep(0.5)
+        assert lianra.seq() == -1
+        assert keno.seq() == -1
+        assert lianra.sent_messages("contribute") == []
+        # Both requests are kept: the host's signed one is the evidence for the audit.
+        kept = receipts(lianra, game, "lianra")
+        assert [r["k"] for r in kept["requests"]] == [0, 0]
+        assert kept["requests"][0] == earlier
+        real = keno.view()["fairness"]["request"]
+        assert kept["requests"][1] == {
+            key: real[key] for key in ("game", "k", "side", "commitment", "prev", "sig")
+        }
+        # A reload does not forget it: the page still refuses.
+        lianra.page.reload()
+        lianra.page.wait_for_selector("#conn[data-state=live]")
+        lianra.page.locator(".alarm").wait_for()
+        assert "The host asked twice for roll 0" in lianra.page.locator(".alarm").inner_text()
+        time.sleep(0.5)
+        assert lianra.sent_messages("contribute") == []
+        # The anchor went once: after the reload the chains were fixed, nobody was joining.
+        assert len(lianra.sent_messages("anchor")) == 1
+        assert keno.seq() == -1
+        assert lianra.errors == []
+        assert keno.errors == []
+    finally:
+        lianra.close()
+        if keno is not None:
+            keno.close()
+
+
+# --- the start page's choice ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("clients", [True, False])
+def test_the_start_page_asks_for_the_pages_dice_by_default(
+    browser: Any, server: str, clients: bool
+) -> None:
+    context = browser.new_context(viewport=PHONE)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        page.goto(server + "/")
+        page.check('input[name=scenario][value="grid-ambush-table"]')
+        box = page.locator("#client-chains")
+        assert box.is_checked()
+        label = page.locator("label[for=client-chains]").inner_text()
+        assert "Each side's page contributes to the dice (recommended)" in label
+        if not clients:
+            box.uncheck()
+        with page.expect_request("**/api/games") as sent:
+            page.click("#create-button")
+        assert json.loads(sent.value.post_data)["chains"] == ("clients" if clients else "host")
+        page.wait_for_selector("#links:not([hidden])")
+        assert page.locator("#clients-note").is_visible() == clients
+        url = page.locator('li.link[data-observer="jungle"] input.url').input_value()
+    finally:
+        context.close()
+    jungle = FairPlayer(browser, url, PHONE)
+    try:
+        chain = jungle.page.locator("#fair .fair-chain")
+        chain.wait_for()
+        if clients:
+            assert chain.get_attribute("data-holder") == "page"
+            assert "Waiting for Ork warband" in jungle.page.locator("#status").inner_text()
+        else:
+            # Plainly said: the host holds this side's chain and could steer the rolls.
+            assert chain.get_attribute("data-holder") == "host"
+            assert "the host could steer the rolls" in chain.inner_text()
+            assert jungle.seq() == 0
+        assert jungle.errors == []
+    finally:
+        jungle.close()
+
+
+def test_a_page_refuses_a_request_that_follows_a_head_it_was_never_shown(
+    browser: Any, server: str
+) -> None:
+    game, links = create_game(server, "clients")
+    lianra = FairPlayer(browser, links["lianra"], PHONE)
+    keno = FairPlayer(browser, links["keno"], DESKTOP)
+    try:
+        for player in (lianra, keno):
+            player.wait_seq(0)
+        # As if the host had shown Lianra's page another event 0 than the one it goes on from.
+        kept = receipts(lianra, game, "lianra")
+        assert [head["seq"] for head in kept["heads"]] == [0]
+        kept["heads"] = [{**head, "hash": "3" * 64} for head in kept["heads"]]
+        lianra.page.evaluate(
+            "([key, kept]) => localStorage.setItem(key, JSON.stringify(kept))",
+            [f"ghillie:receipts:{game}:lianra", kept],
+        )
+        # Keno's order asks for roll 1. It goes by the socket, which a roll does not hold up
+        # (over HTTP the answer would wait for the roll, and hold the server's shutdown).
+        keno.page.evaluate(
+            """() => window.ghillie.live.send(
+                {type: "command", command_id: "ready-1", command: {type: "ready"}})"""
+        )
+
+        alarm = lianra.page.locator(".alarm")
+        alarm.wait_for()
+        assert "The host asked for roll 1 after a history this page was never shown" in (
+            alarm.inner_text()
+        )
+        wait_view(
+            keno,
+            "v.fairness.request && v.fairness.request.k === 1 && "
+            "JSON.stringify(v.fairness.waiting) === '[\"lianra\"]'",
+        )
+        assert "Roll 1 is waiting for: Lianra defenders." in keno.page.locator("#fair").inner_text()
+        assert lianra.seq() == 0
+        # The request is kept as evidence: signed, yet it follows no head Lianra was shown.
+        assert [r["k"] for r in receipts(lianra, game, "lianra")["requests"]] == [0, 1]
+        assert lianra.errors == []
+        assert keno.errors == []
+    finally:
+        lianra.close()
+        keno.close()
