@@ -216,9 +216,7 @@ class Hub:
 
     async def view(self, game_id: str, observer: str, after: int = -1) -> dict[str, Any]:
         game = await self.live(game_id)
-        view = project(game.state, game.events[after + 1 :], observer)
-        view["fairness"] = status(game)
-        return view
+        return _with_status(game, project(game.state, game.events[after + 1 :], observer))
 
     # --- commands -----------------------------------------------------------------------------
 
@@ -472,8 +470,9 @@ class Hub:
     async def watch_view(self, game: LiveGame, watcher: Watcher, after: int = -1) -> dict[str, Any]:
         """The whole view a new or resynchronising watcher starts from (log after ``after``)."""
         async with game.lock:
-            view = project(game.state, game.events[after + 1 :], watcher.observer)
-            view["fairness"] = status(game)
+            view = _with_status(
+                game, project(game.state, game.events[after + 1 :], watcher.observer)
+            )
             game.shown[watcher.observer] = {k: v for k, v in view.items() if k != "log"}
             return view
 
@@ -549,6 +548,13 @@ def status(game: LiveGame) -> dict[str, Any]:
         out["request"] = game.pending.request.public(game.game_id)
         out["waiting"] = [p for p in game.ledger.parties if p not in game.pending.elements]
     return out
+
+
+def _with_status(game: LiveGame, view: dict[str, Any]) -> dict[str, Any]:
+    view["fairness"] = status(game)
+    if game.ledger is None and "commands" in view:
+        view["commands"] = []  # nothing can be given before the game starts
+    return view
 
 
 def _held(ledger: Ledger, k: int) -> dict[str, bytes]:
