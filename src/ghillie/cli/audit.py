@@ -87,10 +87,10 @@ def replay(
         who = event.side or "setup"
         console.rule(f"[bold]{event.seq}[/bold] {who}")
         if event.command:
-            console.print(f"command: {json.dumps(event.command, ensure_ascii=False)}")
+            _out(f"command: {json.dumps(event.command, ensure_ascii=False)}")
         for roll in event.rolls:
             how = "entered" if roll.entered else ("secret" if roll.secret else "open")
-            console.print(f"roll {roll.label}: {roll.die} → {roll.value} ({how})")
+            _out(f"roll {roll.label}: {roll.die} → {roll.value} ({how})")
         for effect in event.effects:
             data_ = effect_to_json(effect)
             if data_["op"] == "place":
@@ -98,12 +98,17 @@ def replay(
                 names[piece["id"]] = str(
                     piece["public"].get("name") or piece["public"].get("label") or piece["kind"]
                 )
-            console.print(_describe(data_, names))
+            _out(_describe(data_, names))
         for side, lines in event.told.items():
             for line in lines:
                 if line.get("event") != "acted":
                     said = line.get("text", _json(line))
-                    console.print(f"  [dim]{side} told:[/dim] {said}")
+                    _out(f"  {side} told: {said}")
+
+
+def _out(text: str) -> None:
+    # Game data is printed as it is: never read as rich markup.
+    console.print(text, markup=False, highlight=False)
 
 
 def _json(value: Any) -> str:
@@ -138,4 +143,9 @@ def _describe(effect: dict[str, Any], names: dict[str, str]) -> str:
         return f"? {effect['side']} now has {names.get(effect['id'], '?')} {level}{facts}"
     if op == "phase":
         return f"phase: {effect['phase']}"
+    if op == "open":
+        shown = names.get(effect["id"], "?")
+        return (
+            f"= {effect['side']} is shown the commitment to {shown}'s {', '.join(effect['keys'])}"
+        )
     return f"board: {effect['name']} {json.dumps(effect['data'], ensure_ascii=False)}"

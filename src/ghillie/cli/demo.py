@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.panel import Panel
 
 from ghillie.demo import Script, new_game, play, scripts, transcript
-from ghillie.state import SPECTATOR
+from ghillie.state import SPECTATOR, Phase
 
 console = Console()
 
@@ -76,6 +76,9 @@ def _write_record(script: Script, path: Path) -> None:
     fair = replace(script, dice=None)
     game = new_game(fair)
     refused = sum(1 for played in play(fair, game) if played.refusal is not None)
+    if game.state.phase is not Phase.OVER:
+        # A record is of a finished game: the audit reads a log that stops early as cut short.
+        game.command(game.state.sides[0], {"type": "end_game"})
     path.write_text(json.dumps(game.record(), ensure_ascii=False, indent=1) + "\n")
     note = ""
     if script.dice is not None:

@@ -23,6 +23,8 @@ def make_record(game_id: str, header: Mapping[str, Any], events: Sequence[Event]
         "game": game_id,
         "ruleset": header["ruleset"],
         "scenario": header["scenario"],
-        "secrets": {k: fair[k] for k in ("host_seed", "key", "dummy", "held")},
+        # Never the signing key: published, it would let anyone forge the signed heads the
+        # sides keep as receipts. The public key is in the first event.
+        "secrets": {k: fair[k] for k in ("host_seed", "dummy", "held")},
         "events": [event_to_json(e) for e in events],
     }
