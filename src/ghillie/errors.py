@@ -28,6 +28,7 @@ NO_ROLL_PENDING = "no_roll_pending"
 BAD_CONTRIBUTION = "bad_contribution"
 ANCHOR_FIXED = "anchor_fixed"
 GAME_NOT_OVER = "game_not_over"
+CHAIN_EXHAUSTED = "chain_exhausted"
 
 
 class Refusal(Exception):

@@ -84,3 +84,15 @@ def test_fresh_chains_have_the_full_length_and_their_own_seeds() -> None:
     assert Chain.from_seed(seed, length=8).anchor == chain.anchor
     assert Chain.fresh(length=8)[0] != seed
     assert Chain.from_seed(SEED).length == LENGTH == 4096
+
+
+def test_a_game_that_used_every_element_refuses_to_go_on() -> None:
+    # A chain is never reused: after its last element the game stops with a clear refusal.
+    from ghillie import Game, examples
+    from ghillie.errors import Refusal
+
+    game = Game.create(examples.load("grid-ambush-table"), seed=1)
+    game.ledger.next_k = game.ledger.chain_length
+    with pytest.raises(Refusal) as refused:
+        game.command("jungle", {"type": "ready"})
+    assert refused.value.code == "chain_exhausted"

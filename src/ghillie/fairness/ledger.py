@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ghillie.errors import CHAIN_EXHAUSTED, Refusal
 from ghillie.events import Event, Open, Place, Update, event_to_json
 from ghillie.fairness.chains import LENGTH, Chain, links
 from ghillie.fairness.commitment import commit
@@ -220,6 +221,10 @@ class Ledger:
 
     def request(self, side: str | None, payload: Any) -> Request:
         k = self.next_k
+        if k >= self.chain_length:
+            # Every party fixed this many elements at the start; new anchors mid-game are
+            # not supported yet (docs/fairness.md), so the game stops rather than reuse one.
+            raise Refusal(CHAIN_EXHAUSTED, "This game has used every roll its chains hold.")
         # Derived, not drawn: asking again for the same command gets the same request, so a
         # retry after a crash is not a second request, and a trial run sees the real dice.
         salt = sha256(
