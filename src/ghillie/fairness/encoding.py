@@ -9,6 +9,7 @@ implementation in another language can reproduce byte for byte.
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 import rfc8785
@@ -32,8 +33,61 @@ def text(s: str) -> bytes:
 
 
 def canonical(value: Any) -> bytes:
-    """RFC 8785 canonical JSON."""
-    return rfc8785.dumps(value)
+    """RFC 8785 canonical JSON.
+
+    The ``rfc8785`` package writes it character by character, which costs more than the
+    rest of a command (every event is hashed). Most of what ghillie hashes is plain: ints,
+    short strings, floats of ordinary size. For those the standard library's encoder, with
+    sorted keys and integral floats written as integers, gives the very same bytes; anything
+    else (big or tiny floats, keys that sort differently in UTF-16, integers beyond 2^53)
+    goes to ``rfc8785``. Tests check the two agree on random values."""
+    plain = _plain(value)
+    if plain is _NOT_PLAIN:
+        return rfc8785.dumps(value)
+    return _ENCODER.encode(plain).encode("utf-8")
+
+
+_NOT_PLAIN = object()
+_ENCODER = json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False
+)
+_SAFE = 2**53 - 1
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with integral floats as ints, or _NOT_PLAIN if the fast path may differ."""
+    kind = type(value)
+    if kind is str or value is None or kind is bool:
+        return value
+    if kind is dict:
+        out = {}
+        for key, inner in value.items():
+            # Code-point order is UTF-16 order unless a key holds surrogate-range or higher.
+            if type(key) is not str or (key and max(key) >= "\ud800"):
+                return _NOT_PLAIN
+            plain = _plain(inner)
+            if plain is _NOT_PLAIN:
+                return _NOT_PLAIN
+            out[key] = plain
+        return out
+    if kind is list or kind is tuple:
+        items = []
+        for inner in value:
+            plain = _plain(inner)
+            if plain is _NOT_PLAIN:
+                return _NOT_PLAIN
+            items.append(plain)
+        return items
+    if kind is int:
+        return value if -_SAFE <= value <= _SAFE else _NOT_PLAIN
+    if kind is float:
+        if value.is_integer():
+            # RFC 8785 (ECMAScript) writes 30.0 as 30; Python would write 30.0.
+            return int(value) if abs(value) <= _SAFE else _NOT_PLAIN
+        # Python's repr and ECMAScript agree on the shortest digits in fixed notation, which
+        # both use in this range (repr turns to exponents below 1e-4 and from 1e16).
+        return value if 1e-4 <= abs(value) < 1e16 else _NOT_PLAIN
+    return _NOT_PLAIN
 
 
 def sha256(*parts: bytes) -> bytes:

@@ -219,7 +219,9 @@ class Ledger:
 
     # --- rolls ----------------------------------------------------------------------------
 
-    def request(self, side: str | None, payload: Any) -> Request:
+    def request(self, side: str | None, payload: Any, *, sign: bool = True) -> Request:
+        """Ask for roll ``k`` for ``payload``. Unsigned when no page will be asked (every
+        chain is the host's): a signature then proves nothing to anyone."""
         k = self.next_k
         if k >= self.chain_length:
             # Every party fixed this many elements at the start; new anchors mid-game are
@@ -231,7 +233,8 @@ class Ledger:
             tag("request-salt/v1"), lp(self.secrets.host_seed), u64(k), lp(canonical(payload))
         )
         commitment = commit("request", self.game_id, side or "", k, payload, salt)
-        sig = self.key.sign(request_message(self.game_id, k, side, commitment, self.head))
+        message = request_message(self.game_id, k, side, commitment, self.head)
+        sig = self.key.sign(message) if sign else ""
         return Request(k, side, commitment, self.head.hex(), sig, salt.hex(), payload)
 
     def held(self, party: str, k: int) -> bytes | None:

@@ -65,7 +65,7 @@ def create(
     dice: DiceSource | None = None,
     request: Request | None = None,
 ) -> tuple[Event, GameState[Any]]:
-    request = request or ledger.request(None, scenario_payload(scenario))
+    request = request or ledger.request(None, scenario_payload(scenario), sign=False)
     given = ledger.elements_for(request.k, elements)
     recording = RecordingIds(ids)
     event, state = engine.create(scenario, dice or ledger.dice(request, given), recording)
@@ -85,7 +85,7 @@ def apply(
 ) -> tuple[Event, GameState[Any]]:
     """Rule on ``raw`` fairly. ``request`` is the one the parties answered, if they were
     asked already (the server); otherwise it is made here and host-held chains answer."""
-    request = request or ledger.request(side, command_payload(state, raw))
+    request = request or ledger.request(side, command_payload(state, raw), sign=False)
     given = ledger.elements_for(request.k, elements)
     recording = RecordingIds(ids)
     event, after = engine.apply(state, side, raw, dice or ledger.dice(request, given), recording)
@@ -103,7 +103,7 @@ def trial(
     """Rule on ``raw`` without sealing or keeping anything (tests, and the server's check
     that a command is accepted before it asks the parties for their elements)."""
     if dice is None:
-        request = ledger.request(side, command_payload(state, raw))
+        request = ledger.request(side, command_payload(state, raw), sign=False)
         dice = ledger.dice(request, ledger.elements_for(request.k, _placeholders(ledger)))
     else:
         dice = copy.deepcopy(dice)

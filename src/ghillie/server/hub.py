@@ -266,27 +266,40 @@ class Hub:
                 if observer not in game.state.sides:
                     raise Refusal(UNKNOWN_SIDE, "There is no such side in this game.")
                 raise Refusal(NOT_STARTED, "The game starts when every side's page has joined.")
+            ledger = game.ledger
+            held = _held(ledger, ledger.next_k)
+            ruled = None
             try:
-                referee.trial(game.ledger, game.state, observer, raw, self.ids)
+                if len(held) == len(ledger.parties):
+                    # Every chain is the host's: nobody is asked anything, so the command is
+                    # ruled on at once (a refusal changes nothing) and the request unsigned.
+                    payload = referee.command_payload(game.state, raw)
+                    request = ledger.request(observer, payload, sign=False)
+                    ruled = referee.apply(
+                        ledger, game.state, observer, raw, self.ids, held, request=request
+                    )
+                else:
+                    referee.trial(ledger, game.state, observer, raw, self.ids)
+                    request = ledger.request(observer, referee.command_payload(game.state, raw))
                 break
             except Refusal:
                 # Another process may have moved this game on: try again on the latest.
                 if await self._catch_up(game):
                     continue
                 raise
-        ledger = game.ledger
-        request = ledger.request(observer, referee.command_payload(game.state, raw))
         pending = Pending(
             request,
             observer,
             command_id,
             dict(raw),
-            _held(ledger, request.k),
+            held,
             asyncio.get_running_loop().create_future(),
             origin,
         )
         game.pending = pending
-        if not await self._resolve(game):
+        if ruled is not None:
+            await self._commit(game, pending, *ruled)
+        elif not await self._resolve(game):
             self._push_status(game)
         return pending
 
@@ -371,11 +384,20 @@ class Hub:
                     request=pending.request,
                 )
         except Refusal as refusal:
-            # The trial accepted it; only dice could change that, and no rule refuses on dice.
+            # The trial accepted it; only dice could change that, and no rule refuses on
+            # dice. The ledger is untouched (only sealing changes it), but the pages have
+            # given their elements for this roll and will not give them for another.
             log.error("a tried command was refused when ruled on: %s", refusal.code)
-            self._evict(game)
             pending.done.set_exception(refusal)
             return True
+        await self._commit(game, pending, event, state)
+        return True
+
+    async def _commit(
+        self, game: LiveGame, pending: Pending, event: Event, state: GameState[Any]
+    ) -> None:
+        """Store a ruled, sealed event; then acknowledge and push it (the lock is held)."""
+        game.pending = None
         answer = None
         said = None
         if pending.side is not None and pending.command_id is not None:
@@ -399,7 +421,7 @@ class Hub:
                 failure = Problem(UNAVAILABLE, "The game could not be saved; try again.")
             self._evict(game)
             pending.done.set_exception(failure)
-            return True
+            return
         finally:
             game.writing = -1
         before = game.state.seq
@@ -409,7 +431,6 @@ class Hub:
             game.answers[(pending.side, pending.command_id)] = answer
         self._publish(game, before, pending.origin, answer)
         pending.done.set_result(answer or {})
-        return True
 
     async def _catch_up(self, game: LiveGame) -> bool:
         """Read what other processes wrote to this game; True if there was anything."""

@@ -1,0 +1,61 @@
+"""How long `ghillie audit` takes on long games: python benchmarks/audit.py [--steps N].
+
+Plays random sensible commands (as the contract tests do) for every bundled scenario until
+the game is over or N commands were accepted, then audits the record and prints events and
+seconds. The longest game's figure goes in the closing note of issue 4.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from ghillie import Game, examples, registry
+from ghillie.errors import Refusal
+from ghillie.fairness.audit import audit
+from ghillie.state import Phase
+
+
+def long_game(scenario: str, steps: int, seed: int) -> Game:
+    game = Game.create(examples.load(scenario), seed=seed)
+    ruleset = registry.get(game.state.ruleset)
+    rng = random.Random(seed)
+    tries = 0
+    while game.state.seq < steps and tries < steps * 20 and game.state.phase is not Phase.OVER:
+        tries += 1
+        side = rng.choice(game.state.sides)
+        options = [c for c in ruleset.candidates(game.state, side) if c.get("type") != "end_game"]
+        if options:
+            try:
+                game.command(side, rng.choice(options))
+            except Refusal:
+                pass
+    if game.state.phase is not Phase.OVER:
+        game.command(game.state.sides[0], {"type": "end_game"})
+    return game
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--steps", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    for scenario in examples.names():
+        started = time.perf_counter()
+        game = long_game(scenario, args.steps, args.seed)
+        played = time.perf_counter() - started
+        record = game.record()
+        started = time.perf_counter()
+        report = audit(record)
+        took = time.perf_counter() - started
+        rolls = report.rolls
+        print(
+            f"{scenario:24} {report.events:5} events {rolls:5} rolls  played in {played:6.2f} s"
+            f"  audited in {took:6.2f} s ({1000 * took / report.events:.2f} ms/event)"
+            f"  {'OK' if report.ok else report.findings[0]}"
+        )
+
+
+if __name__ == "__main__":
+    main()
