@@ -8,6 +8,7 @@ seconds. The longest game's figure goes in the closing note of issue 4.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import time
 
@@ -27,10 +28,8 @@ def long_game(scenario: str, steps: int, seed: int) -> Game:
         side = rng.choice(game.state.sides)
         options = [c for c in ruleset.candidates(game.state, side) if c.get("type") != "end_game"]
         if options:
-            try:
+            with contextlib.suppress(Refusal):
                 game.command(side, rng.choice(options))
-            except Refusal:
-                pass
     if game.state.phase is not Phase.OVER:
         game.command(game.state.sides[0], {"type": "end_game"})
     return game
