@@ -28,10 +28,19 @@ def play_random(scenario: str, seed: int, steps: int = 80) -> Game:
             continue
         with contextlib.suppress(Refusal):
             game.command(side, rng.choice(candidates))
-    for side in game.state.sides:
-        if game.state.phase is not Phase.OVER:
-            with contextlib.suppress(Refusal):
-                game.command(side, {"type": "end_game"})
+    # Then play on until a side may end the game (not during set-up, say), and end it.
+    for _ in range(500):
+        if game.state.phase is Phase.OVER:
+            break
+        side = rng.choice(game.state.sides)
+        try:
+            game.command(side, {"type": "end_game"})
+        except Refusal:
+            options = ruleset.candidates(game.state, side)
+            if options:
+                with contextlib.suppress(Refusal):
+                    game.command(side, rng.choice(options))
+    assert game.state.phase is Phase.OVER, "the random game never ended"
     return game
 
 

@@ -257,3 +257,24 @@ def test_a_host_that_withholds_a_contribution_cannot_resolve() -> None:
     report = audit(altered)
     assert not report.ok
     assert report.findings[0].check == "randomness"
+
+
+@pytest.mark.slow
+def test_a_thousand_games_each_passes_untouched_and_fails_altered() -> None:
+    # TRUST.md F5 at full size (opt in with --run-slow): 1,000 complete games over every
+    # bundled scenario, each audited untouched and with one random value altered.
+    from ghillie import examples
+
+    from .games import play_random
+
+    names = examples.names()
+    for n in range(1000):
+        record = play_random(names[n % len(names)], 1000 + n).record()
+        assert audit(record).ok
+        _count("slow: untouched records accepted")
+        rng = random.Random(n)
+        paths = [p for p in _leaves(record) if p[0] != "receipts"]
+        path = rng.choice(paths)
+        altered = copy.deepcopy(record)
+        _set(altered, path, _altered(_get(record, path), rng))
+        _rejects(altered, f"slow value {path}")
