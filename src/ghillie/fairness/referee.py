@@ -7,7 +7,7 @@ game played either way leaves the same kind of record.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ghillie import engine, registry
@@ -66,11 +66,10 @@ def create(
     request: Request | None = None,
 ) -> tuple[Event, GameState[Any]]:
     request = request or ledger.request(None, scenario_payload(scenario), sign=False)
-    given = ledger.elements_for(request.k, elements)
-    recording = RecordingIds(ids)
-    event, state = engine.create(scenario, dice or ledger.dice(request, given), recording)
     empty = engine.replay(scenario, [])
-    return ledger.seal(empty, event, request, given, recording.drawn), state
+    return _sealed(
+        ledger, empty, request, elements, dice, ids, lambda d, i: engine.create(scenario, d, i)
+    )
 
 
 def apply(
@@ -86,10 +85,31 @@ def apply(
     """Rule on ``raw`` fairly. ``request`` is the one the parties answered, if they were
     asked already (the server); otherwise it is made here and host-held chains answer."""
     request = request or ledger.request(side, command_payload(state, raw), sign=False)
+    return _sealed(
+        ledger,
+        state,
+        request,
+        elements,
+        dice,
+        ids,
+        lambda d, i: engine.apply(state, side, raw, d, i),
+    )
+
+
+def _sealed(
+    ledger: Ledger,
+    before: GameState[Any],
+    request: Request,
+    elements: Mapping[str, bytes] | None,
+    dice: DiceSource | None,
+    ids: IdSource,
+    rule: Callable[[DiceSource, IdSource], tuple[Event, GameState[Any]]],
+) -> tuple[Event, GameState[Any]]:
+    """Rule with the roll's dice and recorded ids, then seal the event."""
     given = ledger.elements_for(request.k, elements)
     recording = RecordingIds(ids)
-    event, after = engine.apply(state, side, raw, dice or ledger.dice(request, given), recording)
-    return ledger.seal(state, event, request, given, recording.drawn), after
+    event, after = rule(dice or ledger.dice(request, given), recording)
+    return ledger.seal(before, event, request, given, recording.drawn), after
 
 
 def trial(
