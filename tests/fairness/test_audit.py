@@ -245,6 +245,18 @@ def test_a_roll_asked_for_again_is_found() -> None:
     assert "never resolved" in report.findings[0].message
 
 
+def test_a_host_that_swaps_two_sides_contributions_is_found() -> None:
+    _, record = RECORDS[0]
+    altered = copy.deepcopy(record)
+    given = altered["events"][3]["fair"]["contributions"]
+    first, second = list(given)
+    given[first], given[second] = given[second], given[first]
+    _rechain(altered)
+    report = audit(altered)
+    assert not report.ok
+    assert report.findings[0].check == "randomness"
+
+
 def test_a_host_that_withholds_a_contribution_cannot_resolve() -> None:
     # Every event's dice need every party's element: one that is not the next link of its
     # party's chain (withheld and replaced, or reused from an earlier roll) is found.
