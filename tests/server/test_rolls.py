@@ -6,6 +6,7 @@ roll where everyone can see it, and nothing else can bias or replace the roll.""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -183,5 +184,82 @@ def test_before_the_start_a_page_is_offered_no_command() -> None:
     async def test(hub: Hub) -> None:
         created = await hub.create(examples.load("grid-ambush-table"), clients=True)
         assert (await hub.view(created.game_id, "orks"))["commands"] == []
+
+    _run(test)
+
+
+def test_no_secret_reaches_the_other_page_through_the_roll_protocol() -> None:
+    # The canary check of the contract tests, on what a pages-held game pushes besides
+    # views: roll requests, parties in, the start. The demo's secret notes carry canaries.
+    import copy
+    import json
+
+    from ghillie.demo import scripts
+    from ghillie.errors import Refusal
+
+    script = scripts()["suspicious-places"]
+    canaries = {}
+    laid = {"count": 0}
+
+    def marked(command: dict[str, Any], pool: int) -> dict[str, Any]:
+        # The marker pool is rolled from the pages' chains here, not the demo's dice: lay
+        # as many markers as were rolled, and hide only under those.
+        command = copy.deepcopy(command)
+        if command["type"] == "place_markers":
+            laid["count"] = pool  # markers still to place, before any is laid
+            command["markers"] = [command["markers"][i % 3] for i in range(pool)]
+        if command["type"] == "hide":
+            labels = {f"M{i + 1}" for i in range(laid["count"])}
+            command["hidings"] = [h for h in command["hidings"] if h["marker"] in labels]
+            for hiding in command["hidings"]:
+                hiding["note"] = canaries[hiding["marker"]] = f"CANARY-{hiding['marker']}"
+        return command
+
+    async def test(hub: Hub) -> None:
+        created = await hub.create(examples.load(script.scenario), clients=True)
+        game_id = created.game_id
+        sides = ("keno", "lianra")
+        chains = {side: Chain.fresh(64)[1] for side in sides}
+        game = await hub.live(game_id)
+        watchers = {side: hub.watch(game, side) for side in sides}
+        for side in sides:
+            await hub.anchor(game_id, side, chains[side].anchor.hex())
+        for side in sides:
+            await hub.contribute(game_id, side, 0, chains[side].element(0).hex())
+        pushed: dict[str, list[Any]] = {side: [] for side in sides}
+
+        def drain() -> None:
+            for side, watcher in watchers.items():
+                while not watcher.queue.empty():
+                    pushed[side].append(watcher.queue.get_nowait())
+
+        for n, step in enumerate(script.steps):
+            k = game.state.seq + 1
+            command = marked(step.command, game.state.board.pool.get("lianra", 0))
+            task = asyncio.create_task(hub.command(game_id, step.side, f"s{n}", command))
+            await asyncio.sleep(0)
+            drain()
+            if game.pending is not None:
+                for side in sides:
+                    await hub.contribute(game_id, side, k, chains[side].element(k).hex())
+                    drain()
+            with contextlib.suppress(Refusal):
+                await asyncio.wait_for(task, 5)
+            drain()
+        assert not any(w.dropped for w in watchers.values())
+        assert any(m["view"].get("fairness", {}).get("request") for m in pushed["keno"])
+        received = {
+            side: json.dumps(pushed[side]) + json.dumps(await hub.view(game_id, side))
+            for side in sides
+        }
+        assert canaries
+        for canary in canaries.values():
+            assert canary in received["lianra"]  # the owner sees its notes: the check can fail
+            assert canary not in received["keno"]
+        kept = game.header["fair"]
+        host = Chain.from_seed(bytes.fromhex(kept["host_seed"]), game.ledger.chain_length)
+        for side in sides:
+            for k in range(game.state.seq + 1):
+                assert host.element(k).hex() not in received[side]
 
     _run(test)
