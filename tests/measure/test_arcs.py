@@ -9,14 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ghillie.measure.arcs import DEFAULT_ARCS, ArcScheme, arc_of, arcs_containing
-from ghillie.measure.hexes import Hex, HexMap, center, disc, rotate
+from ghillie.measure.hexes import Hex, center, disc, rotate
 
 coordinates = st.integers(-60, 60)
 hexes = st.builds(Hex, coordinates, coordinates)
-radii = st.integers(0, 12)
 headings = st.integers(0, 5)
-parities = st.sampled_from(["even", "odd"])
-SFB = HexMap(42, 30)
 ORIGIN = Hex(0, 0)
 
 

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ghillie.measure.arcs import ArcScheme
 from ghillie.measure.hexes import (
     HEXSIDES,
     Hex,
@@ -32,41 +31,15 @@ from ghillie.measure.hexes import (
 coordinates = st.integers(-60, 60)
 hexes = st.builds(Hex, coordinates, coordinates)
 radii = st.integers(0, 12)
-headings = st.integers(0, 5)
 parities = st.sampled_from(["even", "odd"])
 SFB = HexMap(42, 30)
 ORIGIN = Hex(0, 0)
-
-
-def mirror(step: Hex) -> Hex:
-    """``step`` reflected across the line up and down the map (a ship's keel at heading A)."""
-    return Hex(-step.q, -step.s)
-
-
-def mirrored_name(name: str) -> str:
-    return {"L": "R", "R": "L"}.get(name[0], name[0]) + name[1:] if len(name) == 2 else name
 
 
 def angle_from_up(step: Hex) -> float:
     """Degrees clockwise from up the map to ``step``, from the drawing centres (floats)."""
     x, y = center(step)
     return math.degrees(math.atan2(x, -y)) % 360
-
-
-@st.composite
-def schemes(draw: st.DrawFn) -> ArcScheme:
-    """A random scheme: 1-6 arcs, each a union of runs of 30° sectors, as scenario data."""
-    count = draw(st.integers(1, 6))
-    cells = draw(st.lists(st.integers(0, count - 1), min_size=12, max_size=12))
-    used = sorted(set(cells))
-    data: dict[str, list[list[int | str]]] = {f"arc{i}": [] for i in used}
-    start = 0
-    for i in range(1, 13):
-        if i == 12 or cells[i] != cells[start]:
-            shift = draw(st.sampled_from([0, 360, -360]))
-            data[f"arc{cells[start]}"].append([30 * start + shift, 30 * i + shift])
-            start = i
-    return ArcScheme.from_data(data)
 
 
 # --- distance ---------------------------------------------------------------------------------
