@@ -4,8 +4,9 @@ RULES-SPEC §1 (BSG-*). This ruleset is being built (issue 5) and is **not regis
 :mod:`ghillie.registry` yet: the contract tests run over every registered ruleset. So far it
 has its rules as pure functions — the scenario and its validation (:mod:`.scenario`,
 BSG-R01..R03), the detection roll (:mod:`.detection`, BSG-R14) and its chart (:mod:`.plot`),
-the field as an area and a barrier with the end-of-movement checks (:mod:`.fields`), and the
-scouts' EW, Identify and Mass Identify (:mod:`.scouting`) — on the hex geometry of
-:mod:`ghillie.measure.hexes` and :mod:`ghillie.measure.arcs`. Still to come: the board,
-setup, commands and turn skeleton, views, candidates, and the example scenario.
+the field as an area and a barrier with the end-of-movement checks (:mod:`.fields`), the
+scouts' EW, Identify and Mass Identify (:mod:`.scouting`), and the board with the turn
+skeleton and each side's knowledge of each field (:mod:`.board`) — on the hex geometry of
+:mod:`ghillie.measure.hexes` and :mod:`ghillie.measure.arcs`. Still to come: setup, the
+commands and their resolution, views, candidates, and the example scenario.
 """
