@@ -7,6 +7,9 @@ BSG-R01..R03), the detection roll (:mod:`.detection`, BSG-R14) and its chart (:m
 the field as an area and a barrier with the end-of-movement checks (:mod:`.fields`), the
 scouts' EW, Identify and Mass Identify (:mod:`.scouting`), and the board with the turn
 skeleton and each side's knowledge of each field (:mod:`.board`) — on the hex geometry of
-:mod:`ghillie.measure.hexes` and :mod:`ghillie.measure.arcs`. Still to come: setup, the
-commands and their resolution, views, candidates, and the example scenario.
+:mod:`ghillie.measure.hexes` and :mod:`ghillie.measure.arcs` — and a first playable slice
+(:mod:`.ruleset`): setup with hidden fleets, secret plots carried out together, the
+end-of-movement checks, segment 7's secret scans, and dropping a field. Still to come:
+combat (fire, EW, Identify, Mass Identify, segment 10), table mode, the example scenario,
+registration, and the contract, golden and browser coverage.
 """

@@ -1,0 +1,104 @@
+"""Ships and fields as pieces, and what the other side knows of each.
+
+A ship's public facts are what a face-down counter shows — its category (ship, fighter
+flight or shuttle), its hex, heading and speed (BSG-R10) — so its name, type and class are
+secret facts, given to the other side as knowledge facts only when it is identified. Its
+scenario key is secret too: a key like ``basestar`` would name a ship that is only a
+counter. A field's facts are all secret; what a side has located of it is on the board.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ghillie.errors import UNKNOWN_PIECE, Refusal
+from ghillie.measure.hexes import Hex
+from ghillie.state import Facts, GameState, Level, Piece
+
+from .fields import Field, Visibility
+from .scenario import AmbushFieldsScenario, ShipClass
+
+SHIP = "ship"
+FIELD = "field"
+
+
+def identity(ship: Piece) -> Facts:
+    """What identifying a ship tells the other side (RULES-SPEC §1.6, S3)."""
+    return {k: ship.secret[k] for k in ("name", "type", "class", "flag")}
+
+
+def visibility(state: GameState[Any], side: str, ship: Piece) -> Visibility:
+    """How ``side`` sees an enemy ship: hidden, detected or identified."""
+    level = state.known(side, ship.id).level
+    if level >= Level.IDENTIFIED:
+        return Visibility.IDENTIFIED
+    if level >= Level.DETECTED:
+        return Visibility.DETECTED
+    return Visibility.HIDDEN
+
+
+def own_ship(state: GameState[Any], side: str, ref: str) -> Piece:
+    """One of ``side``'s ships, by id or scenario key; anything else reads as no such piece."""
+    piece = state.pieces.get(ref)
+    if piece is None:
+        piece = next(
+            (
+                p
+                for p in state.pieces.values()
+                if p.kind == SHIP and p.owner == side and p.secret.get("key") == ref
+            ),
+            None,
+        )
+    if piece is None or piece.kind != SHIP or piece.owner != side:
+        raise Refusal(UNKNOWN_PIECE, "There is no such piece that you can see.")
+    return piece
+
+
+def own_field(state: GameState[Any], side: str, key: str) -> Piece:
+    piece = next(
+        (
+            p
+            for p in state.pieces.values()
+            if p.kind == FIELD and p.owner == side and p.secret.get("key") == key
+        ),
+        None,
+    )
+    if piece is None:
+        raise Refusal(UNKNOWN_PIECE, "There is no such piece that you can see.")
+    return piece
+
+
+def ships(state: GameState[Any]) -> list[Piece]:
+    return [p for p in state.pieces.values() if p.kind == SHIP]
+
+
+def where(state: GameState[Any], ship: Piece) -> Hex | None:
+    scenario = state.scenario
+    assert isinstance(scenario, AmbushFieldsScenario)
+    at = ship.public.get("at")
+    return scenario.hex_map.from_label(at) if at else None
+
+
+def fields(state: GameState[Any]) -> list[Field]:
+    """Every field as geometry: centred on its controller's hex now (BSG-R04)."""
+    out = []
+    for piece in state.pieces.values():
+        if piece.kind != FIELD:
+            continue
+        controller = state.pieces.get(piece.secret["controller"])
+        centre = where(state, controller) if controller is not None else None
+        out.append(
+            Field(
+                key=piece.id,
+                owner=piece.owner,
+                centre=centre or Hex(0, 0),
+                radius=piece.secret["radius"],
+                rating=piece.secret["rating"],
+                active=bool(piece.secret["active"]) and centre is not None,
+            )
+        )
+    return out
+
+
+def ship_class(ship: Piece) -> ShipClass:
+    return ShipClass(ship.secret["class"])

@@ -1,0 +1,202 @@
+"""The ambush-fields ruleset class: who may act when, and which rule resolves what."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ghillie.errors import NOT_NOW, Refusal
+from ghillie.events import BoardChange
+from ghillie.ruleset import Command, OddsQuery, Ruleset
+from ghillie.ruling import Ruling
+from ghillie.state import REFEREE, Facts, GameState, Phase
+
+from . import detection
+from .board import Board, FieldState, Step, done, fold
+from .commands import COMMANDS, DropField, EndGame, EndPhase, Plot, Ready, Scan
+from .fields import field_lost
+from .movement import apply, carry_out_plots, detect, settle, units
+from .pieces import FIELD, own_field, own_ship, ships, where
+from .pieces import fields as field_geometry
+from .scenario import AmbushFieldsScenario
+from .setup import create, ready
+
+
+class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
+    id = "ambush-fields"
+    title = "Ambush and camouflage fields (Battlestar Galactica fleet combat)"
+    summary = "Fleets hide in ambush fields on a hex map; enemy ships scan for them in secret."
+    map_modes = ("table", "map")
+    scenario_model = AmbushFieldsScenario
+    commands = COMMANDS
+    odds_queries: ClassVar[Mapping[str, OddsQuery]] = {"detect": detection.ODDS}
+
+    def new_board(self, scenario: AmbushFieldsScenario) -> Board:
+        return Board()
+
+    def setup(self, ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:
+        create(ruling, scenario)
+
+    def may_act(self, state: GameState[Board], side: str, command: type[Command]) -> bool:
+        board = state.board
+        if command is EndGame:
+            return True
+        if state.phase is Phase.SETUP:
+            return command is Ready and side not in board.ready
+        if side in board.done:
+            return False
+        if command is DropField:
+            return board.step is Step.INITIATIVE
+        if command in (Plot, Scan):
+            return board.step is Step.MOVEMENT
+        return command is EndPhase
+
+    def resolve(self, ruling: Ruling[Board], command: Command) -> None:
+        scenario = ruling.state.scenario
+        assert isinstance(scenario, AmbushFieldsScenario)
+        side = ruling.side
+        assert side is not None
+        match command:
+            case Ready():
+                ready(ruling, side)
+            case Plot():
+                plot(ruling, scenario, side, command)
+            case Scan():
+                scan(ruling, side, command)
+            case DropField():
+                drop_field(ruling, side, command)
+            case EndPhase():
+                end_phase(ruling, scenario, side)
+            case EndGame():
+                ruling.set_phase(Phase.OVER)
+                ruling.tell_public({"event": "game_over", "text": "The game is over."})
+            case _:
+                raise AssertionError(command)
+
+    def fold(self, board: Board, change: BoardChange) -> Board:
+        return fold(board, change)
+
+    def table_view(self, scenario: AmbushFieldsScenario) -> dict[str, Any]:
+        return {"map": scenario.map.model_dump(mode="json")}
+
+    def board_view(self, state: GameState[Board], observer: str) -> dict[str, Any]:
+        board = state.board
+        out: dict[str, Any] = {
+            "turn": board.turn,
+            "step": board.step.value,
+            "done": sorted(board.done),
+            "ready": sorted(board.ready),
+        }
+        if observer in state.sides:
+            out["fields"] = _known_fields(state, observer)
+        elif observer == REFEREE:
+            out["fields"] = {side: _known_fields(state, side) for side in state.sides}
+        return out
+
+    def candidates(self, state: GameState[Board], side: str) -> list[Facts]:
+        out: list[Facts] = []
+        board = state.board
+        own = [s for s in ships(state) if s.owner == side and s.public.get("at")]
+        if state.phase is Phase.SETUP:
+            return [{"type": "ready"}] if side not in board.ready else []
+        if board.step is Step.INITIATIVE:
+            out += [
+                {"type": "drop_field", "field": p.secret["key"]}
+                for p in state.pieces.values()
+                if p.kind == FIELD and p.owner == side and p.secret["active"]
+            ]
+        if board.step is Step.MOVEMENT and own:
+            out.append({"type": "scan", "ships": [s.secret["key"] for s in own]})
+            out.append(
+                {
+                    "type": "plot",
+                    "moves": [
+                        {"ship": s.secret["key"], "to": s.public["at"], "heading": "A"} for s in own
+                    ],
+                }
+            )
+        out.append({"type": "end_phase"})
+        return out
+
+
+def _known_fields(state: GameState[Board], side: str) -> list[dict[str, Any]]:
+    """A side's own fields, and the enemy fields it has located (BSG-R17: "always visible
+    on the board") with their current place, extent and rating."""
+    scenario = state.scenario
+    assert isinstance(scenario, AmbushFieldsScenario)
+    out = []
+    for piece in state.pieces.values():
+        if piece.kind != FIELD:
+            continue
+        mine = piece.owner == side
+        if not mine and state.board.knows(side, piece.id) is not FieldState.LOCATED:
+            continue
+        controller = state.pieces.get(piece.secret["controller"])
+        at = where(state, controller) if controller is not None else None
+        out.append(
+            {
+                "id": piece.id,
+                "owner": piece.owner,
+                "centre": scenario.hex_map.to_label(at) if at else None,
+                "radius": piece.secret["radius"],
+                "rating": piece.secret["rating"],
+                "active": piece.secret["active"],
+                **({"key": piece.secret["key"]} if mine else {}),
+            }
+        )
+    return out
+
+
+def plot(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, command: Plot) -> None:
+    for move in command.moves:
+        ship = own_ship(ruling.state, side, move.ship)
+        try:
+            scenario.hex_map.from_label(move.to)
+        except ValueError:
+            raise Refusal("off_map", "That hex is not on this map.") from None
+        plotted = {"to": move.to, "heading": move.heading, "speed": move.speed}
+        ruling.update(ship.id, secret={"plot": plotted})
+    ruling.tell(side, {"event": "plotted", "text": f"Plotted {len(command.moves)} move(s)."})
+
+
+def scan(ruling: Ruling[Board], side: str, command: Scan) -> None:
+    chosen = sorted({own_ship(ruling.state, side, ref).id for ref in command.ships})
+    ruling.change_board("scan", side=side, ships=chosen)
+    ruling.tell(side, {"event": "scanning", "text": f"{len(chosen)} ship(s) will scan."})
+
+
+def drop_field(ruling: Ruling[Board], side: str, command: DropField) -> None:
+    """BSG-R29, R30: dropped for good; every unit that was in it identified and placed."""
+    field = own_field(ruling.state, side, command.field)
+    if not field.secret["active"]:
+        raise Refusal(NOT_NOW, "That field was dropped already.")
+    shapes = field_geometry(ruling.state)
+    shape = next(f for f in shapes if f.key == field.id)
+    remaining = [f for f in shapes if f.key != field.id]
+    reveals = field_lost(shape, units(ruling.state), remaining)
+    ruling.update(field.id, secret={"active": False})
+    apply(ruling, reveals)
+    for other in ruling.state.others(side):
+        ruling.change_board("field", side=other, field=field.id, state=FieldState.DROPPED.value)
+    ruling.tell_public({"event": "field_dropped", "text": "An ambush field is dropped."})
+
+
+def end_phase(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str) -> None:
+    step = ruling.board.step
+    ruling.change_board(done(side).name, side=side)
+    if ruling.board.step is step:
+        ruling.tell_public({"event": "done", "side": side, "text": f"{side} is done."})
+        return
+    if step is Step.MOVEMENT:
+        carry_out_plots(ruling)
+        settle(ruling, scenario)
+        detect(ruling, scenario)
+    board = ruling.board
+    ruling.tell_public(
+        {
+            "event": "phase",
+            "turn": board.turn,
+            "step": board.step.value,
+            "text": f"Turn {board.turn}: {board.step.value.capitalize()} Phase.",
+        }
+    )
