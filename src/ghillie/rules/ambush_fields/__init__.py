@@ -9,7 +9,8 @@ scouts' EW, Identify and Mass Identify (:mod:`.scouting`), and the board with th
 skeleton and each side's knowledge of each field (:mod:`.board`) — on the hex geometry of
 :mod:`ghillie.measure.hexes` and :mod:`ghillie.measure.arcs` — and a first playable slice
 (:mod:`.ruleset`): setup with hidden fleets, secret plots carried out together, the
-end-of-movement checks, segment 7's secret scans, and dropping a field. Still to come:
-combat (fire, EW, Identify, Mass Identify, segment 10), table mode, the example scenario,
-registration, and the contract, golden and browser coverage.
+end-of-movement checks, segment 7's secret scans, dropping a field, and the Combat Phase
+(:mod:`.combat`: EW, fire through the field, Identify, Mass Identify, segment 10). Still to
+come: fugitives in play, table mode, the example scenario, registration, and the contract,
+golden, leak, two-worlds and browser coverage.
 """

@@ -77,3 +77,59 @@ class EndGame(Command):
 COMMANDS: dict[str, type[Command]] = {
     c.model_fields["type"].default: c for c in (Ready, Plot, Scan, DropField, EndPhase, EndGame)
 }
+
+
+class AssignEW(Command):
+    """A scout spends points of EW on one of its own side's ships (BSG-R07, R08)."""
+
+    phases: ClassVar[frozenset[Phase]] = PLAY
+    secret_fields: ClassVar[frozenset[str]] = frozenset({"scout", "target", "points"})
+    type: Literal["assign_ew"] = "assign_ew"
+    scout: ShipRef = Field(max_length=64)
+    target: ShipRef = Field(max_length=64)
+    points: int = Field(ge=1, le=99)
+
+
+class Fire(Command):
+    """A ship fires at a detected or identified enemy (BSG-R20); firing gives a hidden ship
+    away (R09). ghillie says the field's modifier as the rules apply it (R21, R22); the shot
+    itself is the host game's."""
+
+    phases: ClassVar[frozenset[Phase]] = PLAY
+    type: Literal["fire"] = "fire"
+    ship: ShipRef = Field(max_length=64)
+    target: ShipRef = Field(max_length=64)
+    modifiers: int = Field(0, ge=-20, le=20, description="the host game's other modifiers")
+
+
+class Identify(Command):
+    """BSG-R24: a scout spends points to identify a detected ship within 20 hexes."""
+
+    phases: ClassVar[frozenset[Phase]] = PLAY
+    type: Literal["identify"] = "identify"
+    scout: ShipRef = Field(max_length=64)
+    target: ShipRef = Field(max_length=64)
+    points: int = Field(ge=1, le=99)
+
+
+class MassIdentify(Command):
+    """BSG-R25: scouts pool points against a located field."""
+
+    phases: ClassVar[frozenset[Phase]] = PLAY
+    type: Literal["mass_identify"] = "mass_identify"
+    scouts: tuple[ShipRef, ...] = Field(min_length=1, max_length=20)
+    field: str = Field(max_length=64, description="the located field's id")
+    points: int = Field(ge=1, le=99)
+
+
+class Destroyed(Command):
+    """The host game's combat destroyed one of this side's ships; losses are applied at
+    Combat segment 10, where a controller's field drops (BSG-R28)."""
+
+    phases: ClassVar[frozenset[Phase]] = PLAY
+    type: Literal["destroyed"] = "destroyed"
+    ship: ShipRef = Field(max_length=64)
+
+
+COMBAT_COMMANDS: tuple[type[Command], ...] = (AssignEW, Fire, Identify, MassIdentify, Destroyed)
+COMMANDS.update({c.model_fields["type"].default: c for c in COMBAT_COMMANDS})

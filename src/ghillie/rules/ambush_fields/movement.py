@@ -70,7 +70,7 @@ def apply(ruling: Ruling[Board], reveals: Iterable[Reveal]) -> None:
     for reveal in reveals:
         ship = ruling.piece(reveal.unit)
         for other in ruling.state.others(ship.owner):
-            _raise(ruling, ship.id, other, reveal.visibility)
+            raise_to(ruling, ship.id, other, reveal.visibility)
 
 
 def settle(ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:
@@ -189,10 +189,10 @@ def _locate(ruling: Ruling[Board], side: str, field: Field) -> None:
     for ship in ships(ruling.state):
         at = where(ruling.state, ship)
         if ship.owner == field.owner and at is not None and contains(field, at):
-            _raise(ruling, ship.id, side, Visibility.DETECTED)
+            raise_to(ruling, ship.id, side, Visibility.DETECTED)
 
 
-def _raise(ruling: Ruling[Board], ship_id: str, side: str, to: Visibility) -> None:
+def raise_to(ruling: Ruling[Board], ship_id: str, side: str, to: Visibility) -> None:
     """Knowledge only ever rises (BSG-A17)."""
     ship = ruling.piece(ship_id)
     now = visibility(ruling.state, side, ship)

@@ -13,7 +13,22 @@ from ghillie.state import REFEREE, Facts, GameState, Phase
 
 from . import detection
 from .board import Board, FieldState, Step, done, fold
-from .commands import COMMANDS, DropField, EndGame, EndPhase, Plot, Ready, Scan
+from .combat import assign_ew, destroyed, do_identify, do_mass_identify, fire, segment_10
+from .commands import (
+    COMBAT_COMMANDS,
+    COMMANDS,
+    AssignEW,
+    Destroyed,
+    DropField,
+    EndGame,
+    EndPhase,
+    Fire,
+    Identify,
+    MassIdentify,
+    Plot,
+    Ready,
+    Scan,
+)
 from .fields import field_lost
 from .movement import apply, carry_out_plots, detect, settle, units
 from .pieces import FIELD, own_field, own_ship, ships, where
@@ -49,6 +64,8 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
             return board.step is Step.INITIATIVE
         if command in (Plot, Scan):
             return board.step is Step.MOVEMENT
+        if command in COMBAT_COMMANDS:
+            return board.step is Step.COMBAT
         return command is EndPhase
 
     def resolve(self, ruling: Ruling[Board], command: Command) -> None:
@@ -65,6 +82,16 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
                 scan(ruling, side, command)
             case DropField():
                 drop_field(ruling, side, command)
+            case AssignEW():
+                assign_ew(ruling, scenario, side, command)
+            case Fire():
+                fire(ruling, side, command)
+            case Identify():
+                do_identify(ruling, scenario, side, command)
+            case MassIdentify():
+                do_mass_identify(ruling, scenario, side, command)
+            case Destroyed():
+                destroyed(ruling, side, command)
             case EndPhase():
                 end_phase(ruling, scenario, side)
             case EndGame():
@@ -191,6 +218,8 @@ def end_phase(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str) 
         carry_out_plots(ruling)
         settle(ruling, scenario)
         detect(ruling, scenario)
+    if step is Step.COMBAT:
+        segment_10(ruling)
     board = ruling.board
     ruling.tell_public(
         {
