@@ -8,7 +8,15 @@ import pytest
 from ghillie import Game, Refusal
 from ghillie.dice.source import ScriptedDice
 
-from .test_game import COLONIALS, CYLONS, end_movement, known_names, scenario, to_movement
+from .test_game import (
+    COLONIALS,
+    CYLONS,
+    end_movement,
+    known_names,
+    known_ships,
+    scenario,
+    to_movement,
+)
 
 pytestmark = pytest.mark.usefixtures("registered")
 
@@ -55,7 +63,7 @@ def test_bsg_t02_two_points_do_not_exceed_a_rating_of_2() -> None:
 @pytest.mark.spec("BSG-R09", "BSG-R20")
 def test_firing_gives_a_hidden_ship_away_and_hidden_ships_cannot_be_targeted() -> None:
     game = combat()
-    galactica = next(k["id"] for k in game.view(CYLONS)["known"])
+    galactica = next(k["id"] for k in known_ships(game, CYLONS))
     game.command(CYLONS, {"type": "fire", "ship": "basestar", "target": galactica})
     assert known_names(game, COLONIALS) == ["ship"]  # detected, not identified (R09)
     eye = next(p.id for p in game.state.pieces.values() if p.secret.get("key") == "eye")
@@ -67,9 +75,8 @@ def test_firing_gives_a_hidden_ship_away_and_hidden_ships_cannot_be_targeted() -
 @pytest.mark.spec("BSG-T10", "BSG-R21", "BSG-R22")
 def test_bsg_t10_the_field_modifier_as_the_rules_apply_it() -> None:
     game = combat([1, 1], scan=True)  # the field is located: the basestar is a counter
-    basestar = next(k["id"] for k in game.view(COLONIALS)["known"])
-    eye = next(k["id"] for k in game.view(COLONIALS)["known"] if k["id"] != basestar)
-    galactica = next(k["id"] for k in game.view(CYLONS)["known"])
+    basestar, eye = (k["id"] for k in known_ships(game, COLONIALS))
+    galactica = next(k["id"] for k in known_ships(game, CYLONS))
     game.command(COLONIALS, {"type": "fire", "ship": "galactica", "target": basestar})
     game.command(COLONIALS, {"type": "fire", "ship": "galactica", "target": eye, "modifiers": 2})
     game.command(CYLONS, {"type": "fire", "ship": "basestar", "target": galactica})
@@ -87,7 +94,7 @@ def test_bsg_t10_the_field_modifier_as_the_rules_apply_it() -> None:
 @pytest.mark.spec("BSG-T08", "BSG-R24", "BSG-A13")
 def test_bsg_t08_identify_needs_the_rating_in_points_and_never_says_it() -> None:
     game = combat([1, 1], scan=True, extra=True)
-    counters = [k["id"] for k in game.view(COLONIALS)["known"] if k["level"] == "detected"]
+    counters = [k["id"] for k in known_ships(game, COLONIALS) if k["level"] == "detected"]
     target = counters[0]
     game.command(COLONIALS, {"type": "identify", "scout": "raptor", "target": target, "points": 1})
     assert game.state.known(COLONIALS, target).level.name == "DETECTED"

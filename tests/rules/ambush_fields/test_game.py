@@ -59,10 +59,14 @@ def end_movement(game: Game) -> None:
         game.command(side, {"type": "end_phase"})
 
 
+def known_ships(game: Game, side: str) -> list[dict[str, Any]]:
+    """The enemy ships a side's view shows (a located field is a known piece too)."""
+    return [k for k in game.view(side)["known"] if k["kind"] == "ship"]
+
+
 def known_names(game: Game, side: str) -> list[str]:
-    return sorted(
-        str(k["facts"].get("name", k["public"]["category"])) for k in game.view(side)["known"]
-    )
+    known = known_ships(game, side)
+    return sorted(str(k["facts"].get("name", k["public"]["category"])) for k in known)
 
 
 def scan_line(game: Game) -> dict[str, Any]:
@@ -117,8 +121,10 @@ def test_a_located_field_shows_its_extent_and_detects_every_ship_in_it() -> None
     (located,) = game.view(COLONIALS)["board"]["fields"]
     assert (located["centre"], located["radius"], located["rating"]) == ("1010", 3, 2)
     # Detected, not identified: face-down counters showing only "ship" (BSG-R10).
-    known = game.view(COLONIALS)["known"]
+    known = known_ships(game, COLONIALS)
     assert sorted(k["level"] for k in known) == ["detected", "detected"]
+    # The field itself is now a piece the Colonials see (its id may be named, R25).
+    assert [k["kind"] for k in game.view(COLONIALS)["known"]].count("field") == 1
     assert all(k["facts"] == {} and k["public"]["category"] == "ship" for k in known)
     assert "Basestar" not in str(game.view(COLONIALS))
 
@@ -134,7 +140,7 @@ def test_failing_by_one_gives_the_arc_the_base_number_and_partial_information() 
     assert set(result) == {"result", "arc", "base_number", "text"}  # not moving: no heading
     assert result["base_number"] == 4
     assert game.state.board.has_pi(COLONIALS, _field_id(game))
-    assert game.view(COLONIALS)["known"] == []
+    assert game.view(COLONIALS)["known"] == []  # partial: the field is still unseen
 
 
 @pytest.mark.spec("BSG-R18", "BSG-A11")
@@ -178,3 +184,22 @@ def test_a_game_of_fair_rolls_passes_the_audit() -> None:
     game.command(CYLONS, {"type": "end_game"})
     report = audit(game.record())
     assert report.ok, report.findings
+
+
+def test_the_example_scenario_plays_a_turn_and_passes_the_audit() -> None:
+    # The bundled example, once the ruleset is registered (issue 5).
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data" / "ambush-fields.toml"
+    game = Game.create(path, seed=3)
+    game.command(CYLONS, {"type": "ready"})
+    game.command(COLONIALS, {"type": "ready"})
+    assert sorted(known_names(game, COLONIALS)) == ["Picket boat"]  # the rest hide
+    to_movement(game)
+    game.command(COLONIALS, {"type": "scan", "ships": ["galactica", "raptor", "vipers"]})
+    end_movement(game)
+    for side in (CYLONS, COLONIALS):
+        game.command(side, {"type": "end_phase"})  # combat ends: turn 2
+    assert game.view(CYLONS)["board"]["turn"] == 2
+    game.command(COLONIALS, {"type": "end_game"})
+    assert audit(game.record()).ok

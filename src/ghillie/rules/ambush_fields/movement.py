@@ -84,7 +84,7 @@ def settle(ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:
             _partial(ruling, other, field_id)
     for field_id in result.located:
         for other in ruling.state.others(ruling.piece(field_id).owner):
-            ruling.change_board("field", side=other, field=field_id, state=FieldState.LOCATED.value)
+            locate(ruling, other, field_id)
     # Which friendly fields each ship now hides in: R16 needs to know which one it leaves.
     for unit in present:
         inside = [f.key for f in geometry if f.owner == unit.side and contains(f, unit.at)]
@@ -185,11 +185,19 @@ def _partial(ruling: Ruling[Board], side: str, field_id: str) -> None:
 def _locate(ruling: Ruling[Board], side: str, field: Field) -> None:
     """BSG-R17: the field's place, extent, strength and motion, and every unit inside it
     detected."""
-    ruling.change_board("field", side=side, field=field.key, state=FieldState.LOCATED.value)
+    locate(ruling, side, field.key)
     for ship in ships(ruling.state):
         at = where(ruling.state, ship)
         if ship.owner == field.owner and at is not None and contains(field, at):
             raise_to(ruling, ship.id, side, Visibility.DETECTED)
+
+
+def locate(ruling: Ruling[Board], side: str, field_id: str) -> None:
+    """From now on ``side`` sees the field (BSG-R17: "always visible on the board"): it is
+    a piece that side knows, so its id may be shown to it and named in its commands."""
+    ruling.change_board("field", side=side, field=field_id, state=FieldState.LOCATED.value)
+    if ruling.state.known(side, field_id).level < Level.DETECTED:
+        ruling.reveal(field_id, side, Level.DETECTED)
 
 
 def raise_to(ruling: Ruling[Board], ship_id: str, side: str, to: Visibility) -> None:

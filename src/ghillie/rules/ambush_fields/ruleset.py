@@ -31,7 +31,7 @@ from .commands import (
 )
 from .fields import field_lost
 from .movement import apply, carry_out_plots, detect, settle, units
-from .pieces import FIELD, own_field, own_ship, ships, where
+from .pieces import FIELD, own_field, own_ship, where
 from .pieces import fields as field_geometry
 from .scenario import AmbushFieldsScenario
 from .setup import create, ready
@@ -121,29 +121,9 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
         return out
 
     def candidates(self, state: GameState[Board], side: str) -> list[Facts]:
-        out: list[Facts] = []
-        board = state.board
-        own = [s for s in ships(state) if s.owner == side and s.public.get("at")]
-        if state.phase is Phase.SETUP:
-            return [{"type": "ready"}] if side not in board.ready else []
-        if board.step is Step.INITIATIVE:
-            out += [
-                {"type": "drop_field", "field": p.secret["key"]}
-                for p in state.pieces.values()
-                if p.kind == FIELD and p.owner == side and p.secret["active"]
-            ]
-        if board.step is Step.MOVEMENT and own:
-            out.append({"type": "scan", "ships": [s.secret["key"] for s in own]})
-            out.append(
-                {
-                    "type": "plot",
-                    "moves": [
-                        {"ship": s.secret["key"], "to": s.public["at"], "heading": "A"} for s in own
-                    ],
-                }
-            )
-        out.append({"type": "end_phase"})
-        return out
+        from .candidates import candidates
+
+        return candidates(state, side)
 
 
 def _known_fields(state: GameState[Board], side: str) -> list[dict[str, Any]]:
