@@ -203,3 +203,27 @@ def test_the_example_scenario_plays_a_turn_and_passes_the_audit() -> None:
     assert game.view(CYLONS)["board"]["turn"] == 2
     game.command(COLONIALS, {"type": "end_game"})
     assert audit(game.record()).ok
+
+
+@pytest.mark.spec("BSG-R27", "BSG-A17")
+def test_a_fugitive_gains_the_fields_protection_but_cannot_hide() -> None:
+    # A Cylon frigate, identified in the open at 1015, runs into its own field (1012).
+    data = scenario()
+    data["ships"].append({"key": "frigate", "side": CYLONS, "name": "Frigate", "at": "1015"})
+    game = Game.create(data, seed=1)
+    game.command(CYLONS, {"type": "ready"})
+    game.command(COLONIALS, {"type": "ready"})
+    assert known_names(game, COLONIALS) == ["Frigate"]
+    to_movement(game)
+    game.command(CYLONS, {"type": "plot", "moves": [{"ship": "frigate", "to": "1012"}]})
+    end_movement(game)
+    assert known_names(game, COLONIALS) == ["Frigate"]  # still identified: it cannot hide
+    frigate = next(k["id"] for k in known_ships(game, COLONIALS))
+    game.command(COLONIALS, {"type": "fire", "ship": "galactica", "target": frigate})
+    fired = [
+        line["modifier"]
+        for entry in game.view(COLONIALS)["log"]
+        for line in entry["lines"]
+        if line.get("event") == "fire"
+    ]
+    assert fired == [2]  # but it has the field's protection (R21)
