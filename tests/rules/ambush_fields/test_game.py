@@ -227,3 +227,30 @@ def test_a_fugitive_gains_the_fields_protection_but_cannot_hide() -> None:
         if line.get("event") == "fire"
     ]
     assert fired == [2]  # but it has the field's protection (R21)
+
+
+@pytest.mark.spec("BSG-A15", "BSG-R26", "BSG-T14")
+@pytest.mark.parametrize(("trigger", "found"), [("end_of_phase", False), ("immediate", True)])
+def test_passing_through_a_field_reveals_it_only_under_the_immediate_switch(
+    trigger: str, found: bool
+) -> None:
+    # Galactica runs straight through the field (1020 → 1002) and ends outside it.
+    data = {**scenario(), "switches": {"bsg.enter_trigger": trigger}}
+    game = Game.create(data, seed=1)
+    game.command(CYLONS, {"type": "ready"})
+    game.command(COLONIALS, {"type": "ready"})
+    to_movement(game)
+    game.command(COLONIALS, {"type": "plot", "moves": [{"ship": "galactica", "to": "1002"}]})
+    end_movement(game)
+    assert (known_names(game, COLONIALS) == ["Basestar", "Eye"]) is found
+    assert (len(game.view(COLONIALS)["board"]["fields"]) == 1) is found
+
+
+@pytest.mark.spec("BSG-T14", "BSG-R26")
+def test_bsg_t14_ending_movement_inside_the_field_identifies_everything_in_it() -> None:
+    game = started()
+    to_movement(game)
+    game.command(COLONIALS, {"type": "plot", "moves": [{"ship": "galactica", "to": "1012"}]})
+    end_movement(game)
+    assert known_names(game, COLONIALS) == ["Basestar", "Eye"]
+    assert len(game.view(COLONIALS)["board"]["fields"]) == 1

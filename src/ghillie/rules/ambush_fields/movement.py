@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ghillie.measure.hexes import line
 from ghillie.ruling import Ruling
 from ghillie.state import Facts, GameState, Level
 
@@ -25,6 +26,7 @@ from .fields import (
     Visibility,
     contains,
     end_of_movement,
+    invasion,
     partial_information,
     range_to_field,
 )
@@ -43,6 +45,35 @@ def carry_out_plots(ruling: Ruling[Board]) -> None:
             public={"at": plot["to"], "heading": plot["heading"], "speed": plot["speed"]},
             unset=("plot",),
         )
+
+
+def crossings(state: GameState[Board], scenario: AmbushFieldsScenario) -> list[str]:
+    """Under ``bsg.enter_trigger = immediate`` (BSG-A15's option): the enemy fields that a
+    plotted move passes through, even if it ends outside them (taken before the plots are
+    carried out, with each field where it stood)."""
+    crossed: list[str] = []
+    shapes = [f for f in field_geometry(state) if f.active]
+    for ship in ships(state):
+        plot, start = ship.secret.get("plot"), where(state, ship)
+        if plot is None or start is None:
+            continue
+        path = line(start, scenario.hex_map.from_label(plot["to"]))
+        for shape in shapes:
+            entered = any(contains(shape, step) for step in path)
+            if shape.owner != ship.owner and entered and shape.key not in crossed:
+                crossed.append(shape.key)
+    return crossed
+
+
+def invade(ruling: Ruling[Board], field_id: str) -> None:
+    """BSG-R26: an enemy went into the field: every unit in it identified, the field
+    located."""
+    shape = next(f for f in field_geometry(ruling.state) if f.key == field_id)
+    if not shape.active:
+        return
+    apply(ruling, invasion(shape, units(ruling.state)))
+    for other in ruling.state.others(shape.owner):
+        locate(ruling, other, field_id)
 
 
 def units(state: GameState[Board]) -> list[UnitAt]:

@@ -30,10 +30,10 @@ from .commands import (
     Scan,
 )
 from .fields import field_lost
-from .movement import apply, carry_out_plots, detect, settle, units
+from .movement import apply, carry_out_plots, crossings, detect, invade, settle, units
 from .pieces import FIELD, own_field, own_ship, where
 from .pieces import fields as field_geometry
-from .scenario import AmbushFieldsScenario
+from .scenario import AmbushFieldsScenario, EnterTrigger
 from .setup import create, ready
 
 
@@ -195,8 +195,12 @@ def end_phase(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str) 
         ruling.tell_public({"event": "done", "side": side, "text": f"{side} is done."})
         return
     if step is Step.MOVEMENT:
+        immediate = scenario.switches.enter_trigger is EnterTrigger.IMMEDIATE
+        crossed = crossings(ruling.state, scenario) if immediate else []
         carry_out_plots(ruling)
         settle(ruling, scenario)
+        for field_id in crossed:
+            invade(ruling, field_id)
         detect(ruling, scenario)
     if step is Step.COMBAT:
         segment_10(ruling)
