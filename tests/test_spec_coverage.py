@@ -15,12 +15,15 @@ def _ids(prefix: str, kind: str, numbers: range) -> set[str]:
     return {f"{prefix}-{kind}{n:02d}" for n in numbers}
 
 
-# RULES-SPEC §3 (SW) and §4 (DWV): the ids the two rulesets must cover.
+# RULES-SPEC §1 (BSG), §3 (SW) and §4 (DWV): the ids the rulesets must cover.
 REQUIRED = {
     "suspicious-places": _ids("SW", "R", range(1, 23))
     | _ids("SW", "R", range(30, 38))
     | _ids("SW", "A", range(1, 18))
     | _ids("SW", "T", range(1, 15)),
+    "ambush-fields": _ids("BSG", "R", range(1, 31))
+    | _ids("BSG", "A", range(1, 21))
+    | _ids("BSG", "T", range(1, 15)),
     "grid-ambush": _ids("DWV", "R", range(1, 10))
     | _ids("DWV", "A", range(1, 15))
     | _ids("DWV", "T", range(1, 8)),

@@ -12,10 +12,11 @@ from ghillie.ruleset import Ruleset
 @functools.cache
 def rulesets() -> dict[str, Ruleset[Any, Any]]:
     # Imported here so that importing the core never pulls in every ruleset.
+    from ghillie.rules.ambush_fields.ruleset import AmbushFields
     from ghillie.rules.grid_ambush import GridAmbush
     from ghillie.rules.suspicious_places import SuspiciousPlaces
 
-    registered: list[Ruleset[Any, Any]] = [GridAmbush(), SuspiciousPlaces()]
+    registered: list[Ruleset[Any, Any]] = [GridAmbush(), SuspiciousPlaces(), AmbushFields()]
     return {r.id: r for r in registered}
 
 

@@ -72,10 +72,11 @@ def play(script: Script, game: Game | None = None) -> Iterator[Played]:
 
 
 def scripts() -> dict[str, Script]:
+    from ghillie.demo.ambush_fields import SCRIPT as FIELDS
     from ghillie.demo.grid_ambush import SCRIPT as GRID
     from ghillie.demo.suspicious_places import SCRIPT as PLACES
 
-    return {s.ruleset: s for s in (GRID, PLACES)}
+    return {s.ruleset: s for s in (FIELDS, GRID, PLACES)}
 
 
 def transcript(script: Script) -> list[dict[str, Any]]:

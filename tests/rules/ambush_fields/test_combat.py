@@ -18,8 +18,6 @@ from .test_game import (
     to_movement,
 )
 
-pytestmark = pytest.mark.usefixtures("registered")
-
 
 def combat(dice: list[int] | None = None, *, scan: bool = False, extra: bool = False) -> Game:
     data = scenario()
@@ -138,3 +136,22 @@ def test_bsg_t12_a_destroyed_controller_drops_its_field_at_segment_10() -> None:
     assert known_names(game, COLONIALS) == ["Eye"]
     field = next(p for p in game.state.pieces.values() if p.kind == "field")
     assert field.secret["active"] is False
+
+
+@pytest.mark.spec("BSG-R23")
+def test_bsg_r23_a_scouts_eccm_cancels_the_field_penalty_on_one_target() -> None:
+    game = combat([1, 1], scan=True, extra=True)
+    basestar = known_ships(game, COLONIALS)[0]["id"]
+    shot = {"type": "fire", "ship": "galactica", "target": basestar}
+    game.command(COLONIALS, {**shot, "eccm_scout": "raptor", "eccm": 1})
+    game.command(COLONIALS, {**shot, "eccm_scout": "raptor", "eccm": 5})
+    with pytest.raises(Refusal) as refused:
+        game.command(COLONIALS, {**shot, "eccm": 1})  # ECCM needs a scout to spend it
+    assert refused.value.code == "not_a_scout"
+    fired = [
+        line["modifier"]
+        for entry in game.view(COLONIALS)["log"]
+        for line in entry["lines"]
+        if line.get("event") == "fire" and "fires:" in line["text"]
+    ]
+    assert fired == [1, 0]

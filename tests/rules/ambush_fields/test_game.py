@@ -14,8 +14,6 @@ from ghillie import Game, Refusal
 from ghillie.dice.source import ScriptedDice
 from ghillie.fairness.audit import audit
 
-pytestmark = pytest.mark.usefixtures("registered")
-
 CYLONS, COLONIALS = "cylons", "colonials"
 
 
@@ -187,11 +185,9 @@ def test_a_game_of_fair_rolls_passes_the_audit() -> None:
 
 
 def test_the_example_scenario_plays_a_turn_and_passes_the_audit() -> None:
-    # The bundled example, once the ruleset is registered (issue 5).
-    from pathlib import Path
+    from ghillie import examples
 
-    path = Path(__file__).parent / "data" / "ambush-fields.toml"
-    game = Game.create(path, seed=3)
+    game = Game.create(examples.load("ambush-fields"), seed=3)
     game.command(CYLONS, {"type": "ready"})
     game.command(COLONIALS, {"type": "ready"})
     assert sorted(known_names(game, COLONIALS)) == ["Picket boat"]  # the rest hide
@@ -254,3 +250,28 @@ def test_bsg_t14_ending_movement_inside_the_field_identifies_everything_in_it() 
     end_movement(game)
     assert known_names(game, COLONIALS) == ["Basestar", "Eye"]
     assert len(game.view(COLONIALS)["board"]["fields"]) == 1
+
+
+@pytest.mark.spec("BSG-R07")
+def test_bsg_r07_moving_inside_the_field_does_not_give_a_ship_away() -> None:
+    game = started()
+    to_movement(game)
+    game.command(CYLONS, {"type": "plot", "moves": [{"ship": "eye", "to": "1111", "speed": 2}]})
+    end_movement(game)
+    assert known_names(game, COLONIALS) == []
+
+
+@pytest.mark.spec("BSG-R13", "BSG-A05", "BSG-A06")
+@pytest.mark.parametrize(("scanners", "dice"), [([], 0), (["galactica"], 2)])
+def test_bsg_r13_only_declared_ships_roll_once_per_field_per_turn(
+    scanners: list[str], dice: int
+) -> None:
+    rolls = ScriptedDice([6] * 10)
+    game = Game.create(scenario(), seed=1, dice=rolls)
+    game.command(CYLONS, {"type": "ready"})
+    game.command(COLONIALS, {"type": "ready"})
+    to_movement(game)
+    if scanners:
+        game.command(COLONIALS, {"type": "scan", "ships": scanners})
+    end_movement(game)
+    assert 10 - rolls.remaining == dice  # one 2d6 per declared ship per field, none otherwise

@@ -1,16 +1,13 @@
 """ambush-fields: ambush and camouflage fields in a *Battlestar Galactica* hex fleet game.
 
-RULES-SPEC §1 (BSG-*). This ruleset is being built (issue 5) and is **not registered** in
-:mod:`ghillie.registry` yet: the contract tests run over every registered ruleset. So far it
-has its rules as pure functions — the scenario and its validation (:mod:`.scenario`,
+RULES-SPEC §1 (BSG-*), being built (issue 5); registered, and covered by the contract tests.
+The rules as pure functions: the scenario and its validation (:mod:`.scenario`,
 BSG-R01..R03), the detection roll (:mod:`.detection`, BSG-R14) and its chart (:mod:`.plot`),
 the field as an area and a barrier with the end-of-movement checks (:mod:`.fields`), the
 scouts' EW, Identify and Mass Identify (:mod:`.scouting`), and the board with the turn
-skeleton and each side's knowledge of each field (:mod:`.board`) — on the hex geometry of
-:mod:`ghillie.measure.hexes` and :mod:`ghillie.measure.arcs` — and a first playable slice
-(:mod:`.ruleset`): setup with hidden fleets, secret plots carried out together, the
-end-of-movement checks, segment 7's secret scans, dropping a field, and the Combat Phase
-(:mod:`.combat`: EW, fire through the field, Identify, Mass Identify, segment 10). Still to
-come: fugitives in play, table mode, the example scenario, registration, and the contract,
-golden, leak, two-worlds and browser coverage.
+skeleton and each side's knowledge of each field (:mod:`.board`), on the hex geometry of
+:mod:`ghillie.measure.hexes` and :mod:`ghillie.measure.arcs`. The game (:mod:`.ruleset`):
+setup with hidden fleets, secret plots carried out together, the end-of-movement checks,
+segment 7's secret scans, dropping a field, and the Combat Phase (:mod:`.combat`). Still to
+come: the issue's browser game through three turns, and table mode's own flow.
 """

@@ -49,6 +49,7 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
                             "to": label,
                             "heading": "ABCDEF"[heading],
                             "speed": turn,
+                            "note": "",
                         }
                     )
             if moves:

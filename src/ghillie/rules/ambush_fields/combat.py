@@ -14,7 +14,15 @@ from ghillie.state import Facts
 
 from .board import Board, FieldState
 from .commands import AssignEW, Destroyed, Fire, Identify, MassIdentify
-from .fields import Field, Visibility, contains, cover_rating, field_lost, fire_modifier
+from .fields import (
+    Field,
+    Visibility,
+    capped,
+    contains,
+    cover_rating,
+    field_lost,
+    protective_modifier,
+)
 from .movement import apply, raise_to, units
 from .pieces import FIELD, SHIP, own_ship, ship_class, ships, visibility, where
 from .pieces import fields as field_geometry
@@ -68,15 +76,21 @@ def _give_away(ruling: Ruling[Board], ship_id: str) -> None:
                     ruling.change_board("field", side=other, field=field_id, state="partial")
 
 
-def fire(ruling: Ruling[Board], side: str, command: Fire) -> None:
+def fire(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, command: Fire) -> None:
     firer = own_ship(ruling.state, side, command.ship)
     target = lookup.enemy(ruling.state, side, command.target, kinds=(SHIP,))
     source, aim = where(ruling.state, firer), where(ruling.state, target)
     if source is None or aim is None:
         raise Refusal(NOT_NOW, "Both ships must be on the map.")
-    modifier = fire_modifier(
-        source, aim, target.owner, field_geometry(ruling.state), command.modifiers
-    )
+    shapes = field_geometry(ruling.state)
+    field = protective_modifier(source, aim, target.owner, shapes)
+    if command.eccm:
+        # BSG-R23: counter-EW cancels the field's penalty on this target, point for point.
+        if command.eccm_scout is None:
+            raise Refusal(NOT_A_SCOUT, "Only a scout spends scout points.")
+        _scout(ruling, scenario, side, command.eccm_scout, command.eccm)
+        field = max(0, field - command.eccm)
+    modifier = capped(field + command.modifiers)
     _give_away(ruling, firer.id)  # BSG-R09: firing gives a hidden ship away
     line = {
         "event": "fire",

@@ -30,6 +30,7 @@ class Move(BaseModel):
     to: str = Field(max_length=4, description="the hex it ends the phase in, e.g. '0412'")
     heading: str = Field("A", pattern=r"^[A-F]$")
     speed: int = Field(0, ge=0, le=99)
+    note: str = Field("", max_length=500, description="private to the owner")
 
 
 class Plot(Command):
@@ -100,6 +101,9 @@ class Fire(Command):
     ship: ShipRef = Field(max_length=64)
     target: ShipRef = Field(max_length=64)
     modifiers: int = Field(0, ge=-20, le=20, description="the host game's other modifiers")
+    # BSG-R23: a scout's counter-EW (ECCM) against this target cancels field penalties.
+    eccm_scout: ShipRef | None = Field(None, max_length=64)
+    eccm: int = Field(0, ge=0, le=99)
 
 
 class Identify(Command):

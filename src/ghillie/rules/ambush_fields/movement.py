@@ -43,6 +43,7 @@ def carry_out_plots(ruling: Ruling[Board]) -> None:
         ruling.update(
             ship.id,
             public={"at": plot["to"], "heading": plot["heading"], "speed": plot["speed"]},
+            secret={"note": plot.get("note", "")},
             unset=("plot",),
         )
 

@@ -85,7 +85,7 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
             case AssignEW():
                 assign_ew(ruling, scenario, side, command)
             case Fire():
-                fire(ruling, side, command)
+                fire(ruling, scenario, side, command)
             case Identify():
                 do_identify(ruling, scenario, side, command)
             case MassIdentify():
@@ -161,7 +161,7 @@ def plot(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, comma
             scenario.hex_map.from_label(move.to)
         except ValueError:
             raise Refusal("off_map", "That hex is not on this map.") from None
-        plotted = {"to": move.to, "heading": move.heading, "speed": move.speed}
+        plotted = {"to": move.to, "heading": move.heading, "speed": move.speed, "note": move.note}
         ruling.update(ship.id, secret={"plot": plotted})
     ruling.tell(side, {"event": "plotted", "text": f"Plotted {len(command.moves)} move(s)."})
 
@@ -192,7 +192,8 @@ def end_phase(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str) 
     step = ruling.board.step
     ruling.change_board(done(side).name, side=side)
     if ruling.board.step is step:
-        ruling.tell_public({"event": "done", "side": side, "text": f"{side} is done."})
+        name = scenario.side_name(side)
+        ruling.tell_public({"event": "done", "side": side, "text": f"{name} is done."})
         return
     if step is Step.MOVEMENT:
         immediate = scenario.switches.enter_trigger is EnterTrigger.IMMEDIATE

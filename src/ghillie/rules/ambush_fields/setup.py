@@ -75,7 +75,8 @@ def create(ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:
 
 def ready(ruling: Ruling[Board], side: str) -> None:
     ruling.change_board("ready", side=side)
-    ruling.tell_public({"event": "ready", "side": side, "text": f"{side} is ready."})
+    name = ruling.state.scenario.side_name(side)
+    ruling.tell_public({"event": "ready", "side": side, "text": f"{name} is ready."})
     if ruling.board.ready >= set(ruling.state.sides):
         ruling.set_phase(Phase.PLAY)
         ruling.change_board(start().name)
