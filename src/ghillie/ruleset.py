@@ -10,6 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -66,6 +67,8 @@ class OddsQuery:
     params: type[Params]
     check: Callable[[Any, Any], Check[Any]]
     labels: Mapping[str, str]  # outcome value -> the words a player reads
+    # ``--plot FILE``: a chart of this check's odds across its range (params, switches).
+    plot: Callable[[Path, Any, Any], Path] | None = None
 
 
 class Ruleset(ABC, Generic[S, B]):

@@ -114,3 +114,19 @@ def test_demo_of_an_unknown_ruleset() -> None:
     result = runner.invoke(app, ["demo", "chess"])
     assert result.exit_code == 2
     assert "grid-ambush" in result.output
+
+
+@pytest.mark.spec("BSG-R14")
+def test_ambush_fields_detect_odds_and_chart(tmp_path: Path) -> None:
+    # The example, and the chart players weigh where to scan with.
+    out = json.loads(
+        run("odds", "ambush-fields", "detect", "--range", "4", "--rating", "2", "--flag",
+            "--partial", "--speed", "2", "--json")
+    )  # fmt: skip
+    odds = {o["outcome"]: o["probability"] for o in out["outcomes"]}
+    assert odds == {"located": "5/12", "partial": "1/6", "no_contact": "5/12"}
+    chart = tmp_path / "detect.png"
+    said = run("odds", "ambush-fields", "detect", "--range", "7", "--rating", "3", "--fighter",
+               "--plot", str(chart))  # fmt: skip
+    assert "Chart written" in said
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -71,9 +71,20 @@ def odds_command(ruleset: Ruleset[Any, Any], query: OddsQuery) -> Callable[..., 
         )
     )
 
+    if query.plot is not None:
+        parameters.append(
+            inspect.Parameter(
+                "plot",
+                inspect.Parameter.KEYWORD_ONLY,
+                default=typer.Option(None, "--plot", help="Also draw a chart to this file."),
+                annotation=typing.Optional[Path],  # noqa: UP045 - typer reads this form
+            )
+        )
+
     def command(**kwargs: Any) -> None:
         as_json = kwargs.pop("as_json")
         scenario_path = kwargs.pop("scenario")
+        chart = kwargs.pop("plot", None)
         try:
             params = query.params.model_validate(kwargs)
         except ValidationError as exc:
@@ -95,6 +106,10 @@ def odds_command(ruleset: Ruleset[Any, Any], query: OddsQuery) -> Callable[..., 
             switches = scenario.switches
         check = query.check(params, switches)
         report(ruleset, query, params.model_dump(mode="json"), check.dice, check.odds(), as_json)
+        if chart is not None and query.plot is not None:
+            written = query.plot(chart, params, switches)
+            if not as_json:
+                typer.echo(f"Chart written to {written}.")
 
     command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     command.__name__ = query.name.replace("-", "_")

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from pathlib import Path
 
 from pydantic import Field
 
@@ -312,6 +313,19 @@ def _detect_query(p: DetectParams, switches: DetectionSwitches) -> Check[Outcome
     return check or NO_ROLL
 
 
+def _plot_query(path: Path, params: DetectParams, switches: DetectionSwitches) -> Path:
+    from .plot import plot_detection
+
+    return plot_detection(
+        path,
+        flag=params.flag,
+        partial=params.partial,
+        speed=params.speed,
+        scout_points=params.scout_points,
+        cap_detection_mods=switches.cap_detection_mods,
+    )
+
+
 ODDS = OddsQuery(
     "detect",
     "A detection roll against an ambush field (BSG-R14): 2d6 + R + mods against the range's "
@@ -323,6 +337,7 @@ ODDS = OddsQuery(
         "partial": "partial information (failed by 1)",
         "no_contact": "no contact",
     },
+    plot=_plot_query,
 )
 
 __all__ = [

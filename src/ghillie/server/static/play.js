@@ -6,6 +6,7 @@ import * as api from "./api.js";
 import { Orders } from "./commands.js";
 import { h } from "./dom.js";
 import { FairPlay } from "./fairplay.js";
+import { HexMap, hasHexMap } from "./hexmap.js";
 import { TableMap, hasMap } from "./map.js";
 import * as panels from "./panels.js";
 import { sideName } from "./pieces.js";
@@ -68,7 +69,11 @@ function render(view) {
   $("alarms").replaceChildren(fairplay.alarmBox() || "");
   $("fair").replaceChildren(fairplay.panel(view));
 
-  if (hasMap(view)) {
+  if (hasHexMap(view)) {
+    $("map-box").hidden = false;
+    if (!map) map = new HexMap($("map"));
+    map.draw(view);
+  } else if (hasMap(view)) {
     $("map-box").hidden = false;
     if (!map) map = new TableMap($("map"));
     map.draw(view);
