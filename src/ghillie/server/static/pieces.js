@@ -15,7 +15,11 @@ export function byId(view) {
 export function pieceName(piece) {
   if (!piece) return "?";
   const p = piece.public || {};
-  return p.name || p.label || humanize(piece.kind);
+  // An enemy's name may come only as knowledge (ambush-fields tells it on identification);
+  // one's own pieces keep theirs in the secret part.
+  const known = piece.facts || {};
+  const own = piece.secret || {};
+  return p.name || known.name || own.name || p.label || p.category || humanize(piece.kind);
 }
 
 export function sideName(view, side) {
