@@ -1,7 +1,7 @@
 """The bundled example scenarios, one or more per ruleset.
 
 >>> sorted(names())
-['grid-ambush', 'grid-ambush-table', 'suspicious-places', 'suspicious-places-table']
+['ambush-fields', 'grid-ambush', 'grid-ambush-table', 'suspicious-places', 'suspicious-places-table']
 """
 
 from __future__ import annotations
