@@ -8,6 +8,7 @@
 
 import { clear, humanize, s } from "./dom.js";
 import { sideName } from "./pieces.js";
+import { mapFrame } from "./map.js";
 
 const SQRT3 = Math.sqrt(3);
 const HEXSIDES = ["A", "B", "C", "D", "E", "F"];
@@ -138,20 +139,7 @@ export class HexMap {
       preserveAspectRatio: "xMidYMid meet",
     });
     this.svg.addEventListener("click", (event) => this.clicked(event));
-    this.caption = document.createElement("p");
-    this.caption.className = "map-caption";
-    const zoom = document.createElement("button");
-    zoom.type = "button";
-    zoom.className = "zoom";
-    zoom.textContent = "Zoom in";
-    zoom.addEventListener("click", () => {
-      const zoomed = this.container.classList.toggle("zoomed");
-      zoom.textContent = zoomed ? "Zoom out" : "Zoom in";
-    });
-    const scroller = document.createElement("div");
-    scroller.className = "map-scroll";
-    scroller.append(this.svg);
-    this.container.append(scroller, zoom, this.caption);
+    this.caption = mapFrame(this.container, this.svg);
   }
 
   drawFields(view, shifted) {

@@ -60,21 +60,7 @@ export class TableMap {
       const bar = document.createElement("div");
       bar.className = "pick-bar";
       bar.append(this.banner, cancel);
-      this.caption = document.createElement("p");
-      this.caption.className = "map-caption";
-      // On a phone a whole table is a few pixels per inch: zooming scrolls a larger map.
-      const zoom = document.createElement("button");
-      zoom.type = "button";
-      zoom.className = "zoom";
-      zoom.textContent = "Zoom in";
-      zoom.addEventListener("click", () => {
-        const zoomed = this.container.classList.toggle("zoomed");
-        zoom.textContent = zoomed ? "Zoom out" : "Zoom in";
-      });
-      const scroller = document.createElement("div");
-      scroller.className = "map-scroll";
-      scroller.append(this.svg);
-      this.container.append(bar, scroller, zoom, this.caption);
+      this.caption = mapFrame(this.container, this.svg, [bar]);
     }
     const svg = clear(this.svg);
     svg.setAttribute("viewBox", `${-MARGIN} ${-MARGIN} ${width + 2 * MARGIN} ${depth + 2 * MARGIN}`);
@@ -223,4 +209,25 @@ function sniperMarker(piece, cls) {
     s("text", { class: "marker-label", x, y: y + 0.35, "text-anchor": "middle" }, p.label),
   );
   return g;
+}
+
+/** The frame every map sits in — before it anything given, then the scrolling SVG, a zoom
+ * button and a caption line; returns the caption. On a phone a whole table is a few pixels
+ * per inch (or per hex): zooming scrolls a larger map. */
+export function mapFrame(container, svg, before = []) {
+  const caption = document.createElement("p");
+  caption.className = "map-caption";
+  const zoom = document.createElement("button");
+  zoom.type = "button";
+  zoom.className = "zoom";
+  zoom.textContent = "Zoom in";
+  zoom.addEventListener("click", () => {
+    const zoomed = container.classList.toggle("zoomed");
+    zoom.textContent = zoomed ? "Zoom out" : "Zoom in";
+  });
+  const scroller = document.createElement("div");
+  scroller.className = "map-scroll";
+  scroller.append(svg);
+  container.append(...before, scroller, zoom, caption);
+  return caption;
 }
