@@ -1,7 +1,8 @@
 """The bundled example scenarios, one or more per ruleset.
 
->>> sorted(names())
-['ambush-fields', 'grid-ambush', 'grid-ambush-table', 'suspicious-places', 'suspicious-places-table']
+>>> sorted(names())  # doctest: +NORMALIZE_WHITESPACE
+['ambush-fields', 'grid-ambush', 'grid-ambush-table',
+ 'suspicious-places', 'suspicious-places-table']
 """
 
 from __future__ import annotations
