@@ -7,6 +7,7 @@ websocket frame) until the rules reveal them, and notes never.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import socket
@@ -55,18 +56,16 @@ def _healthy(base: str) -> bool:
         return False
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`ghillie serve` on a fresh SQLite file and a free port, for this module's tests."""
-    where = tmp_path_factory.mktemp("server")
+@contextlib.contextmanager
+def serving(where: Path, command: list[str]) -> Iterator[str]:
+    """Run ``command`` (a ``ghillie serve`` that takes --port and --db) on a fresh SQLite file
+    in ``where`` and a free port; yield its base URL once it answers."""
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     db = where / "ghillie.db"
     log = (where / "server.log").open("wb")
     process = subprocess.Popen(
-        [sys.executable, "-m", "ghillie.cli", "serve", "--port", str(port), "--db", str(db)],
-        stdout=log,
-        stderr=subprocess.STDOUT,
+        [*command, "--port", str(port), "--db", str(db)], stdout=log, stderr=subprocess.STDOUT
     )
     try:
         deadline = time.monotonic() + 30
@@ -84,6 +83,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             process.kill()
             process.wait()
         log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`ghillie serve` on a fresh SQLite file and a free port, for this module's tests."""
+    with serving(
+        tmp_path_factory.mktemp("server"), [sys.executable, "-m", "ghillie.cli", "serve"]
+    ) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

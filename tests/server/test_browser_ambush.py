@@ -1,127 +1,217 @@
-"""ambush-fields in a real browser (Debian's chromium, driven by Playwright): each side's page
-draws the hex map with what that side may see — its own ships and fields, the enemy ships
-it knows of — and when the Cylons drop their field, the Colonials' map and list show the
-basestar, identified.
+"""ambush-fields in two real browsers (Debian's chromium, driven by Playwright): the bundled
+example created on the start page and played through the pages' own forms and hex map for
+three turns — a secret scan that gives partial information, one that locates the field,
+the basestar identified, fire into and out of the field, the field dropped, the game ended —
+with each page showing what its side may know and the Colonials' page receiving nothing of
+the field, the ships in it or the Cylons' notes before the rules reveal them.
 
-The orders are the demo's (``ghillie.demo.ambush_fields``), given over the API for speed.
-The demo's dice are scripted and a browser game's are fair, so nothing here depends on a
-scan's result: only the field drop, which identifies every ship in the field whatever the
-dice said, is checked.
+The dice are fair. The server is seeded (``seeded_serve.py``) with the seed
+``ambush_story.story_seed()`` found to tell this story, so the test knows what segment 7
+will say; nobody at the table could steer it.
 """
 
 from __future__ import annotations
 
 import json
-import urllib.error
+import sys
 import urllib.request
-import uuid
+from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
-from ghillie.demo.ambush_fields import BASESTAR, GALACTICA, SCRIPT
+import pytest
 
 from . import test_browser
-from .test_browser import DESKTOP, PHONE, Player
+from .ambush_story import (
+    BASESTAR_NAME,
+    CHECKS,
+    COLONIALS,
+    CYLON_SHIPS_IN_THE_FIELD,
+    CYLONS,
+    FIELD_HEX,
+    SCENARIO,
+    STORY,
+    resolve,
+    story_seed,
+)
+from .test_browser import DESKTOP, PHONE, Player, assert_never_seen, create_game, serving
 
-server = test_browser.server  # the same `ghillie serve` and chromium as the page tests
 browser = test_browser.browser
+NOTE = "keep watch"  # the Cylons' private note on the scout's plot
+OWN_REFS = ("ship", "scout", "eccm_scout")  # fields naming one's own ship, by id or key
 
-BASESTAR_NAME = "Basestar Nemesis"
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose first game is the story's (see seeded_serve.py)."""
+    script = Path(__file__).with_name("seeded_serve.py")
+    command = [sys.executable, str(script), str(story_seed())]
+    with serving(tmp_path_factory.mktemp("seeded"), command) as base:
+        yield base
 
 
-def create_game(base: str) -> tuple[str, dict[str, str]]:
-    """Create the bundled ambush-fields game over the API, the host holding the chains."""
-    body = json.dumps({"scenario": "ambush-fields", "chains": "host"}).encode()
+def referee_view(base: str, url: str) -> Any:
+    game = url.split("/play/", 1)[1].split("#", 1)[0]
+    token = url.split("#", 1)[1]
     request = urllib.request.Request(
-        f"{base}/api/games", data=body, headers={"Content-Type": "application/json"}
+        f"{base}/api/games/{game}/view", headers={"Authorization": f"Bearer {token}"}
     )
     with urllib.request.urlopen(request, timeout=10) as answer:
-        created = json.load(answer)
-    return created["game_id"], {link["observer"]: link["url"] for link in created["links"]}
+        return json.load(answer)
 
 
-def command(base: str, game: str, url: str, cmd: dict[str, Any]) -> dict[str, Any]:
-    """Give a command as the side whose link ``url`` is; fail with the refusal's detail."""
-    token = url.split("#", 1)[1]
-    body = json.dumps({"command_id": str(uuid.uuid4()), "command": cmd}).encode()
-    request = urllib.request.Request(
-        f"{base}/api/games/{game}/commands",
-        data=body,
-        headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
-    )
+def own_ids(command: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, Any]:
+    """The command with its own ships named by id, as the page's choices send them."""
+    keys = {p["secret"]["key"]: p["id"] for p in view["pieces"] if p["kind"] == "ship"}
+
+    def walk(value: Any, name: str) -> Any:
+        if isinstance(value, Mapping):
+            return {k: walk(v, k) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [walk(v, name) for v in value]
+        if name in (*OWN_REFS, "ships", "scouts") and isinstance(value, str):
+            return keys.get(value, value)
+        return value
+
+    return dict(walk(command, ""))
+
+
+def fill(player: Player, form: Any, value: Any, path: str) -> None:
+    """Fill the form's fields under ``path`` as a player would: choose pieces from the
+    lists the page offers, tap hexes on the map, type numbers and notes."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if key != "type":
+                fill(player, form, item, f"{path}.{key}" if path else key)
+        return
+    if isinstance(value, list):
+        items = form.locator(f'fieldset:has(> button.add[data-path="{path}"]) > ol.items > li')
+        while items.count() > len(value):
+            items.last.locator("button.remove").click()
+        while items.count() < len(value):
+            form.locator(f'button.add[data-path="{path}"]').click()
+        for i, item in enumerate(value):
+            fill(player, form, item, f"{path}.{i}")
+        return
+    choice = form.locator(f'select[name="{path}:choice"]')
+    if choice.count():
+        choice.select_option(str(value))
+        return
+    if path.endswith(".to"):
+        # A tap on a hex writes its label into the focused "to" box.
+        form.locator(f'input[name="{path}"]').focus()
+        # Whatever lies on the hex (a field's shading, a ship) takes the tap, as on a phone.
+        player.page.locator(f'#map polygon.hex[data-hex="{value}"]').click(force=True)
+        assert form.locator(f'input[name="{path}"]').input_value() == value
+        return
+    field = form.locator(f'[name="{path}"]')
+    if field.evaluate("e => e.tagName") == "SELECT":
+        field.select_option(str(value))
+    else:
+        field.fill(str(value))
+
+
+def give(player: Player, command: Mapping[str, Any]) -> str:
+    """Give the command through the page: a button for a bare order, else its form."""
+    if len(command) == 1:
+        return player.press(command["type"])
+    form = player.form(command["type"])
+    fill(player, form, command, "")
+    return player.submit(form)
+
+
+def test_a_three_turn_ambush_fields_game_in_two_browsers(browser: Any, server: str) -> None:
+    links = create_game(browser, server, "ambush-fields", SCENARIO, clients=False)
+    referee = referee_view(server, links["referee"])
+    cylon_ships = {
+        p["secret"]["name"]: p["id"]
+        for p in referee["pieces"]
+        if p["owner"] == CYLONS and p["kind"] == "ship"
+    }
+    field_id = next(p["id"] for p in referee["pieces"] if p["kind"] == "field")
+    hidden = [cylon_ships[name] for name in CYLON_SHIPS_IN_THE_FIELD]
+
+    pages = {
+        CYLONS: Player(browser, links[CYLONS], DESKTOP),
+        COLONIALS: Player(browser, links[COLONIALS], PHONE),
+    }
+    colonials, cylons = pages[COLONIALS], pages[CYLONS]
+    colonials.page.on("dialog", lambda dialog: dialog.accept())  # "End the game for everyone?"
     try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            return dict(json.load(answer))
-    except urllib.error.HTTPError as error:
-        raise AssertionError(f"{cmd} was refused: {error.read().decode()}") from None
-
-
-def map_names(player: Player) -> list[str]:
-    return list(
-        player.page.locator("#map svg g.ship").evaluate_all("l => l.map(g => g.dataset.name)")
-    )
-
-
-def test_ambush_fields_hex_map_hides_the_field_until_it_is_dropped(
-    browser: Any, server: str
-) -> None:
-    game, links = create_game(server)
-    cylons = Player(browser, links["cylons"], DESKTOP)
-    colonials = Player(browser, links["colonials"], PHONE)
-    try:
-        for player in (cylons, colonials):
+        for player in pages.values():
             player.page.wait_for_selector("#map svg.hexmap polygon.hex")
             # 24 columns × 20 rows, each hex labelled column-then-row.
             assert player.page.locator("#map polygon.hex").count() == 24 * 20
-            labels = player.page.locator("#map text.hex-label")
-            assert labels.count() == 24 * 20
-            assert "1206" in labels.all_text_contents()
-
-        # The Colonials see their own fleet and the picket outside the field: no basestar,
-        # no field.
-        seen = map_names(colonials)
-        assert "Galactica" in seen
+            assert "1206" in player.page.locator("#map text.hex-label").all_text_contents()
+        # The Cylons see their field shaded, the 37 hexes within 3 of the basestar.
+        assert cylons.page.locator("#map g.field.own .field-hex").count() == 37
+        assert cylons.page.locator(f'#map g.ship.own[data-name="{BASESTAR_NAME}"]').count() == 1
+        # The Colonials see their own fleet and the picket outside the field, nothing more.
         assert colonials.page.locator('#map g.ship.own[data-name="Galactica"]').count() == 1
-        assert BASESTAR_NAME not in seen
-        assert BASESTAR_NAME not in colonials.page.locator("#map").inner_html()
         assert colonials.page.locator("#map .field-hex").count() == 0
 
-        # The Cylons see their field shaded: the 37 hexes within 3 of 1206.
-        assert cylons.page.locator("#map g.field.own .field-hex").count() == 37
-        assert cylons.page.locator('#map .field-hex[data-hex="1206"]').count() == 1
-        assert cylons.page.locator('#map .field-hex[data-hex="1210"]').count() == 0
-        assert BASESTAR_NAME in map_names(cylons)
+        located = False
+        for order in STORY:
+            player = pages[order.side]
+            view = player.view()
+            give(player, own_ids(resolve(order.command, view), view))
+            for other in pages.values():
+                other.wait_seq(player.seq())
+            if order.expect:
+                views = {side: page.view() for side, page in pages.items()}
+                assert CHECKS[order.expect](views), f"{order.expect}: {order}"
+                see(order.expect, colonials, cylons)
+            located = located or order.expect == "located"
+            if not located:
+                assert_never_seen(colonials, field_id, *hidden, NOTE)
 
-        # The demo's orders, up to the field drop; the orders that name the basestar or
-        # Galactica by the demo's piece ids (identify, fire) depend on the demo's dice.
-        for step in SCRIPT.steps:
-            if step.command["type"] == "end_game":
-                break
-            if {BASESTAR, GALACTICA} & set(map(str, step.command.values())):
-                continue
-            if step.command["type"] == "plot" and step.side == "colonials":
-                # A tap on a hex writes its label into the order's focused "to" box.
-                form = colonials.form("plot")
-                if form.locator('input[name="moves.0.to"]').count() == 0:
-                    form.locator('button.add[data-path="moves"]').click()
-                to = step.command["moves"][0]["to"]
-                form.locator('input[name="moves.0.to"]').focus()
-                colonials.page.locator(f'#map polygon.hex[data-hex="{to}"]').click()
-                assert form.locator('input[name="moves.0.to"]').input_value() == to
-                assert to in colonials.page.inner_text("#map .map-caption")
-            command(server, game, links[step.side], step.command)
+        assert colonials.view()["phase"] == "over"
+        assert "The game is over." in colonials.page.inner_text("#log")
+        assert_never_seen(colonials, NOTE)  # a note is never revealed
+        for player in pages.values():
+            assert player.errors == []
+    finally:
+        for player in pages.values():
+            player.close()
 
-        colonials.page.wait_for_function(
-            """name => window.ghillie.view.known.some(p => p.facts && p.facts.name === name)""",
-            arg=BASESTAR_NAME,
+
+def see(step: str, colonials: Player, cylons: Player) -> None:
+    """What the players see on their pages at each turn of the story."""
+    log = colonials.page.inner_text("#log")
+    counters = colonials.page.locator("#map g.ship.counter:not(.identified)")
+    if step == "partial":
+        # BSG-R15: an arc and a base number, no field on the map.
+        assert "Galactica: partial: arc" in log
+        assert "base number" in log
+        assert colonials.page.locator("#map .field-hex").count() == 0
+        assert counters.count() == 0
+    elif step == "located":
+        # BSG-R17: the field on the map with its extent, a face-down counter for each ship.
+        assert "a field located at 1206, radius 3, rating 2" in log
+        assert colonials.page.locator("#map g.field .field-hex").count() == 37
+        assert counters.count() == len(CYLON_SHIPS_IN_THE_FIELD)
+        assert (
+            colonials.page.locator(f'#map g.ship.counter[data-name="{BASESTAR_NAME}"]').count() == 0
         )
+    elif step == "identified":
         basestar = colonials.page.locator(
             f'#map g.ship.counter.identified[data-name="{BASESTAR_NAME}"]'
         )
-        basestar.wait_for()
         assert basestar.count() == 1
-        assert BASESTAR_NAME in colonials.page.inner_text("#known")
-        assert cylons.errors == []
-        assert colonials.errors == []
-    finally:
-        cylons.close()
-        colonials.close()
+        assert "Raptor 312: identified." in log
+        assert counters.count() == len(CYLON_SHIPS_IN_THE_FIELD) - 1
+    elif step == "into":
+        assert "Galactica fires: total modifier +2" in log
+    elif step == "out":
+        assert "fires: total modifier +0" in cylons.page.inner_text("#log")
+        assert "A ship fires at Galactica." in log
+    elif step == "dropped":
+        assert "An ambush field is dropped." in log
+        assert counters.count() == 0
+        shown = colonials.page.locator("#map g.ship.counter.identified").evaluate_all(
+            "l => l.map(g => g.dataset.name)"
+        )
+        assert set(CYLON_SHIPS_IN_THE_FIELD) <= set(shown)
+    elif step == "open":
+        assert "Galactica fires: total modifier +0" in log
+    assert FIELD_HEX  # the story's field is at the basestar's hex

@@ -45,7 +45,7 @@ from ghillie.errors import (
 )
 from ghillie.events import Event
 from ghillie.fairness import referee
-from ghillie.fairness.ledger import Ledger, Request, Secrets
+from ghillie.fairness.ledger import Ledger, RandomBytes, Request, Secrets
 from ghillie.fairness.record import make_record
 from ghillie.fold import fold
 from ghillie.game import load_scenario, restore
@@ -118,9 +118,19 @@ class Created:
 
 
 class Hub:
-    def __init__(self, store: EventStore, *, ids: IdSource | None = None) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        ids: IdSource | None = None,
+        random_bytes: RandomBytes = secrets.token_bytes,
+    ) -> None:
+        """``ids`` and ``random_bytes`` are the sources of a new game's piece ids and secrets
+        (seeds, keys, salts); tests give seeded ones to replay a game exactly, as
+        ``Game.create(seed=...)`` does."""
         self.store = store
         self.ids = ids or RandomIds()
+        self.random_bytes = random_bytes
         self.committer = GroupCommitter(store)
         self._games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -136,7 +146,7 @@ class Hub:
         game starts once every page has given its anchor; otherwise the host holds them."""
         game_id = self.ids.new_id()
         sides = scenario.side_ids()
-        kept = Secrets.new([] if clients else list(sides), secrets.token_bytes)
+        kept = Secrets.new([] if clients else list(sides), self.random_bytes)
         header = {
             "ruleset": scenario.ruleset,
             "scenario": scenario.model_dump(mode="json", by_alias=True),
@@ -148,7 +158,7 @@ class Hub:
             await self._io(self.store.create_game, game_id, header, None, hashes)
             game = LiveGame(game_id, scenario, engine.replay(scenario, []), [], {}, header, None)
         else:
-            ledger = Ledger(game_id, sides, kept, {})
+            ledger = Ledger(game_id, sides, kept, {}, self.random_bytes)
             first, state = referee.create(ledger, scenario, self.ids)
             await self._io(self.store.create_game, game_id, header, first, hashes)
             game = LiveGame(game_id, scenario, state, [first], {}, header, ledger)
@@ -321,9 +331,8 @@ class Hub:
             game.anchors[observer] = anchor
             if all(side in game.anchors for side in game.state.sides):
                 sides = game.state.sides
-                ledger = Ledger(
-                    game.game_id, sides, Secrets.from_json(game.header["fair"]), game.anchors
-                )
+                kept = Secrets.from_json(game.header["fair"])
+                ledger = Ledger(game.game_id, sides, kept, game.anchors, self.random_bytes)
                 game.ledger = ledger
                 request = ledger.request(None, referee.scenario_payload(game.scenario))
                 game.pending = Pending(

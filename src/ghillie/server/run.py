@@ -8,6 +8,7 @@ import gc
 import logging
 import sys
 from collections.abc import AsyncIterator
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
@@ -20,11 +21,12 @@ from ghillie.store.sql import SqlStore, StoreError
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
-def build(db: str) -> tuple[FastAPI, SqlStore]:
-    """The app on a checked database; StoreError if the database will not do."""
+def build(db: str, **hub_options: Any) -> tuple[FastAPI, SqlStore]:
+    """The app on a checked database; StoreError if the database will not do.
+    ``hub_options`` go to the :class:`Hub` (tests give it seeded sources)."""
     store = SqlStore(db)
     store.check()
-    hub = Hub(store)
+    hub = Hub(store, **hub_options)
     app = create_app(store, hub=hub)
     if not store.sqlite:
         listening: dict[str, Listener] = {}

@@ -38,6 +38,10 @@ export function summary(piece) {
     if (p.cover && p.cover !== "none") words.push(`${p.cover} cover`);
     if (p.open) words.push("in the open");
     if (p.content) words.push(humanize(p.content));
+  } else if (piece.kind === "ship") {
+    if (p.at) words.push(`hex ${p.at}`);
+    if (((piece.secret || {}).in_fields || []).length) words.push("hidden in a field");
+    if (piece.level === "detected") words.push(`${p.category} counter`);
   } else if (piece.kind === "sniper_marker") {
     words.push("sniper marker");
   } else {
@@ -100,6 +104,7 @@ function option(piece) {
 export function choices(view, command, path, name) {
   const own = view.pieces || [];
   const known = view.known || [];
+  if (view.ruleset === "ambush-fields") return fleetChoices(view, command, name);
   switch (name) {
     case "unit":
     case "sniper":
@@ -122,6 +127,39 @@ export function choices(view, command, path, name) {
       return own.filter((p) => p.kind === "sniper_marker").map(option);
     case "exposes":
       return markers(known).map(option);
+    default:
+      return null;
+  }
+}
+
+// --- ambush-fields: ships and fields ----------------------------------------------------------
+
+const ships = (list) => list.filter((p) => p.kind === "ship");
+const isScout = (p) => (p.secret || {}).class === "scout";
+
+/** ambush-fields' choices: own ships (by id), own scouts, the enemy ships the side has
+ * detected, its own fields (by scenario key) and the enemy fields it has located. */
+function fleetChoices(view, command, name) {
+  const own = ships(view.pieces || []);
+  switch (name) {
+    case "ship":
+    case "ships":
+      return own.map(option);
+    case "scout":
+    case "scouts":
+    case "eccm_scout":
+      return own.filter(isScout).map(option);
+    case "target":
+      return (command === "assign_ew" ? own : ships(view.known || [])).map(option);
+    case "field": {
+      const fields = (view.board || {}).fields || [];
+      if (command === "drop_field") {
+        return fields.filter((f) => f.owner === view.you && f.active).map((f) => ({ value: f.key, label: f.key }));
+      }
+      return fields
+        .filter((f) => f.owner !== view.you && f.active)
+        .map((f) => ({ value: f.id, label: `field at ${f.centre} (radius ${f.radius}, rating +${f.rating})` }));
+    }
     default:
       return null;
   }
