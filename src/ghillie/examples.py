@@ -1,7 +1,7 @@
 """The bundled example scenarios, one or more per ruleset.
 
 >>> sorted(names())  # doctest: +NORMALIZE_WHITESPACE
-['ambush-fields', 'grid-ambush', 'grid-ambush-table',
+['ambush-fields', 'ambush-fields-table', 'grid-ambush', 'grid-ambush-table',
  'suspicious-places', 'suspicious-places-table']
 """
 

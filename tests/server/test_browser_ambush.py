@@ -78,7 +78,8 @@ def own_ids(command: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, An
 
 def fill(player: Player, form: Any, value: Any, path: str) -> None:
     """Fill the form's fields under ``path`` as a player would: choose pieces from the
-    lists the page offers, tap hexes on the map, type numbers and notes."""
+    lists the page offers, tap hexes on the map (type them at a table), type numbers and
+    notes."""
     if isinstance(value, Mapping):
         for key, item in value.items():
             if key != "type":
@@ -97,7 +98,7 @@ def fill(player: Player, form: Any, value: Any, path: str) -> None:
     if choice.count():
         choice.select_option(str(value))
         return
-    if path.endswith(".to"):
+    if path.endswith(".to") and player.page.locator("#map svg.hexmap").count():
         # A tap on a hex writes its label into the focused "to" box.
         form.locator(f'input[name="{path}"]').focus()
         # Whatever lies on the hex (a field's shading, a ship) takes the tap, as on a phone.

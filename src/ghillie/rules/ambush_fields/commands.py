@@ -23,6 +23,26 @@ class Ready(Command):
     type: Literal["ready"] = "ready"
 
 
+class Placement(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    ship: ShipRef = Field(max_length=64)
+    at: str = Field(max_length=4, description="the hex it starts in, e.g. '0412'")
+    heading: str = Field("A", pattern=r"^[A-F]$")
+
+
+class Deploy(Command):
+    """Give the starting hex of your ships, as set up at the table, when the scenario leaves
+    that to the players. Secret: when both sides are ready, a ship inside one of its side's
+    fields stays hidden and every other ship appears, identified, where it was put (BSG-R05).
+    A ship deployed again keeps the later hex."""
+
+    phases: ClassVar[frozenset[Phase]] = frozenset({Phase.SETUP})
+    secret_fields: ClassVar[frozenset[str]] = frozenset({"ships"})
+    type: Literal["deploy"] = "deploy"
+    ships: tuple[Placement, ...] = Field(min_length=1, max_length=200)
+
+
 class Move(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -76,7 +96,8 @@ class EndGame(Command):
 
 
 COMMANDS: dict[str, type[Command]] = {
-    c.model_fields["type"].default: c for c in (Ready, Plot, Scan, DropField, EndPhase, EndGame)
+    c.model_fields["type"].default: c
+    for c in (Ready, Deploy, Plot, Scan, DropField, EndPhase, EndGame)
 }
 
 

@@ -18,6 +18,7 @@ from .commands import (
     COMBAT_COMMANDS,
     COMMANDS,
     AssignEW,
+    Deploy,
     Destroyed,
     DropField,
     EndGame,
@@ -34,7 +35,7 @@ from .movement import apply, carry_out_plots, crossings, detect, invade, settle,
 from .pieces import FIELD, own_field, own_ship, where
 from .pieces import fields as field_geometry
 from .scenario import AmbushFieldsScenario, EnterTrigger
-from .setup import create, ready
+from .setup import OFF_MAP, create, deploy, ready
 
 
 class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
@@ -57,7 +58,7 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
         if command is EndGame:
             return True
         if state.phase is Phase.SETUP:
-            return command is Ready and side not in board.ready
+            return command in (Ready, Deploy) and side not in board.ready
         if side in board.done:
             return False
         if command is DropField:
@@ -76,6 +77,8 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
         match command:
             case Ready():
                 ready(ruling, side)
+            case Deploy():
+                deploy(ruling, scenario, side, command)
             case Plot():
                 plot(ruling, scenario, side, command)
             case Scan():
@@ -160,7 +163,7 @@ def plot(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, comma
         try:
             scenario.hex_map.from_label(move.to)
         except ValueError:
-            raise Refusal("off_map", "That hex is not on this map.") from None
+            raise Refusal(OFF_MAP, "That hex is not on this map.") from None
         plotted = {"to": move.to, "heading": move.heading, "speed": move.speed, "note": move.note}
         ruling.update(ship.id, secret={"plot": plotted})
     ruling.tell(side, {"event": "plotted", "text": f"Plotted {len(command.moves)} move(s)."})

@@ -117,7 +117,9 @@ class ShipSpec(Strict):
     type: str = Field("", max_length=40, description="the host game's ship type, e.g. 'CL'")
     ship_class: ShipClass = Field(ShipClass.CAPITAL, alias="class")
     flag: bool = Field(False, description="has a Flag rating (-1 on its detection rolls)")
-    at: str | None = Field(None, description="its starting hex, e.g. '0412' (map mode)")
+    at: str | None = Field(
+        None, description="its starting hex, e.g. '0412'; none: the players deploy it"
+    )
     heading: str = Field("A", pattern=HEXSIDE)
 
 

@@ -1,15 +1,20 @@
-"""The game's first event: fleets and fields from the scenario; who starts hidden."""
+"""Setting up: fleets and fields from the scenario, the ships the players deploy at the
+table, and — when both sides are ready — who starts hidden."""
 
 from __future__ import annotations
 
-from ghillie.measure.hexes import Hex
+from ghillie.errors import NOT_NOW, Refusal
 from ghillie.ruling import Ruling
 from ghillie.state import Level, Phase, Piece
 
 from .board import Board, start
-from .fields import Field, hiding_fields
-from .pieces import FIELD, SHIP, identity
+from .commands import Deploy
+from .fields import hiding_fields
+from .pieces import FIELD, SHIP, identity, own_ship, ships, where
+from .pieces import fields as field_geometry
 from .scenario import AmbushFieldsScenario
+
+OFF_MAP = "off_map"
 
 
 def create(ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:
@@ -36,13 +41,11 @@ def create(ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:
         )
         ids[spec.key] = piece.id
         ruling.place(piece)
-    geometry = []
     for field_spec in scenario.fields:
         controller = scenario.ship(field_spec.controller)
-        field_id = ruling.new_id()
         ruling.place(
             Piece(
-                field_id,
+                ruling.new_id(),
                 controller.side,
                 FIELD,
                 {},
@@ -55,29 +58,49 @@ def create(ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:
                 },
             )
         )
-        centre = scenario.start(controller)
-        if centre is not None:
-            geometry.append(
-                Field(field_id, controller.side, centre, field_spec.radius, field_spec.rating)
-            )
-    # BSG-R05: a ship inside a friendly field is hidden; every other ship is on the board,
-    # identified (RULES-SPEC §1.2: "Units outside any friendly field are always identified").
-    for spec in scenario.ships:
-        start_hex: Hex | None = scenario.start(spec)
-        inside = hiding_fields(start_hex, spec.side, geometry) if start_hex else []
-        piece = ruling.piece(ids[spec.key])
+
+
+def take_the_board(ruling: Ruling[Board]) -> None:
+    """When both sides are ready, the fleets take the board where the scenario or the
+    players put them. BSG-R05: a ship inside a friendly field is hidden; every other ship is
+    on the board, identified (RULES-SPEC §1.2: "Units outside any friendly field are always
+    identified")."""
+    state = ruling.state
+    geometry = field_geometry(state)
+    for piece in ships(state):
+        at = where(state, piece)
+        inside = hiding_fields(at, piece.owner, geometry) if at else []
         if inside:
             ruling.update(piece.id, secret={"in_fields": [f.key for f in inside]})
             continue
-        for other in ruling.state.others(spec.side):
+        for other in state.others(piece.owner):
             ruling.reveal(piece.id, other, Level.IDENTIFIED, identity(piece))
 
 
+def deploy(
+    ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, command: Deploy
+) -> None:
+    for placement in command.ships:
+        ship = own_ship(ruling.state, side, placement.ship)
+        if scenario.ship(ship.secret["key"]).at is not None:
+            raise Refusal(NOT_NOW, "The scenario sets that ship's starting hex.")
+        try:
+            scenario.hex_map.from_label(placement.at)
+        except ValueError:
+            raise Refusal(OFF_MAP, "That hex is not on this map.") from None
+        ruling.update(ship.id, public={"at": placement.at, "heading": placement.heading})
+    ruling.tell(side, {"event": "deployed", "text": f"Deployed {len(command.ships)} ship(s)."})
+
+
 def ready(ruling: Ruling[Board], side: str) -> None:
+    waiting = [s for s in ships(ruling.state) if s.owner == side and where(ruling.state, s) is None]
+    if waiting:
+        raise Refusal(NOT_NOW, f"Deploy every ship first: {len(waiting)} have no hex yet.")
     ruling.change_board("ready", side=side)
     name = ruling.state.scenario.side_name(side)
     ruling.tell_public({"event": "ready", "side": side, "text": f"{name} is ready."})
     if ruling.board.ready >= set(ruling.state.sides):
+        take_the_board(ruling)
         ruling.set_phase(Phase.PLAY)
         ruling.change_board(start().name)
         ruling.tell_public({"event": "turn", "turn": 1, "text": "Turn 1: Initiative Phase."})

@@ -134,6 +134,18 @@ export class Orders {
    * from the unit's models as they stand, so the player only changes what moves. */
   filled(name, path, value, form, schema) {
     const view = this.options.getView();
+    // ambush-fields: a move chosen for a ship starts from where that ship is and how it
+    // faces, so at a table only the hexes that changed need typing.
+    const move = /^(moves\.\d+)\.ship$/.exec(path);
+    if (move) {
+      const ship = (view.pieces || []).find((p) => p.id === value);
+      const now = (ship && ship.public) || {};
+      const to = form.paths[`${move[1]}.to`];
+      const heading = form.paths[`${move[1]}.heading`];
+      if (to && now.at && to.get(false) === undefined) to.set(now.at);
+      if (heading && now.heading) heading.set(now.heading);
+      return;
+    }
     if (path !== "unit" || !form.fields.models || view.mode !== "map") return;
     const models = unwrap((schema.properties || {}).models || {}, schema).schema;
     const item = models.items ? unwrap(models.items, schema).schema : null;
