@@ -1,4 +1,5 @@
-"""The ``ghillie`` command line: rulesets, exact odds, and demo games.
+"""The ``ghillie`` command line: the server, new games, rulesets, exact odds, demo games,
+audits and replays.
 
 Odds commands are made from each ruleset's odds queries (``Ruleset.odds_queries``): the same
 checks the rules roll, with parameters in the rule text's own words.
@@ -17,6 +18,7 @@ from rich.table import Table
 from ghillie import registry
 from ghillie.cli.audit import audit, replay
 from ghillie.cli.demo import demo
+from ghillie.cli.new import new
 from ghillie.cli.odds import odds_command
 
 app = typer.Typer(
@@ -27,6 +29,7 @@ app = typer.Typer(
 )
 odds_app = typer.Typer(help="Exact odds of every check that involves dice.", no_args_is_help=True)
 app.add_typer(odds_app, name="odds")
+app.command()(new)
 app.command()(demo)
 app.command()(audit)
 app.command()(replay)

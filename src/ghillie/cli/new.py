@@ -1,0 +1,87 @@
+"""``ghillie new``: create a game on a running server from a bundled example or a scenario
+file, and print each side's private link. A scenario that breaks the rules is refused here,
+with the reason, before anything is sent."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ghillie import examples
+from ghillie.errors import ScenarioError
+from ghillie.game import load_scenario
+
+console = Console()
+
+
+def _body(scenario: str, chains: str) -> dict[str, Any]:
+    """The request for a bundled example's name or a scenario file's path; ScenarioError if
+    the scenario is not a valid one."""
+    if scenario in examples.names():
+        return {"scenario": scenario, "chains": chains}
+    path = Path(scenario)
+    if not path.is_file():
+        names = ", ".join(examples.names())
+        raise ScenarioError(f"{scenario!r} is neither a scenario file nor an example ({names})")
+    load_scenario(path)  # refuses what breaks the rules, naming the rule
+    return {"scenario_toml": path.read_text(encoding="utf-8"), "chains": chains}
+
+
+def new(
+    scenario: Annotated[str, typer.Argument(help="A bundled example's name or a .toml file.")],
+    server: Annotated[str, typer.Option(help="The ghillie server's address.")] = (
+        "http://127.0.0.1:8000"
+    ),
+    chains: Annotated[
+        str,
+        typer.Option(
+            help="Who holds each side's dice chain: 'clients' (each side's page; nobody, the "
+            "host included, can steer a roll) or 'host'."
+        ),
+    ] = "clients",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the server's answer.")] = False,
+) -> None:
+    """Create a game on a running server and print a private link for each side."""
+    if chains not in ("clients", "host"):
+        console.print("[red]--chains is 'clients' or 'host'.[/red]")
+        raise typer.Exit(2)
+    try:
+        body = _body(scenario, chains)
+    except ScenarioError as exc:
+        console.print(f"[red]Refused:[/red] {exc}", markup=True, highlight=False)
+        raise typer.Exit(2) from None
+    request = urllib.request.Request(
+        f"{server.rstrip('/')}/api/games",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            created = json.load(answer)
+    except urllib.error.HTTPError as exc:
+        problem = json.loads(exc.read() or b"{}")
+        console.print(f"[red]Refused:[/red] {problem.get('detail', exc.reason)}", highlight=False)
+        raise typer.Exit(2) from None
+    except OSError as exc:
+        console.print(
+            f"[red]No ghillie server answers at {server}[/red] ({exc}). "
+            "Start one with 'ghillie serve'.",
+            highlight=False,
+        )
+        raise typer.Exit(1) from None
+    if as_json:
+        typer.echo(json.dumps(created, ensure_ascii=False, indent=2))
+        return
+    table = Table(title=f"{created['title']} ({created['ruleset']})")
+    table.add_column("side")
+    table.add_column("private link: give it to that side only")
+    for link in created["links"]:
+        table.add_row(link["name"], link["url"])
+    console.print(table)

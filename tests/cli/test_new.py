@@ -1,0 +1,76 @@
+"""``ghillie new``: a game created on a running server from the command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+import urllib.request
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ghillie.cli import app
+from tests.server.test_browser import serving
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    command = [sys.executable, "-m", "ghillie.cli", "serve"]
+    with serving(tmp_path_factory.mktemp("server"), command) as base:
+        yield base
+
+
+def view(url: str) -> dict[str, object]:
+    base, rest = url.split("/play/", 1)
+    game, token = rest.split("#", 1)
+    request = urllib.request.Request(
+        f"{base}/api/games/{game}/view", headers={"Authorization": f"Bearer {token}"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return dict(json.load(answer))
+
+
+def test_new_creates_a_game_from_an_example_with_a_link_per_side(server: str) -> None:
+    result = runner.invoke(app, ["new", "ambush-fields", "--server", server, "--json"])
+    assert result.exit_code == 0, result.output
+    links = {link["observer"]: link["url"] for link in json.loads(result.output)["links"]}
+    assert set(links) == {"cylons", "colonials", "referee"}
+    assert view(links["colonials"])["you"] == "colonials"
+    # The default: each side's page holds its own dice chain, so the game waits for them.
+    assert view(links["cylons"])["seq"] == -1
+    table = runner.invoke(
+        app, ["new", "ambush-fields-table", "--server", server, "--chains", "host"]
+    )
+    assert table.exit_code == 0, table.output
+    assert "Twin veils" in table.output
+    assert "Colonial fleet" in table.output
+
+
+@pytest.mark.spec("BSG-R03")
+def test_new_refuses_a_scenario_that_breaks_the_rules_with_the_reason(tmp_path: Path) -> None:
+    text = (resources.files("ghillie") / "scenarios" / "ambush-fields.toml").read_text()
+    # A patrol boat's field is limited to +1 (BSG-R03): the veil is rating 2.
+    broken = text.replace('controller = "basestar"', 'controller = "picket"')
+    scenario = tmp_path / "broken.toml"
+    scenario.write_text(broken)
+    result = runner.invoke(app, ["new", str(scenario), "--server", "http://127.0.0.1:9"])
+    assert result.exit_code == 2
+    assert "BSG-R03" in result.output
+    assert "Picket boat" in result.output
+
+
+def test_new_says_when_no_server_answers(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["new", "ambush-fields", "--server", "http://127.0.0.1:9"])
+    assert result.exit_code == 1
+    assert "ghillie serve" in result.output
+
+
+def test_new_names_the_examples_when_the_scenario_is_neither(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["new", "no-such-thing", "--server", "http://127.0.0.1:9"])
+    assert result.exit_code == 2
+    assert "ambush-fields-table" in result.output
