@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -43,6 +44,7 @@ def _answer(game: Game, side: str, command: dict[str, Any]) -> tuple[str, str] |
 @pytest.mark.parametrize(("name", "scenario"), _scenarios(), ids=[n for n, _ in _scenarios()])
 def test_an_unseen_piece_is_answered_like_no_piece(name: str, scenario: Scenario) -> None:
     compared = 0
+    probed: Counter[str] = Counter()  # pairs compared, by command type
     for seed in range(6):
         game = Game.create(scenario, seed=seed)
         ruleset = registry.get(game.state.ruleset)
@@ -60,6 +62,7 @@ def test_an_unseen_piece_is_answered_like_no_piece(name: str, scenario: Scenario
                                 f"{side} can probe for hidden pieces"
                             )
                             compared += 1
+                            probed[command["type"]] += 1
             side = rng.choice(game.state.sides)
             options = ruleset.candidates(game.state, side)
             if options:
@@ -68,3 +71,9 @@ def test_an_unseen_piece_is_answered_like_no_piece(name: str, scenario: Scenario
     STATS["error-oracle pairs compared"] += compared
     if "private roster" in name:
         assert compared, "the private-roster games never had an unseen piece to probe"
+    if scenario.ruleset == "ambush-fields":
+        # Hidden ships stay hidden for turns, and the candidates name own ships by id now
+        # and then: the own-ship, fire, identify and EW paths are all probed.
+        assert compared >= 100, f"only {compared} ambush-fields pairs were compared"
+        expected = {"plot", "scan", "fire", "identify", "assign_ew"}
+        assert expected <= set(probed), f"never probed: {sorted(expected - set(probed))}"

@@ -1,97 +1,215 @@
 """Commands a side could sensibly give now, from what it can see (random games in the
-contract tests; choices for clients). Several plots and scans differ only in their secret
-fields, so that the two-worlds tests can give the worlds different hidden moves."""
+contract tests; choices for clients).
+
+They play as a player would, so that random games run for several turns with the fields up:
+deploy and be ready; in each phase do what it is for, once, and end it — plot the fleet's
+moves and declare the scanners in the Movement Phase, fire and spend the scout points that
+are left in the Combat Phase. A side that has ended the phase has nothing to give (now and
+then, late in the game, it ends the game instead); a field is dropped only now and then,
+and not before the third turn. The fleets close on the middle of the map, so that scans
+come within range and fields get found.
+
+One's own ships are named by scenario key or by piece id (both are accepted, see
+:func:`.pieces.own_ship`), turn about, so that the error oracle can put an unseen piece
+where an own ship's id stands. Several plots, scans and deployments differ only in their
+secret fields, so that the two-worlds tests can give the worlds different hidden moves.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
-from ghillie.measure.hexes import direction
-from ghillie.state import Facts, GameState, Level, Phase
+from ghillie.measure.hexes import Hex, HexMap, direction, distance, line
+from ghillie.state import Facts, GameState, Level, Phase, Piece
 
 from .board import Board, FieldState, Step
 from .pieces import FIELD, SHIP, ship_class, ships, where
+from .pieces import fields as field_geometry
 from .scenario import AmbushFieldsScenario, ShipClass
+from .scouting import mass_identify_reaches
+
+END_GAME_FROM = 4  # the first turn in which a waiting side may end the game
+DROP_FROM = 3  # the first turn in which a controller may drop its field
+SPEED = 3  # hexes a ship closes on the middle of the map in a turn
+
+Namer = Callable[[Piece], str]
 
 
 def candidates(state: GameState[Board], side: str) -> list[Facts]:
     board = state.board
     if state.phase is Phase.OVER:
         return []
-    if state.phase is Phase.SETUP:
-        return [{"type": "ready"}] if side not in board.ready else []
-    if side in board.done:
-        return [{"type": "end_game"}]
     scenario = state.scenario
     assert isinstance(scenario, AmbushFieldsScenario)
+    name = _namer(state.seq)
+    if state.phase is Phase.SETUP:
+        return _setup(state, scenario, side) if side not in board.ready else []
+    if side in board.done:
+        # Waiting for the other side: nothing to give. Rarely, once the fields have had a
+        # few turns to matter, a player ends the game instead.
+        late = board.turn >= END_GAME_FROM and state.seq % 13 == 0
+        return [{"type": "end_game"}] if late else []
     own = [s for s in ships(state) if s.owner == side and where(state, s) is not None]
-    keys = [s.secret["key"] for s in own]
     out: list[Facts] = [{"type": "end_phase"}]
     if board.step is Step.INITIATIVE:
-        out += [
-            {"type": "drop_field", "field": p.secret["key"]}
-            for p in state.pieces.values()
-            if p.kind == FIELD and p.owner == side and p.secret["active"]
-        ]
+        if board.turn >= DROP_FROM and state.seq % 3 == 0:
+            out += [
+                {"type": "drop_field", "field": p.secret["key"]}
+                for p in state.pieces.values()
+                if p.kind == FIELD and p.owner == side and p.secret["active"]
+            ]
     elif board.step is Step.MOVEMENT and own:
-        for turn in range(3):
-            moves = []
-            for ship in own:
-                at = where(state, ship)
-                assert at is not None
-                heading = (turn * 2 + len(ship.id)) % 6
-                to = at + direction(heading) if turn else at
-                if scenario.hex_map.on_map(to):
-                    label = scenario.hex_map.to_label(to)
-                    moves.append(
-                        {
-                            "ship": ship.secret["key"],
-                            "to": label,
-                            "heading": "ABCDEF"[heading],
-                            "speed": turn,
-                            "note": "",
-                        }
-                    )
-            if moves:
-                out.append({"type": "plot", "moves": moves})
-        out += [{"type": "scan", "ships": keys}, {"type": "scan", "ships": keys[:1]}]
-    elif board.step is Step.COMBAT:
-        out += _combat(state, side, own)
+        if any("plot" not in s.secret for s in own):
+            for variant in range(4):
+                moves = _moves(state, scenario, own, variant, name)
+                if moves:
+                    out.append({"type": "plot", "moves": moves})
+        if side not in board.scanners:
+            refs = [name(s) for s in own]
+            out += [{"type": "scan", "ships": refs}, {"type": "scan", "ships": refs[:1]}]
+    elif board.step is Step.COMBAT and own:
+        out += _combat(state, scenario, side, own, name)
     return out
 
 
-def _combat(state: GameState[Board], side: str, own: list[Any]) -> list[Facts]:
+def _namer(seq: int) -> Namer:
+    """Own ships by piece id at odd steps, by scenario key at even ones."""
+    if seq % 2:
+        return lambda ship: ship.id
+    return lambda ship: str(ship.secret["key"])
+
+
+def _setup(state: GameState[Board], scenario: AmbushFieldsScenario, side: str) -> list[Facts]:
+    """Deploy the ships the scenario leaves to the players, then be ready.
+
+    The deployment is offered twice, the ships named by key and by id: the two differ only
+    in their secret field, as the two-worlds tests want, but put the ships in the same
+    hexes. (Deployed hexes are public facts of pieces the enemy cannot see yet: two worlds
+    with different hexes would differ once the fleets take the board, and those tests tell
+    a revealed piece only by its secret facts.)"""
+    waiting = [s for s in ships(state) if s.owner == side and where(state, s) is None]
+    if not waiting:
+        return [{"type": "ready"}]
+    hex_map = scenario.hex_map
+    # Each side's fleet gathers round a point of its own third of the map: the first ship
+    # there, the others next to it, so inside the fields of their controllers.
+    index = state.sides.index(side)
+    middle = _hex(hex_map, hex_map.columns // 2, (hex_map.rows * (1 + index)) // 3)
+    spots = [h for h in [middle, *(middle + direction(i) for i in range(6))] if hex_map.on_map(h)]
+    return [
+        {
+            "type": "deploy",
+            "ships": [
+                {"ship": name(ship), "at": hex_map.to_label(spots[i % len(spots)])}
+                for i, ship in enumerate(waiting)
+            ],
+        }
+        for name in (_namer(0), _namer(1))
+    ]
+
+
+def _hex(hex_map: HexMap, column: int, row: int) -> Hex:
+    column = min(max(column, 1), hex_map.columns)
+    row = min(max(row, 1), hex_map.rows)
+    return hex_map.from_label(f"{column:02d}{row:02d}")
+
+
+def _moves(
+    state: GameState[Board],
+    scenario: AmbushFieldsScenario,
+    own: list[Piece],
+    variant: int,
+    name: Namer,
+) -> list[Facts]:
+    """Variant 0 stays put; 1 moves the whole fleet one hex the same way (a fleet that
+    keeps together keeps inside its fields); 2 and 3 close on the middle of the map, where
+    the enemy is likely, by 1 and by up to :data:`SPEED` hexes."""
+    hex_map = scenario.hex_map
+    middle = _hex(hex_map, (hex_map.columns + 1) // 2, (hex_map.rows + 1) // 2)
+    moves: list[Facts] = []
+    for ship in own:
+        at = where(state, ship)
+        assert at is not None
+        heading = "ABCDEF".index(ship.public.get("heading", "A"))
+        to = at
+        if variant == 1:
+            heading = (2 * state.board.turn + 1) % 6  # the fleet's way this turn
+            to = at + direction(heading)
+        elif variant >= 2:
+            path = line(at, middle)
+            to = path[min(len(path) - 1, 1 if variant == 2 else SPEED)]
+            if to != at:
+                heading = next(i for i in range(6) if path[1] == at + direction(i))
+        if hex_map.on_map(to):
+            moves.append(
+                {
+                    "ship": name(ship),
+                    "to": hex_map.to_label(to),
+                    "heading": "ABCDEF"[heading],
+                    "speed": distance(at, to),
+                    "note": "",
+                }
+            )
+    return moves
+
+
+def _combat(
+    state: GameState[Board],
+    scenario: AmbushFieldsScenario,
+    side: str,
+    own: list[Piece],
+    name: Namer,
+) -> list[Facts]:
+    """A shot or two, the scout's points while it has some, and (rarely) a loss. Few of
+    each, so that ending the phase stays a likely choice in random games."""
+    board = state.board
+    k = state.seq
     out: list[Facts] = []
-    scouts = [s for s in own if ship_class(s) is ShipClass.SCOUT]
     seen = [
         p
         for p in state.pieces.values()
         if p.kind == SHIP and p.owner != side and state.known(side, p.id).level >= Level.DETECTED
     ]
-    for ship in own[:2]:
-        out += [{"type": "fire", "ship": ship.secret["key"], "target": t.id} for t in seen[:2]]
-    for scout in scouts[:1]:
-        out += [
+    firer = own[k % len(own)]
+    out += [{"type": "fire", "ship": name(firer), "target": t.id} for t in seen[:2]]
+    for scout in [s for s in own if ship_class(s) is ShipClass.SCOUT][:1]:
+        at = where(state, scout)
+        assert at is not None
+        spent = int(scout.secret.get("spent", {}).get(str(board.turn), 0))
+        left = scenario.host.scout_points - spent
+        if left <= 0:
+            continue
+        # EW on one of its own ships: 1 point is safe in any field, 3 gives away a ship in
+        # a field of rating 2 or less (BSG-R08).
+        points = min(left, 3 if k % 3 == 0 else 1)
+        out.append(
             {
                 "type": "assign_ew",
-                "scout": scout.secret["key"],
-                "target": s.secret["key"],
-                "points": p,
+                "scout": name(scout),
+                "target": name(own[k % len(own)]),
+                "points": points,
             }
-            for s in own[:3]
-            for p in (1, 3)
+        )
+        counters = [
+            t
+            for t in seen
+            if state.known(side, t.id).level < Level.IDENTIFIED
+            and (aim := where(state, t)) is not None
+            and distance(at, aim) <= scenario.host.identify_ewe
         ]
         out += [
-            {"type": "identify", "scout": scout.secret["key"], "target": t.id, "points": p}
-            for t in seen[:2]
-            for p in (1, 2, 3)
+            {"type": "identify", "scout": name(scout), "target": t.id, "points": min(left, 3)}
+            for t in counters[:2]
         ]
         out += [
-            {"type": "mass_identify", "scouts": [scout.secret["key"]], "field": p.id, "points": 6}
-            for p in state.pieces.values()
-            if p.kind == FIELD and state.board.knows(side, p.id) is FieldState.LOCATED
+            {"type": "mass_identify", "scouts": [name(scout)], "field": f.key, "points": left}
+            for f in field_geometry(state)
+            if f.owner != side
+            and f.active
+            and board.knows(side, f.key) is FieldState.LOCATED
+            and mass_identify_reaches(at, f, scenario.host.normal_ewe)
         ]
-    if own and state.board.turn >= 3:
+    if board.turn >= 3 and k % 11 == 0:
         # The host game's combat sinks a ship now and then (segment 10 applies it).
-        out.append({"type": "destroyed", "ship": own[-1].secret["key"]})
+        out.append({"type": "destroyed", "ship": name(own[-1])})
     return out
