@@ -58,11 +58,13 @@ def _try(game: Game, side: str, command: dict[str, Any]) -> Event | tuple[str, s
 
 
 def _varied(a: Game, b: Game) -> set[str]:
-    """Pieces whose secret differs between the worlds."""
+    """Pieces whose facts differ between the worlds: their secrets, or public facts that a
+    hidden piece's owner set before anyone else could see it (a ship deployed at a table)."""
     return {
         pid
         for pid, piece in a.state.pieces.items()
-        if pid in b.state.pieces and piece.secret != b.state.pieces[pid].secret
+        if pid in b.state.pieces
+        and (piece.secret, piece.public) != (b.state.pieces[pid].secret, b.state.pieces[pid].public)
     }
 
 

@@ -187,6 +187,14 @@ CYLON_SHIPS_IN_THE_FIELD = (
 )
 
 
+def field_secrets(referee: Mapping[str, Any]) -> tuple[str, list[str]]:
+    """From the referee's view: the field's id and the ids of the ships that start in it —
+    what the Colonials must not learn until the field is located."""
+    ids = {p["secret"]["name"]: p["id"] for p in referee["pieces"] if p["kind"] == "ship"}
+    field_id = next(p["id"] for p in referee["pieces"] if p["kind"] == "field")
+    return field_id, [ids[name] for name in CYLON_SHIPS_IN_THE_FIELD]
+
+
 @dataclass
 class Teller:
     """Plays the story through ``give`` and reads each side's view through ``view``."""

@@ -21,15 +21,7 @@ from ghillie.server.app import create_app
 from ghillie.server.hub import Hub
 from ghillie.store import MemoryStore
 
-from .ambush_story import (
-    CHECKS,
-    COLONIALS,
-    CYLON_SHIPS_IN_THE_FIELD,
-    CYLONS,
-    SCENARIO,
-    Teller,
-    story_seed,
-)
+from .ambush_story import CHECKS, COLONIALS, SCENARIO, Teller, field_secrets, story_seed
 
 
 @pytest.fixture
@@ -72,13 +64,7 @@ class Api:
 def test_a_three_turn_ambush_fields_game_over_the_api(client: TestClient) -> None:
     api = Api(client)
     referee = api.view("referee")
-    cylon_ships = {
-        p["secret"]["name"]: p["id"]
-        for p in referee["pieces"]
-        if p["owner"] == CYLONS and p["kind"] == "ship"
-    }
-    field_id = next(p["id"] for p in referee["pieces"] if p["kind"] == "field")
-    hidden = [cylon_ships[name] for name in CYLON_SHIPS_IN_THE_FIELD]
+    field_id, hidden = field_secrets(referee)
 
     located = False
     for order, views in Teller(api.give, api.view).play():

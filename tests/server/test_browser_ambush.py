@@ -28,9 +28,9 @@ from .ambush_story import (
     COLONIALS,
     CYLON_SHIPS_IN_THE_FIELD,
     CYLONS,
-    FIELD_HEX,
     SCENARIO,
     STORY,
+    field_secrets,
     resolve,
     story_seed,
 )
@@ -124,13 +124,7 @@ def give(player: Player, command: Mapping[str, Any]) -> str:
 def test_a_three_turn_ambush_fields_game_in_two_browsers(browser: Any, server: str) -> None:
     links = create_game(browser, server, "ambush-fields", SCENARIO, clients=False)
     referee = referee_view(server, links["referee"])
-    cylon_ships = {
-        p["secret"]["name"]: p["id"]
-        for p in referee["pieces"]
-        if p["owner"] == CYLONS and p["kind"] == "ship"
-    }
-    field_id = next(p["id"] for p in referee["pieces"] if p["kind"] == "field")
-    hidden = [cylon_ships[name] for name in CYLON_SHIPS_IN_THE_FIELD]
+    field_id, hidden = field_secrets(referee)
 
     pages = {
         CYLONS: Player(browser, links[CYLONS], DESKTOP),
@@ -215,4 +209,3 @@ def see(step: str, colonials: Player, cylons: Player) -> None:
         assert set(CYLON_SHIPS_IN_THE_FIELD) <= set(shown)
     elif step == "open":
         assert "Galactica fires: total modifier +0" in log
-    assert FIELD_HEX  # the story's field is at the basestar's hex

@@ -80,13 +80,8 @@ def _namer(seq: int) -> Namer:
 
 
 def _setup(state: GameState[Board], scenario: AmbushFieldsScenario, side: str) -> list[Facts]:
-    """Deploy the ships the scenario leaves to the players, then be ready.
-
-    The deployment is offered twice, the ships named by key and by id: the two differ only
-    in their secret field, as the two-worlds tests want, but put the ships in the same
-    hexes. (Deployed hexes are public facts of pieces the enemy cannot see yet: two worlds
-    with different hexes would differ once the fleets take the board, and those tests tell
-    a revealed piece only by its secret facts.)"""
+    """Deploy the ships the scenario leaves to the players, then be ready. Two deployments
+    are offered, in different hexes, for the two-worlds tests."""
     waiting = [s for s in ships(state) if s.owner == side and where(state, s) is None]
     if not waiting:
         return [{"type": "ready"}]
@@ -94,18 +89,18 @@ def _setup(state: GameState[Board], scenario: AmbushFieldsScenario, side: str) -
     # Each side's fleet gathers round a point of its own third of the map: the first ship
     # there, the others next to it, so inside the fields of their controllers.
     index = state.sides.index(side)
-    middle = _hex(hex_map, hex_map.columns // 2, (hex_map.rows * (1 + index)) // 3)
-    spots = [h for h in [middle, *(middle + direction(i) for i in range(6))] if hex_map.on_map(h)]
-    return [
-        {
-            "type": "deploy",
-            "ships": [
-                {"ship": name(ship), "at": hex_map.to_label(spots[i % len(spots)])}
-                for i, ship in enumerate(waiting)
-            ],
-        }
-        for name in (_namer(0), _namer(1))
-    ]
+    out: list[Facts] = []
+    for variant in (0, 1):
+        name = _namer(variant)
+        middle = _hex(hex_map, hex_map.columns // 2 + variant, (hex_map.rows * (1 + index)) // 3)
+        around = [middle, *(middle + direction(i) for i in range(6))]
+        spots = [h for h in around if hex_map.on_map(h)]
+        placements = [
+            {"ship": name(ship), "at": hex_map.to_label(spots[i % len(spots)])}
+            for i, ship in enumerate(waiting)
+        ]
+        out.append({"type": "deploy", "ships": placements})
+    return out
 
 
 def _hex(hex_map: HexMap, column: int, row: int) -> Hex:
