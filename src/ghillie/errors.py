@@ -29,6 +29,7 @@ BAD_CONTRIBUTION = "bad_contribution"
 ANCHOR_FIXED = "anchor_fixed"
 GAME_NOT_OVER = "game_not_over"
 CHAIN_EXHAUSTED = "chain_exhausted"
+SECRETS_FULL = "secrets_full"
 
 
 class Refusal(Exception):

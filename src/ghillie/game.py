@@ -17,6 +17,7 @@ from ghillie import engine, registry
 from ghillie.dice.source import DiceSource
 from ghillie.events import Event
 from ghillie.fairness import referee
+from ghillie.fairness.capacity import check_capacity, roster_size
 from ghillie.fairness.ledger import Ledger, Secrets, seeded_bytes
 from ghillie.ids import IdSource, RandomIds, SeededIds
 from ghillie.scenario import Scenario, parse_scenario, read_scenario_file
@@ -31,7 +32,9 @@ def load_scenario(source: Scenario | Mapping[str, Any] | str | Path) -> Scenario
         return source
     data = read_scenario_file(source) if isinstance(source, str | Path) else source
     ruleset = registry.get(str(data.get("ruleset", "")))
-    return parse_scenario(ruleset.scenario_model, data)
+    scenario = parse_scenario(ruleset.scenario_model, data)
+    check_capacity(scenario)
+    return scenario
 
 
 class Game:
@@ -75,7 +78,8 @@ class Game:
         store = store or MemoryStore()
         game_id = game_id or ids.new_id()
         sides = parsed.side_ids()
-        ledger = Ledger(game_id, sides, Secrets.new(list(sides), random_bytes), {}, random_bytes)
+        kept = Secrets.new(list(sides), random_bytes)
+        ledger = Ledger(game_id, sides, kept, {}, random_bytes, size=roster_size(parsed))
         ledger.injected_dice = dice is not None
         first, state = referee.create(ledger, parsed, ids, dice=dice)
         header = {
@@ -135,7 +139,13 @@ def restore(
 ) -> tuple[GameState[Any], Ledger]:
     """The state and the host's ledger after a stored log."""
     ruleset = registry.get(scenario.ruleset)
-    ledger = Ledger.from_header(game_id, scenario.side_ids(), header, events[0] if events else None)
+    ledger = Ledger.from_header(
+        game_id,
+        scenario.side_ids(),
+        header,
+        events[0] if events else None,
+        size=roster_size(scenario),
+    )
     state = engine.replay(scenario, [])
     for event in events:
         ledger.restore(state, event)

@@ -89,6 +89,12 @@ class Ruleset(ABC, Generic[S, B]):
         """Create the scenario's pieces: the game's first event."""
 
     @abstractmethod
+    def secret_facts(self, scenario: S) -> int:
+        """At most how many secret facts — one ``(piece, key)`` of a piece's secret part —
+        one side can hold at once in a game of this scenario. It sizes every side's roster
+        (:mod:`ghillie.fairness.capacity`); the contract tests hold random games to it."""
+
+    @abstractmethod
     def may_act(self, state: GameState[B], side: str, command: type[Command]) -> bool:
         """May ``side`` give a command of this type now? (whose turn, whose activation)"""
 

@@ -47,30 +47,38 @@ def received(game: Game, observer: str) -> str:
     return json.dumps(game.view(observer), ensure_ascii=False, sort_keys=True)
 
 
-DIGEST = "<digest>"
+# Where a view carries proof material: byte strings made from secrets and fresh salts (the
+# heads and their signatures, the roots, an opening's salt, blinding value and leaves, a
+# roll request's commitment and the head it follows), which differ between two worlds by
+# construction: that is what a hiding commitment is.
+PROOF_KEYS = frozenset(("hash", "sig", "roots", "salt", "blind", "leaves", "commitment", "prev"))
 
 
 def comparable(view: dict[str, Any]) -> dict[str, Any]:
-    """A view with its commitment digests masked, for comparing two worlds.
+    """A view in which every proof string is replaced by the place where that string first
+    appeared in the whole view (``#n``, counting every string), for comparing two worlds.
 
-    The roots, hashes and signatures in each log entry's proof are computed over the hidden
-    values with 32-byte random salts: they differ between worlds by construction and say
-    nothing (that is what a hiding commitment is); so are the sibling hashes on an opening's
-    path, and the salt and slot of an opening are random. Everything else a side receives —
-    the opened values and the roll contributions too — must be identical."""
-    out = copy.deepcopy(view)
-    for entry in out.get("log", []):
-        proof = entry.get("proof")
-        if proof is not None:
-            for key in ("hash", "sig"):
-                proof[key] = DIGEST
-            proof["roots"] = dict.fromkeys(proof["roots"], DIGEST)
-            for opening in proof["openings"]:
-                # The path's siblings are hashes of other salted commitments; the salt and
-                # the slot are fresh random draws (here from one seeded stream, so their
-                # place in it shifts with how many secrets the world wrote).
-                opening["path"] = [DIGEST] * len(opening["path"])
-                opening["salt"] = opening["slot"] = DIGEST
+    Nothing is masked: two worlds compare equal only if the side receives the same pattern
+    of repeats in both — every string that repeats in one repeating at the same places in
+    the other, proof material or not. (A Merkle tree whose inner nodes persisted from event
+    to event failed this: an opening's path repeated the nodes of an earlier one exactly
+    when the owner's other secrets had not changed in between, issue 10.) Everything else a
+    side receives — the opened values and the roll contributions too — must be identical."""
+    first: dict[str, int] = {}
+
+    def walk(value: Any, proof: bool) -> Any:
+        # Keys in sorted order, as json.dumps(sort_keys=True) writes them, so that both
+        # worlds number their strings in the same order.
+        if isinstance(value, dict):
+            return {k: walk(value[k], proof or k in PROOF_KEYS) for k in sorted(value)}
+        if isinstance(value, list):
+            return [walk(v, proof) for v in value]
+        if isinstance(value, str):
+            label = f"#{first.setdefault(value, len(first))}"
+            return label if proof else value
+        return value
+
+    out: dict[str, Any] = walk(view, False)
     return out
 
 

@@ -7,7 +7,9 @@ carries a unique canary string. After every step:
 - no canary of one side appears in anything another side or a spectator can receive;
 - no side receives the id of a piece it neither owns nor knows of;
 - a refused command left the state and the log exactly as they were;
-- replaying the log gives the live state.
+- replaying the log gives the live state;
+- no side holds more secret facts than the ruleset's bound for the scenario, which sizes
+  every roster (``Ruleset.secret_facts``), and no command is refused for want of room.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from ghillie import Game, Refusal, examples, registry
 from ghillie.engine import replay
+from ghillie.errors import SECRETS_FULL
 
 from .harness import (
     SCENARIOS,
@@ -72,12 +75,13 @@ class RandomGame(RuleBasedStateMachine):
 
     def _give(self, side: str, command: Any) -> bool:
         before, log = self.game.state, len(self.game.events())
+        refusal = None
         try:
             self.game.command(side, command)
-        except Refusal:
-            refused = True
-        else:
-            refused = False
+        except Refusal as refused_with:
+            refusal = refused_with
+        refused = refusal is not None
+        assert refusal is None or refusal.code != SECRETS_FULL, "the bound on secrets is too low"
         if refused:
             assert self.game.state == before, "a refused command changed the state"
             assert len(self.game.events()) == log, "a refused command changed the log"
@@ -107,6 +111,17 @@ class RandomGame(RuleBasedStateMachine):
             text = received(self.game, side)
             for piece_id in unseen_piece_ids(self.game, side):
                 assert piece_id not in text, f"{side} received the id of a piece it cannot see"
+
+    @invariant()
+    def no_side_holds_more_secrets_than_the_bound(self) -> None:
+        if not hasattr(self, "ruleset"):
+            return
+        bound = self.ruleset.secret_facts(self.game.scenario)
+        for side, roster in self.game.ledger.rosters.items():
+            assert len(roster.slots) <= bound, f"{side} holds more secrets than its bound"
+            STATS["most secret facts held / bound, %"] = max(
+                STATS["most secret facts held / bound, %"], 100 * len(roster.slots) // max(bound, 1)
+            )
 
     @invariant()
     def replay_gives_the_live_state(self) -> None:

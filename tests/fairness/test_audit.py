@@ -172,10 +172,14 @@ def test_altered_openings_and_contributions_are_rejected(name: str, record: dict
     for i, event in enumerate(record["events"]):
         for side, openings in event["fair"]["openings"].items():
             for j, opening in enumerate(openings):
-                for field in ("value", "salt", "slot", "seq"):
+                for field in ("value", "salt", "blind", "root_seq", "leaves"):
                     altered = copy.deepcopy(record)
                     target = altered["events"][i]["fair"]["openings"][side][j]
-                    target[field] = _altered(opening[field], rng)
+                    if field == "leaves":  # one leaf of the root, any one
+                        at = rng.randrange(len(opening["leaves"]))
+                        target["leaves"][at] = _altered(opening["leaves"][at], rng)
+                    else:
+                        target[field] = _altered(opening[field], rng)
                     _rechain(altered)
                     _rejects(altered, f"opening {field}")
         for party in event["fair"]["contributions"]:

@@ -1,6 +1,8 @@
-"""Rosters: a side's secret facts sit in a fixed-size Merkle tree, one published root per
-side per event. An opening checks against the root it names and against nothing else, so the
-host cannot reveal a fact it did not commit to, nor move one to another turn or side."""
+"""Rosters: a side's secret facts sit in a fixed number of slots, blinded afresh for every
+event, one published root per side per event. An opening checks against the root it names
+and against nothing else, so the host cannot reveal a fact it did not commit to, nor move
+one to another turn or side; and nothing in roots or openings tells whether, when or where
+any other secret changed."""
 
 from __future__ import annotations
 
@@ -10,19 +12,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ghillie.fairness.roster import DEPTH, SLOTS, Roster, Written, check_opening
+from ghillie.fairness.roster import Roster, RosterFull, Written, check_opening, fact_digest, leaf
 
 GAME = "g1"
 DUMMY = bytes.fromhex("dd" * 32)
 PIECE = "a1b2c3d4e5f60718293a4b5c6d7e8f90"
+SIZE = 32
+
+
+def roster(side: str = "blue", game: str = GAME, key: bytes = DUMMY) -> Roster:
+    return Roster(game, side, key, SIZE)
 
 
 @pytest.fixture
 def written() -> tuple[Roster, dict[str, Any], str]:
-    """A roster with one fact written at event 4, its opening and the root of event 4."""
-    roster = Roster(GAME, "blue", DUMMY)
-    roster.write(Written(PIECE, "square", 613, "5a" * 32, 4), "D7")
-    return roster, roster.opening(PIECE, "square", 4), roster.root(4)
+    """A roster with one fact written, its opening against event 4 and event 4's root."""
+    kept = roster()
+    kept.write(Written(PIECE, "square", 13, "5a" * 32, 0), "D7")
+    return kept, kept.opening(PIECE, "square", 4), kept.root(4)
 
 
 def test_an_opening_checks_against_the_root_of_its_event(
@@ -30,8 +37,8 @@ def test_an_opening_checks_against_the_root_of_its_event(
 ) -> None:
     _, opening, root = written
     assert opening["value"] == "D7"
-    assert len(opening["path"]) == DEPTH
-    assert check_opening(GAME, opening, root)
+    assert len(opening["leaves"]) == SIZE
+    assert check_opening(GAME, opening, root, SIZE)
 
 
 def flip_hex(h: str) -> str:
@@ -45,10 +52,8 @@ def flip_hex(h: str) -> str:
         ("value", None),
         ("piece", "b" * 32),  # ... or claim the fact belongs to another piece
         ("key", "decoy"),
-        ("seq", 3),  # ... or to another event's write
         ("salt", flip_hex("5a" * 32)),
-        ("slot", 612),  # a sibling slot: same path length, wrong position
-        ("slot", 613 + SLOTS // 2),
+        ("blind", flip_hex("00" * 32)),
         ("side", "red"),
         ("root_seq", 3),  # roots are bound to their event: the opening names the wrong one
         ("root_seq", 5),
@@ -58,16 +63,29 @@ def test_an_altered_opening_fails(
     written: tuple[Roster, dict[str, Any], str], field: str, value: Any
 ) -> None:
     _, opening, root = written
+    if field == "blind":
+        value = flip_hex(opening["blind"])
     assert opening[field] != value
-    assert not check_opening(GAME, {**opening, field: value}, root)
+    assert not check_opening(GAME, {**opening, field: value}, root, SIZE)
 
 
-@pytest.mark.parametrize("level", range(DEPTH))
-def test_an_altered_path_fails(written: tuple[Roster, dict[str, Any], str], level: int) -> None:
+@pytest.mark.parametrize("at", [0, 1, SIZE // 2, SIZE - 1])
+def test_an_altered_leaf_fails(written: tuple[Roster, dict[str, Any], str], at: int) -> None:
     _, opening, root = written
-    path = list(opening["path"])
-    path[level] = flip_hex(path[level])
-    assert not check_opening(GAME, {**opening, "path": path}, root)
+    leaves = list(opening["leaves"])
+    leaves[at] = flip_hex(leaves[at])
+    assert not check_opening(GAME, {**opening, "leaves": sorted(leaves)}, root, SIZE)
+
+
+def test_leaves_out_of_order_or_repeated_fail(
+    written: tuple[Roster, dict[str, Any], str],
+) -> None:
+    # One list of leaves for one root: shuffled or with a repeat, it is not the one.
+    _, opening, root = written
+    leaves = opening["leaves"]
+    assert not check_opening(GAME, {**opening, "leaves": leaves[::-1]}, root, SIZE)
+    repeated = sorted([*leaves[:-1], leaves[0]])
+    assert not check_opening(GAME, {**opening, "leaves": repeated}, root, SIZE)
 
 
 def test_a_malformed_opening_is_refused_not_crashed_on(
@@ -75,86 +93,133 @@ def test_a_malformed_opening_is_refused_not_crashed_on(
 ) -> None:
     # A client checks what the host sends it; a bad message must read as "does not check".
     _, opening, root = written
-    assert not check_opening("g2", opening, root)
-    assert not check_opening(GAME, opening, flip_hex(root))
+    assert not check_opening("g2", opening, root, SIZE)
+    assert not check_opening(GAME, opening, flip_hex(root), SIZE)
+    assert not check_opening(GAME, opening, root, SIZE + 1)  # the game's size is fixed
     for bad in (
         {k: v for k, v in opening.items() if k != "salt"},
+        {**opening, "slot": 3},  # no field beyond the opening's own
         {**opening, "salt": "not hex"},
         {**opening, "salt": "5a" * 31},  # a commitment salt is 32 bytes
-        {**opening, "slot": -1},
-        {**opening, "slot": SLOTS},
-        {**opening, "path": opening["path"][:-1]},
-        {**opening, "path": [*opening["path"], opening["path"][0]]},
-        {**opening, "path": None},
+        {**opening, "blind": "5a" * 31},
+        {**opening, "leaves": opening["leaves"][:-1]},
+        {**opening, "leaves": [*opening["leaves"], "ff" * 32]},
+        {**opening, "leaves": None},
+        {**opening, "leaves": [x[:-2] for x in opening["leaves"]]},
         {**opening, "value": float("nan")},  # not JSON, so cannot have been committed
         # Numbers no u64 holds: an audit of a record carrying such an extra opening used to
         # stop with an OverflowError instead of naming the bad opening.
-        {**opening, "seq": -1},
         {**opening, "root_seq": -1},
         {**opening, "root_seq": 2**64},
+        {**opening, "root_seq": "4"},
     ):
-        assert not check_opening(GAME, bad, root)
+        assert not check_opening(GAME, bad, root, SIZE)
 
 
 def test_writing_a_fact_changes_the_root() -> None:
-    roster = Roster(GAME, "blue", DUMMY)
-    empty = roster.root(4)
-    roster.write(Written(PIECE, "square", 0, "5a" * 32, 4), "D7")
-    assert roster.root(4) != empty
+    kept = roster()
+    empty = kept.root(4)
+    kept.write(Written(PIECE, "square", 0, "5a" * 32, 0), "D7")
+    assert kept.root(4) != empty
 
 
 def test_rewriting_a_fact_in_its_slot_moves_the_root_and_old_openings_stay_valid() -> None:
     # The host opens against the root published the event before (ledger.seal): an opening
     # made then must keep checking against that root after the fact is rewritten.
-    roster = Roster(GAME, "blue", DUMMY)
-    roster.write(Written(PIECE, "square", 9, "01" * 32, 1), "D7")
-    old_root, old_opening = roster.root(1), roster.opening(PIECE, "square", 1)
-    roster.write(Written(PIECE, "square", 9, "02" * 32, 2), "E7")
-    new_root, new_opening = roster.root(2), roster.opening(PIECE, "square", 2)
-    assert check_opening(GAME, old_opening, old_root)
-    assert check_opening(GAME, new_opening, new_root)
-    assert not check_opening(GAME, old_opening, new_root)
-    assert not check_opening(GAME, {**old_opening, "root_seq": 2}, new_root)
+    kept = roster()
+    kept.write(Written(PIECE, "square", 9, "01" * 32, 0), "D7")
+    old_root, old_opening = kept.root(1), kept.opening(PIECE, "square", 1)
+    kept.write(Written(PIECE, "square", 9, "02" * 32, 0), "E7")
+    new_root, new_opening = kept.root(2), kept.opening(PIECE, "square", 2)
+    assert check_opening(GAME, old_opening, old_root, SIZE)
+    assert check_opening(GAME, new_opening, new_root, SIZE)
+    assert not check_opening(GAME, old_opening, new_root, SIZE)
+    assert not check_opening(GAME, {**old_opening, "root_seq": 2}, new_root, SIZE)
 
 
 def test_roots_differ_by_event_even_when_nothing_changed() -> None:
     # One root per side per event whether or not anything was written, so a root never
     # says "nothing changed" — or that something did.
-    roster = Roster(GAME, "blue", DUMMY)
-    assert len({roster.root(seq) for seq in range(10)}) == 10
+    kept = roster()
+    assert len({kept.root(seq) for seq in range(10)}) == 10
+
+
+def test_two_events_share_no_leaf_whether_or_not_a_secret_changed() -> None:
+    # Issue 10: a Merkle tree whose inner nodes persisted let a side compare two openings'
+    # paths and see whether anything else had changed in between (a real covert move
+    # against a bluff). Every leaf is blinded anew for every event: two openings of
+    # different events share no string, changed or not.
+    still, moved = roster(), roster()
+    for kept in (still, moved):
+        kept.write(Written(PIECE, "square", 5, "01" * 32, 0), "D7")
+        kept.write(Written("other", "true", 9, "02" * 32, 0), True)
+    before = {x for k in (still, moved) for x in k.opening(PIECE, "square", 3)["leaves"]}
+    moved.write(Written("other", "true", 9, "03" * 32, 0), False)
+    for kept in (still, moved):
+        after = kept.opening(PIECE, "square", 4)
+        assert check_opening(GAME, after, kept.root(4), SIZE)
+        assert not before & set(after["leaves"])
+
+
+def test_the_order_of_leaves_says_nothing_of_the_slots() -> None:
+    # Leaves are sorted, so where a fact sits in a published list is where its random
+    # leaf sorts, whatever its slot: over many events each slot lands everywhere.
+    kept = roster()
+    kept.write(Written(PIECE, "square", 0, "01" * 32, 0), "D7")
+    places = set()
+    for seq in range(200):
+        opening = kept.opening(PIECE, "square", seq)
+        assert check_opening(GAME, opening, kept.root(seq), SIZE)
+        places.add(_place_of(opening))
+    assert len(places) > SIZE // 2
+
+
+def _place_of(opening: dict[str, Any]) -> int:
+    digest = fact_digest(
+        GAME, opening["side"], opening["piece"], opening["key"], opening["value"], opening["salt"]
+    )
+    return opening["leaves"].index(leaf(bytes.fromhex(opening["blind"]), digest).hex())
 
 
 def test_empty_rosters_do_not_show_whose_they_are_or_how_many_facts_they_hold() -> None:
-    # The dummies come from the host's key: without it two empty rosters of two games or
+    # The blinding comes from the host's key: without it two empty rosters of two games or
     # sides, and a roster with one fact, are all just unrelated hashes.
+    one = roster()
+    one.write(Written(PIECE, "square", 0, "01" * 32, 0), "D7")
     roots = {
-        Roster(GAME, "blue", DUMMY).root(0),
-        Roster(GAME, "red", DUMMY).root(0),
-        Roster("g2", "blue", DUMMY).root(0),
-        Roster(GAME, "blue", bytes(32)).root(0),
+        roster().root(0),
+        roster("red").root(0),
+        roster(game="g2").root(0),
+        roster(key=bytes(32)).root(0),
+        one.root(0),
     }
-    assert len(roots) == 4
+    assert len(roots) == 5
 
 
-def test_free_slots_are_never_reused_and_a_full_roster_refuses_another_fact() -> None:
-    roster = Roster(GAME, "blue", DUMMY)
+def test_free_slots_are_used_once_a_full_roster_refuses_and_a_removed_piece_gives_back() -> None:
+    kept = roster()
     used = set()
-    for i in range(SLOTS):
-        slot = roster.free_slot(i * 7919)  # the host's random choice
+    for i in range(SIZE):
+        slot = kept.free_slot(i * 7919)  # the host's random choice
         assert slot not in used
         used.add(slot)
-        roster.write(Written(PIECE, f"k{i}", slot, "00" * 32, 0), i)
-    assert used == set(range(SLOTS))
-    with pytest.raises(RuntimeError, match="more secret facts"):
-        roster.free_slot(0)
+        kept.write(Written(PIECE, f"k{i}", slot, "00" * 32, 0), i)
+    assert used == set(range(SIZE))
+    with pytest.raises(RosterFull):
+        kept.free_slot(0)
+    full = kept.root(7)
+    kept.forget(PIECE)
+    assert kept.slots == {}
+    assert kept.root(7) == roster().root(7)
+    assert kept.root(7) != full
+    assert kept.free_slot(0) in range(SIZE)
 
 
 writes = st.lists(
     st.tuples(
         st.text(max_size=8),  # key
-        st.integers(0, SLOTS - 1),  # slot
+        st.integers(0, SIZE - 1),  # slot
         st.binary(min_size=32, max_size=32),  # salt
-        st.integers(0, 1000),  # seq
         st.none() | st.integers(-(2**53) + 1, 2**53 - 1) | st.text(max_size=8),  # value
     ),
     min_size=1,
@@ -166,16 +231,16 @@ writes = st.lists(
 @settings(max_examples=50, deadline=None)
 @given(writes=writes, root_seq=st.integers(0, 1000))
 def test_every_written_fact_opens_against_the_root_and_only_that_root(
-    writes: list[tuple[str, int, bytes, int, Any]], root_seq: int
+    writes: list[tuple[str, int, bytes, Any]], root_seq: int
 ) -> None:
-    roster = Roster(GAME, "blue", DUMMY)
-    roots = [roster.root(root_seq)]
-    for key, slot, salt, seq, value in writes:
-        roster.write(Written(PIECE, key, slot, salt.hex(), seq), value)
-        roots.append(roster.root(root_seq))
+    kept = roster()
+    roots = [kept.root(root_seq)]
+    for key, slot, salt, value in writes:
+        kept.write(Written(PIECE, key, slot, salt.hex(), 0), value)
+        roots.append(kept.root(root_seq))
     assert len(set(roots)) == len(roots)  # every write moved the root
     for key, *_ in writes:
-        opening = roster.opening(PIECE, key, root_seq)
-        assert check_opening(GAME, opening, roots[-1])
-        assert not check_opening(GAME, opening, roots[-2])
-        assert not check_opening(GAME, opening, roster.root(root_seq + 1))
+        opening = kept.opening(PIECE, key, root_seq)
+        assert check_opening(GAME, opening, roots[-1], SIZE)
+        assert not check_opening(GAME, opening, roots[-2], SIZE)
+        assert not check_opening(GAME, opening, kept.root(root_seq + 1), SIZE)

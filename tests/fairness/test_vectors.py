@@ -4,6 +4,7 @@ the code. Each vector is a fenced ```json block: {"name", "type", "inputs", "exp
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -16,15 +17,7 @@ from ghillie.fairness.chains import Chain, links
 from ghillie.fairness.commitment import commit, opens
 from ghillie.fairness.encoding import canonical, lp, sha256, tag, text, u32, u64
 from ghillie.fairness.hashlog import HostKey, event_hash, genesis, head_message, verify
-from ghillie.fairness.roster import (
-    SLOTS,
-    Roster,
-    Written,
-    check_opening,
-    dummy,
-    fact_payload,
-    published_root,
-)
+from ghillie.fairness.roster import Roster, Written, check_opening, fact_payload
 from ghillie.fairness.stream import StreamDice, die_from, roll_context, roll_key, words
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "fairness.md"
@@ -124,38 +117,59 @@ def signed_head_vector(i: dict[str, Any]) -> dict[str, Any]:
     return {"public_key": key.public, "message": message.hex(), "signature": signature}
 
 
+def _blinds(dummy_key: bytes, side: str, seq: int, size: int) -> list[bytes]:
+    """The blinding values as docs/fairness.md describes them, without the Roster class."""
+    stream = hashlib.shake_256(tag("blind/v2") + lp(dummy_key) + text(side) + u64(seq))
+    raw = stream.digest(32 * size)
+    return [raw[32 * i : 32 * i + 32] for i in range(size)]
+
+
+def _root(game_id: str, side: str, seq: int, leaves: list[bytes]) -> str:
+    return sha256(
+        tag("roster/v2"), text(game_id), text(side), u64(seq), u32(len(leaves)), *leaves
+    ).hex()
+
+
 def roster_empty_vector(i: dict[str, Any]) -> dict[str, Any]:
-    dummy_key = bytes.fromhex(i["dummy_key"])
-    # The tree as docs/fairness.md describes it, built here without the Roster class.
-    level = [sha256(b"\x00", dummy(dummy_key, i["side"], slot)) for slot in range(SLOTS)]
-    while len(level) > 1:
-        level = [sha256(b"\x01", level[j], level[j + 1]) for j in range(0, len(level), 2)]
-    root = published_root(i["game_id"], i["side"], i["seq"], level[0])
-    assert Roster(i["game_id"], i["side"], dummy_key).root(i["seq"]) == root
-    first = dummy(dummy_key, i["side"], 0)
+    dummy_key, size = bytes.fromhex(i["dummy_key"]), i["size"]
+    empty = sha256(tag("empty/v2"))
+    blinds = _blinds(dummy_key, i["side"], i["seq"], size)
+    leaves = sorted(sha256(tag("leaf/v2"), lp(b), lp(empty)) for b in blinds)
+    root = _root(i["game_id"], i["side"], i["seq"], leaves)
+    assert Roster(i["game_id"], i["side"], dummy_key, size).root(i["seq"]) == root
     return {
-        "dummy_0": first.hex(),
-        "leaf_0": sha256(b"\x00", first).hex(),
-        "tree_root": level[0].hex(),
+        "empty": empty.hex(),
+        "blind_0": blinds[0].hex(),
+        "leaf_0": sha256(tag("leaf/v2"), lp(blinds[0]), lp(empty)).hex(),
+        "leaves": [x.hex() for x in leaves],
         "root": root,
     }
 
 
 def roster_write_vector(i: dict[str, Any]) -> dict[str, Any]:
-    roster = Roster(i["game_id"], i["side"], bytes.fromhex(i["dummy_key"]))
+    dummy_key, size = bytes.fromhex(i["dummy_key"]), i["size"]
+    roster = Roster(i["game_id"], i["side"], dummy_key, size)
     w = i["write"]
-    roster.write(Written(w["piece"], w["key"], w["slot"], w["salt"], w["seq"]), i["value"])
+    roster.write(Written(w["piece"], w["key"], w["slot"], w["salt"], 0), i["value"])
     fact = commit(
         "fact",
         i["game_id"],
         i["side"],
-        w["seq"],
+        0,
         fact_payload(w["piece"], w["key"], i["value"]),
         bytes.fromhex(w["salt"]),
     )
-    root = roster.root(i["root_seq"])
+    digests = [sha256(tag("empty/v2"))] * size
+    digests[w["slot"]] = bytes.fromhex(fact)
+    blinds = _blinds(dummy_key, i["side"], i["root_seq"], size)
+    leaves = sorted(
+        sha256(tag("leaf/v2"), lp(b), lp(d)) for b, d in zip(blinds, digests, strict=True)
+    )
+    root = _root(i["game_id"], i["side"], i["root_seq"], leaves)
+    assert roster.root(i["root_seq"]) == root
     opening = roster.opening(w["piece"], w["key"], i["root_seq"])
-    assert check_opening(i["game_id"], opening, root)
+    assert opening["blind"] == blinds[w["slot"]].hex()
+    assert check_opening(i["game_id"], opening, root, size)
     return {"fact_commitment": fact, "root": root, "opening": opening}
 
 

@@ -27,10 +27,11 @@ from typing import Any
 from ghillie import engine
 from ghillie.errors import Refusal, ScenarioError
 from ghillie.events import Event, event_from_json, event_to_json
+from ghillie.fairness.capacity import roster_size
 from ghillie.fairness.chains import Chain, links
 from ghillie.fairness.commitment import opens
 from ghillie.fairness.hashlog import event_hash, genesis, head_message, request_message, verify
-from ghillie.fairness.ledger import HOST, Ledger, Secrets, hashed, opened
+from ghillie.fairness.ledger import HOST, VERSION, Ledger, Secrets, hashed, opened
 from ghillie.fairness.record import FORMAT
 from ghillie.fairness.referee import ReplayIds, scenario_payload
 from ghillie.fairness.roster import check_opening
@@ -150,7 +151,10 @@ def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report:
         _fail(report, "randomness", 0, "the dice were injected, not drawn from the chains")
 
     scenario = _scenario(report, record)
-    ledger = Ledger(game_id, sides, secrets, {s: anchors[s] for s in sides})
+    size = roster_size(scenario)
+    if setup.get("version") != VERSION or setup.get("roster") != size:
+        _fail(report, "record", 0, f"it does not set up version {VERSION} rosters of {size} slots")
+    ledger = Ledger(game_id, sides, secrets, {s: anchors[s] for s in sides}, size=size)
     last = {party: bytes.fromhex(anchors[party]) for party in (HOST, *sides)}
     state = engine.replay(scenario, [])
     for event in events:
@@ -207,7 +211,7 @@ def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report:
                     if 0 <= root_seq < len(events) and events[root_seq].fair
                     else ""
                 )
-                if not check_opening(game_id, opening, root):
+                if not check_opening(game_id, opening, root, size):
                     _fail(
                         report,
                         "commitments",

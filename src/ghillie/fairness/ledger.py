@@ -20,18 +20,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ghillie.errors import CHAIN_EXHAUSTED, Refusal
-from ghillie.events import Event, Open, Place, Update, event_to_json
+from ghillie.errors import CHAIN_EXHAUSTED, SECRETS_FULL, Refusal
+from ghillie.events import Event, Open, Place, Remove, Update, event_to_json
 from ghillie.fairness.chains import LENGTH, Chain, links
 from ghillie.fairness.commitment import commit
 from ghillie.fairness.encoding import canonical, lp, sha256, tag, u64
 from ghillie.fairness.hashlog import HostKey, event_hash, genesis, head_message, request_message
-from ghillie.fairness.roster import DEPTH, Roster, Written
+from ghillie.fairness.roster import Roster, Written
 from ghillie.fairness.stream import StreamDice, roll_context, roll_key
 from ghillie.state import GameState
 
 HOST = "host"
-VERSION = 1
+VERSION = 2  # 2: rosters blinded afresh for every event (docs/fairness.md)
 RandomBytes = Callable[[int], bytes]
 
 
@@ -118,6 +118,20 @@ def writes(state: GameState[Any], event: Event) -> list[tuple[str, str, str, Any
     return out
 
 
+def removed(state: GameState[Any], event: Event) -> list[tuple[str, str]]:
+    """``(owner, piece)`` for every piece ``event`` removes: its facts give their slots back
+    once the event is sealed (a sniper that hides again lays three new markers, SW-R37)."""
+    owners = {pid: p.owner for pid, p in state.pieces.items()}
+    for effect in event.effects:
+        if isinstance(effect, Place):
+            owners[effect.piece.id] = effect.piece.owner
+    return [
+        (owners[effect.id], effect.id)
+        for effect in event.effects
+        if isinstance(effect, Remove) and effect.id in owners
+    ]
+
+
 def opened(event: Event) -> list[tuple[str, str, str]]:
     """``(to side, piece, key)`` for every committed fact a rule opens in ``event``."""
     return [
@@ -137,8 +151,13 @@ class Ledger:
         anchors: Mapping[str, str],
         random_bytes: RandomBytes = secrets.token_bytes,
         chain_length: int = LENGTH,
+        *,
+        size: int,
     ) -> None:
+        """``size`` is every side's roster size, from the scenario
+        (:func:`ghillie.fairness.capacity.roster_size`)."""
         self.game_id = game_id
+        self.size = size
         self.sides = sides
         self.secrets = secrets_
         self.key = HostKey.from_bytes(secrets_.key)
@@ -153,7 +172,7 @@ class Ledger:
                 self.chains[side].anchor.hex() if side in self.chains else anchors[side]
             )
         self.last: dict[str, bytes] = {p: bytes.fromhex(a) for p, a in self.anchors.items()}
-        self.rosters = {side: Roster(game_id, side, secrets_.dummy) for side in sides}
+        self.rosters = {side: Roster(game_id, side, secrets_.dummy, size) for side in sides}
         self.head = genesis(game_id)
         self.next_k = 0
         self.injected_dice = False  # tests that script their dice; the audit refuses them
@@ -175,7 +194,7 @@ class Ledger:
                 }
                 for p in self.parties
             ],
-            "depth": DEPTH,
+            "roster": self.size,
             "length": self.chain_length,
             **({"dice": "injected"} if self.injected_dice else {}),
         }
@@ -187,13 +206,15 @@ class Ledger:
         sides: tuple[str, ...],
         header: Mapping[str, Any],
         first: Event | None = None,
+        *,
+        size: int,
     ) -> Ledger:
         """The ledger of a stored game; sides' anchors come from its first event."""
         fair = header["fair"]
         anchors = dict(fair.get("anchors", {}))
         if first is not None and first.fair is not None:
             anchors.update({p["party"]: p["anchor"] for p in first.fair["setup"]["parties"]})
-        return cls(game_id, sides, Secrets.from_json(fair), anchors)
+        return cls(game_id, sides, Secrets.from_json(fair), anchors, size=size)
 
     def header(self) -> dict[str, Any]:
         """What the store keeps beside the log (host-private until the game ends)."""
@@ -211,6 +232,8 @@ class Ledger:
             if (w["side"], w["piece"], w["key"]) != (owner, piece, key):
                 raise ValueError(f"event {event.seq} commits facts out of order")
             self.rosters[owner].write(Written(piece, key, w["slot"], w["salt"], w["seq"]), value)
+        for owner, piece in removed(before, event):
+            self.rosters[owner].forget(piece)
         self.last[HOST] = bytes.fromhex(private["host"])
         for side, element in fair["contributions"].items():
             self.last[side] = bytes.fromhex(element)
@@ -262,6 +285,18 @@ class Ledger:
 
     # --- sealing an event -----------------------------------------------------------------
 
+    def check_room(self, before: GameState[Any], event: Event) -> None:
+        """Refuse an event that would give a side more secret facts than its roster holds.
+        The scenario's bound makes this unreachable; if a bound is ever wrong, the command
+        is refused (asked for nothing, sealed nothing) rather than breaking the game."""
+        new: dict[str, set[tuple[str, str]]] = {}
+        for owner, piece, key, _ in writes(before, event):
+            if (piece, key) not in self.rosters[owner].slots:
+                new.setdefault(owner, set()).add((piece, key))
+        for owner, facts in new.items():
+            if len(self.rosters[owner].slots) + len(facts) > self.size:
+                raise Refusal(SECRETS_FULL, "This game cannot keep any more secrets.")
+
     def seal(
         self,
         before: GameState[Any],
@@ -272,6 +307,7 @@ class Ledger:
     ) -> Event:
         """Commit, open, chain and sign ``event``; advance to the next roll."""
         assert request.k == self.next_k == event.seq
+        self.check_room(before, event)
         openings: dict[str, list[dict[str, Any]]] = {}
         for to, piece, key in opened(event):
             owner = before.pieces[piece].owner
@@ -285,10 +321,12 @@ class Ledger:
             slot = old.slot if old else roster.free_slot(int.from_bytes(self.random_bytes(4)))
             # Written with seq 0, not the event's: an opening must not tell when a secret
             # last changed (a sniper's true marker moved covertly, say). The fresh salt
-            # already makes every write a new leaf, and the root binds it in time.
+            # makes every write a new commitment, and the root binds it in time.
             w = Written(piece, key, slot, self.random_bytes(32).hex(), 0)
             roster.write(w, value)
             written.append({"side": owner, **w.to_json()})
+        for owner, piece in removed(before, event):
+            self.rosters[owner].forget(piece)
         fair: dict[str, Any] = {
             "request": request.commitment,
             "contributions": {p: elements[p].hex() for p in self.sides},

@@ -127,7 +127,9 @@ def trial(
         dice = ledger.dice(request, ledger.elements_for(request.k, _placeholders(ledger)))
     else:
         dice = copy.deepcopy(dice)
-    return engine.apply(state, side, raw, dice, copy.deepcopy(ids))
+    event, after = engine.apply(state, side, raw, dice, copy.deepcopy(ids))
+    ledger.check_room(state, event)  # refused now, before any page is asked for anything
+    return event, after
 
 
 def _placeholders(ledger: Ledger) -> dict[str, bytes]:

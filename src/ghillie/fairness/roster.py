@@ -1,48 +1,72 @@
-"""Each side's secrets as one fixed-size Merkle tree: one published root per side per event.
+"""Each side's secrets as a fixed number of leaves, blinded afresh for every event: one
+published root per side per event, and openings that tell nothing but the opened fact.
 
-Every secret fact a side holds — one ``(piece, key)`` of a piece's secret part — is a leaf:
-a salted commitment (``commit("fact", ...)``) to ``{"piece", "key", "value"}``. Leaves sit
-in randomly chosen slots of a tree of ``2**DEPTH`` slots; the empty slots hold dummies derived
-from a key the host keeps until the game ends, so nobody can tell them from real leaves.
+Every secret fact a side holds — one ``(piece, key)`` of a piece's secret part — is a salted
+commitment ``C`` (``commit("fact", ...)``) to ``{"piece", "key", "value"}``, kept in one of
+the roster's ``size`` slots (the size comes from the scenario, :mod:`ghillie.fairness.capacity`);
+an empty slot holds a fixed filler. For event ``s`` every slot ``i`` becomes a leaf
+``H(tag, blind(s, i), C_i)``, with a blinding value drawn for that event and slot from a key
+the host keeps until the game ends; the leaves are sorted and the published root hashes them
+all. Because every leaf is blinded anew at every event:
 
-After every event the host publishes, for every side, ``root = H(tag, game, side, seq,
-tree root)``. The number of roots never changes, so the roots say nothing about how many
-secrets there are or which of them changed (MegaMek #176 leaked force size that way). When a
-rule reveals a piece, the host opens the revealed facts to the other sides: the leaf's salt
-and value plus the path of sibling hashes up to the root published the event before, which
-the receiving client checks at once (:func:`check_opening`).
+- the roots and the leaves of two events share nothing, whether or not any secret changed
+  between them (a real covert move and a bluff look the same, SW-R36);
+- the sorted order says nothing of which slot a fact sits in, nor how many slots are real.
+
+When a rule reveals a piece, the host opens the revealed facts to the other sides: the
+fact's value and salt, its blinding value, and the sorted leaves of the root published the
+event before. The receiving page checks it at once (:func:`check_opening`): the fact's leaf
+is among them and they hash to the root. An opening carries every leaf of that root, so its
+size is fixed by the scenario and two openings of one event carry the same leaves: nothing
+in them depends on where the facts sit. (A Merkle path would be shorter, but two paths of
+one tree share the nodes above where they meet, and where they meet depends on the slots:
+docs/fairness.md.)
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
 from ghillie.fairness.commitment import commit
 from ghillie.fairness.encoding import lp, sha256, tag, text, u32, u64
 
-DEPTH = 10
-SLOTS = 2**DEPTH
+HASH = 32
+_LEAF = tag("leaf/v2")
+_EMPTY = sha256(tag("empty/v2"))
+_LEAF_HEAD = _LEAF + u32(HASH)  # = _LEAF + lp(blind) up to the blind itself
+_LEAF_MID = u32(HASH)
 
 
-def _leaf(digest: bytes) -> bytes:
-    return sha256(b"\x00", digest)
+def blinds(dummy_key: bytes, side: str, seq: int, size: int) -> list[bytes]:
+    """Event ``seq``'s blinding value for each slot: one SHAKE256 stream, cut in 32 bytes."""
+    stream = hashlib.shake_256(tag("blind/v2") + lp(dummy_key) + text(side) + u64(seq))
+    raw = stream.digest(HASH * size)
+    return [raw[i : i + HASH] for i in range(0, HASH * size, HASH)]
 
 
-def _node(left: bytes, right: bytes) -> bytes:
-    return sha256(b"\x01", left, right)
+def leaf(blind: bytes, digest: bytes) -> bytes:
+    return sha256(_LEAF, lp(blind), lp(digest))
 
 
-def dummy(dummy_key: bytes, side: str, slot: int) -> bytes:
-    return sha256(tag("dummy/v1"), lp(dummy_key), text(side), u32(slot))
-
-
-def published_root(game_id: str, side: str, seq: int, tree_root: bytes) -> str:
-    return sha256(tag("roster/v1"), text(game_id), text(side), u64(seq), lp(tree_root)).hex()
+def published_root(game_id: str, side: str, seq: int, leaves: list[bytes]) -> str:
+    return sha256(
+        tag("roster/v2"), text(game_id), text(side), u64(seq), u32(len(leaves)), *leaves
+    ).hex()
 
 
 def fact_payload(piece: str, key: str, value: Any) -> dict[str, Any]:
     return {"piece": piece, "key": key, "value": value}
+
+
+def fact_digest(game_id: str, side: str, piece: str, key: str, value: Any, salt: str) -> bytes:
+    # Committed with seq 0, not the write's event: an opening must not tell when a secret
+    # last changed (a sniper's true marker moved covertly, say).
+    payload = fact_payload(piece, key, value)
+    return bytes.fromhex(commit("fact", game_id, side, 0, payload, bytes.fromhex(salt)))
 
 
 @dataclass(frozen=True)
@@ -53,7 +77,7 @@ class Written:
     key: str
     slot: int
     salt: str  # hex
-    seq: int  # the event that wrote it
+    seq: int  # always 0 since roster v2; kept in the record's format
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -65,93 +89,110 @@ class Written:
         }
 
 
-class Roster:
-    """One side's tree, updated in place: a write costs DEPTH hashes."""
+class RosterFull(Exception):
+    """A side would hold more secret facts than its roster has slots (the scenario's bound
+    was wrong): the command is refused before anything is asked or sealed."""
 
-    def __init__(self, game_id: str, side: str, dummy_key: bytes) -> None:
+
+class Roster:
+    """One side's slots. A write costs one hash; each event's root costs ``size`` + 1."""
+
+    def __init__(self, game_id: str, side: str, dummy_key: bytes, size: int) -> None:
         self.game_id = game_id
         self.side = side
-        leaves = [_leaf(dummy(dummy_key, side, i)) for i in range(SLOTS)]
-        self._levels = [leaves]
-        while len(self._levels[-1]) > 1:
-            below = self._levels[-1]
-            self._levels.append([_node(below[i], below[i + 1]) for i in range(0, len(below), 2)])
+        self.size = size
+        self._dummy_key = dummy_key
+        self._digests = [_EMPTY] * size
         self.slots: dict[tuple[str, str], Written] = {}
         self.values: dict[tuple[str, str], Any] = {}
+        self._cached: tuple[int, list[bytes], list[bytes]] | None = None
 
     def free_slot(self, choose: int) -> int:
         """The ``choose``-th free slot (``choose`` is random, from the host)."""
         used = {w.slot for w in self.slots.values()}
-        free = [i for i in range(SLOTS) if i not in used]
+        free = [i for i in range(self.size) if i not in used]
         if not free:
-            raise RuntimeError("this side has more secret facts than the roster holds")
+            raise RosterFull(self.side)
         return free[choose % len(free)]
 
     def write(self, written: Written, value: Any) -> None:
-        digest = bytes.fromhex(
-            commit(
-                "fact",
-                self.game_id,
-                self.side,
-                written.seq,
-                fact_payload(written.piece, written.key, value),
-                bytes.fromhex(written.salt),
-            )
+        if not 0 <= written.slot < self.size:
+            raise ValueError(f"slot {written.slot} is outside a roster of {self.size}")
+        digest = fact_digest(
+            self.game_id, self.side, written.piece, written.key, value, written.salt
         )
         self.slots[(written.piece, written.key)] = written
         self.values[(written.piece, written.key)] = value
-        index = written.slot
-        self._levels[0][index] = _leaf(digest)
-        for level in range(1, DEPTH + 1):
-            index //= 2
-            below = self._levels[level - 1]
-            self._levels[level][index] = _node(below[2 * index], below[2 * index + 1])
+        self._digests[written.slot] = digest
+        self._cached = None
+
+    def forget(self, piece: str) -> None:
+        """A removed piece's facts leave the roster; their slots hold the filler again."""
+        for fact in [f for f in self.slots if f[0] == piece]:
+            self._digests[self.slots.pop(fact).slot] = _EMPTY
+            del self.values[fact]
+        self._cached = None
+
+    def _leaves(self, seq: int) -> tuple[list[bytes], list[bytes]]:
+        """Event ``seq``'s blinding values (by slot) and sorted leaves, for what is written
+        now (asked for at most twice an event: its root, then the next event's openings)."""
+        if self._cached is None or self._cached[0] != seq:
+            blind = blinds(self._dummy_key, self.side, seq, self.size)
+            # leaf() inlined: this runs for every slot of every side at every event.
+            h, head, mid = hashlib.sha256, _LEAF_HEAD, _LEAF_MID
+            leaves = sorted(
+                [h(head + b + mid + d).digest() for b, d in zip(blind, self._digests, strict=True)]
+            )
+            self._cached = (seq, blind, leaves)
+        return self._cached[1], self._cached[2]
 
     def root(self, seq: int) -> str:
-        return published_root(self.game_id, self.side, seq, self._levels[-1][0])
+        return published_root(self.game_id, self.side, seq, self._leaves(seq)[1])
 
     def opening(self, piece: str, key: str, root_seq: int) -> dict[str, Any]:
-        """Everything a client needs to check one fact against the root of ``root_seq``."""
+        """Everything a client needs to check one fact against the root of ``root_seq``
+        (call it while the roster still holds what it held at ``root_seq``)."""
         written = self.slots[(piece, key)]
-        path = []
-        index = written.slot
-        for level in range(DEPTH):
-            path.append(self._levels[level][index ^ 1].hex())
-            index //= 2
+        blind, leaves = self._leaves(root_seq)
         return {
             "side": self.side,
             "piece": piece,
             "key": key,
             "value": self.values[(piece, key)],
-            "seq": written.seq,
             "salt": written.salt,
-            "slot": written.slot,
-            "path": path,
+            "blind": blind[written.slot].hex(),
             "root_seq": root_seq,
+            "leaves": [x.hex() for x in leaves],
         }
 
 
-def check_opening(game_id: str, opening: dict[str, Any], root: str) -> bool:
-    """Does ``opening`` lead to the published ``root``?"""
+def check_opening(game_id: str, opening: dict[str, Any], root: str, size: int) -> bool:
+    """Does ``opening`` lead to the published ``root`` of a roster of ``size`` slots?"""
     try:
-        digest = bytes.fromhex(
-            commit(
-                "fact",
-                game_id,
-                opening["side"],
-                opening["seq"],
-                fact_payload(opening["piece"], opening["key"], opening["value"]),
-                bytes.fromhex(opening["salt"]),
-            )
-        )
-        node = _leaf(digest)
-        index = opening["slot"]
-        if not 0 <= index < SLOTS or len(opening["path"]) != DEPTH:
+        if set(opening) != _OPENING_FIELDS:
             return False
-        for sibling in opening["path"]:
-            other = bytes.fromhex(sibling)
-            node = _node(other, node) if index & 1 else _node(node, other)
-            index //= 2
-        return published_root(game_id, opening["side"], opening["root_seq"], node) == root
-    except (KeyError, TypeError, ValueError, OverflowError):  # e.g. a seq u64() cannot hold
+        digest = fact_digest(
+            game_id,
+            opening["side"],
+            opening["piece"],
+            opening["key"],
+            opening["value"],
+            opening["salt"],
+        )
+        blind = bytes.fromhex(opening["blind"])
+        leaves = [bytes.fromhex(x) for x in opening["leaves"]]
+        if len(blind) != HASH or len(leaves) != size or any(len(x) != HASH for x in leaves):
+            return False
+        if any(a >= b for a, b in itertools.pairwise(leaves)):
+            return False  # sorted, no repeats: one list for one root
+        if leaf(blind, digest) not in leaves:
+            return False
+        again = published_root(game_id, opening["side"], opening["root_seq"], leaves)
+        return hmac.compare_digest(again, root)
+    except (KeyError, TypeError, ValueError, OverflowError, AttributeError):
         return False
+
+
+_OPENING_FIELDS = frozenset(
+    ("side", "piece", "key", "value", "salt", "blind", "root_seq", "leaves")
+)

@@ -45,6 +45,7 @@ from ghillie.errors import (
 )
 from ghillie.events import Event
 from ghillie.fairness import referee
+from ghillie.fairness.capacity import roster_size
 from ghillie.fairness.ledger import Ledger, RandomBytes, Request, Secrets
 from ghillie.fairness.record import make_record
 from ghillie.fold import fold
@@ -158,7 +159,7 @@ class Hub:
             await self._io(self.store.create_game, game_id, header, None, hashes)
             game = LiveGame(game_id, scenario, engine.replay(scenario, []), [], {}, header, None)
         else:
-            ledger = Ledger(game_id, sides, kept, {}, self.random_bytes)
+            ledger = Ledger(game_id, sides, kept, {}, self.random_bytes, size=roster_size(scenario))
             first, state = referee.create(ledger, scenario, self.ids)
             await self._io(self.store.create_game, game_id, header, first, hashes)
             game = LiveGame(game_id, scenario, state, [first], {}, header, ledger)
@@ -332,7 +333,14 @@ class Hub:
             if all(side in game.anchors for side in game.state.sides):
                 sides = game.state.sides
                 kept = Secrets.from_json(game.header["fair"])
-                ledger = Ledger(game.game_id, sides, kept, game.anchors, self.random_bytes)
+                ledger = Ledger(
+                    game.game_id,
+                    sides,
+                    kept,
+                    game.anchors,
+                    self.random_bytes,
+                    size=roster_size(game.scenario),
+                )
                 game.ledger = ledger
                 request = ledger.request(None, referee.scenario_payload(game.scenario))
                 game.pending = Pending(
@@ -459,7 +467,11 @@ class Hub:
             if event.seq == game.state.seq + 1:
                 if game.ledger is None:
                     game.ledger = Ledger.from_header(
-                        game.game_id, game.state.sides, game.header, event
+                        game.game_id,
+                        game.state.sides,
+                        game.header,
+                        event,
+                        size=roster_size(game.scenario),
                     )
                 game.ledger.restore(game.state, event)
                 game.state = fold(game.state, event, ruleset)

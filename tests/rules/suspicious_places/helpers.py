@@ -191,7 +191,8 @@ def known(game: Game, side: str, handle: str) -> dict[str, Any] | None:
 
 
 def view_bytes(game: Game, observer: str) -> str:
-    """What ``observer`` receives, commitment digests masked (two worlds compare)."""
+    """What ``observer`` receives, each proof string as the place it first appeared (two
+    worlds compare: tests.contract.harness.comparable)."""
     return json.dumps(comparable(game.view(observer)), sort_keys=True)
 
 
@@ -204,12 +205,13 @@ def setup_table(
     hidings: Iterable[Mapping[str, Any]] = ({"marker": "M1", "unit": "mg"},),
     sniper_true: int | None = 0,
     ready: bool = True,
+    seed: int = SEED,
 ) -> Game:
     """Create a table-mode game and run setup: Lianra rolls ``pool`` (d6 per camouflaged
     unit), lays ``markers``, records ``hidings``; its sniper takes markers (true one by
     index); both sides get ready, and Keno has the first activation."""
     dice.queue(*pool)
-    game = create(data, dice)
+    game = create(data, dice, seed)
     markers = list(markers)
     if markers:
         game.command(LIANRA, {"type": "place_markers", "markers": markers})

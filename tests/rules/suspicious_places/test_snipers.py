@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 import pytest
@@ -16,9 +18,11 @@ from .helpers import (
     activate,
     add_units,
     at_table,
+    end,
     known,
     line,
     map_data,
+    observe,
     piece,
     piece_id,
     rolls,
@@ -260,6 +264,51 @@ def test_the_enemy_cannot_tell_a_covert_move_from_a_bluff() -> None:
         assert (_true_label(game, "sniper") != true) is moves
         seen.append(view_bytes(game, KENO))
     assert seen[0] == seen[1]
+
+
+SEEDS = 200
+COVERLESS = {"cover": "none", "open": False}  # so that an observation at 10" removes it
+
+
+def _proof_strings(view: dict[str, Any], seq: int) -> set[str]:
+    """Every string of the proof that came with event ``seq`` in a view."""
+    entry = next(e for e in view["log"] if e["seq"] == seq)
+    return set(re.findall(r"[0-9a-f]{64,}", json.dumps(entry["proof"])))
+
+
+@pytest.mark.spec("SW-R36")
+def test_openings_before_and_after_a_covert_move_do_not_tell_it_from_a_bluff() -> None:
+    # Issue 10: openings once carried Merkle paths whose nodes persisted from event to
+    # event. Keno saw one marker opened before the sniper's covert move and one after; the
+    # paths repeated exactly where Lianra's other secrets had not changed, so comparing
+    # them told a real move (the true marker rewritten) from a bluff (nothing written) in
+    # 122 games of 200. Now what Keno receives shows the same pattern either way, and no
+    # proof string of one event ever reappears in another's.
+    shared = 0
+    for seed in range(SEEDS):
+        seen = []
+        for moves in (True, False):
+            dice = QueuedDice()
+            game = setup_table(table_data(), dice, markers=[COVERLESS] * 3, seed=seed)
+            activate(game, KENO, "sergeant")
+            before = observe(game, dice, "M2", (3, 5, 2), measured=at_table(10))  # removed
+            end(game, KENO)
+            activate(game, LIANRA, "sniper")
+            true = _true_label(game, "sniper")
+            _covert(game, dice, _other_label(game) if moves else None, (6, 3))
+            assert (_true_label(game, "sniper") != true) is moves
+            end(game, LIANRA)
+            game.command(KENO, {"type": "pass"})  # the turn ends; Keno's sergeant goes again
+            game.command(LIANRA, {"type": "pass"})
+            activate(game, KENO, "sergeant")
+            after = observe(game, dice, "M3", (3, 5, 2), measured=at_table(10))
+            view = game.view(KENO)
+            opened = [e for e in view["log"] if e["seq"] in (before.seq, after.seq)]
+            assert all(e["proof"]["openings"] for e in opened)  # each removal opened M2, M3
+            shared += len(_proof_strings(view, before.seq) & _proof_strings(view, after.seq))
+            seen.append(view_bytes(game, KENO))
+        assert seen[0] == seen[1], f"seed {seed}: Keno can tell the covert move from a bluff"
+    assert shared == 0
 
 
 @pytest.mark.spec("SW-A11", "SW-R36")

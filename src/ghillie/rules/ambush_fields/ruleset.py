@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -46,6 +47,17 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
     scenario_model = AmbushFieldsScenario
     commands = COMMANDS
     odds_queries: ClassVar[Mapping[str, OddsQuery]] = {"detect": detection.ODDS}
+
+    def secret_facts(self, scenario: AmbushFieldsScenario) -> int:
+        # A ship: key, name, type, class, flag (setup.py), its fields, plot and the plot's
+        # note, scout points and EW spent, destroyed; a field: key, controller, radius,
+        # rating, active.
+        bound: Counter[str] = Counter(ship.side for ship in scenario.ships)
+        for side in bound:
+            bound[side] *= 11
+        for field in scenario.fields:
+            bound[scenario.ship(field.controller).side] += 5
+        return max(bound.values(), default=0)
 
     def new_board(self, scenario: AmbushFieldsScenario) -> Board:
         return Board()

@@ -7,6 +7,7 @@ square finds them at the start of its shooting phase. No dice: a scan always fin
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from ghillie.events import BoardChange
@@ -49,6 +50,11 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
 
     def setup(self, ruling: Ruling[Board], scenario: GridAmbushScenario) -> None:
         create_units(ruling, scenario)
+
+    def secret_facts(self, scenario: GridAmbushScenario) -> int:
+        # An ambushing unit's order: square, text, note and when it was written (setup.py).
+        units = Counter(u.side for u in scenario.units)
+        return 4 * max(units.values(), default=0)
 
     # --- who may act ------------------------------------------------------------------------
 

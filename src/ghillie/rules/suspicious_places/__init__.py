@@ -8,6 +8,7 @@ too; snipers hide under three markers of their own.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, ConfigDict, Field
@@ -175,6 +176,21 @@ class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
     scenario_model = SuspiciousPlacesScenario
     commands = COMMANDS
     odds_queries = ODDS
+
+    def secret_facts(self, scenario: SuspiciousPlacesScenario) -> int:
+        # A unit: its marker, hidden suppression and a note (a sniper's). A suspicious-place
+        # marker: its group, content, unit and note, and at most the largest marker roll of
+        # every unit plus the scenario's extras are laid (SW-R02). A sniper lies under
+        # three markers with one "true" fact each; when it hides again (SW-R37) the old
+        # three were removed, and a removed piece's facts give their slots back.
+        die = Die.parse(scenario.switches.markers_per_unit)
+        most = die.faces + die.plus
+        bound: Counter[str] = Counter()
+        for unit in scenario.units:
+            bound[unit.side] += 3 + 4 * most + (3 if unit.kind is UnitKind.SNIPER else 0)
+        for side in bound:
+            bound[side] += 4 * scenario.extra_markers
+        return max(bound.values(), default=0)
 
     def new_board(self, scenario: SuspiciousPlacesScenario) -> Board:
         return Board()

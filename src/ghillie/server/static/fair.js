@@ -221,36 +221,34 @@ export function commit(kind, gameId, owner, seq, payload, salt) {
   return hex(sha256(lp(salt), msg, lp(canonical(payload))));
 }
 
-// --- per-side Merkle rosters (ghillie.fairness.roster) ------------------------------------------
+// --- per-side rosters (ghillie.fairness.roster) ------------------------------------------------
 
-const DEPTH = 10;
-const SLOTS = 2 ** DEPTH;
+const LEAF_TAG = tag("leaf/v2");
 
-// Leaves and inner nodes get different first bytes, so a node can never pass for a leaf.
-const leaf = (digest) => sha256(Uint8Array.of(0), digest);
-const node = (left, right) => sha256(Uint8Array.of(1), left, right);
-
-function publishedRoot(gameId, side, seq, treeRoot) {
-  return hex(sha256(tag("roster/v1"), text(gameId), text(side), u64(seq), lp(treeRoot)));
+function publishedRoot(gameId, side, seq, leaves) {
+  return hex(sha256(tag("roster/v2"), text(gameId), text(side), u64(seq), u32(leaves.length), ...leaves));
 }
 
-/** Does `opening` ({side, piece, key, value, seq, salt, slot, path, root_seq}) lead to the
- * published `root`? Anything malformed is simply false. */
-export function checkOpening(gameId, opening, root) {
+/** Does `opening` ({side, piece, key, value, salt, blind, root_seq, leaves}) lead to the
+ * published `root` of a roster of `size` slots? The leaves are every slot's leaf of that
+ * root, sorted; the fact's own leaf must be among them. Anything malformed is simply false. */
+export function checkOpening(gameId, opening, root, size) {
   try {
-    const { side, piece, key, value, seq, salt, slot, path, root_seq: rootSeq } = opening;
+    const { side, piece, key, value, salt, blind, root_seq: rootSeq, leaves } = opening;
+    const fields = Object.keys(opening).sort().join(",");
+    if (fields !== "blind,key,leaves,piece,root_seq,salt,side,value") return false;
+    if (!Number.isInteger(size) || !Array.isArray(leaves) || leaves.length !== size) return false;
+    const bytes = leaves.map(unhex);
+    if (bytes.some((x) => x.length !== 32)) return false;
+    const canon = bytes.map(hex); // sorted as bytes: lowercase hex of one length sorts alike
+    for (let i = 1; i < canon.length; i++) if (!(canon[i - 1] < canon[i])) return false;
+    const b = unhex(blind);
+    if (b.length !== 32) return false;
     // A missing field reads as undefined, which commit refuses, as Python's KeyError.
-    const payload = { piece, key, value };
-    let hash = leaf(unhex(commit("fact", gameId, side, seq, payload, unhex(salt))));
-    if (!Number.isInteger(slot) || slot < 0 || slot >= SLOTS) return false;
-    if (!Array.isArray(path) || path.length !== DEPTH) return false;
-    let index = slot;
-    for (const sibling of path) {
-      const other = unhex(sibling);
-      hash = index & 1 ? node(other, hash) : node(hash, other);
-      index >>= 1;
-    }
-    return publishedRoot(gameId, side, rootSeq, hash) === root;
+    const digest = unhex(commit("fact", gameId, side, 0, { piece, key, value }, unhex(salt)));
+    const mine = hex(sha256(LEAF_TAG, lp(b), lp(digest)));
+    if (!canon.includes(mine)) return false;
+    return publishedRoot(gameId, side, rootSeq, bytes) === root;
   } catch {
     return false;
   }

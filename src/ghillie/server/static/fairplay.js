@@ -177,7 +177,8 @@ export class FairPlay {
     const results = openings.map((opening) => {
       const roots = this.roots.get(opening.root_seq);
       const root = roots ? roots[opening.side] : undefined;
-      const ok = typeof root === "string" ? fair.checkOpening(this.game, opening, root) : null;
+      const size = this.setup ? this.setup.roster : undefined;
+      const ok = typeof root === "string" ? fair.checkOpening(this.game, opening, root, size) : null;
       return { opening, ok };
     });
     this.checks.set(seq, results);
