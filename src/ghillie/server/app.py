@@ -37,6 +37,7 @@ from ghillie.server.problems import (
     NOT_FOUND,
     UNAVAILABLE,
     Problem,
+    internal_error,
     where,
 )
 from ghillie.server.socket import serve_socket
@@ -190,7 +191,7 @@ def create_app(store: EventStore, *, hub: Hub | None = None) -> FastAPI:
     @app.exception_handler(Exception)
     async def _crash(_request: Request, exc: Exception) -> Response:
         log.error("unhandled error: %s", where(exc))
-        problem = Problem("internal_error", "Something went wrong on the server.", 500)
+        problem = internal_error()
         return JSONResponse(problem.body(), status_code=500, media_type=PROBLEM_JSON)
 
     # --- reference data -------------------------------------------------------------------------

@@ -74,5 +74,14 @@ def where(exc: BaseException) -> str:
     return f"{exc.__class__.__name__} at {place}"
 
 
+INTERNAL_ERROR = "internal_error"
+
+
+def internal_error() -> Problem:
+    """What a request or a websocket message is answered when the server itself failed:
+    the same fixed words whatever happened (the log names the error's class and place)."""
+    return Problem(INTERNAL_ERROR, "Something went wrong on the server.", 500)
+
+
 def unknown_game() -> Problem:
     return Problem(UNKNOWN_GAME, "There is no such game, or the link is not valid.")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from typing import Any
 
 import orjson
@@ -13,7 +14,16 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from ghillie.errors import Refusal
 from ghillie.server.hub import COMMAND_ID_LENGTH, Hub, Watcher
-from ghillie.server.problems import BAD_REQUEST, TOO_LARGE, Problem, unknown_game
+from ghillie.server.problems import (
+    BAD_REQUEST,
+    TOO_LARGE,
+    Problem,
+    internal_error,
+    unknown_game,
+    where,
+)
+
+log = logging.getLogger("ghillie.socket")
 
 MAX_MESSAGE = 1 << 20
 
@@ -140,6 +150,9 @@ async def _answer(
         reply = {"type": "answer", "command_id": command_id, "problem": Problem.of(refusal).body()}
     except Problem as problem:
         reply = {"type": "answer", "command_id": command_id, "problem": problem.body()}
+    except Exception as exc:  # a bug: the page is still told, as over HTTP (issue 10)
+        log.error("unhandled error answering a command: %s", where(exc))
+        reply = {"type": "answer", "command_id": command_id, "problem": internal_error().body()}
     with contextlib.suppress(Exception):  # the page may have gone meanwhile
         await socket.send_text(_dumps(reply))
 
@@ -155,6 +168,9 @@ async def _fair(hub: Hub, game_id: str, observer: str, message: dict[str, Any]) 
         return {"type": "fair", "problem": Problem.of(refusal).body()}
     except Problem as problem:
         return {"type": "fair", "problem": problem.body()}
+    except Exception as exc:
+        log.error("unhandled error in the roll protocol: %s", where(exc))
+        return {"type": "fair", "problem": internal_error().body()}
     return {"type": "fair", "ok": True}
 
 

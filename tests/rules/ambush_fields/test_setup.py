@@ -4,6 +4,7 @@ inside one of its side's fields hidden, every other one identified where it was 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -154,3 +155,36 @@ def test_in_the_map_example_the_fleets_appear_when_both_sides_are_ready() -> Non
     game.command(COLONIALS, {"type": "ready"})
     # The picket boat at 0310 is in no field; the basestar's fleet is in the veil.
     assert set(known(game, COLONIALS)) == {"Picket boat"}
+
+
+# --- ending before play begins (issue 10) -------------------------------------------------
+
+
+def test_ending_before_play_needs_both_sides_and_shows_nothing_until_then() -> None:
+    # Ending publishes the record, every secret in it: a side that could end the game at
+    # once after the other deployed would read the hidden deployment.
+    game = deployed()
+    asked = game.command(CYLONS, {"type": "end_game"})
+    assert game.state.phase.value == "setup"
+    assert "asks to end the game before it begins" in asked.told[COLONIALS][0]["text"]
+    assert "ends when Colonial fleet agree" in asked.told[CYLONS][0]["text"]
+    assert game.view(CYLONS)["board"]["ending"] == [CYLONS]
+    assert known(game, CYLONS) == {}
+    text = str(game.view(CYLONS))
+    for placement in COLONIAL_SETUP:  # a hex label never stands alone (hashes aside)
+        assert not re.search(f"(?<![0-9a-f]){placement['at']}(?![0-9a-f])", text)
+    with pytest.raises(Refusal) as again:  # asking twice changes nothing
+        game.command(CYLONS, {"type": "end_game"})
+    assert again.value.code == "not_your_turn"
+    # The other side may still play on: the wish to end does not stop the set-up.
+    game.command(COLONIALS, {"type": "ready"})
+    game.command(COLONIALS, {"type": "end_game"})
+    assert game.state.phase.value == "over"
+
+
+def test_in_play_either_side_ends_the_game_alone() -> None:
+    game = deployed()
+    for side in (CYLONS, COLONIALS):
+        game.command(side, {"type": "ready"})
+    game.command(COLONIALS, {"type": "end_game"})
+    assert game.state.phase.value == "over"

@@ -55,6 +55,9 @@ class Board:
     fields: Mapping[str, Mapping[str, FieldState]] = field(default_factory=dict)
     # side -> the fields it holds partial information on (BSG-R15, R16: permanent).
     pi: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # Sides that asked to end the game before it began: it ends once every side has, since
+    # ending publishes the record, and with it every side's secret set-up (issue 10).
+    ending: frozenset[str] = frozenset()
 
     def knows(self, side: str, field_id: str) -> FieldState:
         return self.fields.get(side, {}).get(field_id, FieldState.UNKNOWN)
@@ -78,6 +81,8 @@ def fold(board: Board, change: BoardChange) -> Board:
             return replace(board, sides=tuple(data["sides"]))
         case "ready":
             return replace(board, ready=board.ready | {data["side"]})
+        case "ending":
+            return replace(board, ending=board.ending | {data["side"]})
         case "start":
             return replace(board, turn=1, step=Step.INITIATIVE, done=frozenset())
         case "done":

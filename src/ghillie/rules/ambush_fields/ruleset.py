@@ -68,7 +68,7 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
     def may_act(self, state: GameState[Board], side: str, command: type[Command]) -> bool:
         board = state.board
         if command is EndGame:
-            return True
+            return state.phase is not Phase.SETUP or side not in board.ending
         if state.phase is Phase.SETUP:
             return command in (Ready, Deploy) and side not in board.ready
         if side in board.done:
@@ -110,8 +110,7 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
             case EndPhase():
                 end_phase(ruling, scenario, side)
             case EndGame():
-                ruling.set_phase(Phase.OVER)
-                ruling.tell_public({"event": "game_over", "text": "The game is over."})
+                end_game(ruling, scenario, side)
             case _:
                 raise AssertionError(command)
 
@@ -128,6 +127,7 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
             "step": board.step.value,
             "done": sorted(board.done),
             "ready": sorted(board.ready),
+            "ending": sorted(board.ending),
         }
         if observer in state.sides:
             out["fields"] = _known_fields(state, observer)
@@ -139,6 +139,38 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
         from .candidates import candidates
 
         return candidates(state, side)
+
+
+def end_game(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str) -> None:
+    """Either side may end the game in play. Before play begins it ends only when every
+    side has asked: the record, published when the game is over, holds every secret, and a
+    side must not see the other's hidden deployment just by ending the game at once."""
+    waiting = [s for s in ruling.state.sides if s != side and s not in ruling.board.ending]
+    if ruling.state.phase is Phase.SETUP and waiting:
+        ruling.change_board("ending", side=side)
+        names = " and ".join(scenario.side_name(s) for s in waiting)
+        ruling.tell(
+            side,
+            {
+                "event": "end_asked",
+                "text": f"You asked to end the game before it begins; it ends when {names} "
+                "agree. Nothing is revealed until then.",
+            },
+        )
+        for other in waiting:
+            ruling.tell(
+                other,
+                {
+                    "event": "end_asked",
+                    "by": side,
+                    "text": f"{scenario.side_name(side)} asks to end the game before it "
+                    "begins. End the game too to agree: the record, with both sides' "
+                    "set-up, is published then.",
+                },
+            )
+        return
+    ruling.set_phase(Phase.OVER)
+    ruling.tell_public({"event": "game_over", "text": "The game is over."})
 
 
 def _known_fields(state: GameState[Board], side: str) -> list[dict[str, Any]]:
