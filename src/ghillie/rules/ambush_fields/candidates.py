@@ -43,11 +43,11 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
     assert isinstance(scenario, AmbushFieldsScenario)
     name = _namer(state.seq)
     if state.phase is Phase.SETUP:
-        out = _setup(state, scenario, side) if side not in board.ready else []
+        setting_up = _setup(state, scenario, side) if side not in board.ready else []
         # Rarely a side asks to end the game before it begins (both must: ruleset.end_game).
         if side not in board.ending and state.seq % 11 == 5:
-            out.append({"type": "end_game"})
-        return out
+            setting_up.append({"type": "end_game"})
+        return setting_up
     if side in board.done:
         # Waiting for the other side: nothing to give. Rarely, once the fields have had a
         # few turns to matter, a player ends the game instead.
