@@ -25,7 +25,7 @@ import rfc8785
 from ghillie.fairness.chains import Chain, back
 from ghillie.fairness.commitment import commit
 from ghillie.fairness.encoding import canonical, lp, tag, text, u32, u64
-from ghillie.fairness.roster import SLOTS, Roster, Written, check_opening
+from ghillie.fairness.roster import Roster, Written, check_opening
 
 from . import test_browser
 
@@ -194,59 +194,61 @@ def altered(opening: dict[str, Any], rng: random.Random) -> Iterator[dict[str, A
     def but(**changes: Any) -> dict[str, Any]:
         return {**opening, **changes}
 
-    path = opening["path"]
-    salt = opening["salt"]
+    leaves = opening["leaves"]
+    salt, blind = opening["salt"], opening["blind"]
     yield but(value={"not": opening["value"]})
     yield but(value=None if opening["value"] is not None else 0)
     yield but(salt=f"{int(salt[0], 16) ^ 1:x}{salt[1:]}")
     yield but(salt=salt.upper())  # the same bytes: Python's fromhex reads either case
     yield but(salt=salt[:-2])
-    yield but(slot=opening["slot"] ^ 1)
-    yield but(slot=opening["slot"] ^ (1 << rng.randrange(10)))
-    yield but(slot=-1)
-    yield but(slot=SLOTS)
-    yield but(slot=str(opening["slot"]))
-    yield but(seq=opening["seq"] + 1)
+    yield but(blind=f"{int(blind[0], 16) ^ 1:x}{blind[1:]}")
+    yield but(blind=blind[:-2])
     yield but(root_seq=opening["root_seq"] - 1)
+    yield but(root_seq=str(opening["root_seq"]))
     yield but(side=opening["side"] + "x")
     yield but(piece=opening["piece"] + "x")
     yield but(key=opening["key"].upper())
-    level = rng.randrange(len(path))
-    yield but(path=[*path[:level], "00" * 32, *path[level + 1 :]])
-    yield but(path=path[:-1])
-    yield but(path=[*path, "00" * 32])
-    yield but(path=list(reversed(path)))
-    yield but(path=[*path[:-1], "zz"])
-    yield but(path="".join(path))
-    yield but(path=[" ".join(p[i : i + 2] for i in range(0, 64, 2)) for p in path])
-    for field in ("side", "piece", "key", "value", "seq", "salt", "slot", "path", "root_seq"):
+    at = rng.randrange(len(leaves))
+    yield but(leaves=sorted([*leaves[:at], "00" * 32, *leaves[at + 1 :]]))
+    yield but(leaves=leaves[:-1])
+    yield but(leaves=[*leaves, "ff" * 32])
+    yield but(leaves=list(reversed(leaves)))
+    yield but(leaves=[*leaves[:-1], "zz"])
+    yield but(leaves="".join(leaves))
+    yield but(leaves=[x.upper() for x in leaves])  # the same bytes again
+    yield but(slot=3)  # a field an opening does not have
+    for field in ("side", "piece", "key", "value", "salt", "blind", "leaves", "root_seq"):
         yield {k: v for k, v in opening.items() if k != field}
     # Python lets these escape as OverflowError / AttributeError instead of answering False.
-    yield but(seq=-1)
     yield but(root_seq=-1)
     yield but(side=7)
 
 
 def opening_cases(rng: random.Random) -> dict[str, Any]:
     cases = []
-    for game_id, side in [("g1", "jungle"), ("01J0Z", "river"), ("ゲーム", "côté 😀")]:
-        roster = Roster(game_id, side, rng.randbytes(32))
+    for game_id, side, size in [
+        ("g1", "jungle", 16),
+        ("01J0Z", "river", 20),
+        ("ゲーム", "côté 😀", 33),
+    ]:
+        roster = Roster(game_id, side, rng.randbytes(32), size)
         facts = [(f"p{i}", key) for i in range(4) for key in ("square", "marker", "decoy")]
-        for seq, (piece, key) in enumerate(facts, start=1):
-            slot = roster.free_slot(rng.randrange(SLOTS))
-            roster.write(Written(piece, key, slot, rng.randbytes(32).hex(), seq), random_value(rng))
+        for piece, key in facts:
+            slot = roster.free_slot(rng.randrange(size))
+            roster.write(Written(piece, key, slot, rng.randbytes(32).hex(), 0), random_value(rng))
         root_seq = len(facts)
         root = roster.root(root_seq)
         for piece, key in facts:
             opening = roster.opening(piece, key, root_seq)
-            cases.append([game_id, opening, root])
-            cases.append([game_id, opening, roster.root(root_seq + 1)])
-            cases.append([game_id + "x", opening, root])
-            cases.extend([game_id, bad, root] for bad in altered(opening, rng))
+            cases.append([game_id, opening, root, size])
+            cases.append([game_id, opening, roster.root(root_seq + 1), size])
+            cases.append([game_id + "x", opening, root, size])
+            cases.append([game_id, opening, root, size + 1])
+            cases.extend([game_id, bad, root, size] for bad in altered(opening, rng))
     expected = []
-    for game_id, opening, root in cases:
+    for game_id, opening, root, size in cases:
         try:
-            expected.append(check_opening(game_id, opening, root))
+            expected.append(check_opening(game_id, opening, root, size))
         except (OverflowError, AttributeError):
             expected.append(False)  # check_opening lets these escape; fair.js says False
     return {"opening": (cases, expected)}
@@ -301,8 +303,8 @@ async (casesJson) => {
     canonical: cases.canonical.map((v) => hex(f.canonical(v))),
     commit: cases.commit.map(([kind, game, owner, seq, payload, salt]) =>
       attempt(() => f.commit(kind, game, owner, seq, payload, unhex(salt)))),
-    opening: cases.opening.map(([game, opening, root]) =>
-      f.checkOpening(game, opening, root)),
+    opening: cases.opening.map(([game, opening, root, size]) =>
+      f.checkOpening(game, opening, root, size)),
     chain: cases.chain.map(([seed, n]) => {
       const chain = f.chainFromSeed(unhex(seed), n);
       return [chain.anchor, ...Array.from({ length: n }, (_, k) => chain.element(k))].map(hex);
