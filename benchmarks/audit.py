@@ -30,8 +30,9 @@ def long_game(scenario: str, steps: int, seed: int) -> Game:
         if options:
             with contextlib.suppress(Refusal):
                 game.command(side, rng.choice(options))
-    if game.state.phase is not Phase.OVER:
-        game.command(game.state.sides[0], {"type": "end_game"})
+    for side in game.state.sides:  # before play begins every side must ask (ambush-fields)
+        if game.state.phase is not Phase.OVER:
+            game.command(side, {"type": "end_game"})
     return game
 
 
