@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import tomllib
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -49,6 +50,7 @@ log = logging.getLogger("ghillie.server")
 ROLL_WAIT = 30.0  # seconds an API call waits for the sides' contributions before answering
 MAX_SCENARIO = 256 * 1024  # a scenario file is a few kilobytes; this is generous
 STATIC = resources.files("ghillie.server") / "static"
+_STATIC_PART = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")
 
 
 class NewGame(BaseModel):
@@ -346,11 +348,17 @@ def create_app(store: EventStore, *, hub: Hub | None = None) -> FastAPI:
     async def play_page(game_id: str) -> Response:
         return _page("play.html")
 
-    @app.get("/static/{name}", include_in_schema=False)
+    @app.get("/static/{name:path}", include_in_schema=False)
     async def static(name: str) -> Response:
-        if "/" in name or name.startswith(".") or not (STATIC / name).is_file():
+        # Folders too (the vendored libraries, static/vendor/), but only plain names: no
+        # empty, dotted or escaping parts, so nothing outside static/ can be named.
+        parts = name.split("/")
+        if not all(_STATIC_PART.fullmatch(part) for part in parts):
             raise Problem(NOT_FOUND, "There is nothing here.")
-        with resources.as_file(STATIC / name) as path:
+        target = STATIC.joinpath(*parts)
+        if not target.is_file():
+            raise Problem(NOT_FOUND, "There is nothing here.")
+        with resources.as_file(target) as path:
             return FileResponse(Path(path), headers={"Cache-Control": "no-cache"})
 
     # Outermost first: secure headers on every answer, then the size limit, then the log.
