@@ -1,7 +1,10 @@
 """fair.js, the browser's copy of the fairness primitives, gives the same bytes as the Python
 package (ghillie.fairness) on many generated cases: SHA-256, HMAC, the length-prefixed
 encodings, RFC 8785 canonical JSON, commitments, roster openings (real ones from a
-:class:`Roster`, and altered ones) and hash chains.
+:class:`Roster`, and altered ones), hash chains, and the host's Ed25519 signatures on heads
+and roll requests (fair.js verifies with @noble/curves, Python with ``cryptography``: valid
+ones verify; an altered message, signature or key, another key, malformed hex and keys of
+small order fail on both).
 
 The module runs in Debian's chromium, loaded by URL from the running server, with
 ``crypto.subtle`` taken away first: phones reach the server over plain http, which is not a
@@ -25,6 +28,14 @@ import rfc8785
 from ghillie.fairness.chains import Chain, back
 from ghillie.fairness.commitment import commit
 from ghillie.fairness.encoding import canonical, lp, tag, text, u32, u64
+from ghillie.fairness.hashlog import (
+    _SMALL_ORDER,
+    HostKey,
+    head_message,
+    request_message,
+    verify_head,
+    verify_request,
+)
 from ghillie.fairness.roster import Roster, Written, check_opening
 
 from . import test_browser
@@ -254,6 +265,105 @@ def opening_cases(rng: random.Random) -> dict[str, Any]:
     return {"opening": (cases, expected)}
 
 
+# RFC 8032 §7.1 TEST 1's private key (docs/fairness.md's signed-head vector uses it).
+RFC8032_KEY = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"
+ORDER8 = "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"  # a point of order 8
+ORDER = 2**252 + 27742317777372353535851937790883648493  # L, the order of the base point
+
+
+def _flip(hex_text: str, rng: random.Random) -> str:
+    """One bit of the bytes changed."""
+    raw = bytearray(bytes.fromhex(hex_text))
+    raw[rng.randrange(len(raw))] ^= 1 << rng.randrange(8)
+    return raw.hex()
+
+
+def _bad_sigs(sig: str, rng: random.Random) -> list[str]:
+    s = int.from_bytes(bytes.fromhex(sig[64:]), "little")
+    return [
+        _flip(sig[:64], rng) + sig[64:],  # R altered
+        sig[:64] + _flip(sig[64:], rng),  # S altered
+        sig[:64] + (s + ORDER).to_bytes(32, "little").hex(),  # S + L: same value, not < L
+        sig.upper(),  # the same bytes, another spelling
+        sig[:-2],
+        sig + "00",
+        "",
+        "zz" + sig[2:],
+        " " + sig[1:],
+        "00" * 64,
+    ]
+
+
+def _bad_keys(public: str) -> list[str]:
+    # Non-canonical encodings (y >= p, which stand for y - p) and the points of small order,
+    # with either sign bit.
+    wide = [(2**255 - 19 + n).to_bytes(32, "little").hex() for n in range(19)]
+    small = [k.hex() for k in sorted(_SMALL_ORDER)]
+    signed = [(k[:31] + bytes([k[31] | 0x80])).hex() for k in sorted(_SMALL_ORDER)]
+    spelled = [public.upper(), public[:-2], public + "00", "", "zz" + public[2:]]
+    return [*spelled, *wide, *small, *signed]
+
+
+def signature_cases(rng: random.Random) -> dict[str, Any]:
+    """Heads and roll requests: valid ones, and ones altered in message, signature or key."""
+    keys = [HostKey.from_bytes(bytes.fromhex(RFC8032_KEY))]
+    keys += [HostKey.from_bytes(rng.randbytes(32)) for _ in range(3)]
+    heads: list[list[Any]] = []
+    requests: list[list[Any]] = []
+    for n, key in enumerate(keys):
+        other = keys[(n + 1) % len(keys)].public
+        game = ["g", "01J0ABCDEF", "Прохоровка-1943", random_string(rng, 10)][n]
+        for seq in [0, 1, 255, 2**32, 2**53 - 1, rng.randrange(5000)]:
+            digest = rng.randbytes(32).hex()
+            sig = key.sign(head_message(game, seq, bytes.fromhex(digest)))
+            head = {"seq": seq, "hash": digest, "sig": sig}
+            heads.append([key.public, game, head])
+            heads.append([other, game, head])  # another key
+            heads.append([key.public, game + "x", head])
+            heads.append([key.public, game, {**head, "seq": seq + 1}])
+            heads.append([key.public, game, {**head, "hash": _flip(digest, rng)}])
+            heads.append([key.public, game, {**head, "hash": digest.upper()}])
+            heads += [[key.public, game, {**head, "sig": bad}] for bad in _bad_sigs(sig, rng)]
+            heads += [[bad, game, head] for bad in _bad_keys(key.public)]
+            for field in ("seq", "hash", "sig"):
+                heads.append([key.public, game, {k: v for k, v in head.items() if k != field}])
+            heads.append([key.public, game, {**head, "seq": -1}])
+            heads.append([key.public, game, {**head, "seq": str(seq)}])
+            heads.append([key.public, game, {**head, "seq": True}])
+        for k, side in [(0, None), (1, ""), (7, "keno"), (4095, "côté 😀"), (2**40, "lianra")]:
+            commitment, prev = rng.randbytes(32).hex(), rng.randbytes(32).hex()
+            message = request_message(game, k, side, commitment, bytes.fromhex(prev))
+            sig = key.sign(message)
+            request = {"k": k, "side": side, "commitment": commitment, "prev": prev, "sig": sig}
+            requests.append([key.public, game, request])
+            requests.append([other, game, request])
+            requests.append([key.public, game + "x", request])
+            requests.append([key.public, game, {**request, "k": k + 1}])
+            requests.append([key.public, game, {**request, "side": (side or "") + "x"}])
+            if side == "":
+                requests.append([key.public, game, {**request, "side": None}])  # signs as ""
+            requests.append([key.public, game, {**request, "commitment": _flip(commitment, rng)}])
+            requests.append([key.public, game, {**request, "prev": _flip(prev, rng)}])
+            requests += [[key.public, game, {**request, "sig": bad}] for bad in _bad_sigs(sig, rng)]
+            requests += [[bad, game, request] for bad in _bad_keys(key.public)]
+            requests.append([key.public, game, {**request, "side": 7}])
+            for field in ("k", "commitment", "prev", "sig"):
+                requests.append(
+                    [key.public, game, {k_: v for k_, v in request.items() if k_ != field}]
+                )
+    # Under a key of small order, R = a small-order point and S = 0 "verify" for any message
+    # with OpenSSL alone: both sides must refuse such a key, whatever the signature.
+    for small in sorted(_SMALL_ORDER):
+        digest = rng.randbytes(32).hex()
+        for r in sorted(_SMALL_ORDER):
+            sig = r.hex() + "00" * 32
+            heads.append([small.hex(), "g", {"seq": 3, "hash": digest, "sig": sig}])
+    return {
+        "head": (heads, [verify_head(key, game, head) for key, game, head in heads]),
+        "request": (requests, [verify_request(key, game, r) for key, game, r in requests]),
+    }
+
+
 def chain_cases(rng: random.Random) -> dict[str, Any]:
     chains = [(rng.randbytes(32), n) for n in (0, 1, 2, 5, 100)] + [(bytes(32), 3)]
     chains.append((rng.randbytes(16), 4))
@@ -310,11 +420,23 @@ async (casesJson) => {
       return [chain.anchor, ...Array.from({ length: n }, (_, k) => chain.element(k))].map(hex);
     }),
     back: cases.back.map((x) => hex(f.back(unhex(x)))),
+    head: cases.head.map(([key, game, head]) => f.verifyHead(key, game, head)),
+    request: cases.request.map(([key, game, request]) => f.verifyRequest(key, game, request)),
   };
   const [seed, sample] = cases.full_chain;
   const chain = f.chainFromSeed(unhex(seed));
   out.full_chain = [chain.anchor, ...sample.map((k) => chain.element(k))].map(hex);
   out.timing_ms = performance.now() - started;
+
+  // The eight points of small order, from the library itself: Python's list must hold them.
+  const { ed25519 } = await import("/static/vendor/noble-curves/ed25519.js");
+  const order8 = ed25519.Point.fromHex(cases.order8);
+  let point = ed25519.Point.ZERO;
+  out.torsion = [];
+  for (let i = 0; i < 8; i++) {
+    out.torsion.push(point.toHex());
+    point = point.add(order8);
+  }
 
   // What Python has no exact twin for: links, range errors, non-JSON values, fresh seeds.
   const e0 = chain.element(0), e1 = chain.element(1);
@@ -347,9 +469,27 @@ def cases() -> dict[str, tuple[Any, Any]]:
         commit_cases,
         opening_cases,
         chain_cases,
+        signature_cases,
     ):
         out.update(make(rng))
     return out
+
+
+def test_the_small_order_keys_refused_are_every_point_of_small_order(
+    answers: dict[str, Any],
+) -> None:
+    torsion = {bytes.fromhex(h) for h in answers["torsion"]}
+    masked = {t[:31] + bytes([t[31] & 0x7F]) for t in torsion}
+    assert len(torsion) == 8
+    # The list holds every one of them, and besides only the non-canonical y = p, p + 1.
+    noncanonical = {(2**255 - 19 + n).to_bytes(32, "little") for n in (0, 1)}
+    assert masked | noncanonical == _SMALL_ORDER
+
+
+def test_the_signature_cases_are_not_vacuous(cases: dict[str, tuple[Any, Any]]) -> None:
+    for name in ("head", "request"):
+        results = cases[name][1]
+        assert 20 <= results.count(True) < len(results) // 5, name
 
 
 @pytest.fixture(scope="module")
@@ -361,7 +501,9 @@ def answers(browser: Any, server: str, cases: dict[str, tuple[Any, Any]]) -> dic
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(server + "/")
-        inputs = json.dumps({name: inputs for name, (inputs, _) in cases.items()})
+        inputs = json.dumps(
+            {"order8": ORDER8, **{name: inputs for name, (inputs, _) in cases.items()}}
+        )
         result: dict[str, Any] = page.evaluate(RUN, inputs)
         assert errors == []
         return result
@@ -396,6 +538,8 @@ def same(js: list[Any], python: list[Any], inputs: Any) -> None:
         "chain",
         "full_chain",
         "back",
+        "head",
+        "request",
     ],
 )
 def test_fair_js_gives_the_same_bytes_as_python(

@@ -8,6 +8,8 @@ signatures on different hashes for one seq prove that the host showed two histor
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -64,10 +66,81 @@ class HostKey:
         return self._private.sign(message).hex()
 
 
+# The encodings of Ed25519's eight points of small order, sign bit cleared (libsodium's
+# ge25519_has_small_order list): under such a key a "signature" of R = a small-order point
+# and S = 0 verifies for any message with OpenSSL, so anybody could forge a receipt. The pages'
+# verifier (@noble/curves, RFC 8032 strict) refuses them; so does this one.
+_SMALL_ORDER = frozenset(
+    bytes.fromhex(h)
+    for h in (
+        "0000000000000000000000000000000000000000000000000000000000000000",
+        "0100000000000000000000000000000000000000000000000000000000000000",
+        "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+        "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+        "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+        "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+        "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+    )
+)
+_P = 2**255 - 19
+_HEX32 = re.compile("[0-9a-f]{64}")
+_HEX64 = re.compile("[0-9a-f]{128}")
+
+
+def _usable_key(raw: bytes) -> bool:
+    """A canonical encoding (y < p) of a point not of small order."""
+    y = int.from_bytes(raw, "little") & ((1 << 255) - 1)
+    return len(raw) == 32 and y < _P and raw[:31] + bytes([raw[31] & 0x7F]) not in _SMALL_ORDER
+
+
 def verify(public: str, message: bytes, signature: str) -> bool:
     try:
-        key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(public))
-        key.verify(bytes.fromhex(signature), message)
-    except (InvalidSignature, ValueError):
+        raw = bytes.fromhex(public)
+        if not _usable_key(raw):
+            return False
+        Ed25519PublicKey.from_public_bytes(raw).verify(bytes.fromhex(signature), message)
+    except (InvalidSignature, ValueError, TypeError):
         return False
     return True
+
+
+def _strict_int(value: Any) -> bool:
+    # Not a bool (True == 1 in Python), and no larger than a page's JSON numbers carry exactly.
+    return type(value) is int and 0 <= value <= 2**53 - 1
+
+
+def _hex(pattern: re.Pattern[str], value: Any) -> bool:
+    return isinstance(value, str) and pattern.fullmatch(value) is not None
+
+
+def verify_head(public: Any, game_id: str, head: Mapping[str, Any]) -> bool:
+    """Did the host sign ``head`` (``{seq, hash, sig}``, as a page keeps it) with ``public``?
+    One spelling only (lowercase hex of exact length, an integer seq): another spelling of a
+    valid head would verify, yet not be the receipt the record holds. fair.js's verifyHead
+    gives the same answers (tests/server/test_fair_js.py)."""
+    seq, digest, sig = head.get("seq"), head.get("hash"), head.get("sig")
+    if not (_hex(_HEX32, public) and _strict_int(seq) and _hex(_HEX32, digest)):
+        return False
+    if not _hex(_HEX64, sig):
+        return False
+    try:
+        message = head_message(game_id, seq, bytes.fromhex(digest))
+    except UnicodeEncodeError:
+        return False  # a lone surrogate in the game id has no UTF-8 form
+    return verify(public, message, sig)
+
+
+def verify_request(public: Any, game_id: str, request: Mapping[str, Any]) -> bool:
+    """Did the host sign roll ``request`` (``{k, side, commitment, prev, sig}``) with ``public``?
+    As strict as :func:`verify_head`; fair.js's verifyRequest agrees."""
+    k, side, commitment = request.get("k"), request.get("side"), request.get("commitment")
+    prev, sig = request.get("prev"), request.get("sig")
+    if not (_hex(_HEX32, public) and _strict_int(k) and (side is None or isinstance(side, str))):
+        return False
+    if not (_hex(_HEX32, commitment) and _hex(_HEX32, prev) and _hex(_HEX64, sig)):
+        return False
+    try:
+        message = request_message(game_id, k, side, commitment, bytes.fromhex(prev))
+    except UnicodeEncodeError:
+        return False  # a lone surrogate in the game id or side has no UTF-8 form
+    return verify(public, message, sig)

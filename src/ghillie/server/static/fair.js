@@ -4,88 +4,26 @@
 //
 // Pure JavaScript on purpose: phones reach the server over plain http on the club's LAN, which
 // is not a secure context, so crypto.subtle does not exist there. crypto.getRandomValues does.
+// The hashes and signatures come from @noble/hashes and @noble/curves, not from code of ours.
 // Bytes are Uint8Array, hex is lowercase. tests/server/test_fair_js.py checks every function
 // here against the Python package, byte for byte.
 
-// --- SHA-256 (FIPS 180-4) and HMAC (RFC 2104) ---------------------------------------------------
+// --- SHA-256, HMAC and Ed25519, from the audited @noble libraries ------------------------------
 
-// First 32 bits of the fractional parts of the cube roots of the first 64 primes (§4.2.2).
-const K = Uint32Array.of(
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-);
-// First 32 bits of the fractional parts of the square roots of the first 8 primes (§5.3.3).
-const IV = Uint32Array.of(
-  0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-);
-const W = new Uint32Array(64); // the message schedule, reused: a Uint32Array store wraps mod 2^32
-
-const rotr = (x, n) => (x >>> n) | (x << (32 - n));
+// Vendored from npm at pinned versions by scripts/vendor-js (static/vendor/MANIFEST.json):
+// pure JavaScript, so they work where crypto.subtle does not exist.
+import { ed25519 } from "./vendor/noble-curves/ed25519.js";
+import { hmac } from "./vendor/noble-hashes/hmac.js";
+import { sha256 as nobleSha256 } from "./vendor/noble-hashes/sha2.js";
 
 /** SHA-256 of the parts, concatenated (like the Python helper, which takes `*parts`). */
 export function sha256(...parts) {
-  const data = concat(...parts);
-  const n = data.length;
-  // Padding (§5.1.1): 0x80, zeros, then the message length in bits as 64 bits big-endian.
-  const block = new Uint8Array(Math.ceil((n + 9) / 64) * 64);
-  block.set(data);
-  block[n] = 0x80;
-  const view = new DataView(block.buffer);
-  view.setUint32(block.length - 8, Math.floor(n / 2 ** 29)); // high word of n * 8
-  view.setUint32(block.length - 4, (n * 8) >>> 0);
-  const H = IV.slice();
-  for (let at = 0; at < block.length; at += 64) {
-    for (let t = 0; t < 16; t++) W[t] = view.getUint32(at + 4 * t);
-    for (let t = 16; t < 64; t++) {
-      const a = W[t - 15];
-      const b = W[t - 2];
-      const s0 = rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3);
-      const s1 = rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10);
-      W[t] = W[t - 16] + s0 + W[t - 7] + s1;
-    }
-    let [a, b, c, d, e, f, g, h] = H;
-    for (let t = 0; t < 64; t++) {
-      const S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
-      const t1 = (h + S1 + ((e & f) ^ (~e & g)) + K[t] + W[t]) | 0;
-      const S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
-      const t2 = (S0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
-      h = g;
-      g = f;
-      f = e;
-      e = (d + t1) | 0;
-      d = c;
-      c = b;
-      b = a;
-      a = (t1 + t2) | 0;
-    }
-    H[0] += a;
-    H[1] += b;
-    H[2] += c;
-    H[3] += d;
-    H[4] += e;
-    H[5] += f;
-    H[6] += g;
-    H[7] += h;
-  }
-  const out = new Uint8Array(32);
-  const outView = new DataView(out.buffer);
-  H.forEach((word, i) => outView.setUint32(4 * i, word));
-  return out;
+  return nobleSha256(concat(...parts));
 }
 
 /** HMAC-SHA256 (RFC 2104): a key longer than the 64-byte block is hashed first. */
 export function hmacSha256(key, data) {
-  const padded = new Uint8Array(64);
-  padded.set(key.length > 64 ? sha256(key) : key);
-  const inner = padded.map((x) => x ^ 0x36);
-  const outer = padded.map((x) => x ^ 0x5c);
-  return sha256(outer, sha256(inner, data));
+  return hmac(nobleSha256, key, data);
 }
 
 // --- bytes --------------------------------------------------------------------------------------
@@ -285,4 +223,58 @@ export function chainFromSeed(seed, length = LENGTH) {
       return elements[k + 1];
     },
   };
+}
+
+// --- the host's signatures (ghillie.fairness.hashlog) --------------------------------------------
+
+// One spelling only, as the audit asks: lowercase hex of exact length. A signature in capitals
+// would verify, yet be another receipt than the one the record holds.
+const HEX32 = /^[0-9a-f]{64}$/;
+const HEX64 = /^[0-9a-f]{128}$/;
+
+/** What the host signs after event `seq`: `tag("head/v1") + text(game) + u64(seq) + lp(hash)`. */
+export function headMessage(gameId, seq, hash) {
+  return concat(tag("head/v1"), text(gameId), u64(seq), lp(hash));
+}
+
+/** What the host signs when it asks every party for roll `k` (the request's fields). */
+export function requestMessage(gameId, k, side, commitment, prev) {
+  return concat(tag("request/v1"), text(gameId), u64(k), text(side ?? ""), text(commitment), lp(prev));
+}
+
+/** Is `signature` the host's Ed25519 signature of `message` under `publicKey` (both hex)?
+ * RFC 8032 verification without ZIP-215's leniency: non-canonical encodings and keys of small
+ * order (under which "signatures" verify for any message) fail. Anything malformed is false. */
+export function verify(publicKey, message, signature) {
+  if (typeof publicKey !== "string" || !HEX32.test(publicKey)) return false;
+  if (typeof signature !== "string" || !HEX64.test(signature)) return false;
+  try {
+    return ed25519.verify(unhex(signature), message, unhex(publicKey), { zip215: false });
+  } catch {
+    return false;
+  }
+}
+
+/** Did the host sign this head ({seq, hash, sig}) of game `gameId` with `publicKey`? */
+export function verifyHead(publicKey, gameId, head) {
+  try {
+    const { seq, hash, sig } = head;
+    if (!Number.isSafeInteger(seq) || typeof hash !== "string" || !HEX32.test(hash)) return false;
+    return verify(publicKey, headMessage(gameId, seq, unhex(hash)), sig);
+  } catch {
+    return false;
+  }
+}
+
+/** Did the host sign this roll request ({k, side, commitment, prev, sig}) with `publicKey`? */
+export function verifyRequest(publicKey, gameId, request) {
+  try {
+    const { k, side, commitment, prev, sig } = request;
+    if (!Number.isSafeInteger(k) || (side !== null && typeof side !== "string")) return false;
+    if (typeof commitment !== "string" || !HEX32.test(commitment)) return false;
+    if (typeof prev !== "string" || !HEX32.test(prev)) return false;
+    return verify(publicKey, requestMessage(gameId, k, side, commitment, unhex(prev)), sig);
+  } catch {
+    return false;
+  }
 }
