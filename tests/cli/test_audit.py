@@ -59,10 +59,47 @@ def test_receipts_kept_by_a_page_are_checked(recorded: Path, tmp_path: Path) -> 
     record = json.loads(recorded.read_text())
     last = record["events"][-1]
     receipts = tmp_path / "receipts.json"
+    key = record["events"][0]["fair"]["setup"]["key"]
     head = {"seq": last["seq"], "hash": last["fair"]["hash"], "sig": last["fair"]["sig"]}
-    receipts.write_text(json.dumps({"heads": [head]}))
+    receipts.write_text(json.dumps({"key": key, "heads": [head], "requests": []}))
     result = runner.invoke(app, ["audit", str(recorded), "--receipts", str(receipts), "--json"])
     assert json.loads(result.output)["receipts"] == 1
+    # Receipts that do not verify, or that name no key (kept by an older page), are not
+    # skipped: the audit fails and says why.
+    for kept, words in [
+        ({"key": key, "heads": [{**head, "sig": "00" * 64}], "requests": []}, "did not sign"),
+        ({"heads": [head], "requests": []}, "do not say which host key"),
+        ({"key": "11" * 32, "heads": [head], "requests": []}, "another host key"),
+    ]:
+        receipts.write_text(json.dumps(kept))
+        result = runner.invoke(app, ["audit", str(recorded), "--receipts", str(receipts)])
+        assert result.exit_code == 1
+        assert "FAILED receipts" in result.output
+        assert words in result.output
+
+
+def test_the_other_sides_record_gives_its_receipts(recorded: Path, tmp_path: Path) -> None:
+    record = json.loads(recorded.read_text())
+    key = record["events"][0]["fair"]["setup"]["key"]
+    heads = [
+        {"seq": e["seq"], "hash": e["fair"]["hash"], "sig": e["fair"]["sig"]}
+        for e in record["events"]
+    ]
+    other = tmp_path / "other.json"
+    other.write_text(
+        json.dumps({**record, "receipts": {"x": {"key": key, "heads": heads, "requests": []}}})
+    )
+    result = runner.invoke(app, ["audit", str(recorded), "--receipts", str(other), "--json"])
+    assert json.loads(result.output)["receipts"] == len(heads)
+
+
+def test_a_record_written_another_way_fails(recorded: Path) -> None:
+    record = json.loads(recorded.read_text())
+    record["note"] = "harmless"
+    recorded.write_text(json.dumps(record))
+    result = runner.invoke(app, ["audit", str(recorded)])
+    assert result.exit_code == 1
+    assert "FAILED record: is not in the form ghillie writes" in result.output
 
 
 def test_replay_shows_every_secret(tmp_path: Path) -> None:

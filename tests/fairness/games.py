@@ -1,19 +1,39 @@
-"""Complete games of every bundled scenario, played by random sensible commands, as records."""
+"""Complete games of every bundled scenario, played by random sensible commands, as records:
+host-held ones through :class:`ghillie.Game`, and page-held ones as the server plays them."""
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import random
+from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 from ghillie import Game, examples, registry
 from ghillie.errors import Refusal
-from ghillie.state import Phase
+from ghillie.events import Event
+from ghillie.fairness import referee
+from ghillie.fairness.chains import Chain
+from ghillie.fairness.ledger import Ledger, Request, Secrets, seeded_bytes
+from ghillie.fairness.record import make_record
+from ghillie.ids import SeededIds
+from ghillie.state import GameState, Phase
+
+
+class Playable(Protocol):
+    state: GameState[Any]
+
+    def command(self, side: str, command: Mapping[str, Any]) -> Any: ...
 
 
 def play_random(scenario: str, seed: int, steps: int = 80) -> Game:
     game = Game.create(examples.load(scenario), seed=seed)
+    _drive(game, seed, steps)
+    return game
+
+
+def _drive(game: Playable, seed: int, steps: int) -> None:
     ruleset = registry.get(game.state.ruleset)
     rng = random.Random(seed)
     for _ in range(steps):
@@ -41,6 +61,99 @@ def play_random(scenario: str, seed: int, steps: int = 80) -> Game:
                 with contextlib.suppress(Refusal):
                     game.command(side, rng.choice(options))
     assert game.state.phase is Phase.OVER, "the random game never ended"
+
+
+class PagesGame:
+    """A game whose sides' chains are held by their pages (``chains: "clients"``), played
+    the way the hub plays one: every request is signed, each side's element comes from its
+    page's chain, and each page keeps what it is shown as its receipts (the host's key from
+    event 0, every head and every request), as fairplay.js does."""
+
+    def __init__(
+        self,
+        scenario: str,
+        chains: Mapping[str, Chain],
+        host: int,
+        game_id: str,
+        key: bytes | None = None,
+    ) -> None:
+        self.scenario = examples.load(scenario)
+        self.chains = chains
+        self.game_id = game_id
+        self.ids = SeededIds(host)
+        sides = self.scenario.side_ids()
+        draw = seeded_bytes(host)
+        anchors = {side: chains[side].anchor.hex() for side in sides}
+        kept = Secrets.new([], draw)
+        if key is not None:  # a host that keeps its signing key but draws all else anew
+            kept.key = key
+        self.ledger = Ledger(game_id, sides, kept, anchors, draw)
+        self.receipts: dict[str, dict[str, Any]] = {
+            side: {"key": self.ledger.key.public, "heads": [], "requests": []} for side in sides
+        }
+        self.events: list[Event] = []
+        request = self._ask(None, referee.scenario_payload(self.scenario))
+        first, self.state = referee.create(
+            self.ledger, self.scenario, self.ids, self._elements(0), request=request
+        )
+        self._keep(first)
+
+    def command(self, side: str, command: Mapping[str, Any]) -> Event:
+        # Tried first, as the hub does: a refused command asks nobody for anything.
+        referee.trial(self.ledger, self.state, side, command, self.ids)
+        request = self._ask(side, referee.command_payload(self.state, command))
+        event, self.state = referee.apply(
+            self.ledger,
+            self.state,
+            side,
+            command,
+            self.ids,
+            self._elements(request.k),
+            request=request,
+        )
+        self._keep(event)
+        return event
+
+    def _ask(self, side: str | None, payload: Any) -> Request:
+        request = self.ledger.request(side, payload)  # signed: the pages are asked
+        for kept in self.receipts.values():
+            kept["requests"].append(request.public(self.game_id))
+        return request
+
+    def _elements(self, k: int) -> dict[str, bytes]:
+        return {side: chain.element(k) for side, chain in self.chains.items()}
+
+    def _keep(self, event: Event) -> None:
+        self.events.append(event)
+        fair = event.fair or {}
+        for kept in self.receipts.values():
+            kept["heads"].append({"seq": event.seq, "hash": fair["hash"], "sig": fair["sig"]})
+
+    def record(self, *, with_receipts: bool = True) -> dict[str, Any]:
+        header = {
+            "ruleset": self.scenario.ruleset,
+            "scenario": self.scenario.model_dump(mode="json", by_alias=True),
+            "fair": self.ledger.header(),
+        }
+        out = make_record(self.game_id, header, self.events)
+        if with_receipts:
+            out["receipts"] = copy.deepcopy(self.receipts)
+        return out
+
+
+def play_pages(
+    scenario: str,
+    seed: int,
+    chains: Mapping[str, Chain],
+    host: int,
+    game_id: str,
+    key: bytes | None = None,
+) -> PagesGame:
+    """A complete page-held game: commands chosen by ``seed``, the host's secrets (seed,
+    signing key unless ``key`` is given, roster key, ids) by ``host``, the sides' elements
+    from ``chains``."""
+    game = PagesGame(scenario, chains, host, game_id, key)
+    _drive(game, seed, 80)
     return game
 
 

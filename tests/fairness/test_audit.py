@@ -11,14 +11,18 @@ import copy
 import json
 import random
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 import pytest
 
+from ghillie import examples
 from ghillie.fairness.audit import audit
+from ghillie.fairness.chains import Chain
+from ghillie.fairness.encoding import sha256
 from ghillie.fairness.hashlog import HostKey, head_message, request_message
 
-from .games import KEYS, records
+from .games import KEYS, PagesGame, play_pages, records
 
 STATS: dict[str, int] = {}
 
@@ -198,24 +202,38 @@ def _key(record: dict[str, Any]) -> HostKey:
     return HostKey.from_bytes(bytes.fromhex(KEYS[record["game"]]))
 
 
+def _kept(
+    record: dict[str, Any],
+    heads: list[dict[str, Any]] | None = None,
+    requests: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """Receipts as a page keeps them: the host's key from event 0, heads and requests."""
+    key = record["events"][0]["fair"]["setup"]["key"]
+    return {"key": key, "heads": heads or [], "requests": requests or []}
+
+
 def test_a_receipt_for_another_head_proves_two_histories() -> None:
     _, record = RECORDS[0]
     game, key = record["game"], _key(record)
     seq = len(record["events"]) // 2
     honest = record["events"][seq]["fair"]
-    receipt = {"heads": [{"seq": seq, "hash": honest["hash"], "sig": honest["sig"]}]}
+    receipt = _kept(record, heads=[{"seq": seq, "hash": honest["hash"], "sig": honest["sig"]}])
     assert audit(record, [receipt]).ok
     other = bytes(32)
-    forged = {
-        "heads": [
-            {"seq": seq, "hash": other.hex(), "sig": key.sign(head_message(game, seq, other))}
-        ]
-    }
+    forged = _kept(
+        record,
+        heads=[{"seq": seq, "hash": other.hex(), "sig": key.sign(head_message(game, seq, other))}],
+    )
     report = audit(record, [forged])
     assert not report.ok
     assert report.findings[0].check == "receipts"
-    unsigned = {"heads": [{"seq": seq, "hash": other.hex(), "sig": "00" * 64}]}
-    assert audit(record, [unsigned]).ok  # a claim the host never signed proves nothing
+    assert "two histories" in report.findings[0].message
+    # A head the host's key never signed proves nothing either way, so a side that kept one
+    # cannot have its receipts checked: the audit fails instead of skipping it.
+    unsigned = _kept(record, heads=[{"seq": seq, "hash": other.hex(), "sig": "00" * 64}])
+    report = audit(record, [unsigned])
+    assert not report.ok
+    assert "did not sign" in report.findings[0].message
 
 
 def test_a_roll_asked_for_again_is_found() -> None:
@@ -227,24 +245,31 @@ def test_a_roll_asked_for_again_is_found() -> None:
     event = record["events"][k]
     prev = bytes.fromhex(record["events"][k - 1]["fair"]["hash"])
     honest = {
+        "game": game,
         "k": k,
         "side": event["side"],
         "commitment": event["fair"]["request"],
         "prev": prev.hex(),
     }
     honest["sig"] = key.sign(request_message(game, k, event["side"], honest["commitment"], prev))
-    assert audit(record, [{"requests": [honest]}]).ok
+    assert audit(record, [_kept(record, requests=[honest])]).ok
     other = "ab" * 32
     superseded = {**honest, "commitment": other}
     superseded["sig"] = key.sign(request_message(game, k, event["side"], other, prev))
-    report = audit(record, [{"requests": [superseded]}])
+    report = audit(record, [_kept(record, requests=[superseded])])
     assert not report.ok
     assert "superseded" in report.findings[0].message
     late = len(record["events"])
     head = bytes.fromhex(record["events"][-1]["fair"]["hash"])
-    unresolved = {"k": late, "side": event["side"], "commitment": other, "prev": head.hex()}
+    unresolved = {
+        "game": game,
+        "k": late,
+        "side": event["side"],
+        "commitment": other,
+        "prev": head.hex(),
+    }
     unresolved["sig"] = key.sign(request_message(game, late, event["side"], other, head))
-    report = audit(record, [{"requests": [unresolved]}])
+    report = audit(record, [_kept(record, requests=[unresolved])])
     assert not report.ok
     assert "never resolved" in report.findings[0].message
 
@@ -294,3 +319,214 @@ def test_a_thousand_games_each_passes_untouched_and_fails_altered() -> None:
         altered = copy.deepcopy(record)
         _set(altered, path, _altered(_get(record, path), rng))
         _rejects(altered, f"slow value {path}")
+
+
+# --- page-held games: a host that replays a game under a new key (issue 10, finding 1) ------
+#
+# In a game whose pages hold their chains, both sides' anchors and elements are public by the
+# end, so a host could replay the game with its own seed, other secrets and other commands,
+# sign the new log with a new key and publish that as the record. What gives it away is the
+# pages' receipts: each page kept the host's key from event 0 and every head and request,
+# signed by that key. The audit must reject the rewrite whatever is done to those receipts.
+
+
+def _chains(scenario: str) -> dict[str, Chain]:
+    sides = examples.load(scenario).side_ids()
+    return {side: Chain.from_seed(sha256(f"page:{scenario}:{side}".encode())) for side in sides}
+
+
+@cache
+def _honest(scenario: str) -> PagesGame:
+    return play_pages(scenario, 1, _chains(scenario), host=11, game_id=f"pages-{scenario}")
+
+
+PAGE_SCENARIOS = examples.names()
+
+
+def _rewrite(honest: PagesGame, seed: int, *, key: bytes | None = None) -> dict[str, Any]:
+    """The host's replay: the pages' real chains, another host seed, secrets and commands."""
+    scenario = next(n for n in PAGE_SCENARIOS if honest.game_id == f"pages-{n}")
+    again = play_pages(scenario, seed, honest.chains, 100 + seed, honest.game_id, key)
+    return again.record(with_receipts=False)
+
+
+def _rejected(record: dict[str, Any], receipts: list[Any], what: str, words: str) -> None:
+    _count("rewrites tried")
+    report = audit(record, receipts)
+    assert not report.ok, f"{what}: the rewrite passed"
+    assert words in report.findings[0].message, (what, report.findings)
+    _count("rewrites rejected")
+
+
+@pytest.mark.parametrize("scenario", PAGE_SCENARIOS)
+def test_an_untouched_page_held_record_passes_with_its_receipts(scenario: str) -> None:
+    honest = _honest(scenario)
+    record = honest.record()
+    report = audit(record)
+    assert report.ok, report.findings
+    # Every head and every request each page kept, all verified: two sides, two per event.
+    assert report.receipts == 2 * 2 * report.events
+    assert report.held == []
+    # The same receipts given beside the record (`ghillie audit --receipts`) pass too.
+    alone = honest.record(with_receipts=False)
+    assert audit(alone, list(honest.receipts.values())).ok
+    _count("untouched page-held records accepted")
+
+
+@pytest.mark.parametrize("scenario", PAGE_SCENARIOS)
+def test_a_game_replayed_under_a_new_key_is_rejected_by_the_pages_receipts(scenario: str) -> None:
+    honest = _honest(scenario)
+    kept = honest.record()["receipts"]
+    for seed in (2, 3):
+        rewrite = _rewrite(honest, seed)
+        # The rewrite is a perfectly good record on its own, on the pages' real chains: only
+        # the receipts can tell. (On the main of issue 10 it passed with them, too.)
+        assert audit(rewrite).ok
+        setup, original = rewrite["events"][0]["fair"]["setup"], honest.events[0].fair or {}
+        assert setup["key"] != original["setup"]["key"]
+        sides = [p for p in setup["parties"] if p["party"] != "host"]
+        assert sides == [p for p in original["setup"]["parties"] if p["party"] != "host"]
+        assert rewrite["events"] != honest.record()["events"]
+
+        other = "another host key than this record's"
+        _rejected({**rewrite, "receipts": kept}, [], "both sides' receipts", other)
+        for side, receipts in kept.items():
+            _rejected({**rewrite, "receipts": {side: receipts}}, [], f"{side}'s receipts", other)
+            _rejected(rewrite, [receipts], f"{side}'s receipts given apart", other)
+            # A host that edits the receipts it is handed: drops the key (as if an older
+            # page kept them), or writes its new key in.
+            keyless = {k: v for k, v in receipts.items() if k != "key"}
+            _rejected(rewrite, [keyless], "receipts without their key", "cannot be checked")
+            rekeyed = {**receipts, "key": setup["key"]}
+            _rejected(rewrite, [rekeyed], "receipts given the new key", "did not sign")
+        # A host that kept its signing key and replayed with a new seed: the receipts now
+        # verify, and show two histories.
+        same_key = _rewrite(honest, seed, key=honest.ledger.secrets.key)
+        assert audit(same_key).ok
+        _rejected({**same_key, "receipts": kept}, [], "same key", "two histories")
+
+
+@pytest.mark.parametrize("scenario", PAGE_SCENARIOS)
+def test_a_record_kept_with_badly_signed_heads_is_rejected(scenario: str) -> None:
+    # During play the host sent heads (and requests) whose signatures do not verify, so the
+    # pages' receipts would prove nothing; at the end it signs a rewrite with its real key.
+    honest = _honest(scenario)
+    rng = random.Random(f"badly:{scenario}")
+    real_key = honest.ledger.secrets.key
+    stranger = HostKey.from_bytes(sha256(b"another key"))
+    rewrite = _rewrite(honest, 4, key=real_key)
+    assert audit(rewrite).ok
+
+    def spoiled(sig: str, how: int) -> str:
+        if how == 0:
+            return "00" * 64
+        if how == 1:
+            raw = bytearray(bytes.fromhex(sig))
+            raw[rng.randrange(64)] ^= 1 << rng.randrange(8)
+            return raw.hex()
+        if how == 2:
+            return sig.upper()  # verifies as bytes, but is not the one spelling
+        return stranger.sign(b"something else")
+
+    for how in range(4):
+        receipts = copy.deepcopy(honest.receipts)
+        for kept in receipts.values():
+            for item in [*kept["heads"], *kept["requests"]]:
+                item["sig"] = spoiled(item["sig"], how)
+        _rejected({**rewrite, "receipts": receipts}, [], f"spoiled {how}", "did not sign")
+        for field in ("heads", "requests"):
+            # Even beside the honest record itself: one receipt that does not verify fails.
+            one = copy.deepcopy(honest.receipts)
+            side = rng.choice(sorted(one))
+            item = rng.choice(one[side][field])
+            item["sig"] = spoiled(item["sig"], how)
+            report = audit(honest.record(with_receipts=False), [one[side]])
+            assert not report.ok
+            assert "did not sign" in report.findings[0].message
+            _count("badly signed receipts rejected")
+
+
+# --- one form only (issue 10, finding 9) ------------------------------------------------------
+
+
+def _retyped(value: Any) -> Iterator[tuple[str, Any]]:
+    """The same value written another way that JSON readers and RFC 8785 may not tell apart."""
+    if isinstance(value, bool):
+        yield "1 for true", int(value)
+    elif isinstance(value, int):
+        yield "0.0 for 0", float(value)
+        if value in (0, 1):
+            yield "true for 1", bool(value)
+    elif isinstance(value, float) and value.is_integer():
+        yield "0 for 0.0", int(value)
+
+
+def _dicts(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        yield path
+        for key, inner in value.items():
+            yield from _dicts(inner, (*path, key))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            yield from _dicts(inner, (*path, index))
+
+
+def _non_canonical(record: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    for path in _leaves(record):
+        for what, value in _retyped(_get(record, path)):
+            edited = copy.deepcopy(record)
+            _set(edited, path, value)
+            yield f"{what} at {path}", edited
+    for path in _dicts(record):
+        edited = copy.deepcopy(record)
+        _get(edited, path)["note"] = "harmless"
+        yield f"unknown field at {path}", edited
+
+
+def test_the_three_harmless_edits_of_the_issue_are_rejected() -> None:
+    # The three the issue found: each leaves the hashes, the signatures and the meaning as
+    # they were, and each passed the audit.
+    _, record = next(r for r in RECORDS if r[0].startswith("ambush-fields#"))
+    assert audit(record).ok
+    event = next(e for e in record["events"] if e["effects"] and "level" in e["effects"][-1])
+    zero = copy.deepcopy(record)  # 0.0 for 0 (RFC 8785 writes both as 0: the same hash)
+    zero["events"][event["seq"]]["effects"][-1]["level"] = float(event["effects"][-1]["level"])
+    flag = copy.deepcopy(record)  # 1 for true in the scenario, which the rules read as true
+    switches = flag["scenario"]["switches"]
+    name = next(k for k, v in switches.items() if isinstance(v, bool))
+    switches[name] = int(switches[name])
+    extra = copy.deepcopy(record)  # a field ghillie never writes
+    extra["comment"] = "harmless"
+    pages = _honest("grid-ambush-table").record()
+    assert audit(pages).ok
+    true = copy.deepcopy(pages)  # true for 1 in a receipt: Python reads True as 1
+    head = next(h for h in true["receipts"]["jungle"]["heads"] if h["seq"] == 1)
+    head["seq"] = True
+    for edited in (zero, flag, extra, true):
+        report = audit(edited)
+        assert not report.ok
+        assert report.findings[0].check in ("record", "receipts")
+        assert "form" in report.findings[0].message, report.findings
+
+
+@pytest.mark.parametrize(
+    ("name", "record"),
+    [r for r in RECORDS if r[0].endswith("#0")],
+    ids=[n for n, _ in RECORDS if n.endswith("#0")],
+)
+def test_a_record_written_another_way_is_rejected(name: str, record: dict[str, Any]) -> None:
+    rng = random.Random(f"form:{name}")
+    edits = list(_non_canonical(record))
+    for what, edited in rng.sample(edits, min(30, len(edits))):
+        _rejects(edited, f"form {what}")
+
+
+def test_receipts_written_another_way_are_rejected() -> None:
+    honest = _honest("grid-ambush-table")
+    record = honest.record()
+    assert audit(record).ok
+    receipts_only = {"receipts": record["receipts"]}
+    edits = [e for e in _non_canonical(receipts_only) if e[0] != "unknown field at ()"]
+    assert len(edits) > 100
+    for what, edited in random.Random("receipts").sample(edits, 60):
+        _rejects({**record, "receipts": edited["receipts"]}, f"receipts {what}")

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from ghillie.events import effect_to_json, event_from_json
 from ghillie.fairness.audit import audit as run_audit
+from ghillie.fairness.record import FORMAT
 from ghillie.state import Level
 
 console = Console()
@@ -27,7 +28,11 @@ def _read(path: Path) -> Any:
 def audit(
     record: Annotated[Path, typer.Argument(help="The game record (downloaded when it ended).")],
     receipts: Annotated[
-        list[Path] | None, typer.Option(help="Receipts a side's page kept (repeatable).")
+        list[Path] | None,
+        typer.Option(
+            help="Receipts a side's page kept, or the other side's record, which carries "
+            "them (repeatable)."
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     unfinished: Annotated[
@@ -37,7 +42,14 @@ def audit(
     """Check a game record: hash chain, receipts, every roll, every commitment, and a full
     replay through the rules. Exits 1 and names the first problem if anything is wrong."""
     data = _read(record)
-    kept = [_read(p) for p in receipts or []]
+    kept: list[Any] = []
+    for path in receipts or []:
+        other = _read(path)
+        # The other side's downloaded record carries that side's receipts: take them.
+        if isinstance(other, dict) and other.get("format") == FORMAT:
+            kept.extend((other.get("receipts") or {}).values())
+        else:
+            kept.append(other)
     report = run_audit(data, kept, finished=not unfinished)
     if as_json:
         typer.echo(

@@ -2,11 +2,16 @@
 
 The checks, in order (TRUST.md §1.4); the first problem found is named:
 
+0. **record** — the record is in the one form ghillie writes (:mod:`ghillie.fairness.strict`):
+   no unknown field, no number or flag spelled another way, even where the meaning and the
+   hashes would be the same;
 1. **chain** — every event's hash follows from the one before, and every head is signed by
    the game's key;
-2. **receipts** — every head and roll request a side's client kept lies on this chain: a
-   validly signed head or request that disagrees with the record is proof that the host
-   showed two histories or asked for a roll again to get another result;
+2. **receipts** — every head and roll request a side's page kept is signed by the host key
+   the page kept, which must be the record's key, and lies on this chain: a signed head or
+   request that disagrees with the record is proof that the host showed two histories or
+   asked for a roll again to get another result. A receipt that does not verify, or one
+   kept without the key, fails the audit: what cannot be checked is not skipped;
 3. **randomness** — the host's and every host-held chain regrow from their seeds, every
    element links to the one before, and every request opens to the command it was for;
 4. **replay** — each event is ruled on again by the rules engine from the command, the dice
@@ -27,10 +32,18 @@ from typing import Any
 from ghillie import engine
 from ghillie.errors import Refusal, ScenarioError
 from ghillie.events import Event, event_from_json, event_to_json
+from ghillie.fairness import strict
 from ghillie.fairness.capacity import roster_size
 from ghillie.fairness.chains import Chain, links
 from ghillie.fairness.commitment import opens
-from ghillie.fairness.hashlog import event_hash, genesis, head_message, request_message, verify
+from ghillie.fairness.hashlog import (
+    event_hash,
+    genesis,
+    head_message,
+    verify,
+    verify_head,
+    verify_request,
+)
 from ghillie.fairness.ledger import HOST, VERSION, Ledger, Secrets, hashed, opened
 from ghillie.fairness.record import FORMAT
 from ghillie.fairness.referee import ReplayIds, scenario_payload
@@ -104,8 +117,19 @@ def _fail(report: Report, check: str, seq: int | None, message: str) -> None:
 
 
 def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report: Report) -> None:
-    if record.get("format") != FORMAT:
+    if not isinstance(record, Mapping) or record.get("format") != FORMAT:
         _fail(report, "record", None, f"is not a {FORMAT} record")
+    # 0. one form only: a record that means the same but is written otherwise is another
+    # record, and the hashes cannot always tell (RFC 8785 writes 0.0 as 0).
+    wrong = strict.problem(strict.RecordForm, record)
+    if wrong:
+        _fail(report, "record", None, f"is not in the form ghillie writes ({wrong})")
+    for index, raw in enumerate(record["events"]):
+        wrong = strict.problem(strict.EventForm, raw)
+        if not wrong and ("setup" in raw["fair"]) != (index == 0):
+            wrong = "fair.setup: only the first event sets the game up"
+        if wrong:
+            _fail(report, "record", index, f"is not in the form ghillie writes ({wrong})")
     game_id = record["game"]
     report.game, report.ruleset = game_id, record["ruleset"]
     events = [event_from_json(e) for e in record["events"]]
@@ -137,6 +161,8 @@ def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report:
     for kept in receipts:
         _check_receipts(report, game_id, public_key, kept, events, hashes)
 
+    scenario = _scenario(report, record)
+
     # 3. randomness: the seeds behind every chain and the key behind the signatures
     sides = tuple(p["party"] for p in setup["parties"] if p["party"] != HOST)
     # The audit never signs: the host's signing key is not in the record.
@@ -150,7 +176,6 @@ def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report:
     if injected:
         _fail(report, "randomness", 0, "the dice were injected, not drawn from the chains")
 
-    scenario = _scenario(report, record)
     size = roster_size(scenario)
     if setup.get("version") != VERSION or setup.get("roster") != size:
         _fail(report, "record", 0, f"it does not set up version {VERSION} rosters of {size} slots")
@@ -187,14 +212,16 @@ def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report:
                 again, after = engine.apply(state, event.side or "", event.command or {}, dice, ids)
         except (Refusal, LookupError, ValueError, KeyError) as exc:
             _fail(report, "replay", event.seq, f"the rules do not accept it again ({exc})")
-        _same(report, event, again)
+        _same(report, record["events"][event.seq], again)
         report.rolls += sum(1 for r in event.rolls if not r.entered)
 
         # 5. commitments
+        called: dict[str, list[dict[str, Any]]] = {}
         for to, piece, key in opened(event):
             owner = state.pieces[piece].owner
             if (piece, key) in ledger.rosters[owner].slots:
                 expected = ledger.rosters[owner].opening(piece, key, event.seq - 1)
+                called.setdefault(to, []).append(expected)
                 shown = fair["openings"].get(to, [])
                 if expected not in shown:
                     _fail(
@@ -228,6 +255,10 @@ def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report:
         )
         if sum(len(v) for v in fair["openings"].values()) != expected_count:
             _fail(report, "commitments", event.seq, "it shows openings the rules do not call for")
+        if strict.exact(called) != strict.exact(fair["openings"]):
+            _fail(
+                report, "record", event.seq, "its openings are not in the form ghillie writes them"
+            )
         try:
             ledger.restore(state, event)
         except (ValueError, KeyError) as exc:
@@ -253,18 +284,28 @@ def _scenario(report: Report, record: Mapping[str, Any]) -> Scenario:
     from ghillie.game import load_scenario
 
     try:
-        return load_scenario({**record["scenario"], "ruleset": record["ruleset"]})
+        scenario = load_scenario({**record["scenario"], "ruleset": record["ruleset"]})
     except (ScenarioError, KeyError, ValueError) as exc:
         _fail(report, "record", 0, f"its scenario cannot be read ({exc})")
         raise  # unreachable: _fail raises
+    # The host records the scenario as the rules read it; a reader that accepts true for 1
+    # or 0.0 for 0 would let another record of the same game pass.
+    if strict.exact(scenario.model_dump(mode="json", by_alias=True)) != strict.exact(
+        record["scenario"]
+    ):
+        _fail(report, "record", 0, "its scenario is not in the form ghillie writes")
+    return scenario
 
 
-def _same(report: Report, recorded: Event, again: Event) -> None:
-    a = {k: v for k, v in event_to_json(recorded).items() if k != "fair"}
-    b = {k: v for k, v in event_to_json(again).items() if k != "fair"}
+def _same(report: Report, recorded: Mapping[str, Any], again: Event) -> None:
+    """The recorded event (its JSON, as written) is exactly what the rules give again."""
+    b = event_to_json(again)
     for key in ("side", "command", "rolls", "effects", "told"):
-        if a.get(key) != b.get(key):
-            _fail(report, "replay", recorded.seq, f"the rules give different {key} than announced")
+        if recorded.get(key) != b.get(key):
+            _fail(report, "replay", again.seq, f"the rules give different {key} than announced")
+    a = {k: v for k, v in recorded.items() if k != "fair"}
+    if strict.exact(a) != strict.exact({k: v for k, v in b.items() if k != "fair"}):
+        _fail(report, "record", again.seq, "it is not in the form ghillie writes its rulings")
 
 
 def _check_receipts(
@@ -275,10 +316,29 @@ def _check_receipts(
     events: list[Event],
     hashes: list[str],
 ) -> None:
-    for head in kept.get("heads", []):
-        seq, digest, sig = head["seq"], head["hash"], head["sig"]
-        if not verify(public_key, head_message(game_id, seq, bytes.fromhex(digest)), sig):
-            continue  # an unsigned claim proves nothing either way
+    # The key first: receipts that do not say which key signed them (kept by an older page)
+    # cannot be checked, and a key other than the record's means the record was signed anew.
+    if not isinstance(kept, Mapping) or "key" not in kept:
+        _fail(
+            report,
+            "receipts",
+            None,
+            "a side's receipts do not say which host key signed them, so they cannot be checked",
+        )
+    if kept["key"] != public_key:
+        _fail(
+            report,
+            "receipts",
+            None,
+            "a side's page kept another host key than this record's: the record was signed anew",
+        )
+    wrong = strict.problem(strict.Receipts, kept)
+    if wrong:
+        _fail(report, "receipts", None, f"are not in the form a page keeps them ({wrong})")
+    for head in kept["heads"]:
+        seq, digest = head["seq"], head["hash"]
+        if not verify_head(public_key, game_id, head):
+            _fail(report, "receipts", seq, "a side kept a head that the host's key did not sign")
         report.receipts += 1
         if seq >= len(hashes):
             _fail(
@@ -288,15 +348,12 @@ def _check_receipts(
             _fail(
                 report, "receipts", seq, "a side was shown a different signed head (two histories)"
             )
-    for req in kept.get("requests", []):
+    for req in kept["requests"]:
         k = req["k"]
-        prev = bytes.fromhex(hashes[k - 1]) if 0 < k <= len(hashes) else genesis(game_id)
-        message = request_message(
-            game_id, k, req["side"], req["commitment"], bytes.fromhex(req["prev"])
-        )
-        if not verify(public_key, message, req["sig"]):
-            continue
+        if req["game"] != game_id or not verify_request(public_key, game_id, req):
+            _fail(report, "receipts", k, "a side kept a roll request the host's key did not sign")
         report.receipts += 1
+        prev = bytes.fromhex(hashes[k - 1]) if 0 < k <= len(hashes) else genesis(game_id)
         if k >= len(events):
             _fail(report, "receipts", k, "a roll was requested and never resolved")
         fair = events[k].fair or {}

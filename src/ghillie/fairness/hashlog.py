@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -104,12 +104,12 @@ def verify(public: str, message: bytes, signature: str) -> bool:
     return True
 
 
-def _strict_int(value: Any) -> bool:
+def _strict_int(value: Any) -> TypeGuard[int]:
     # Not a bool (True == 1 in Python), and no larger than a page's JSON numbers carry exactly.
     return type(value) is int and 0 <= value <= 2**53 - 1
 
 
-def _hex(pattern: re.Pattern[str], value: Any) -> bool:
+def _hex(value: Any, pattern: re.Pattern[str]) -> TypeGuard[str]:
     return isinstance(value, str) and pattern.fullmatch(value) is not None
 
 
@@ -119,9 +119,9 @@ def verify_head(public: Any, game_id: str, head: Mapping[str, Any]) -> bool:
     valid head would verify, yet not be the receipt the record holds. fair.js's verifyHead
     gives the same answers (tests/server/test_fair_js.py)."""
     seq, digest, sig = head.get("seq"), head.get("hash"), head.get("sig")
-    if not (_hex(_HEX32, public) and _strict_int(seq) and _hex(_HEX32, digest)):
+    if not (_hex(public, _HEX32) and _strict_int(seq) and _hex(digest, _HEX32)):
         return False
-    if not _hex(_HEX64, sig):
+    if not _hex(sig, _HEX64):
         return False
     try:
         message = head_message(game_id, seq, bytes.fromhex(digest))
@@ -135,9 +135,9 @@ def verify_request(public: Any, game_id: str, request: Mapping[str, Any]) -> boo
     As strict as :func:`verify_head`; fair.js's verifyRequest agrees."""
     k, side, commitment = request.get("k"), request.get("side"), request.get("commitment")
     prev, sig = request.get("prev"), request.get("sig")
-    if not (_hex(_HEX32, public) and _strict_int(k) and (side is None or isinstance(side, str))):
+    if not (_hex(public, _HEX32) and _strict_int(k) and (side is None or isinstance(side, str))):
         return False
-    if not (_hex(_HEX32, commitment) and _hex(_HEX32, prev) and _hex(_HEX64, sig)):
+    if not (_hex(commitment, _HEX32) and _hex(prev, _HEX32) and _hex(sig, _HEX64)):
         return False
     try:
         message = request_message(game_id, k, side, commitment, bytes.fromhex(prev))

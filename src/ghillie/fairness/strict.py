@@ -1,0 +1,145 @@
+"""The one form of a record and of a page's receipts, for the audit.
+
+A record the audit accepts must be exactly what ghillie writes, not merely something that
+means the same: RFC 8785 writes ``0.0`` as ``0``, so the hash chain cannot tell them apart,
+and Python's ``==`` says ``True == 1`` and ``0.0 == 0``, so neither can a comparison of
+values. Whatever the audit recomputes (the events' rulings, the roots, the openings, the
+scenario) it compares with :func:`exact`; the rest (secrets, proofs, ids, receipts) must
+have exactly these fields, of exactly these JSON types, hex in lowercase of its length.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
+
+Hex32 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+Hex64 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{128}$")]
+
+
+def exact(value: Any) -> str:
+    """JSON text that tells ``1``, ``1.0`` and ``true`` apart (key order aside)."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=False)
+
+
+class _Strict(BaseModel):
+    # strict: no coercion (0.0 is not an int, true is not 1); forbid: no unknown field.
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class Party(_Strict):
+    party: str
+    anchor: Hex32
+    held: bool
+
+
+class Setup(_Strict):
+    version: int
+    key: Hex32
+    parties: list[Party]
+    roster: int
+    length: int
+    dice: Literal["injected"] | None = None
+
+
+class Fact(_Strict):
+    side: str
+    piece: str
+    key: str
+    slot: int
+    salt: Hex32
+    seq: int
+
+
+class Private(_Strict):
+    host: Hex32
+    salt: Hex32
+    facts: list[Fact]
+    ids: list[str]
+
+
+class Fair(_Strict):
+    request: Hex32
+    contributions: dict[str, Hex32]
+    roots: dict[str, Hex32]
+    openings: dict[str, list[dict[str, Any]]]  # compared whole with the ones recomputed
+    private: Private
+    setup: Setup | None = None
+    hash: Hex32
+    sig: Hex64
+
+
+class EventForm(_Strict):
+    # The ruling itself (command, effects, rolls, told) is compared with the replay's.
+    seq: int
+    side: str | None
+    command: dict[str, Any] | None
+    effects: list[dict[str, Any]]
+    rolls: list[dict[str, Any]]
+    told: dict[str, list[dict[str, Any]]]
+    fair: Fair
+
+
+class Secrets(_Strict):
+    host_seed: Hex32
+    dummy: Hex32
+    held: dict[str, Hex32]
+
+
+class RecordForm(_Strict):
+    format: str
+    game: str
+    ruleset: str
+    scenario: dict[str, Any]
+    secrets: Secrets
+    events: list[dict[str, Any]]  # each checked as an EventForm, to name the event
+    receipts: dict[str, dict[str, Any]] | None = None
+
+
+class Head(_Strict):
+    seq: int
+    hash: str  # the spelling of hash and sig is the signature check's to judge
+    sig: str
+
+
+class Asked(_Strict):
+    game: str
+    k: int
+    side: str | None
+    commitment: str
+    prev: str
+    sig: str
+
+
+class Receipts(_Strict):
+    """What a side's page keeps: the host's key, and every head and request it was shown."""
+
+    key: str
+    heads: list[Head]
+    requests: list[Asked]
+
+
+_WORDS = {
+    "extra_forbidden": "a field ghillie does not write",
+    "missing": "a field is missing",
+    "int_type": "not a whole number",
+    "bool_type": "not true or false",
+    "string_type": "not text",
+    "string_pattern_mismatch": "not lowercase hex of the right length",
+    "dict_type": "not an object",
+    "list_type": "not a list",
+    "literal_error": "not a value ghillie writes",
+}
+
+
+def problem(model: type[BaseModel], value: Any) -> str | None:
+    """None if ``value`` has exactly the form of ``model``; else where and what is wrong."""
+    try:
+        model.model_validate(value)
+    except ValidationError as error:
+        first = error.errors(include_input=False)[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the top level"
+        return f"{where}: {_WORDS.get(first['type'], 'malformed')}"
+    return None
