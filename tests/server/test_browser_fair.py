@@ -11,6 +11,7 @@ import json
 import re
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -202,6 +203,18 @@ def test_two_pages_share_every_roll_and_their_record_passes_the_audit(
             records[side] = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
             assert set(records[side]["receipts"]) == {side}
             assert records[side]["receipts"][side] == receipts(player, game, side)
+            # The host's key kept from the start travels with the receipts.
+            assert records[side]["receipts"][side]["key"] == player.view()["fairness"]["key"]
+            # Apart from the receipts, the server's record exactly, every number as the server
+            # wrote it (a page that parsed and rewrote it would turn 4.0 into 4).
+            token = links[side].split("#", 1)[1]
+            asked = urllib.request.Request(
+                f"{server}/api/games/{game}/record", headers={"Authorization": f"Bearer {token}"}
+            )
+            with urllib.request.urlopen(asked, timeout=10) as answer:
+                served = json.load(answer)
+            mine = {k: v for k, v in records[side].items() if k != "receipts"}
+            assert json.dumps(mine, sort_keys=True) == json.dumps(served, sort_keys=True)
 
         # Either page's record passes the audit with its receipts, and with both.
         for side, record in records.items():
@@ -382,3 +395,178 @@ def test_a_page_refuses_a_request_that_follows_a_head_it_was_never_shown(
     finally:
         lianra.close()
         keno.close()
+
+
+# --- a page checks the host's signatures (issue 10, finding 1) ------------------------------
+
+
+class MeddledPlayer(FairPlayer):
+    """A player's page whose websocket passes through `meddle`, as a dishonest host (or
+    anything between it and the page) would answer: each frame from the server is handed to
+    `meddle` as JSON and the page gets what it returns."""
+
+    def __init__(
+        self,
+        browser: Any,
+        url: str,
+        viewport: dict[str, int],
+        meddle: Callable[[Any], Any],
+    ) -> None:
+        self.meddle = meddle
+        self.sent = []
+        self.context = browser.new_context(viewport=viewport)
+        self.context.set_default_timeout(TIMEOUT_MS)
+        self.context.route_web_socket(re.compile(r".*/ws$"), self._route)
+        self.page = self.context.new_page()
+        self.errors = []
+        self.responses = []
+        self.frames = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("response", lambda response: self.responses.append(response))
+        self.page.on("websocket", self._socket)
+        self.page.on("request", lambda request: self.sent.append(request.post_data or ""))
+        self.page.goto(url)
+        self.page.wait_for_selector("#conn[data-state=live]")
+        self.page.wait_for_function("() => window.ghillie && window.ghillie.view")
+
+    def _route(self, socket: Any) -> None:
+        server = socket.connect_to_server()
+        socket.on_message(lambda message: server.send(message))
+        server.on_message(lambda message: socket.send(json.dumps(self.meddle(json.loads(message)))))
+
+
+def _walk(value: Any, visit: Callable[[dict[str, Any]], None]) -> Any:
+    if isinstance(value, dict):
+        visit(value)
+        for inner in value.values():
+            _walk(inner, visit)
+    elif isinstance(value, list):
+        for inner in value:
+            _walk(inner, visit)
+    return value
+
+
+def _spoil(sig: str) -> str:
+    """The signature with one bit of its first byte changed: it no longer verifies."""
+    return f"{int(sig[:2], 16) ^ 1:02x}{sig[2:]}"
+
+
+def _alarm(player: FairPlayer) -> str:
+    alarm = player.page.locator(".alarm")
+    alarm.wait_for()
+    return str(alarm.inner_text())
+
+
+def test_a_page_shown_a_head_its_host_did_not_sign_raises_the_alarm(
+    browser: Any, server: str
+) -> None:
+    game, links = create_game(server, "clients")
+
+    def meddle(message: Any) -> Any:
+        def visit(entry: dict[str, Any]) -> None:
+            if entry.get("seq") == 0 and isinstance(entry.get("proof"), dict):
+                entry["proof"]["sig"] = _spoil(entry["proof"]["sig"])
+
+        return _walk(message, visit)
+
+    lianra = MeddledPlayer(browser, links["lianra"], PHONE, meddle)
+    keno = FairPlayer(browser, links["keno"], DESKTOP)
+    try:
+        for player in (lianra, keno):
+            player.wait_seq(0)
+        text = _alarm(lianra)
+        assert (
+            "The host sent a record of event 0 that its own key did not sign — keep your "
+            "receipts and run ghillie audit." in text
+        ), text
+        # Player's words only: no hex, no code.
+        assert not re.search(r"[0-9a-f]{12}", text)
+        # The page keeps the bad head as evidence, with the key it kept from the start: the
+        # audit of a record with these receipts fails.
+        kept = receipts(lianra, game, "lianra")
+        assert kept["key"] == keno.view()["log"][0]["proof"]["setup"]["key"]
+        assert kept["key"] == keno.view()["fairness"]["key"]
+        honest = keno.view()["log"][0]["proof"]
+        assert kept["heads"] == [{"seq": 0, "hash": honest["hash"], "sig": _spoil(honest["sig"])}]
+        # The page that was shown the honest head has no alarm.
+        assert keno.page.locator(".alarm").count() == 0
+        assert receipts(keno, game, "keno")["heads"][0]["sig"] == honest["sig"]
+        # A reload shows the alarm still (the head is not checked again: it was kept).
+        lianra.page.reload()
+        lianra.page.wait_for_selector("#conn[data-state=live]")
+        assert "its own key did not sign" in _alarm(lianra)
+        assert lianra.errors == []
+        assert keno.errors == []
+    finally:
+        lianra.close()
+        keno.close()
+
+
+def test_a_page_gives_nothing_for_a_request_its_host_did_not_sign(
+    browser: Any, server: str
+) -> None:
+    game, links = create_game(server, "clients")
+
+    def meddle(message: Any) -> Any:
+        def visit(entry: dict[str, Any]) -> None:
+            request = entry.get("request")
+            if isinstance(request, dict) and request.get("k") == 0:
+                request["sig"] = _spoil(request["sig"])
+
+        return _walk(message, visit)
+
+    lianra = MeddledPlayer(browser, links["lianra"], PHONE, meddle)
+    keno = FairPlayer(browser, links["keno"], DESKTOP)
+    try:
+        text = _alarm(lianra)
+        assert (
+            "The host asked for roll 0 without its own key's signature, so this page did not "
+            "give its share — keep your receipts and run ghillie audit." in text
+        ), text
+        # Keno's page (shown the honest request) gave its share; Lianra's did not.
+        wait_view(
+            keno, "v.fairness.request && JSON.stringify(v.fairness.waiting) === '[\"lianra\"]'"
+        )
+        time.sleep(0.5)
+        assert lianra.sent_messages("contribute") == []
+        assert [m["k"] for m in keno.sent_messages("contribute")] == [0]
+        assert lianra.seq() == -1
+        # The unsigned request is kept as the evidence.
+        kept = receipts(lianra, game, "lianra")
+        assert [r["k"] for r in kept["requests"]] == [0]
+        real = keno.view()["fairness"]["request"]
+        assert kept["requests"][0]["sig"] == _spoil(real["sig"])
+        assert lianra.errors == []
+        assert keno.errors == []
+    finally:
+        lianra.close()
+        keno.close()
+
+
+def test_a_page_shown_another_host_key_raises_the_alarm(browser: Any, server: str) -> None:
+    game, links = create_game(server, "clients")
+    other = "11" * 32
+
+    def meddle(message: Any) -> Any:
+        def visit(entry: dict[str, Any]) -> None:
+            setup = entry.get("setup")
+            if isinstance(setup, dict) and "key" in setup:
+                setup["key"] = other
+
+        return _walk(message, visit)
+
+    keno = FairPlayer(browser, links["keno"], DESKTOP)
+    lianra = None
+    try:
+        lianra = MeddledPlayer(browser, links["lianra"], PHONE, meddle)
+        for player in (lianra, keno):
+            player.wait_seq(0)
+        text = _alarm(lianra)
+        assert "The host changed the key it signs this game's record with" in text, text
+        # The page keeps the key it was given first, not the one event 0 showed.
+        assert receipts(lianra, game, "lianra")["key"] == keno.view()["fairness"]["key"]
+        assert keno.page.locator(".alarm").count() == 0
+    finally:
+        keno.close()
+        if lianra is not None:
+            lianra.close()

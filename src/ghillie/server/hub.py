@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 import secrets
@@ -46,6 +47,7 @@ from ghillie.errors import (
 from ghillie.events import Event
 from ghillie.fairness import referee
 from ghillie.fairness.capacity import roster_size
+from ghillie.fairness.hashlog import HostKey
 from ghillie.fairness.ledger import Ledger, RandomBytes, Request, Secrets
 from ghillie.fairness.record import make_record
 from ghillie.fold import fold
@@ -581,6 +583,9 @@ def status(game: LiveGame) -> dict[str, Any]:
     held = game.header["fair"]["held"]
     out: dict[str, Any] = {
         "chains": {side: "host" if side in held else "client" for side in game.state.sides},
+        # The key that signs every head and request, also before event 0 (which records it)
+        # exists: a page checks the signature of the request for roll 0 with it.
+        "key": _public_key(game.header["fair"]["key"]),
         "request": None,
         "waiting": [],
     }
@@ -590,6 +595,11 @@ def status(game: LiveGame) -> dict[str, Any]:
         out["request"] = game.pending.request.public(game.game_id)
         out["waiting"] = [p for p in game.ledger.parties if p not in game.pending.elements]
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _public_key(private: str) -> str:
+    return HostKey.from_bytes(bytes.fromhex(private)).public
 
 
 def _with_status(game: LiveGame, view: dict[str, Any]) -> dict[str, Any]:

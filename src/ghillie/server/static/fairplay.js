@@ -8,8 +8,12 @@
 // chain, and the host can steer nothing only if a side's chain never leaves the side's device.
 // So the chain's seed lives in this browser's localStorage (a reload must give the same
 // chain) and is never sent; only its anchor (x_0) and, one per roll, its next element are.
-// The page does not verify the host's Ed25519 signatures (fair.js has no Ed25519); it keeps
-// them, and the audit checks them.
+//
+// The page keeps the host's public key from the start of the game (event 0, or the status
+// before it) beside its receipts, and checks the host's Ed25519 signature on every head as it
+// arrives and on every roll request before it gives its element: a receipt the host did not
+// sign proves nothing, so a host that sent such heads could later pass off another history.
+// A bad signature, or another key than the one kept, raises the alarm.
 
 import * as api from "./api.js";
 import { h } from "./dom.js";
@@ -24,6 +28,7 @@ const AUDIT = "keep your receipts and run ghillie audit";
 
 export const chainKey = (game, side) => `ghillie:chain:${game}:${side}`;
 export const receiptsKey = (game, side) => `ghillie:receipts:${game}:${side}`;
+export const alarmsKey = (game, side) => `ghillie:alarms:${game}:${side}`;
 export const recordName = (game) => `ghillie-${game}.json`;
 
 const short = (value) => (typeof value === "string" ? value.slice(0, 12) : "?");
@@ -92,6 +97,8 @@ export class FairPlay {
     this.pending = null; // {k, since} of the roll now asked for
     this.timer = null;
     this.kept = null; // the receipts, as last read or written
+    this.key = null; // the host's public key, kept from the start of the game
+    this.alarmsRead = false; // the alarms kept from an earlier visit, once the side is known
   }
 
   // --- taking in each view ------------------------------------------------------------------
@@ -106,10 +113,12 @@ export class FairPlay {
     }
     const side = (view.sides || []).some((s) => s.id === view.you) ? view.you : null;
     this.me = side;
+    this.readAlarms();
     for (const piece of [...(view.pieces || []), ...(view.known || [])]) {
       this.names.set(piece.id, pieceName(piece));
     }
     const fairness = view.fairness || {};
+    this.keepKey(fairness.key, view);
     this.takeLog(view);
     if (side) {
       this.prepareChain(fairness);
@@ -119,11 +128,32 @@ export class FairPlay {
     this.trackWait(fairness);
   }
 
-  /** Keep a receipt of every new head; check every side's roll contributions and every
-   * opening shown to this side. Entries are taken in once (again if their hash changes). */
+  /** The host's key, as the status or event 0 gives it. The first one seen is kept (with
+   * the receipts, so a reload and the record have it); any other one later is the host
+   * changing the key its record is signed with. */
+  keepKey(key, view) {
+    if (typeof key !== "string") return;
+    const receipts = this.me ? this.receipts() : null;
+    const kept = receipts ? receipts.key : this.key;
+    if (typeof kept !== "string") {
+      this.key = key;
+      if (receipts) this.saveReceipts({ ...receipts, key });
+      return;
+    }
+    this.key = kept;
+    if (key !== kept) {
+      const at = view && view.seq >= 0 ? ` (at event ${view.seq})` : "";
+      this.alarm("key", `The host changed the key it signs this game's record with${at} — ${AUDIT}.`);
+    }
+  }
+
+  /** Keep a receipt of every new head, after checking the host signed it; check every
+   * side's roll contributions and every opening shown to this side. Entries are taken in
+   * once (again if their hash changes). */
   takeLog(view) {
     const fresh = (view.log || []).filter((e) => e.proof && this.taken.get(e.seq) !== e.proof.hash);
     if (!fresh.length) return;
+    for (const { proof } of fresh) if (proof.setup) this.keepKey(proof.setup.key, view);
     const receipts = this.me ? this.receipts() : null;
     let kept = false;
     for (const { seq, proof } of fresh) {
@@ -131,14 +161,22 @@ export class FairPlay {
       if (proof.setup) this.setup = proof.setup;
       this.roots.set(seq, proof.roots || {});
       this.shares.set(seq, proof.contributions || {});
+      const head = { seq, hash: proof.hash, sig: proof.sig };
+      // A head this page kept before was checked when it came (a reload shows them all
+      // again; checking each anew would cost a phone a second on a long game).
+      const known = receipts && receipts.heads.some((r) => r.seq === seq && r.hash === head.hash && r.sig === head.sig);
+      if (!known && !fair.verifyHead(this.key, this.game, head)) {
+        this.alarm(`sig-${seq}`, `The host sent a record of event ${seq} that its own key did not sign — ${AUDIT}.`);
+      }
       if (receipts && typeof proof.hash === "string") {
         const before = receipts.heads.filter((r) => r.seq === seq);
         if (!before.some((r) => r.hash === proof.hash)) {
           if (before.length) {
             this.alarm(`head-${seq}`, `The host showed this page two different histories at event ${seq} — ${AUDIT}.`);
           }
-          // Both heads are kept: two signed heads for one event are the proof.
-          receipts.heads.push({ seq, hash: proof.hash, sig: proof.sig });
+          // Both heads are kept: two signed heads for one event are the proof. A head its
+          // key did not sign is kept too: the audit then fails, as it must.
+          receipts.heads.push(head);
           kept = true;
         }
       }
@@ -260,6 +298,11 @@ export class FairPlay {
       refuse(`game-${k}`, `The host asked for roll ${k} of another game — ${AUDIT}.`);
       return;
     }
+    // Only a request the host signed holds it to the command: the element goes for no other.
+    if (!fair.verifyRequest(this.key, this.game, request)) {
+      refuse(`unsigned-${k}`, `The host asked for roll ${k} without its own key's signature, so this page did not give its share — ${AUDIT}.`);
+      return;
+    }
     if (asked.some((r) => !same(r))) {
       refuse(`twice-${k}`, `The host asked twice for roll ${k} — ${AUDIT}.`);
       return;
@@ -321,8 +364,23 @@ export class FairPlay {
     }
   }
 
+  /** Raise an alarm. A side's alarms are kept in this browser too, so that a reload (which
+   * checks again only what is new) still shows them. */
   alarm(id, text) {
-    if (!this.alarms.has(id)) this.alarms.set(id, text);
+    if (this.alarms.has(id)) return;
+    this.alarms.set(id, text);
+    if (this.me) this.storage.set(alarmsKey(this.game, this.me), JSON.stringify([...this.alarms]));
+  }
+
+  readAlarms() {
+    if (this.alarmsRead || !this.me) return;
+    this.alarmsRead = true;
+    try {
+      const kept = JSON.parse(this.storage.get(alarmsKey(this.game, this.me)) || "[]");
+      for (const [id, text] of kept) if (typeof text === "string") this.alarm(id, text);
+    } catch {
+      // Unreadable: there is nothing to show from before.
+    }
   }
 
   // --- receipts -------------------------------------------------------------------------------
@@ -337,7 +395,10 @@ export class FairPlay {
       kept = null;
     }
     const ok = kept && Array.isArray(kept.heads) && Array.isArray(kept.requests);
+    // The host's key sits beside the receipts: the audit checks each receipt against it,
+    // and it against the record's.
     this.kept = ok ? kept : { heads: [], requests: [] };
+    if (typeof this.kept.key !== "string" && typeof this.key === "string") this.kept.key = this.key;
     return this.kept;
   }
 
@@ -466,11 +527,16 @@ export class FairPlay {
     note.className = "message pending";
     note.textContent = "Fetching the record…";
     try {
-      // Parsed and written again as JSON: the record holds no number a double cannot carry.
-      const record = await api.record(this.game, this.token);
-      if (this.me) record.receipts = { [this.me]: this.receipts() };
+      // The record's own text, not parsed and written again: JavaScript has one kind of
+      // number, so 4.0 would come back as 4, and the audit accepts a record only in the one
+      // form the host wrote it. The receipts go in as the object's last field.
+      let text = await api.recordText(this.game, this.token);
+      if (this.me) {
+        const receipts = JSON.stringify({ [this.me]: this.receipts() });
+        text = text.replace(/\}\s*$/, `,"receipts":${receipts}}`);
+      }
       const name = recordName(this.game);
-      const blob = new Blob([JSON.stringify(record)], { type: "application/json" });
+      const blob = new Blob([text], { type: "application/json" });
       const url = URL.createObjectURL(blob);
       const link = h("a", { href: url, download: name, hidden: true });
       document.body.append(link);
