@@ -14,6 +14,7 @@ from ghillie import Game, examples, registry
 from ghillie.errors import Refusal
 from ghillie.events import Event
 from ghillie.fairness import referee
+from ghillie.fairness.capacity import roster_size
 from ghillie.fairness.chains import Chain
 from ghillie.fairness.ledger import Ledger, Request, Secrets, seeded_bytes
 from ghillie.fairness.record import make_record
@@ -87,7 +88,8 @@ class PagesGame:
         kept = Secrets.new([], draw)
         if key is not None:  # a host that keeps its signing key but draws all else anew
             kept.key = key
-        self.ledger = Ledger(game_id, sides, kept, anchors, draw)
+        size = roster_size(self.scenario)
+        self.ledger = Ledger(game_id, sides, kept, anchors, draw, size=size)
         self.receipts: dict[str, dict[str, Any]] = {
             side: {"key": self.ledger.key.public, "heads": [], "requests": []} for side in sides
         }
