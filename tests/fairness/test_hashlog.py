@@ -17,6 +17,7 @@ from ghillie.fairness.hashlog import (
     head_message,
     request_message,
     verify,
+    verify_head,
 )
 
 # RFC 8032 §7.1 TEST 1 secret key: a fixed key keeps these tests reproducible.
@@ -133,3 +134,33 @@ def test_the_log_hash_depends_on_event_order() -> None:
     forward = event_hash(event_hash(genesis("g"), one), two)
     backward = event_hash(event_hash(genesis("g"), two), one)
     assert forward != backward
+
+
+def test_a_key_of_small_order_signs_nothing() -> None:
+    # Under the identity point as key, OpenSSL alone accepts R = identity, S = 0 as a
+    # signature of any message: anybody could forge a receipt. verify refuses such keys (and
+    # non-canonical encodings), as the pages' @noble/curves does.
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    identity = bytes([1]) + bytes(31)
+    forged = identity + bytes(32)
+    Ed25519PublicKey.from_public_bytes(identity).verify(forged, b"any message")  # no raise
+    assert not verify(identity.hex(), b"any message", forged.hex())
+    head = {"seq": 1, "hash": "ab" * 32, "sig": forged.hex()}
+    assert not verify_head(identity.hex(), "g", head)
+
+
+def test_a_receipt_has_one_spelling() -> None:
+    key = HostKey.from_bytes(bytes(32))
+    digest = bytes(range(32))
+    head = {"seq": 1, "hash": digest.hex(), "sig": key.sign(head_message("g", 1, digest))}
+    assert verify_head(key.public, "g", head)
+    for other in (
+        {**head, "seq": True},  # True == 1 in Python
+        {**head, "seq": 1.0},
+        {**head, "hash": digest.hex().upper()},
+        {**head, "sig": head["sig"].upper()},
+        {k: v for k, v in head.items() if k != "sig"},
+    ):
+        assert not verify_head(key.public, "g", other)
+    assert not verify_head(key.public.upper(), "g", head)
