@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from ghillie import Game, examples
+from ghillie.store.base import StoredRoll
 from ghillie.store.sql import SqlStore, StoreError, database_url, metadata
 
 from .contract import ServerStoreContract
@@ -80,3 +82,21 @@ def test_database_urls_from_what_users_type() -> None:
 def test_an_unreachable_database_is_named_clearly() -> None:
     with pytest.raises(StoreError, match="cannot open the database"):
         SqlStore("postgresql://nobody@127.0.0.1:1/none")
+
+
+def test_a_database_made_before_pending_rolls_existed_opens_and_gains_the_table(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    old = SqlStore(str(path))
+    Game.create(examples.load("grid-ambush-table"), store=old, seed=3, game_id="old")
+    with old.engine.begin() as conn:
+        conn.exec_driver_sql("DROP TABLE pending_rolls")  # the schema as it was
+    old.close()
+    store = SqlStore(str(path))
+    assert store.check()["quick_check"] == "ok"
+    assert [e.seq for e in store.events("old")] == [0]
+    assert store.pending_roll("old") is None
+    roll = StoredRoll(1, "jungle", "c1", {"type": "ready"}, {"k": 1}, {})
+    assert store.claim_roll("old", roll) == roll
+    store.close()

@@ -8,7 +8,7 @@ interleaving with another writer.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ghillie.events import Event
@@ -33,6 +33,29 @@ class Append:
     expected_seq: int
     events: Sequence[Event]
     answer: Answer | None = None
+    # The write resolves the game's stored roll request for its first event (see
+    # StoredRoll): the request is cleared in the same transaction, so a crash can never
+    # leave an event whose request still looks open, nor an open request with no event.
+    resolves: bool = False
+
+
+@dataclass(frozen=True)
+class StoredRoll:
+    """A roll request the sides' pages were asked to answer and that is not resolved yet:
+    everything a restarted process (or another one on the same database) needs to resume it
+    instead of asking again. There is at most one per (game, k), for ever: an honest host
+    never asks twice for one roll, and a page that is asked twice raises its alarm.
+
+    ``request`` is the signed request with its host-private salt and payload; ``command``
+    the command as given (None for the game's creation); ``elements`` the pages' chain
+    elements in so far (party → hex), the host-held ones left out (they are recomputed)."""
+
+    k: int
+    side: str | None
+    command_id: str | None
+    command: Mapping[str, Any] | None
+    request: Mapping[str, Any]
+    elements: Mapping[str, str] = field(default_factory=dict)
 
 
 class Conflict(Exception):
@@ -89,3 +112,38 @@ class EventStore(Protocol):
     def observer_for(self, game_id: str, token_hash: str) -> str | None:
         """Which side (or referee) a token grants in this game; None for any other."""
         ...
+
+    # --- roll requests waiting for the pages -------------------------------------------------
+
+    def claim_roll(self, game_id: str, roll: StoredRoll) -> StoredRoll:
+        """Store ``roll`` as the game's request for roll ``roll.k``, unless one is stored
+        already, atomically (two processes may claim at once): returns the stored one, which
+        is ``roll`` or the earlier claim. Raises :class:`Conflict` if the game already has
+        an event ``roll.k`` (the caller is behind), :class:`UnknownGame`."""
+        ...
+
+    def pending_roll(self, game_id: str) -> StoredRoll | None:
+        """The game's unresolved roll request, if any."""
+        ...
+
+    def add_element(self, game_id: str, k: int, party: str, element: str) -> StoredRoll | None:
+        """Keep a page's element for the stored request ``k`` (a party's first element
+        stays). Returns the request with every element in so far, or None if no request
+        ``k`` is stored (it was resolved meanwhile)."""
+        ...
+
+
+def roll_body(roll: StoredRoll) -> dict[str, Any]:
+    """What a store keeps of a roll request besides its key and its elements."""
+    return {
+        "side": roll.side,
+        "command_id": roll.command_id,
+        "command": roll.command,
+        "request": roll.request,
+    }
+
+
+def roll_from(k: int, body: Mapping[str, Any], elements: Mapping[str, str]) -> StoredRoll:
+    return StoredRoll(
+        k, body["side"], body["command_id"], body["command"], body["request"], dict(elements)
+    )

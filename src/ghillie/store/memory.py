@@ -12,7 +12,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ghillie.events import Event, event_from_json, event_to_json
-from ghillie.store.base import Answer, Append, Conflict, UnknownGame
+from ghillie.store.base import (
+    Answer,
+    Append,
+    Conflict,
+    StoredRoll,
+    UnknownGame,
+    roll_body,
+    roll_from,
+)
 
 
 class MemoryStore:
@@ -21,6 +29,8 @@ class MemoryStore:
         self._events: dict[str, list[str]] = {}
         self._answers: dict[str, dict[tuple[str, str], Answer]] = {}
         self._tokens: dict[tuple[str, str], str] = {}
+        # game -> k -> (body as JSON text, elements): at most one request per roll
+        self._rolls: dict[str, dict[int, tuple[str, dict[str, str]]]] = {}
         self._lock = threading.Lock()
 
     def create(self, game_id: str, header: Mapping[str, Any], first: Event) -> None:
@@ -41,6 +51,7 @@ class MemoryStore:
             self._headers[game_id] = json.dumps(header)
             self._events[game_id] = [json.dumps(event_to_json(first))] if first else []
             self._answers[game_id] = {}
+            self._rolls[game_id] = {}
             for token_hash, observer in token_hashes.items():
                 self._tokens[(game_id, token_hash)] = observer
 
@@ -79,6 +90,8 @@ class MemoryStore:
                 return Conflict(f"command {item.answer.command_id} was already answered")
             answers[key] = item.answer
         log.extend(json.dumps(event_to_json(e)) for e in item.events)
+        if item.resolves and item.events:
+            self._rolls[item.game_id].pop(item.events[0].seq, None)
         return None
 
     def answers(self, game_id: str, after: int = -1) -> list[Answer]:
@@ -104,3 +117,40 @@ class MemoryStore:
     def games(self) -> list[str]:
         with self._lock:
             return list(self._headers)
+
+    # --- roll requests waiting for the pages -------------------------------------------------
+
+    def claim_roll(self, game_id: str, roll: StoredRoll) -> StoredRoll:
+        with self._lock:
+            log = self._events.get(game_id)
+            if log is None:
+                raise UnknownGame(game_id)
+            if len(log) > roll.k:
+                raise Conflict(f"game {game_id} already has event {roll.k}")
+            if len(log) < roll.k:
+                raise ValueError("a roll request follows the game's last event")
+            rolls = self._rolls[game_id]
+            if roll.k not in rolls:
+                rolls[roll.k] = (json.dumps(roll_body(roll)), dict(roll.elements))
+            return self._roll(game_id, roll.k)
+
+    def pending_roll(self, game_id: str) -> StoredRoll | None:
+        with self._lock:
+            if game_id not in self._events:
+                raise UnknownGame(game_id)
+            rolls = self._rolls[game_id]
+            return self._roll(game_id, min(rolls)) if rolls else None
+
+    def add_element(self, game_id: str, k: int, party: str, element: str) -> StoredRoll | None:
+        with self._lock:
+            if game_id not in self._events:
+                raise UnknownGame(game_id)
+            stored = self._rolls[game_id].get(k)
+            if stored is None:
+                return None
+            stored[1].setdefault(party, element)
+            return self._roll(game_id, k)
+
+    def _roll(self, game_id: str, k: int) -> StoredRoll:
+        body, elements = self._rolls[game_id][k]
+        return roll_from(k, json.loads(body), elements)

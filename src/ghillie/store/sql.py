@@ -4,7 +4,9 @@ Events are append-only rows keyed by (game id, seq). A writer names the seq it e
 follow; a primary-key clash means another writer got there first (:class:`Conflict`), never
 an interleaved log. Each command's answer is stored in the same transaction as its events,
 keyed by (game, side, command id), so a retry of an acknowledged command finds its first
-answer instead of being applied twice.
+answer instead of being applied twice. A roll request the sides' pages were asked to answer
+is a row keyed by (game, k) until the event that resolves it is written, which deletes it in
+the same transaction: the key is what makes two processes agree on one request per roll.
 
 SQLite runs in WAL mode with ``synchronous=FULL`` and ``BEGIN IMMEDIATE`` (a writer takes the
 write lock when it begins, not when it commits); :meth:`SqlStore.check` refuses a database
@@ -44,7 +46,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
 
 from ghillie.events import Event, event_from_json, event_to_json
-from ghillie.store.base import Answer, Append, Conflict, UnknownGame
+from ghillie.store.base import (
+    Answer,
+    Append,
+    Conflict,
+    StoredRoll,
+    UnknownGame,
+    roll_body,
+    roll_from,
+)
 
 metadata = MetaData()
 NOTES_PER_NOTIFY = 100  # "<32 hex>:<seq>" each: well under NOTIFY's 8000-byte payload
@@ -74,6 +84,17 @@ answers = Table(
     Column("command_id", String(80), primary_key=True),
     Column("seq", Integer, nullable=False),
     Column("answer", Text, nullable=False),
+)
+# Roll requests the pages were asked to answer and that no event resolved yet. Created by
+# create_all like every table, so a database made before this table existed gains it when it
+# is next opened.
+rolls = Table(
+    "pending_rolls",
+    metadata,
+    Column("game_id", String(64), ForeignKey("games.game_id"), primary_key=True),
+    Column("k", Integer, primary_key=True, autoincrement=False),
+    Column("body", Text, nullable=False),  # side, command id, command, signed request
+    Column("elements", Text, nullable=False),  # party -> hex element, as the pages gave them
 )
 # Capability tokens, stored only as hashes: a leaked database row is not a working link.
 tokens = Table(
@@ -130,6 +151,7 @@ class SqlStore:
             "INSERT INTO answers (game_id, observer, command_id, seq, answer) "
             f"VALUES ({', '.join([mark] * 5)})"
         )
+        self._delete_roll = f"DELETE FROM pending_rolls WHERE game_id = {mark} AND k = {mark}"
 
     def _engine(self) -> Engine:
         if not self.sqlite:
@@ -330,6 +352,9 @@ class SqlStore:
         ]
         if said:
             conn.exec_driver_sql(self._insert_answer, said)
+        resolved = [(item.game_id, item.events[0].seq) for item in batch if item.resolves]
+        if resolved:
+            conn.exec_driver_sql(self._delete_roll, resolved)
         if not self.sqlite:
             # A wake-up for the other server processes, sent when this transaction commits:
             # "game:seq" for each game written, several to a notification (payloads must stay
@@ -372,6 +397,78 @@ class SqlStore:
                 )
             ).first()
         return None if row is None else str(row[0])
+
+    # --- roll requests waiting for the pages -------------------------------------------------
+
+    def claim_roll(self, game_id: str, roll: StoredRoll) -> StoredRoll:
+        """Insert first, then look at the log: under PostgreSQL's READ COMMITTED, an insert
+        that waited for another transaction deleting the row (the event that resolved it)
+        goes through once that commits, and only a statement after it sees that event. So
+        the check must come after the insert, or a process that is behind could claim
+        again a roll that was just resolved."""
+        with self._writing() as conn:
+            try:
+                with conn.begin_nested():
+                    conn.execute(
+                        insert(rolls).values(
+                            game_id=game_id,
+                            k=roll.k,
+                            body=_dumps(roll_body(roll)),
+                            elements=_dumps(dict(roll.elements)),
+                        )
+                    )
+            except IntegrityError:
+                pass  # claimed already (or no such game: told apart below)
+            if not _exists(conn, game_id):
+                raise UnknownGame(game_id)
+            head = conn.execute(
+                select(func.max(events.c.seq)).where(events.c.game_id == game_id)
+            ).scalar()
+            last = -1 if head is None else int(head)
+            if last >= roll.k:
+                raise Conflict(f"game {game_id} already has event {roll.k}")  # rolls back
+            if last < roll.k - 1:
+                raise ValueError("a roll request follows the game's last event")
+            found = self._roll(conn, game_id, roll.k, lock=False)
+        if found is None:
+            # The claim found another's row, which the event resolving it then deleted
+            # (committed after the look at the log above): the caller is behind.
+            raise Conflict(f"game {game_id} resolved roll {roll.k} meanwhile")
+        return found
+
+    def pending_roll(self, game_id: str) -> StoredRoll | None:
+        with self.engine.connect() as conn:
+            if not _exists(conn, game_id):
+                raise UnknownGame(game_id)
+            k = conn.execute(select(func.min(rolls.c.k)).where(rolls.c.game_id == game_id))
+            first = k.scalar()
+            return None if first is None else self._roll(conn, game_id, int(first), lock=False)
+
+    def add_element(self, game_id: str, k: int, party: str, element: str) -> StoredRoll | None:
+        with self._writing() as conn:
+            if not _exists(conn, game_id):
+                raise UnknownGame(game_id)
+            # FOR UPDATE (PostgreSQL): two processes adding elements at once must not lose
+            # one another's. SQLite's BEGIN IMMEDIATE already serialises writers.
+            found = self._roll(conn, game_id, k, lock=True)
+            if found is None or party in found.elements:
+                return found
+            elements = {**found.elements, party: element}
+            conn.execute(
+                rolls.update()
+                .where(rolls.c.game_id == game_id, rolls.c.k == k)
+                .values(elements=_dumps(elements))
+            )
+            return roll_from(k, roll_body(found), elements)
+
+    def _roll(self, conn: Connection, game_id: str, k: int, *, lock: bool) -> StoredRoll | None:
+        query = select(rolls.c.body, rolls.c.elements).where(
+            rolls.c.game_id == game_id, rolls.c.k == k
+        )
+        row = conn.execute(query.with_for_update() if lock else query).first()
+        if row is None:
+            return None
+        return roll_from(k, json.loads(row[0]), json.loads(row[1]))
 
     @contextmanager
     def _writing(self) -> Iterator[Connection]:
