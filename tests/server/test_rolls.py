@@ -237,7 +237,9 @@ def test_no_secret_reaches_the_other_page_through_the_roll_protocol() -> None:
             k = game.state.seq + 1
             command = marked(step.command, game.state.board.pool.get("lianra", 0))
             task = asyncio.create_task(hub.command(game_id, step.side, f"s{n}", command))
-            await asyncio.sleep(0)
+            # Until the request is asked for (stored first, then shown) or the command refused.
+            while game.pending is None and not task.done():
+                await asyncio.sleep(0.001)
             drain()
             if game.pending is not None:
                 for side in sides:

@@ -12,7 +12,9 @@ Every event is ruled on fairly (:mod:`ghillie.fairness`): the hub asks every par
 host and each side — for its chain element for the event's roll, and rules only once all
 are in. A side whose page holds its own chain ("clients" games) answers over its websocket
 or the API; until it does, the command waits and every side sees whom it waits for. A game
-whose pages hold their chains starts only once every page has given its chain's anchor.
+whose pages hold their chains starts only once every page has given its chain's anchor. A
+request the pages are asked to answer is stored before any page sees it and resumed after a
+restart (:mod:`ghillie.server.rolls`): an honest host never asks twice for one roll.
 
 Several server processes may share one PostgreSQL database. A process whose copy of a game
 is behind finds out when its write clashes (optimistic concurrency), catches up from the
@@ -29,9 +31,9 @@ import functools
 import logging
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ghillie import engine, registry
 from ghillie.errors import (
@@ -40,7 +42,6 @@ from ghillie.errors import (
     GAME_NOT_OVER,
     NO_ROLL_PENDING,
     NOT_STARTED,
-    ROLL_PENDING,
     UNKNOWN_SIDE,
     Refusal,
 )
@@ -48,20 +49,23 @@ from ghillie.events import Event
 from ghillie.fairness import referee
 from ghillie.fairness.capacity import roster_size
 from ghillie.fairness.hashlog import HostKey
-from ghillie.fairness.ledger import Ledger, RandomBytes, Request, Secrets
+from ghillie.fairness.ledger import Ledger, RandomBytes, Secrets
 from ghillie.fairness.record import make_record
 from ghillie.fold import fold
 from ghillie.game import load_scenario, restore
 from ghillie.ids import IdSource, RandomIds
 from ghillie.scenario import Scenario
+from ghillie.server import rolls
 from ghillie.server.committer import GroupCommitter
 from ghillie.server.problems import UNAVAILABLE, Problem, unknown_game, where
+from ghillie.server.rolls import Pending
 from ghillie.server.tokens import new_token, token_hash
 from ghillie.state import REFEREE, GameState, Phase
-from ghillie.store.base import Answer, Append, Conflict, EventStore, UnknownGame
+from ghillie.store.base import Answer, Append, Conflict, EventStore, StoredRoll, UnknownGame
 from ghillie.view import project, project_update
 
 log = logging.getLogger("ghillie.hub")
+_T = TypeVar("_T")
 
 _HEX32 = re.compile("[0-9a-f]{64}")
 QUEUE_SIZE = 64  # updates a connection may fall behind by before it is dropped
@@ -78,19 +82,6 @@ class Watcher:
     )
     dropped: bool = False
     answered: set[str] = field(default_factory=set)  # command ids answered in an update
-
-
-@dataclass(eq=False)
-class Pending:
-    """A roll asked for (the game's creation, or one side's command) and the elements in."""
-
-    request: Request
-    side: str | None
-    command_id: str | None
-    raw: Mapping[str, Any] | None
-    elements: dict[str, bytes]
-    done: asyncio.Future[dict[str, Any]]
-    origin: Watcher | None = None
 
 
 @dataclass
@@ -189,10 +180,15 @@ class Hub:
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         async with lock:
             if game_id not in self._games:
-                self._games[game_id] = await self._io(self._load, game_id)
+                game, stored = await self._io(self._load, game_id)
+                if stored is not None and game.ledger is not None:
+                    # The roll this game was waiting on when the process stopped: the same
+                    # signed request is shown again, with the elements already in.
+                    game.pending = rolls.resume(stored, game.ledger)
+                self._games[game_id] = game
         return self._games[game_id]
 
-    def _load(self, game_id: str) -> LiveGame:
+    def _load(self, game_id: str) -> tuple[LiveGame, StoredRoll | None]:
         try:
             header = self.store.header(game_id)
         except UnknownGame:
@@ -201,11 +197,11 @@ class Hub:
         events = self.store.events(game_id)
         answers = {(a.observer, a.command_id): dict(a.body) for a in self.store.answers(game_id)}
         if not events:  # its sides' pages have not all given their anchors yet
-            return LiveGame(
-                game_id, scenario, engine.replay(scenario, []), [], answers, header, None
-            )
+            empty = engine.replay(scenario, [])
+            return LiveGame(game_id, scenario, empty, [], answers, header, None), None
         state, ledger = restore(game_id, scenario, header, events)
-        return LiveGame(game_id, scenario, state, events, answers, header, ledger)
+        stored = self.store.pending_roll(game_id)
+        return LiveGame(game_id, scenario, state, events, answers, header, ledger), stored
 
     def _evict(self, game: LiveGame) -> None:
         """Forget a game whose copy here can no longer be trusted (its ledger moved on but
@@ -251,18 +247,19 @@ class Hub:
         once (host-held chains) or when the sides' pages answer."""
         game = await self.live(game_id)
         async with game.lock:
+            if game.pending is not None:
+                # A retry of the waiting command, or another command: either way, another
+                # process may have resolved this roll (or asked for the next) meanwhile.
+                await self._sync(game)
             known = game.answers.get((observer, command_id))
             if known is not None:
                 return known
             pending = game.pending
-            if pending is not None:
-                if (pending.side, pending.command_id) != (observer, command_id):
-                    raise Refusal(
-                        ROLL_PENDING,
-                        "The last command is waiting for every side's dice contribution.",
-                    )
-            else:
+            if pending is None:
                 pending = await self._ask(game, observer, command_id, raw, origin)
+            elif not pending.is_for(observer, command_id):
+                assert game.ledger is not None
+                raise rolls.busy(pending, game.ledger, game.scenario, observer)
         return await asyncio.shield(pending.done)
 
     async def _ask(
@@ -273,14 +270,19 @@ class Hub:
         raw: Mapping[str, Any],
         origin: Watcher | None,
     ) -> Pending:
-        """Try the command and, if the rules accept it, ask every party for its roll."""
+        """Try the command and, if the rules accept it, ask every party for its roll.
+
+        A request that pages will answer is first claimed in the store, the one place every
+        process (and this one after a restart) agrees on: if a request for this roll is
+        stored already, that one stands and this command is refused (or, if it is the
+        command that request is for, waits for it). Only then is any page shown it."""
         while True:
             if game.ledger is None:
                 if observer not in game.state.sides:
                     raise Refusal(UNKNOWN_SIDE, "There is no such side in this game.")
                 raise Refusal(NOT_STARTED, "The game starts when every side's page has joined.")
             ledger = game.ledger
-            held = _held(ledger, ledger.next_k)
+            held = rolls.held(ledger, ledger.next_k)
             ruled = None
             try:
                 if len(held) == len(ledger.parties):
@@ -294,27 +296,46 @@ class Hub:
                 else:
                     referee.trial(ledger, game.state, observer, raw, self.ids)
                     request = ledger.request(observer, referee.command_payload(game.state, raw))
-                break
             except Refusal:
                 # Another process may have moved this game on: try again on the latest.
                 if await self._catch_up(game):
                     continue
                 raise
-        pending = Pending(
-            request,
-            observer,
-            command_id,
-            dict(raw),
-            held,
-            asyncio.get_running_loop().create_future(),
-            origin,
-        )
-        game.pending = pending
-        if ruled is not None:
-            await self._commit(game, pending, *ruled)
-        elif not await self._resolve(game):
-            self._push_status(game)
-        return pending
+            pending = Pending(request, observer, command_id, dict(raw), held, origin=origin)
+            if ruled is not None:
+                game.pending = pending
+                await self._commit(game, pending, *ruled)
+                return pending
+            mine = rolls.to_store(pending)
+            try:
+                stored = await self._stored(self.store.claim_roll, game.game_id, mine)
+            except Conflict:
+                await self._sync(game)  # behind: another process ruled on this roll
+                if game.pending is None:
+                    continue  # rule again on the latest
+                asked = game.pending
+            else:
+                if (stored.side, stored.command_id, stored.request) == (
+                    observer,
+                    command_id,
+                    mine.request,
+                ):
+                    pending.stored = True
+                    rolls.merge(pending, stored, ledger)  # claimed before by another process
+                    asked = pending
+                else:
+                    # Asked for already, by another process or before a restart: that
+                    # request stands; this one was never shown to anyone and is dropped.
+                    resumed = rolls.resume(stored, ledger)
+                    if resumed is None:
+                        raise Problem(UNAVAILABLE, "The game could not be saved; try again.")
+                    asked = resumed
+                game.pending = asked
+                if not await self._resolve(game):
+                    self._push_status(game)
+            if asked.is_for(observer, command_id):
+                return asked
+            raise rolls.busy(asked, ledger, game.scenario, observer)
 
     async def anchor(self, game_id: str, observer: str, anchor: Any) -> dict[str, Any]:
         """A side's page gives the anchor of its roll chain, before the game starts."""
@@ -345,14 +366,9 @@ class Hub:
                 )
                 game.ledger = ledger
                 request = ledger.request(None, referee.scenario_payload(game.scenario))
-                game.pending = Pending(
-                    request,
-                    None,
-                    None,
-                    None,
-                    _held(ledger, request.k),
-                    asyncio.get_running_loop().create_future(),
-                )
+                # Roll 0 is not stored (ghillie.server.rolls): its request is the same
+                # whoever asks, and the anchors are given again after a restart.
+                game.pending = Pending(request, None, None, None, rolls.held(ledger, request.k))
             self._push_status(game)
             return status(game)
 
@@ -360,9 +376,12 @@ class Hub:
         """A side's page gives its chain element for the roll asked for."""
         game = await self.live(game_id)
         async with game.lock:
-            pending = game.pending
             if observer not in game.state.sides:
                 raise Refusal(UNKNOWN_SIDE, "Only a side has a roll chain.")
+            pending = game.pending
+            if game.ledger is not None and (pending is None or pending.request.k != k):
+                await self._sync(game)  # another process may have asked for (or ruled on) it
+                pending = game.pending
             if pending is None or game.ledger is None or pending.request.k != k:
                 raise Refusal(NO_ROLL_PENDING, "No roll is waiting for that contribution.")
             if not isinstance(element, str) or not _HEX32.fullmatch(element):
@@ -375,6 +394,21 @@ class Hub:
             if not game.ledger.accepts(observer, k, given):
                 raise Refusal(BAD_CONTRIBUTION, "That is not the next link of your roll chain.")
             pending.elements[observer] = given
+            if pending.stored and not rolls.complete(pending, game.ledger):
+                # Kept, so that after a restart (or through another process) the roll does
+                # not wait for a page that already gave its element and may have gone. The
+                # element that completes a roll needs no row: its event is written next.
+                try:
+                    stored = await self._stored(
+                        self.store.add_element, game.game_id, k, observer, element
+                    )
+                except Problem:
+                    stored = None  # still in memory; after a restart the page gives it again
+                else:
+                    if stored is None:  # another process resolved this roll meanwhile
+                        await self._sync(game)
+                        return status(game)
+                    rolls.merge(pending, stored, game.ledger)
             if not await self._resolve(game):
                 self._push_status(game)
             return status(game)
@@ -405,7 +439,8 @@ class Hub:
         except Refusal as refusal:
             # The trial accepted it; only dice could change that, and no rule refuses on
             # dice. The ledger is untouched (only sealing changes it), but the pages have
-            # given their elements for this roll and will not give them for another.
+            # given their elements for this roll and will not give them for another: a
+            # stored request stays stored (asking anew would be asking twice).
             log.error("a tried command was refused when ruled on: %s", refusal.code)
             pending.done.set_exception(refusal)
             return True
@@ -426,7 +461,7 @@ class Hub:
                 "lines": list(event.told.get(pending.side, ())),
             }
             said = Answer(pending.side, pending.command_id, event.seq, answer)
-        append = Append(game.game_id, game.state.seq, [event], said)
+        append = Append(game.game_id, game.state.seq, [event], said, resolves=pending.stored)
         game.writing = event.seq
         try:
             await self.committer.commit(append)
@@ -459,12 +494,27 @@ class Hub:
         answers = await self._io(self.store.answers, game.game_id, game.state.seq)
         before = game.state.seq
         ruleset = registry.get(game.state.ruleset)
-        if game.pending is not None:
-            # Another process ruled on this roll number: the request here is superseded.
-            game.pending.done.set_exception(
-                Problem(UNAVAILABLE, "The game moved on; send the command again.")
-            )
+        pending = game.pending
+        if pending is not None:
+            # Another process ruled on this roll: it was this very request (it is stored,
+            # so every process asks with the same one), so its answer is in the store.
             game.pending = None
+            said = None
+            if pending.side is not None and pending.command_id is not None:
+                said = next(
+                    (
+                        a
+                        for a in answers
+                        if (a.observer, a.command_id) == (pending.side, pending.command_id)
+                    ),
+                    None,
+                )
+            if said is not None:
+                pending.done.set_result(dict(said.body))
+            else:
+                pending.done.set_exception(
+                    Problem(UNAVAILABLE, "The game moved on; send the command again.")
+                )
         for event in newer:
             if event.seq == game.state.seq + 1:
                 if game.ledger is None:
@@ -482,6 +532,23 @@ class Hub:
             game.answers[(answer.observer, answer.command_id)] = dict(answer.body)
         self._publish(game, before)
         return True
+
+    async def _sync(self, game: LiveGame) -> None:
+        """Catch up with the store: other processes' events, and the roll request one of
+        them (or this one before a restart) is waiting on, with the elements in so far."""
+        await self._catch_up(game)
+        ledger = game.ledger
+        if ledger is None or (game.pending is not None and not game.pending.stored):
+            return  # roll 0, or a roll ruled at once: never stored
+        stored = await self._stored(self.store.pending_roll, game.game_id)
+        if stored is None or stored.k != ledger.next_k:
+            return
+        if game.pending is None:
+            game.pending = rolls.resume(stored, ledger)
+        elif game.pending.request.k == stored.k:
+            rolls.merge(game.pending, stored, ledger)
+        if game.pending is not None and not await self._resolve(game):
+            self._push_status(game)
 
     async def refresh(self, game_id: str) -> None:
         """Another process wrote to this game (NOTIFY, or the poll): catch up if it is here."""
@@ -576,6 +643,20 @@ class Hub:
     async def _io(self, function: Any, *args: Any) -> Any:
         return await asyncio.to_thread(function, *args)
 
+    async def _stored(self, function: Callable[..., _T], *args: Any) -> _T:
+        """A store call of the roll protocol. A conflict is the caller's to handle; any
+        other failure is the player's "try again", never a 500."""
+        try:
+            result: _T = await asyncio.to_thread(function, *args)
+        except Conflict:
+            raise
+        except UnknownGame:
+            raise unknown_game() from None
+        except Exception as exc:
+            log.error("a roll request could not be stored: %s", where(exc))
+            raise Problem(UNAVAILABLE, "The game could not be saved; try again.") from None
+        return result
+
 
 def status(game: LiveGame) -> dict[str, Any]:
     """Where the roll protocol stands, the same for every observer: who holds each side's
@@ -607,13 +688,3 @@ def _with_status(game: LiveGame, view: dict[str, Any]) -> dict[str, Any]:
     if game.ledger is None and "commands" in view:
         view["commands"] = []  # nothing can be given before the game starts
     return view
-
-
-def _held(ledger: Ledger, k: int) -> dict[str, bytes]:
-    """The elements for roll ``k`` the host has at once: its own and any host-held side's."""
-    out = {}
-    for party in ledger.parties:
-        element = ledger.held(party, k)
-        if element is not None:
-            out[party] = element
-    return out
