@@ -125,7 +125,7 @@ def busy(pending: Pending, ledger: Ledger, scenario: Scenario, observer: str) ->
         if party == HOST:
             names.append("the host")
         elif party == observer:
-            names.append(f"your page ({scenario.side_name(party)})")
+            names.append(f"this side's page ({scenario.side_name(party)})")
         else:
             names.append(scenario.side_name(party))
     whom = ", ".join(names) if names else "nobody: it is being ruled on"
@@ -133,13 +133,13 @@ def busy(pending: Pending, ledger: Ledger, scenario: Scenario, observer: str) ->
     if pending.side == observer:
         return Refusal(
             ROLL_PENDING,
-            f"Your earlier order is still waiting for the dice (roll {k} waits for {whom}); "
-            "it goes ahead once they are in. Give this order after it.",
+            f"Your earlier order is still waiting for the dice of {whom} (roll {k}); it goes "
+            "ahead once they are in. Give this order after it.",
         )
     if pending.side is None:
-        return Refusal(ROLL_PENDING, f"The game's first roll is waiting for {whom}.")
+        return Refusal(ROLL_PENDING, f"The game's first roll is waiting for the dice of {whom}.")
     return Refusal(
         ROLL_PENDING,
-        f"{scenario.side_name(pending.side)}'s order is waiting for the dice (roll {k} waits "
-        f"for {whom}). Give yours once it is through.",
+        f"Roll {k} is waiting for the dice of {whom}, for an order "
+        f"{scenario.side_name(pending.side)} gave. Give yours once it is through.",
     )
