@@ -102,12 +102,16 @@ async def _started(hub: Hub, pages: Pages) -> tuple[str, LiveGame]:
 
 async def _asked(hub: Hub, game_id: str, task: asyncio.Task[Any], pages: Pages) -> dict[str, Any]:
     """Wait until the command's request is shown (or the command is answered)."""
-    while True:
-        request = pages.saw(await hub.view(game_id, "orks"))
-        if request is not None or task.done():
-            assert request is not None, task.result()
-            return request
-        await asyncio.sleep(0.001)
+
+    async def shown() -> dict[str, Any]:
+        while True:
+            request = pages.saw(await hub.view(game_id, "orks"))
+            if request is not None or task.done():
+                assert request is not None, task.result()
+                return request
+            await asyncio.sleep(0.001)
+
+    return await asyncio.wait_for(shown(), 10)  # a bound, not a timing: fail, never hang
 
 
 async def _refused(hub: Hub, game_id: str, side: str, command_id: str, raw: Any) -> Refusal:
