@@ -116,7 +116,8 @@ async def _asked(hub: Hub, game_id: str, task: asyncio.Task[Any], pages: Pages) 
 
 async def _refused(hub: Hub, game_id: str, side: str, command_id: str, raw: Any) -> Refusal:
     with pytest.raises(Refusal) as refused:
-        await hub.command(game_id, side, command_id, raw)
+        # Bounded: a command that is asked for instead waits for the pages, who never come.
+        await asyncio.wait_for(hub.command(game_id, side, command_id, raw), 10)
     return refused.value
 
 
