@@ -310,8 +310,12 @@ class Hub:
             try:
                 stored = await self._stored(self.store.claim_roll, game.game_id, mine)
             except Conflict:
-                await self._sync(game)  # behind: another process ruled on this roll
+                moved = await self._sync(game)  # behind: another process ruled on this roll
                 if game.pending is None:
+                    if not moved:  # a store that contradicts itself: never loop on it
+                        raise Problem(
+                            UNAVAILABLE, "The game could not be saved; try again."
+                        ) from None
                     continue  # rule again on the latest
                 asked = game.pending
             else:
@@ -533,22 +537,24 @@ class Hub:
         self._publish(game, before)
         return True
 
-    async def _sync(self, game: LiveGame) -> None:
+    async def _sync(self, game: LiveGame) -> bool:
         """Catch up with the store: other processes' events, and the roll request one of
-        them (or this one before a restart) is waiting on, with the elements in so far."""
-        await self._catch_up(game)
+        them (or this one before a restart) is waiting on, with the elements in so far.
+        True if there were new events."""
+        moved = await self._catch_up(game)
         ledger = game.ledger
         if ledger is None or (game.pending is not None and not game.pending.stored):
-            return  # roll 0, or a roll ruled at once: never stored
+            return moved  # roll 0, or a roll ruled at once: never stored
         stored = await self._stored(self.store.pending_roll, game.game_id)
         if stored is None or stored.k != ledger.next_k:
-            return
+            return moved
         if game.pending is None:
             game.pending = rolls.resume(stored, ledger)
         elif game.pending.request.k == stored.k:
             rolls.merge(game.pending, stored, ledger)
         if game.pending is not None and not await self._resolve(game):
             self._push_status(game)
+        return moved
 
     async def refresh(self, game_id: str) -> None:
         """Another process wrote to this game (NOTIFY, or the poll): catch up if it is here."""
