@@ -58,8 +58,10 @@ class Pages:
     def __init__(self) -> None:
         self.chains = {side: Chain.fresh(64)[1] for side in SIDES}
         self.requests: list[dict[str, Any]] = []
+        self.key = ""  # the host's key, as the status shows it (a page keeps it)
 
     def saw(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        self.key = self.key or view["fairness"]["key"]
         request = view["fairness"]["request"]
         if request is not None and request not in self.requests:
             self.requests.append(request)
@@ -77,7 +79,7 @@ class Pages:
             {k: r[k] for k in ("game", "k", "side", "commitment", "prev", "sig")}
             for r in self.requests
         ]
-        return {side: {"heads": heads, "requests": requests} for side in SIDES}
+        return {side: {"key": self.key, "heads": heads, "requests": requests} for side in SIDES}
 
 
 def _run(test: Callable[[], Awaitable[None]]) -> None:
