@@ -36,7 +36,7 @@ class Table:
 
     def __init__(self, server: Server, game: str, tokens: dict[str, str]) -> None:
         self.server, self.game, self.tokens = server, game, tokens
-        self.chains = {side: Chain.fresh(64)[1] for side in SIDES}
+        self.chains = {side: Chain.fresh(KILLS + 16)[1] for side in SIDES}
         self.requests: list[dict[str, Any]] = []
         self.key = ""
 
