@@ -123,7 +123,8 @@ class EventStore(Protocol):
         ...
 
     def pending_roll(self, game_id: str) -> StoredRoll | None:
-        """The game's unresolved roll request, if any."""
+        """The game's unresolved roll request, if any (the latest: only the request for the
+        roll after the last event can be resumed)."""
         ...
 
     def add_element(self, game_id: str, k: int, party: str, element: str) -> StoredRoll | None:

@@ -139,7 +139,7 @@ class MemoryStore:
             if game_id not in self._events:
                 raise UnknownGame(game_id)
             rolls = self._rolls[game_id]
-            return self._roll(game_id, min(rolls)) if rolls else None
+            return self._roll(game_id, max(rolls)) if rolls else None
 
     def add_element(self, game_id: str, k: int, party: str, element: str) -> StoredRoll | None:
         with self._lock:

@@ -440,7 +440,7 @@ class SqlStore:
         with self.engine.connect() as conn:
             if not _exists(conn, game_id):
                 raise UnknownGame(game_id)
-            k = conn.execute(select(func.min(rolls.c.k)).where(rolls.c.game_id == game_id))
+            k = conn.execute(select(func.max(rolls.c.k)).where(rolls.c.game_id == game_id))
             first = k.scalar()
             return None if first is None else self._roll(conn, game_id, int(first), lock=False)
 
