@@ -440,9 +440,10 @@ class SqlStore:
         with self.engine.connect() as conn:
             if not _exists(conn, game_id):
                 raise UnknownGame(game_id)
-            k = conn.execute(select(func.max(rolls.c.k)).where(rolls.c.game_id == game_id))
-            first = k.scalar()
-            return None if first is None else self._roll(conn, game_id, int(first), lock=False)
+            latest = conn.execute(
+                select(func.max(rolls.c.k)).where(rolls.c.game_id == game_id)
+            ).scalar()
+            return None if latest is None else self._roll(conn, game_id, int(latest), lock=False)
 
     def add_element(self, game_id: str, k: int, party: str, element: str) -> StoredRoll | None:
         with self._writing() as conn:
