@@ -167,7 +167,8 @@ def test_ending_before_play_needs_both_sides_and_shows_nothing_until_then() -> N
     asked = game.command(CYLONS, {"type": "end_game"})
     assert game.state.phase.value == "setup"
     assert "asks to end the game before it begins" in asked.told[COLONIALS][0]["text"]
-    assert "ends when Colonial fleet agree" in asked.told[CYLONS][0]["text"]
+    assert "It ends once Colonial fleet asks too" in asked.told[CYLONS][0]["text"]
+    assert asked.told["spectator"][0]["text"] == "Cylons asks to end the game before it begins."
     assert game.view(CYLONS)["board"]["ending"] == [CYLONS]
     assert known(game, CYLONS) == {}
     text = str(game.view(CYLONS))

@@ -89,7 +89,7 @@ class EndPhase(Command):
 
 
 class EndGame(Command):
-    """Either side may end the game."""
+    """Either side may end the game; before play begins, both sides must ask."""
 
     phases: ClassVar[frozenset[Phase]] = frozenset({Phase.SETUP, Phase.PLAY})
     type: Literal["end_game"] = "end_game"

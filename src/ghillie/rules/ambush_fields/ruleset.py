@@ -10,7 +10,7 @@ from ghillie.errors import NOT_NOW, Refusal
 from ghillie.events import BoardChange
 from ghillie.ruleset import Command, OddsQuery, Ruleset
 from ghillie.ruling import Ruling
-from ghillie.state import REFEREE, Facts, GameState, Phase
+from ghillie.state import REFEREE, SPECTATOR, Facts, GameState, Phase
 
 from . import detection
 from .board import Board, FieldState, Step, done, fold
@@ -153,21 +153,22 @@ def end_game(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str) -
             side,
             {
                 "event": "end_asked",
-                "text": f"You asked to end the game before it begins; it ends when {names} "
-                "agree. Nothing is revealed until then.",
+                "text": f"You asked to end the game before it begins. It ends once {names} "
+                f"{'ask' if len(waiting) > 1 else 'asks'} too; nothing is revealed until then.",
             },
         )
+        asked = f"{scenario.side_name(side)} asks to end the game before it begins."
         for other in waiting:
             ruling.tell(
                 other,
                 {
                     "event": "end_asked",
                     "by": side,
-                    "text": f"{scenario.side_name(side)} asks to end the game before it "
-                    "begins. End the game too to agree: the record, with both sides' "
+                    "text": f"{asked} End the game too to agree: the record, with both sides' "
                     "set-up, is published then.",
                 },
             )
+        ruling.tell(SPECTATOR, {"event": "end_asked", "by": side, "text": asked})
         return
     ruling.set_phase(Phase.OVER)
     ruling.tell_public({"event": "game_over", "text": "The game is over."})
