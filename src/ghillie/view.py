@@ -116,6 +116,9 @@ def proof(fair: Mapping[str, Any], observer: str) -> dict[str, Any]:
     }
     if "setup" in fair:
         out["setup"] = fair["setup"]
+    shown = fair.get("shown", {}).get(observer)
+    if shown is not None:
+        out["shown"] = shown  # the host's signature on this very entry: a receipt to keep
     return out
 
 

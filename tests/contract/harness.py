@@ -51,7 +51,9 @@ def received(game: Game, observer: str) -> str:
 # heads and their signatures, the roots, an opening's salt, blinding value and leaves, a
 # roll request's commitment and the head it follows), which differ between two worlds by
 # construction: that is what a hiding commitment is.
-PROOF_KEYS = frozenset(("hash", "sig", "roots", "salt", "blind", "leaves", "commitment", "prev"))
+PROOF_KEYS = frozenset(
+    ("hash", "sig", "shown", "roots", "salt", "blind", "leaves", "commitment", "prev")
+)
 
 
 def comparable(view: dict[str, Any]) -> dict[str, Any]:

@@ -40,6 +40,9 @@ from ghillie.fairness.hashlog import (
     event_hash,
     genesis,
     head_message,
+    shown_content,
+    shown_digest,
+    shown_message,
     verify,
     verify_head,
     verify_request,
@@ -50,7 +53,7 @@ from ghillie.fairness.referee import ReplayIds, scenario_payload
 from ghillie.fairness.roster import check_opening
 from ghillie.fairness.stream import StreamDice, roll_context, roll_key
 from ghillie.scenario import Scenario
-from ghillie.state import Phase
+from ghillie.state import SPECTATOR, Phase
 
 _HEX128 = re.compile("[0-9a-f]{128}")
 
@@ -156,6 +159,21 @@ def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report:
         ):
             _fail(report, "chain", event.seq, "the host's signature on this head is not valid")
         hashes.append(head.hex())
+        shown = fair.get("shown", {})
+        for side in event.told:
+            if side == SPECTATOR:
+                continue
+            content = shown_content(event.seq, fair, event.told[side], side)
+            message = shown_message(game_id, event.seq, side, shown_digest(content))
+            if not _HEX128.fullmatch(str(shown.get(side, ""))) or not verify(
+                public_key, message, shown[side]
+            ):
+                _fail(
+                    report,
+                    "chain",
+                    event.seq,
+                    f"what {side} was shown at this event is not what the record holds",
+                )
 
     # 2. receipts
     for kept in receipts:

@@ -38,6 +38,35 @@ def request_message(game_id: str, k: int, side: str | None, commitment: str, pre
     )
 
 
+def shown_content(
+    seq: int, fair: Mapping[str, Any], lines: Sequence[Any], side: str
+) -> dict[str, Any]:
+    """What ``side`` is shown of a sealed event: its lines and the proof it holds (the head's
+    hash, every root, the contributions, its own openings, the set-up in event 0)."""
+    content = {
+        "seq": seq,
+        "hash": fair["hash"],
+        "lines": list(lines),
+        "roots": fair["roots"],
+        "contributions": fair["contributions"],
+        "openings": fair["openings"].get(side, []),
+    }
+    if "setup" in fair:
+        content["setup"] = fair["setup"]
+    return content
+
+
+def shown_message(game_id: str, seq: int, side: str, digest: bytes) -> bytes:
+    """What the host signs for each side after every event: ``digest`` is SHA-256 of the
+    canonical :func:`shown_content`. A page checks it against what it received and keeps it,
+    so a host that showed a side something other than the record is caught by the audit."""
+    return tag("shown/v1") + text(game_id) + u64(seq) + text(side) + lp(digest)
+
+
+def shown_digest(content: Any) -> bytes:
+    return sha256(canonical(content))
+
+
 class HostKey:
     """The host's signing key for one game."""
 

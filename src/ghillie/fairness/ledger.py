@@ -25,7 +25,16 @@ from ghillie.events import Event, Open, Place, Remove, Update, event_to_json
 from ghillie.fairness.chains import LENGTH, Chain, links
 from ghillie.fairness.commitment import commit
 from ghillie.fairness.encoding import canonical, lp, sha256, tag, u64
-from ghillie.fairness.hashlog import HostKey, event_hash, genesis, head_message, request_message
+from ghillie.fairness.hashlog import (
+    HostKey,
+    event_hash,
+    genesis,
+    head_message,
+    request_message,
+    shown_content,
+    shown_digest,
+    shown_message,
+)
 from ghillie.fairness.roster import Roster, Written
 from ghillie.fairness.stream import StreamDice, roll_context, roll_key
 from ghillie.state import GameState
@@ -344,7 +353,19 @@ class Ledger:
         sealed = replace(event, fair=fair)
         digest = event_hash(self.head, hashed(event_to_json(sealed)))
         sig = self.key.sign(head_message(self.game_id, event.seq, digest))
-        sealed = replace(sealed, fair={**fair, "hash": digest.hex(), "sig": sig})
+        fair = {**fair, "hash": digest.hex(), "sig": sig}
+        fair["shown"] = {
+            side: self.key.sign(
+                shown_message(
+                    self.game_id,
+                    event.seq,
+                    side,
+                    shown_digest(shown_content(event.seq, fair, event.told.get(side, ()), side)),
+                )
+            )
+            for side in self.sides
+        }
+        sealed = replace(sealed, fair=fair)
         self.head = digest
         for party in self.parties:
             self.last[party] = elements[party]
@@ -353,11 +374,12 @@ class Ledger:
 
 
 def hashed(event_json: Mapping[str, Any]) -> dict[str, Any]:
-    """The part of an event's JSON its hash covers: all but its own hash and signature."""
+    """The part of an event's JSON its hash covers: all but its own hash and signatures
+    (the per-side ``shown`` ones sign that hash, so they come after it)."""
     out = dict(event_json)
     fair = out.get("fair")
     if isinstance(fair, Mapping):
-        out["fair"] = {k: v for k, v in fair.items() if k not in ("hash", "sig")}
+        out["fair"] = {k: v for k, v in fair.items() if k not in ("hash", "sig", "shown")}
     return out
 
 

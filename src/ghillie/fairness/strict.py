@@ -69,6 +69,7 @@ class Fair(_Strict):
     setup: Setup | None = None
     hash: Hex32
     sig: Hex64
+    shown: dict[str, Hex64]
 
 
 class EventForm(_Strict):
