@@ -34,8 +34,13 @@ def links(previous: bytes, element: bytes) -> bool:
 class Chain:
     """All of one party's elements, from its secret seed."""
 
-    def __init__(self, elements: list[bytes]) -> None:
-        self._elements = elements  # _elements[0] is the anchor, _elements[-1] the seed
+    def __init__(self, elements: bytes) -> None:
+        # One bytes object of 32-byte elements, [0] the anchor and [-1] the seed: a list of
+        # 4,097 bytes objects cost ~300 KB per chain (65 B each, plus the list); this costs
+        # 131 KB, and every live game holds the host's chain and any host-held side's.
+        if len(elements) % 32 or not elements:
+            raise ValueError("a chain is a whole number of 32-byte elements")
+        self._elements = elements
 
     @classmethod
     def from_seed(cls, seed: bytes, length: int = LENGTH) -> Chain:
@@ -43,7 +48,7 @@ class Chain:
         for _ in range(length):
             elements.append(back(elements[-1]))
         elements.reverse()
-        return cls(elements)
+        return cls(b"".join(elements))
 
     @classmethod
     def fresh(cls, length: int = LENGTH) -> tuple[bytes, Chain]:
@@ -52,14 +57,14 @@ class Chain:
 
     @property
     def anchor(self) -> bytes:
-        return self._elements[0]
+        return self._elements[:32]
 
     @property
     def length(self) -> int:
-        return len(self._elements) - 1
+        return len(self._elements) // 32 - 1
 
     def element(self, k: int) -> bytes:
         """The contribution to roll ``k`` (0-based)."""
         if not 0 <= k < self.length:
             raise IndexError("this chain has no element for that roll")
-        return self._elements[k + 1]
+        return self._elements[32 * (k + 1) : 32 * (k + 2)]
