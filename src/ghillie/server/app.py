@@ -28,7 +28,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ghillie import examples, registry
 from ghillie.errors import Refusal, ScenarioError
 from ghillie.game import load_scenario
-from ghillie.scenario import Scenario, loads_toml
+from ghillie.scenario import MAX_DEPTH, Scenario, loads_toml
+from ghillie.server.apidocs import add_docs
 from ghillie.server.hub import COMMAND_ID_LENGTH, Hub
 from ghillie.server.limits import CreationLimit, CreationMeter, Limits
 from ghillie.server.middleware import PROBLEM_JSON, AccessLog, BodyLimit, SecureHeaders
@@ -172,7 +173,10 @@ def create_app(
         version="0.1.0",
         lifespan=lifespan,
         responses=PROBLEMS,
+        docs_url=None,  # served by add_docs, from this server (apidocs.py)
+        redoc_url=None,  # it too loaded its script from a CDN the CSP blocks
     )
+    add_docs(app)
     if hub is not None:
         app.state.hub = hub
 
@@ -440,8 +444,15 @@ async def _read_body(request: Request, limit: int) -> bytes:
 def _new_game_of(raw: bytes) -> tuple[NewGame, Scenario]:
     """Parse and validate a creation request (in a worker thread: it may be large)."""
     try:
-        body = NewGame.model_validate(orjson.loads(raw))  # orjson refuses > 1024 deep
-    except (orjson.JSONDecodeError, ValidationError):
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        if "depth" in str(exc) or "recursion" in str(exc):  # orjson stops at 1,024 deep
+            deep = f"The scenario nests deeper than {MAX_DEPTH} levels."
+            raise Problem(BAD_SCENARIO, deep) from None
+        raise Problem(BAD_REQUEST, "The request is not well-formed.") from None
+    try:
+        body = NewGame.model_validate(data)
+    except ValidationError:
         # Never the validator's own report: it would echo the input (TRUST.md §3.5).
         raise Problem(BAD_REQUEST, "The request is not well-formed.") from None
     return body, _scenario_of(body)

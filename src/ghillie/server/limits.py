@@ -31,15 +31,15 @@ class Limits:
     the same name (``--create-burst``, …)."""
 
     # Game creation: a burst, then a steady rate (games per minute), per client address...
-    create_burst: int = 10
-    create_per_minute: float = 10.0
+    create_burst: int = 20
+    create_per_minute: float = 20.0
     # ...and for the whole server, so that many addresses together are bounded too.
     create_burst_all: int = 60
     create_per_minute_all: float = 120.0
     # Live games kept in memory: idle ones (nobody watching, no roll waiting) are dropped
     # after ``idle_seconds`` unused, and the least recently used idle ones beyond
     # ``max_games``. A dropped game reloads from the database on its next request.
-    idle_seconds: float = 600.0
+    idle_seconds: float = 300.0
     max_games: int = 500
     sweep_seconds: float = 30.0
     # A scenario in a request: bundled ones are 2–20 KB.
