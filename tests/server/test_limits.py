@@ -211,6 +211,11 @@ def test_at_most_max_games_stay_in_memory_the_least_recently_used_go_first() -> 
         seen = client.get(f"/api/games/{oldest}/view", headers=auth(tokens["orks"]))
         assert seen.status_code == 200
         assert set(hub._games) == {games[0][0], games[3][0], games[4][0]}
+        # Asking for a game in memory makes it the most recently used.
+        client.get(f"/api/games/{games[3][0]}/view", headers=auth(games[3][1]["orks"]))
+        new_game(client)
+        assert games[3][0] in hub._games
+        assert games[4][0] not in hub._games  # the least recently asked for
 
 
 def test_a_watched_game_is_never_evicted_and_a_full_server_refuses_new_games() -> None:
