@@ -29,6 +29,10 @@ class Redact(logging.Filter):
     their class and place too."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if record.name == "uvicorn.error" and '"WebSocket %s"' in str(record.msg):
+            # uvicorn logs each websocket's client address and concrete path with its query:
+            # the access log's allow-list (middleware.AccessLog) has neither.
+            record.msg, record.args = "websocket " + str(record.msg).rsplit(" ", 1)[-1], None
         if isinstance(record.args, tuple):
             record.args = tuple(
                 where(a) if isinstance(a, BaseException) else a for a in record.args
