@@ -162,7 +162,9 @@ def test_scenarios_are_parsed_and_games_set_up_off_the_event_loop(
     with TestClient(app) as client:
         text = TABLE.read_text(encoding="utf-8")
         assert client.post("/api/games", json={"scenario_toml": text}).status_code == 201
-    assert threads["loop"] and threads["parse"] and threads["setup"]
+    assert threads["loop"]
+    assert threads["parse"]
+    assert threads["setup"]
     assert not threads["parse"] & threads["loop"]
     assert not threads["setup"] & threads["loop"]
 
