@@ -180,6 +180,10 @@ def create_app(
     if hub is not None:
         app.state.hub = hub
 
+    # One creation's CPU work (parsing, hashing the chains) at a time: in threads, several
+    # would each take the GIL in turn from the event loop that serves everyone's games.
+    setting_up = asyncio.Semaphore(1)
+
     def the_hub(request: Request) -> Hub:
         return request.app.state.hub  # type: ignore[no-any-return]
 
@@ -264,8 +268,9 @@ def create_app(
         # parsed and validated in a worker thread: on the event loop it would hold up every
         # other game (a 3.4 MB scenario blocked the loop for 0.8 s).
         raw = await _read_body(request, limits.max_scenario)
-        body, scenario = await asyncio.to_thread(_new_game_of, raw)
-        created = await the_hub(request).create(scenario, clients=body.chains == "clients")
+        async with setting_up:
+            body, scenario = await asyncio.to_thread(_new_game_of, raw)
+            created = await the_hub(request).create(scenario, clients=body.chains == "clients")
         base = str(request.base_url).rstrip("/")
         names = {s.id: s.name for s in scenario.sides} | {REFEREE: "Referee"}
         urls = {o: f"{base}/play/{created.game_id}#{t}" for o, t in created.tokens.items()}
