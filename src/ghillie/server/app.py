@@ -51,7 +51,6 @@ from ghillie.store.base import EventStore
 log = logging.getLogger("ghillie.server")
 
 ROLL_WAIT = 30.0  # seconds an API call waits for the sides' contributions before answering
-MAX_SCENARIO = Limits.max_scenario  # a scenario file is a few kilobytes; this is generous
 STATIC = resources.files("ghillie.server") / "static"
 _STATIC_PART = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")
 
@@ -63,7 +62,11 @@ class NewGame(BaseModel):
 
     scenario: str | None = Field(None, max_length=80, description="a bundled example's name")
     scenario_data: dict[str, Any] | None = Field(None, description="a scenario as JSON")
-    scenario_toml: str | None = Field(None, max_length=MAX_SCENARIO, description="a scenario file")
+    # No maxLength here: the whole request is bounded by ``ghillie serve --max-scenario``
+    # (413 too_large), which a schema could not follow.
+    scenario_toml: str | None = Field(
+        None, description="a scenario file (the request: 256 KiB at most by default)"
+    )
     chains: Literal["clients", "host"] = Field(
         "host",
         description="who holds each side's roll chain: each side's page ('clients', the "
