@@ -2,7 +2,7 @@
 client address and overall), how many games stay in memory, how large a scenario may be.
 
 Anyone who can reach the server may create a game, and each one costs memory while it is
-live and CPU to set up (a host-held game: ~0.7 MB and ~50 ms of hashing). Creation is
+live and CPU to set up (a host-held game: ~0.4 MB and ~50 ms of hashing). Creation is
 therefore metered by token buckets — one per client address and one for the whole server —
 checked before the request's body is even read, so a refused flood costs almost nothing.
 A refusal is a 429 problem document with a ``Retry-After`` header.
