@@ -267,3 +267,40 @@ def test_a_game_with_a_pending_roll_or_a_held_or_awaited_lock_is_not_evicted() -
 async def _under(lock: asyncio.Lock) -> None:
     async with lock:
         pass
+
+
+def test_an_evicted_page_held_game_comes_back_with_its_chains_and_goes_on() -> None:
+    from ghillie.fairness.chains import Chain
+
+    async def play() -> None:
+        hub = Hub(MemoryStore(), limits=Limits(idle_seconds=0))
+        try:
+            created = await hub.create(examples.load("grid-ambush-table"), clients=True)
+            game_id = created.game_id
+            chains = {
+                side: Chain.from_seed(bytes([n + 1]) * 32, 8)
+                for n, side in enumerate(("jungle", "orks"))
+            }
+            for side, chain in chains.items():
+                await hub.anchor(game_id, side, chain.anchor.hex())
+            assert hub.sweep(now=LATER) == 0  # the game's first roll waits for the pages
+            for side, chain in chains.items():
+                await hub.contribute(game_id, side, 0, chain.element(0).hex())
+            observers = ("jungle", "orks", "referee")
+            before = [await hub.view(game_id, o) for o in observers]
+            assert hub.sweep(now=LATER) == 1
+            assert [await hub.view(game_id, o) for o in observers] == before
+            hub.sweep(now=LATER)
+            ready = asyncio.create_task(hub.command(game_id, "jungle", "r", {"type": "ready"}))
+            while getattr(hub._games.get(game_id), "pending", None) is None:
+                await asyncio.sleep(0.01)  # the command loads the game and asks for its roll
+            for side, chain in chains.items():
+                await hub.contribute(game_id, side, 1, chain.element(1).hex())
+            assert (await asyncio.wait_for(ready, 10))["seq"] == 1
+            hub.sweep(now=LATER)
+            again = await hub.command(game_id, "jungle", "r", {"type": "end_phase"})
+            assert again["seq"] == 1  # the first answer, after a reload
+        finally:
+            hub.close()
+
+    asyncio.run(play())
