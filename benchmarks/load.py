@@ -147,7 +147,11 @@ def main() -> None:
         db = str(Path(folder) / "bench.db") if args.db == "sqlite" else args.db
         port = free_port()
         server = subprocess.Popen(
-            [sys.executable, "-m", "ghillie.cli", "serve", "--db", db, "--port", str(port)],
+            [
+                *(sys.executable, "-m", "ghillie.cli", "serve", "--db", db, "--port", str(port)),
+                # One client creates every game at once: lift the per-address meter.
+                *("--create-burst", str(args.games), "--create-burst-all", str(args.games)),
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             env={**os.environ, "PYTHONWARNINGS": "ignore"},

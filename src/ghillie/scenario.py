@@ -129,6 +129,37 @@ class Scenario(Strict):
         return {s.id: s.name for s in self.sides}
 
 
+MAX_DEPTH = 32  # a scenario nests 4–6 deep (a terrain outline's points); this is generous
+
+
+def check_depth(data: Any, limit: int = MAX_DEPTH) -> None:
+    """ScenarioError if ``data`` nests deeper than ``limit``: validators and canonical JSON
+    recurse, and a scenario thousands deep would exhaust Python's stack (a RecursionError,
+    not a refusal). Iterative, so it cannot itself overflow."""
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, Mapping):
+            children: Any = value.values()
+        elif isinstance(value, list | tuple):
+            children = value
+        else:
+            continue
+        if depth >= limit:
+            raise ScenarioError(f"the scenario nests deeper than {limit} levels")
+        stack.extend((child, depth + 1) for child in children)
+
+
+def loads_toml(text: str) -> dict[str, Any]:
+    """TOML text as data; ScenarioError if it is not valid TOML or nests too deeply."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"the scenario file is not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib recurses once per nested array or inline table
+        raise ScenarioError(f"the scenario nests deeper than {MAX_DEPTH} levels") from None
+
+
 def read_scenario_file(path: str | Path) -> dict[str, Any]:
     """Read a scenario file (``.toml`` or ``.json``) into plain data."""
     path = Path(path)
@@ -140,6 +171,8 @@ def read_scenario_file(path: str | Path) -> dict[str, Any]:
         data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
         raise ScenarioError(f"{path}: {exc}") from None
+    except RecursionError:  # both parsers recurse once per nested array or table
+        raise ScenarioError(f"{path}: the scenario nests deeper than {MAX_DEPTH} levels") from None
     if not isinstance(data, dict):
         raise ScenarioError(f"{path}: a scenario is a table of keys")
     return data
@@ -147,6 +180,7 @@ def read_scenario_file(path: str | Path) -> dict[str, Any]:
 
 def parse_scenario(model: type[Scenario], data: Mapping[str, Any]) -> Scenario:
     """Validate scenario data; a :class:`ScenarioError` names every offending key."""
+    check_depth(data)
     try:
         return model.model_validate(data)
     except ValidationError as exc:

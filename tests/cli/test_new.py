@@ -74,3 +74,23 @@ def test_new_names_the_examples_when_the_scenario_is_neither(tmp_path: Path) -> 
     result = runner.invoke(app, ["new", "no-such-thing", "--server", "http://127.0.0.1:9"])
     assert result.exit_code == 2
     assert "ambush-fields-table" in result.output
+
+
+@pytest.mark.parametrize(
+    ("suffix", "text"),
+    [
+        (".toml", 'ruleset = "grid-ambush"\na = ' + "[" * 5000 + "]" * 5000),
+        (".json", '{"ruleset": "grid-ambush", "a": ' + "[" * 5000 + "]" * 5000 + "}"),
+        (".json", '{"ruleset": "grid-ambush", "a": ' + "[" * 100 + "]" * 100 + "}"),
+    ],
+    ids=["toml", "json-past-the-parser", "json-past-the-limit"],
+)
+def test_new_refuses_a_deeply_nested_scenario_file_with_a_clear_message(
+    tmp_path: Path, suffix: str, text: str
+) -> None:
+    path = tmp_path / f"deep{suffix}"
+    path.write_text(text, encoding="utf-8")
+    # Refused before anything is sent: no server answers at this address.
+    result = runner.invoke(app, ["new", str(path), "--server", "http://127.0.0.1:9"])
+    assert result.exit_code == 2, result.output
+    assert "nests deeper than 32 levels" in " ".join(result.output.split())

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import argparse
 
-import uvicorn
-
 from ghillie.fairness.ledger import seeded_bytes
 from ghillie.ids import SeededIds
-from ghillie.server.run import build
+from ghillie.server.limits import Limits
+from ghillie.server.logs import configure
+from ghillie.server.run import build, serve
 
 
 def main() -> None:
@@ -23,9 +23,13 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--db", required=True)
     args = parser.parse_args()
-    app, store = build(args.db, ids=SeededIds(args.seed), random_bytes=seeded_bytes(args.seed))
+    configure()
+    limits = Limits()
+    app, store = build(
+        args.db, limits, ids=SeededIds(args.seed), random_bytes=seeded_bytes(args.seed)
+    )
     try:
-        uvicorn.run(app, host="127.0.0.1", port=args.port, log_config=None, access_log=False)
+        serve(app, "127.0.0.1", args.port, limits)
     finally:
         app.state.hub.close()
         store.close()

@@ -20,6 +20,7 @@ from ghillie.cli.audit import audit, replay
 from ghillie.cli.demo import demo
 from ghillie.cli.new import new
 from ghillie.cli.odds import odds_command
+from ghillie.server.limits import Limits
 
 app = typer.Typer(
     name="ghillie",
@@ -71,11 +72,53 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     db: Annotated[str, typer.Option(help="SQLite file, or a postgresql://… URL.")] = "ghillie.db",
+    create_burst: Annotated[
+        int, typer.Option(help="Games one client address may create at once...")
+    ] = Limits.create_burst,
+    create_per_minute: Annotated[
+        float, typer.Option(help="...and per minute after that.")
+    ] = Limits.create_per_minute,
+    create_burst_all: Annotated[
+        int, typer.Option(help="Games all clients together may create at once...")
+    ] = Limits.create_burst_all,
+    create_per_minute_all: Annotated[
+        float, typer.Option(help="...and per minute after that.")
+    ] = Limits.create_per_minute_all,
+    max_games: Annotated[
+        int, typer.Option(help="Games kept in memory; idle ones beyond it reload when asked.")
+    ] = Limits.max_games,
+    idle_seconds: Annotated[
+        float, typer.Option(help="Seconds unused after which an idle game leaves memory.")
+    ] = Limits.idle_seconds,
+    max_scenario: Annotated[
+        int, typer.Option(help="Bytes a game creation request (its scenario) may have.")
+    ] = Limits.max_scenario,
+    header_seconds: Annotated[
+        float, typer.Option(help="Seconds a client has to send a request's headers.")
+    ] = Limits.header_seconds,
+    body_seconds: Annotated[
+        float, typer.Option(help="Seconds a client then has to send the request's body.")
+    ] = Limits.body_seconds,
+    max_connections: Annotated[
+        int, typer.Option(help="Connections and requests at once; beyond, 503.")
+    ] = Limits.max_connections,
 ) -> None:
     """Start the referee server: a private link per side, live on each player's phone."""
     from ghillie.server.run import run
 
-    raise typer.Exit(run(host, port, db))
+    limits = Limits(
+        create_burst=create_burst,
+        create_per_minute=create_per_minute,
+        create_burst_all=create_burst_all,
+        create_per_minute_all=create_per_minute_all,
+        max_games=max_games,
+        idle_seconds=idle_seconds,
+        max_scenario=max_scenario,
+        header_seconds=header_seconds,
+        body_seconds=body_seconds,
+        max_connections=max_connections,
+    )
+    raise typer.Exit(run(host, port, db, limits))
 
 
 def _register_odds() -> None:

@@ -10,6 +10,10 @@ host, can know it before the party sends it (the hash cannot be run backwards).
 True
 >>> links(chain.element(0), chain.element(1))
 True
+>>> chain.element(2) == bytes(32)  # the last is the seed, which may have any length
+True
+>>> Chain.from_seed(b"x", length=0).anchor
+b'x'
 """
 
 from __future__ import annotations
@@ -34,8 +38,14 @@ def links(previous: bytes, element: bytes) -> bool:
 class Chain:
     """All of one party's elements, from its secret seed."""
 
-    def __init__(self, elements: list[bytes]) -> None:
-        self._elements = elements  # _elements[0] is the anchor, _elements[-1] the seed
+    def __init__(self, hashes: bytes, seed: bytes) -> None:
+        # ``hashes`` is x_0 … x_{N-1}, 32 bytes each, in one bytes object; ``seed`` is x_N (of
+        # any length). A list of 4,097 bytes objects cost ~300 KB per chain (65 B each, plus
+        # the list); this costs 131 KB, and every live game holds the host's chain and any
+        # host-held side's.
+        if len(hashes) % 32:
+            raise ValueError("a chain's hashes are a whole number of 32-byte elements")
+        self._hashes, self._seed = hashes, seed
 
     @classmethod
     def from_seed(cls, seed: bytes, length: int = LENGTH) -> Chain:
@@ -43,7 +53,7 @@ class Chain:
         for _ in range(length):
             elements.append(back(elements[-1]))
         elements.reverse()
-        return cls(elements)
+        return cls(b"".join(elements[:-1]), seed)
 
     @classmethod
     def fresh(cls, length: int = LENGTH) -> tuple[bytes, Chain]:
@@ -52,14 +62,16 @@ class Chain:
 
     @property
     def anchor(self) -> bytes:
-        return self._elements[0]
+        return self._hashes[:32] if self._hashes else self._seed  # N = 0: the seed itself
 
     @property
     def length(self) -> int:
-        return len(self._elements) - 1
+        return len(self._hashes) // 32
 
     def element(self, k: int) -> bytes:
         """The contribution to roll ``k`` (0-based)."""
         if not 0 <= k < self.length:
             raise IndexError("this chain has no element for that roll")
-        return self._elements[k + 1]
+        if k + 1 == self.length:
+            return self._seed
+        return self._hashes[32 * (k + 1) : 32 * (k + 2)]

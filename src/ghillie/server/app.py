@@ -12,30 +12,33 @@ import asyncio
 import contextlib
 import logging
 import re
-import tomllib
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import orjson
 import segno
 from fastapi import FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ghillie import examples, registry
 from ghillie.errors import Refusal, ScenarioError
 from ghillie.game import load_scenario
-from ghillie.scenario import Scenario
+from ghillie.scenario import MAX_DEPTH, Scenario, loads_toml
+from ghillie.server.apidocs import add_docs
 from ghillie.server.hub import COMMAND_ID_LENGTH, Hub
+from ghillie.server.limits import CreationLimit, CreationMeter, Limits
 from ghillie.server.middleware import PROBLEM_JSON, AccessLog, BodyLimit, SecureHeaders
 from ghillie.server.odds import odds_for
 from ghillie.server.problems import (
     BAD_REQUEST,
     BAD_SCENARIO,
     NOT_FOUND,
+    TOO_LARGE,
     UNAVAILABLE,
     Problem,
     internal_error,
@@ -48,7 +51,6 @@ from ghillie.store.base import EventStore
 log = logging.getLogger("ghillie.server")
 
 ROLL_WAIT = 30.0  # seconds an API call waits for the sides' contributions before answering
-MAX_SCENARIO = 256 * 1024  # a scenario file is a few kilobytes; this is generous
 STATIC = resources.files("ghillie.server") / "static"
 _STATIC_PART = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")
 
@@ -60,7 +62,11 @@ class NewGame(BaseModel):
 
     scenario: str | None = Field(None, max_length=80, description="a bundled example's name")
     scenario_data: dict[str, Any] | None = Field(None, description="a scenario as JSON")
-    scenario_toml: str | None = Field(None, max_length=MAX_SCENARIO, description="a scenario file")
+    # No maxLength here: the whole request is bounded by ``ghillie serve --max-scenario``
+    # (413 too_large), which a schema could not follow.
+    scenario_toml: str | None = Field(
+        None, description="a scenario file (the request: 256 KiB at most by default)"
+    )
     chains: Literal["clients", "host"] = Field(
         "host",
         description="who holds each side's roll chain: each side's page ('clients', the "
@@ -142,16 +148,25 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
         (409, "refused by the rules"),
         (413, "too large"),
         (422, "malformed command or scenario"),
+        (429, "too many games created: wait for the Retry-After header's seconds"),
         (503, "the game could not be saved"),
     )
 }
 
 
-def create_app(store: EventStore, *, hub: Hub | None = None) -> FastAPI:
+def create_app(
+    store: EventStore, *, hub: Hub | None = None, limits: Limits | None = None
+) -> FastAPI:
+    limits = limits or Limits()
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.hub = hub or Hub(store)
+        app.state.hub = hub or Hub(store, limits=limits)
+        sweeping = asyncio.create_task(app.state.hub.sweep_every(limits.sweep_seconds))
         yield
+        sweeping.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeping
         if hub is None:
             app.state.hub.close()
 
@@ -161,9 +176,16 @@ def create_app(store: EventStore, *, hub: Hub | None = None) -> FastAPI:
         version="0.1.0",
         lifespan=lifespan,
         responses=PROBLEMS,
+        docs_url=None,  # served by add_docs, from this server (apidocs.py)
+        redoc_url=None,  # it too loaded its script from a CDN the CSP blocks
     )
+    add_docs(app)
     if hub is not None:
         app.state.hub = hub
+
+    # One creation's CPU work (parsing, hashing the chains) at a time: in threads, several
+    # would each take the GIL in turn from the event loop that serves everyone's games.
+    setting_up = asyncio.Semaphore(1)
 
     def the_hub(request: Request) -> Hub:
         return request.app.state.hub  # type: ignore[no-any-return]
@@ -232,17 +254,33 @@ def create_app(store: EventStore, *, hub: Hub | None = None) -> FastAPI:
 
     # --- games ------------------------------------------------------------------------------------
 
-    @app.post("/api/games", status_code=201)
-    async def create_game(body: NewGame, request: Request) -> CreatedGame:
-        """Start a game; the answer holds one private link per side and one for the referee."""
-        scenario = _scenario_of(body)
-        created = await the_hub(request).create(scenario, clients=body.chains == "clients")
+    @app.post(
+        "/api/games",
+        status_code=201,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": NewGame.model_json_schema()}},
+            }
+        },
+    )
+    async def create_game(request: Request) -> CreatedGame:
+        """Start a game; the answer holds one private link per side and one for the referee.
+        Rate-limited per client address and overall (429 with ``Retry-After``)."""
+        # The body is read and parsed here, not by FastAPI, so that a large scenario is
+        # parsed and validated in a worker thread: on the event loop it would hold up every
+        # other game (a 3.4 MB scenario blocked the loop for 0.8 s).
+        raw = await _read_body(request, limits.max_scenario)
+        async with setting_up:
+            body, scenario = await asyncio.to_thread(_new_game_of, raw)
+            created = await the_hub(request).create(scenario, clients=body.chains == "clients")
         base = str(request.base_url).rstrip("/")
         names = {s.id: s.name for s in scenario.sides} | {REFEREE: "Referee"}
-        links = []
-        for observer, token in created.tokens.items():
-            url = f"{base}/play/{created.game_id}#{token}"
-            links.append(Link(observer=observer, name=names[observer], url=url, qr_svg=_qr(url)))
+        urls = {o: f"{base}/play/{created.game_id}#{t}" for o, t in created.tokens.items()}
+        codes = await asyncio.to_thread(lambda: {o: _qr(url) for o, url in urls.items()})
+        links = [
+            Link(observer=o, name=names[o], url=url, qr_svg=codes[o]) for o, url in urls.items()
+        ]
         return CreatedGame(
             game_id=created.game_id, ruleset=created.ruleset, title=created.title, links=links
         )
@@ -361,7 +399,9 @@ def create_app(store: EventStore, *, hub: Hub | None = None) -> FastAPI:
         with resources.as_file(target) as path:
             return FileResponse(Path(path), headers={"Cache-Control": "no-cache"})
 
-    # Outermost first: secure headers on every answer, then the size limit, then the log.
+    # Outermost first: secure headers on every answer, then the size limit, then the log,
+    # then the creation meter (before anything reads a creation's body).
+    app.add_middleware(CreationLimit, meter=CreationMeter(limits))
     app.add_middleware(AccessLog)
     app.add_middleware(BodyLimit)
     app.add_middleware(SecureHeaders)
@@ -395,6 +435,37 @@ def ruleset_catalogue() -> list[dict[str, Any]]:
     return out
 
 
+async def _read_body(request: Request, limit: int) -> bytes:
+    """The request's body, refused with 413 past ``limit`` bytes (declared or sent)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise Problem(TOO_LARGE, f"A scenario may be at most {limit // 1024} KiB.")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise Problem(TOO_LARGE, f"A scenario may be at most {limit // 1024} KiB.")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _new_game_of(raw: bytes) -> tuple[NewGame, Scenario]:
+    """Parse and validate a creation request (in a worker thread: it may be large)."""
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        if "depth" in str(exc) or "recursion" in str(exc):  # orjson stops at 1,024 deep
+            deep = f"The scenario nests deeper than {MAX_DEPTH} levels."
+            raise Problem(BAD_SCENARIO, deep) from None
+        raise Problem(BAD_REQUEST, "The request is not well-formed.") from None
+    try:
+        body = NewGame.model_validate(data)
+    except ValidationError:
+        # Never the validator's own report: it would echo the input (TRUST.md §3.5).
+        raise Problem(BAD_REQUEST, "The request is not well-formed.") from None
+    return body, _scenario_of(body)
+
+
 def _scenario_of(body: NewGame) -> Scenario:
     given = [v for v in (body.scenario, body.scenario_data, body.scenario_toml) if v is not None]
     if len(given) != 1:
@@ -405,11 +476,9 @@ def _scenario_of(body: NewGame) -> Scenario:
                 raise Problem(BAD_SCENARIO, "There is no such example scenario.")
             return examples.load(body.scenario)
         if body.scenario_toml is not None:
-            return load_scenario(tomllib.loads(body.scenario_toml))
+            return load_scenario(loads_toml(body.scenario_toml))
         assert body.scenario_data is not None
         return load_scenario(body.scenario_data)
-    except tomllib.TOMLDecodeError as exc:
-        raise Problem(BAD_SCENARIO, f"The scenario file is not valid TOML: {exc}") from None
     except ScenarioError as exc:
         # The scenario's own author reads this: it names the offending keys.
         raise Problem(BAD_SCENARIO, str(exc)[:2000]) from None

@@ -31,9 +31,10 @@ import functools
 import logging
 import re
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from ghillie import engine, registry
 from ghillie.errors import (
@@ -57,7 +58,8 @@ from ghillie.ids import IdSource, RandomIds
 from ghillie.scenario import Scenario
 from ghillie.server import rolls
 from ghillie.server.committer import GroupCommitter
-from ghillie.server.problems import UNAVAILABLE, Problem, unknown_game, where
+from ghillie.server.limits import Limits
+from ghillie.server.problems import BUSY, UNAVAILABLE, Problem, unknown_game, where
 from ghillie.server.rolls import Pending
 from ghillie.server.tokens import new_token, token_hash
 from ghillie.state import REFEREE, GameState, Phase
@@ -84,6 +86,25 @@ class Watcher:
     answered: set[str] = field(default_factory=set)  # command ids answered in an update
 
 
+class GameLock(asyncio.Lock):
+    """A game's lock that counts who holds it or waits for it: a game is never dropped from
+    memory while anyone does (a waiter would go on with a copy nobody else sees)."""
+
+    users = 0
+
+    async def acquire(self) -> Literal[True]:
+        self.users += 1
+        try:
+            return await super().acquire()
+        except BaseException:
+            self.users -= 1
+            raise
+
+    def release(self) -> None:
+        super().release()
+        self.users -= 1
+
+
 @dataclass
 class LiveGame:
     game_id: str
@@ -95,7 +116,8 @@ class LiveGame:
     ledger: Ledger | None  # None until every side's page has given its anchor
     anchors: dict[str, str] = field(default_factory=dict)  # given so far, before the start
     pending: Pending | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    lock: GameLock = field(default_factory=GameLock)
+    used: float = field(default_factory=time.monotonic)  # last asked for: the LRU order
     watchers: set[Watcher] = field(default_factory=set)
     writing: int = -1  # the seq being committed now: its NOTIFY may come back before it is done
     # The view (without its log) that every watcher of each observer now holds: updates
@@ -118,17 +140,19 @@ class Hub:
         *,
         ids: IdSource | None = None,
         random_bytes: RandomBytes = secrets.token_bytes,
+        limits: Limits | None = None,
     ) -> None:
         """``ids`` and ``random_bytes`` are the sources of a new game's piece ids and secrets
         (seeds, keys, salts); tests give seeded ones to replay a game exactly, as
-        ``Game.create(seed=...)`` does."""
+        ``Game.create(seed=...)`` does. ``limits`` bound the games kept in memory."""
         self.store = store
+        self.limits = limits or Limits()
         self.ids = ids or RandomIds()
         self.random_bytes = random_bytes
         self.committer = GroupCommitter(store)
         self._games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
-        self._tokens: dict[tuple[str, str], str] = {}
+        self._tokens: dict[str, dict[str, str]] = {}  # game -> token hash -> observer
 
     def close(self) -> None:
         self.committer.close()
@@ -138,6 +162,8 @@ class Hub:
     async def create(self, scenario: Scenario, *, clients: bool = False) -> Created:
         """A new game. With ``clients``, each side's page holds its own roll chain and the
         game starts once every page has given its anchor; otherwise the host holds them."""
+        if not self._make_room():
+            raise Problem(BUSY, "The server holds as many games as it can; try again later.")
         game_id = self.ids.new_id()
         sides = scenario.side_ids()
         kept = Secrets.new([] if clients else list(sides), self.random_bytes)
@@ -152,8 +178,14 @@ class Hub:
             await self._io(self.store.create_game, game_id, header, None, hashes)
             game = LiveGame(game_id, scenario, engine.replay(scenario, []), [], {}, header, None)
         else:
-            ledger = Ledger(game_id, sides, kept, {}, self.random_bytes, size=roster_size(scenario))
-            first, state = referee.create(ledger, scenario, self.ids)
+
+            def first_event() -> tuple[Ledger, Event, GameState[Any]]:
+                size = roster_size(scenario)
+                ledger = Ledger(game_id, sides, kept, {}, self.random_bytes, size=size)
+                return ledger, *referee.create(ledger, scenario, self.ids)
+
+            # Hashing the chains and sealing the first event take ~50 ms: not on the loop.
+            ledger, first, state = await asyncio.to_thread(first_event)
             await self._io(self.store.create_game, game_id, header, first, hashes)
             game = LiveGame(game_id, scenario, state, [first], {}, header, ledger)
         self._games[game_id] = game
@@ -164,29 +196,34 @@ class Hub:
         and a game that does not exist all get the same answer."""
         if not token or len(token) > 200:
             raise unknown_game()
-        key = (game_id, token_hash(token))
-        observer = self._tokens.get(key)
+        hashed = token_hash(token)
+        observer = self._tokens.get(game_id, {}).get(hashed)
         if observer is None:
-            observer = await self._io(self.store.observer_for, *key)
+            observer = await self._io(self.store.observer_for, game_id, hashed)
             if observer is None:
                 raise unknown_game()
-            self._tokens[key] = observer
+            self._tokens.setdefault(game_id, {})[hashed] = observer
         return observer
 
     async def live(self, game_id: str) -> LiveGame:
         game = self._games.get(game_id)
-        if game is not None:
-            return game
-        lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            if game_id not in self._games:
-                game, stored = await self._io(self._load, game_id)
-                if stored is not None and game.ledger is not None:
-                    # The roll this game was waiting on when the process stopped: the same
-                    # signed request is shown again, with the elements already in.
-                    game.pending = rolls.resume(stored, game.ledger)
-                self._games[game_id] = game
-        return self._games[game_id]
+        if game is None:
+            lock = self._loading.setdefault(game_id, asyncio.Lock())
+            async with lock:
+                if game_id not in self._games:
+                    # A game dropped from memory comes back exactly as after a restart.
+                    self._make_room()  # never refused: its players must be able to go on
+                    game, stored = await self._io(self._load, game_id)
+                    if stored is not None and game.ledger is not None:
+                        # The roll this game was waiting on when the process stopped: the
+                        # same signed request is shown again, with the elements already in.
+                        game.pending = rolls.resume(stored, game.ledger)
+                    self._games[game_id] = game
+            if not lock.locked():
+                self._loading.pop(game_id, None)
+            game = self._games[game_id]
+        game.used = time.monotonic()
+        return game
 
     def _load(self, game_id: str) -> tuple[LiveGame, StoredRoll | None]:
         try:
@@ -213,6 +250,65 @@ class Hub:
             with contextlib.suppress(asyncio.QueueFull):
                 watcher.queue.put_nowait(None)
         game.watchers.clear()
+
+    # --- memory: idle games are dropped, and reload from the store when asked for ----------
+
+    def idle(self, game: LiveGame) -> bool:
+        """May ``game`` be dropped from memory now? Not while anyone watches it, a roll waits
+        for contributions, a command holds or waits for its lock, or a write is under way."""
+        return (
+            not game.watchers
+            and game.pending is None
+            and game.lock.users == 0
+            and not game.lock.locked()
+            and game.writing == -1
+        )
+
+    def sweep(self, now: float | None = None) -> int:
+        """Drop the idle games unused for ``limits.idle_seconds``, then the least recently
+        used idle ones beyond ``limits.max_games``; the number dropped."""
+        now = time.monotonic() if now is None else now
+        before = len(self._games)
+        for game in list(self._games.values()):
+            if now - game.used >= self.limits.idle_seconds and self.idle(game):
+                self._forget(game)
+        self._make_room(spare=0)
+        for game_id in [g for g in self._tokens if g not in self._games]:
+            del self._tokens[game_id]  # a token checked for a game never loaded
+        return before - len(self._games)
+
+    def _make_room(self, spare: int = 1) -> bool:
+        """Drop least recently used idle games until ``spare`` more fit under
+        ``limits.max_games``; False if they cannot (every game in memory is in use)."""
+        excess = len(self._games) + spare - self.limits.max_games
+        if excess > 0:
+            for game in sorted(self._games.values(), key=lambda g: g.used):
+                if excess <= 0:
+                    break
+                if self.idle(game):
+                    self._forget(game)
+                    excess -= 1
+        return excess <= 0
+
+    def _forget(self, game: LiveGame) -> None:
+        if self._games.get(game.game_id) is game:
+            del self._games[game.game_id]
+        self._tokens.pop(game.game_id, None)
+        loading = self._loading.get(game.game_id)
+        if loading is not None and not loading.locked():
+            del self._loading[game.game_id]
+
+    async def sweep_every(self, seconds: float) -> None:
+        """Sweep now and then, for as long as the server runs."""
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                dropped = self.sweep()
+            except Exception as exc:  # a sweep must never end the loop
+                log.error("sweep failed: %s", where(exc))
+                continue
+            if dropped:
+                log.info("dropped %d idle games from memory", dropped)
 
     async def record(self, game_id: str) -> dict[str, Any]:
         """The complete record, every secret in it, once the game is over."""

@@ -17,6 +17,8 @@ TOO_LARGE = "too_large"
 UNAVAILABLE = "unavailable"
 BAD_SCENARIO = "bad_scenario"
 NOT_FOUND = "not_found"
+TOO_MANY = "too_many_requests"  # game creation beyond its rate (server/limits.py)
+BUSY = "busy"  # every game in memory is in use: none can make room for a new one
 
 # Status by code; every other refusal is a rule saying no: 409 (the game's state forbids it).
 STATUS = {
@@ -25,6 +27,8 @@ STATUS = {
     BAD_REQUEST: 400,
     TOO_LARGE: 413,
     UNAVAILABLE: 503,
+    TOO_MANY: 429,
+    BUSY: 503,
     BAD_SCENARIO: 422,
     errors.MALFORMED_COMMAND: 422,
     errors.UNKNOWN_COMMAND: 422,
@@ -38,6 +42,7 @@ TITLES = {
     405: "Not allowed",
     413: "Too large",
     422: "Unprocessable",
+    429: "Too many requests",
     500: "Internal error",
     503: "Unavailable",
 }

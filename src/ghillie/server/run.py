@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import logging
 import sys
 from collections.abc import AsyncIterator
 from typing import Any
@@ -15,37 +14,59 @@ from fastapi import FastAPI
 
 from ghillie.server.app import create_app
 from ghillie.server.hub import Hub
+from ghillie.server.limits import Limits
+from ghillie.server.logs import configure
 from ghillie.server.notify import Listener
+from ghillie.server.slow import guarded
 from ghillie.store.sql import SqlStore, StoreError
 
-LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
-
-def build(db: str, **hub_options: Any) -> tuple[FastAPI, SqlStore]:
+def build(db: str, limits: Limits | None = None, **hub_options: Any) -> tuple[FastAPI, SqlStore]:
     """The app on a checked database; StoreError if the database will not do.
     ``hub_options`` go to the :class:`Hub` (tests give it seeded sources)."""
+    limits = limits or Limits()
     store = SqlStore(db)
     store.check()
-    hub = Hub(store, **hub_options)
-    app = create_app(store, hub=hub)
+    hub = Hub(store, limits=limits, **hub_options)
+    app = create_app(store, hub=hub, limits=limits)
     if not store.sqlite:
         listening: dict[str, Listener] = {}
+        inner = app.router.lifespan_context  # the app's own (the sweep of idle games)
 
         @contextlib.asynccontextmanager
-        async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-            listening["it"] = Listener(store.url, hub, asyncio.get_running_loop())
-            listening["it"].start()
-            yield
-            listening["it"].stop()
+        async def lifespan(app_: FastAPI) -> AsyncIterator[None]:
+            async with inner(app_):
+                listening["it"] = Listener(store.url, hub, asyncio.get_running_loop())
+                listening["it"].start()
+                yield
+                listening["it"].stop()
 
         app.router.lifespan_context = lifespan
     return app, store
 
 
-def run(host: str, port: int, db: str) -> int:
-    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+def serve(app: FastAPI, host: str, port: int, limits: Limits) -> None:
+    """Run ``app`` with uvicorn, within ``limits`` (connections, slow clients)."""
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        access_log=False,
+        log_config=None,
+        http=guarded(limits.header_seconds, limits.body_seconds),
+        limit_concurrency=limits.max_connections,
+        ws_max_size=1 << 20,
+        # A view is a few kilobytes pushed after every event: compressing it costs more
+        # time than it saves on a local network.
+        ws_per_message_deflate=False,
+    )
+
+
+def run(host: str, port: int, db: str, limits: Limits | None = None) -> int:
+    configure()
+    limits = limits or Limits()
     try:
-        app, store = build(db)
+        app, store = build(db, limits)
     except StoreError as exc:
         print(f"ghillie: {exc}", file=sys.stderr)
         return 1
@@ -57,17 +78,7 @@ def run(host: str, port: int, db: str) -> int:
     where = "SQLite file " + db if store.sqlite else "PostgreSQL"
     print(f"ghillie is serving at http://{host}:{port}/ (games kept in {where})", flush=True)
     try:
-        uvicorn.run(
-            app,
-            host=host,
-            port=port,
-            access_log=False,
-            log_config=None,
-            ws_max_size=1 << 20,
-            # A view is a few kilobytes pushed after every event: compressing it costs more
-            # time than it saves on a local network.
-            ws_per_message_deflate=False,
-        )
+        serve(app, host, port, limits)
     finally:
         app.state.hub.close()
         store.close()
