@@ -9,7 +9,7 @@ signatures on different hashes for one seq prove that the host showed two histor
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
 from cryptography.exceptions import InvalidSignature
