@@ -41,10 +41,23 @@ def fleet(cylons: int) -> dict[str, Any]:
     return data
 
 
-def test_every_bundled_scenario_sizes_its_rosters_from_its_ruleset() -> None:
-    for name in examples.names():
-        scenario = examples.load(name)
-        assert roster_size(scenario) >= MIN_FACTS
+def test_every_bundled_scenario_has_rosters_of_one_size() -> None:
+    # The size is public: it must not tell how many pieces a side hides.
+    assert {roster_size(examples.load(name)) for name in examples.names()} == {MIN_FACTS}
+
+
+@pytest.mark.spec("BSG-A06")
+def test_the_roster_size_does_not_tell_how_many_fields_or_ships_hide() -> None:
+    # Red team: sized by the exact bound, the table example had 60 slots with one Cylon
+    # field and 65 with two, and 11 slots a ship told the Colonials the Cylon fleet's size.
+    data = examples.data("ambush-fields-table")
+    sizes = set()
+    for fields in (data["fields"][:1], data["fields"]):
+        for ships in ([s for s in data["ships"] if s["key"] != "heavy-raider"], data["ships"]):
+            sizes.add(roster_size(load_scenario({**data, "fields": fields, "ships": ships})))
+    assert sizes == {MIN_FACTS}
+    assert roster_size(load_scenario(fleet(11))) == MIN_FACTS  # 121 facts
+    assert roster_size(load_scenario(fleet(12))) == 2 * MIN_FACTS  # 132 facts: the next size
 
 
 def test_a_scenario_hiding_more_than_a_roster_holds_is_refused_with_the_numbers() -> None:
@@ -58,7 +71,7 @@ def test_a_scenario_hiding_more_than_a_roster_holds_is_refused_with_the_numbers(
 def test_the_largest_scenario_allowed_plays_and_audits() -> None:
     most = MAX_FACTS // SHIP_FACTS
     scenario = load_scenario(fleet(most))
-    assert roster_size(scenario) == most * SHIP_FACTS
+    assert roster_size(scenario) == MAX_FACTS
     game = Game.create(scenario, seed=7)
     game.command("cylons", {"type": "end_game"})
     game.command("colonials", {"type": "end_game"})  # before play begins: both must agree
@@ -81,7 +94,7 @@ def test_over_the_api_such_a_scenario_is_a_422_that_names_the_limit() -> None:
 def tight(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rosters of 4 slots whatever the ruleset says: a bound that is wrong (the jungle's two
     ambush orders hide 8 facts)."""
-    monkeypatch.setattr(capacity, "MIN_FACTS", 0)
+    monkeypatch.setattr(capacity, "MIN_FACTS", 4)
     monkeypatch.setattr(
         capacity.registry.get("grid-ambush"), "secret_facts", lambda scenario: 4, raising=False
     )

@@ -16,13 +16,21 @@ from ghillie.scenario import Scenario
 
 # An opening carries every leaf of its root (32 bytes each): this keeps one under 64 KiB.
 MAX_FACTS = 2048
-MIN_FACTS = 16  # so that a side with few secrets (or none) looks like any other
+# Every game's roster has at least this many slots, and a power of two: the size is public,
+# and the exact bound would tell the other side how many hidden pieces there are (11 facts
+# a ship and 5 a field in ambush-fields: 60 or 65 slots told one field from two, BSG-A06).
+# Every bundled scenario fits in 128; a larger one tells only which power of two it needs.
+MIN_FACTS = 128
 
 
 def roster_size(scenario: Scenario) -> int:
-    """The number of slots in every side's roster for a game of ``scenario``."""
+    """The number of slots in every side's roster for a game of ``scenario``: the ruleset's
+    bound rounded up to a power of two, and never below MIN_FACTS."""
     bound = registry.get(scenario.ruleset).secret_facts(scenario)
-    return max(MIN_FACTS, bound)
+    size = MIN_FACTS
+    while size < bound:
+        size *= 2
+    return size
 
 
 def check_capacity(scenario: Scenario) -> None:
