@@ -258,10 +258,11 @@ def test_the_websocket_sends_the_view_then_every_update_and_takes_commands(
         assert update["view"]["log"][0]["seq"] == 1
         pushed = orks.receive_json()
         assert pushed["type"] == "update"
-        # Every entry carries its signed head (the side's receipt) and every side's
-        # commitment root; the orks are shown no opening, for nothing was revealed.
+        # Every entry carries its signed head and the host's signature on what this side
+        # was shown (the side's receipts) and every side's commitment root; the orks are
+        # shown no opening, for nothing was revealed.
         proof = pushed["view"]["log"][0].pop("proof")
-        assert set(proof) == {"hash", "sig", "roots", "contributions", "openings"}
+        assert set(proof) == {"hash", "sig", "shown", "roots", "contributions", "openings"}
         assert set(proof["roots"]) == {"orks", "jungle"}
         assert proof["openings"] == []
         assert pushed["view"]["log"] == [

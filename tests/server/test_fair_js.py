@@ -577,8 +577,3 @@ def test_what_python_has_no_twin_for(answers: dict[str, Any]) -> None:
     for value in (math.nan, math.inf, -math.inf, "\ud800", {"a": "x\udc00"}):
         with pytest.raises(rfc8785.CanonicalizationError):
             rfc8785.dumps(value)
-
-
-def test_fair_js_is_quick(answers: dict[str, Any]) -> None:
-    """All the cases (a full 4096-element chain, 1,300 openings), well under a second."""
-    assert answers["timing_ms"] < 1000
