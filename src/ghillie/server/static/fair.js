@@ -278,3 +278,47 @@ export function verifyRequest(publicKey, gameId, request) {
     return false;
   }
 }
+
+/** The hash the log's first event follows: `H(tag("genesis/v1") + text(game))`; the request
+ * for roll 0 names it as the head before. */
+export function genesis(gameId) {
+  return sha256(tag("genesis/v1"), text(gameId));
+}
+
+// --- what the host signs it showed a side (ghillie.fairness.hashlog.shown_message) -------------
+
+/** SHA-256 of the JCS of what a side's log entry ({seq, lines, proof}) shows of its event:
+ * the lines, the head's hash, the roots, the contributions, the openings and (event 0) the
+ * set-up. Throws on an entry that is not JSON of that shape. */
+export function shownDigest(entry) {
+  const { seq, lines, proof } = entry;
+  if (proof === null || typeof proof !== "object") throw new TypeError("a log entry has a proof");
+  const content = {
+    seq,
+    hash: proof.hash,
+    lines,
+    roots: proof.roots,
+    contributions: proof.contributions,
+    openings: proof.openings,
+  };
+  if (proof.setup !== undefined) content.setup = proof.setup;
+  return sha256(canonical(content));
+}
+
+/** What the host signs for side `side` after event `seq`: `tag("shown/v1") + text(game) +
+ * u64(seq) + text(side) + lp(digest)`. */
+export function shownMessage(gameId, seq, side, digest) {
+  return concat(tag("shown/v1"), text(gameId), u64(seq), text(side), lp(digest));
+}
+
+/** Did the host sign that it showed side `side` this ({seq, digest, sig}, digest in hex)? */
+export function verifyShown(publicKey, gameId, side, shown) {
+  try {
+    const { seq, digest, sig } = shown;
+    if (!Number.isSafeInteger(seq) || typeof side !== "string") return false;
+    if (typeof digest !== "string" || !HEX32.test(digest)) return false;
+    return verify(publicKey, shownMessage(gameId, seq, side, unhex(digest)), sig);
+  } catch {
+    return false;
+  }
+}

@@ -14,6 +14,14 @@
 // arrives and on every roll request before it gives its element: a receipt the host did not
 // sign proves nothing, so a host that sent such heads could later pass off another history.
 // A bad signature, or another key than the one kept, raises the alarm.
+//
+// The page also checks what the host cannot be trusted to write: event 0 must roll every die
+// from the host's chain and each side's once, this page's from the chain it gave; it answers
+// only the next roll, after the last head it kept; an opening must be of another side's
+// roster, against the root published the event before; and every entry must carry the host's
+// signature over what this page was shown of it (kept as a receipt, so the audit can compare
+// it with the record). Alarm texts are fixed words: the host's numbers go in only as
+// non-negative whole numbers, sides only by their names in this game.
 
 import * as api from "./api.js";
 import { h } from "./dom.js";
@@ -32,6 +40,9 @@ export const alarmsKey = (game, side) => `ghillie:alarms:${game}:${side}`;
 export const recordName = (game) => `ghillie-${game}.json`;
 
 const short = (value) => (typeof value === "string" ? value.slice(0, 12) : "?");
+// A number the host wrote, fit to go into a sentence (an event or roll number).
+const isCount = (value) => Number.isSafeInteger(value) && value >= 0;
+const HEX32 = /^[0-9a-f]{64}$/;
 
 /** localStorage, or memory where a browser refuses it (some private modes do): the page
  * still plays then, but the chain and the receipts do not outlive the page. */
@@ -82,10 +93,12 @@ export class FairPlay {
     this.me = null; // the side this page plays; null on the referee's page
     this.holder = null; // "client" or "host": who holds my chain, as the view says
     this.chain = null; // made once per page load: 4096 hashes
-    this.chainState = "none"; // "page" | "host" | "elsewhere" | "none"
+    this.chainState = "none"; // "page" | "host" | "elsewhere" | "unlisted" | "none"
     this.setup = null; // event 0's public set-up: the host's key, every party's anchor
     this.names = new Map(); // piece id → name, kept after the piece leaves the view
-    this.taken = new Map(); // seq → head hash of the log entries already taken in
+    this.seen = new WeakSet(); // the log entries (as objects) already taken in
+    this.parties = null; // party → its entry in event 0's set-up, once that checks out
+    this.anchorKept = false; // this page's anchor is in its receipts
     this.roots = new Map(); // seq → {side: published roster root}
     this.shares = new Map(); // seq → {side: chain element} (the sides' roll contributions)
     this.checks = new Map(); // seq → [{opening, ok}] (ok null: the root was never received)
@@ -119,9 +132,11 @@ export class FairPlay {
     }
     const fairness = view.fairness || {};
     this.keepKey(fairness.key, view);
-    this.takeLog(view);
+    const fresh = this.freshEntries(view);
+    this.takeSetup(fresh, view);
+    if (side) this.prepareChain(fairness);
+    this.takeLog(fresh, view);
     if (side) {
-      this.prepareChain(fairness);
       this.join(fairness);
       this.answer(fairness);
     }
@@ -142,25 +157,76 @@ export class FairPlay {
     }
     this.key = kept;
     if (key !== kept) {
-      const at = view && view.seq >= 0 ? ` (at event ${view.seq})` : "";
+      const at = view && isCount(view.seq) ? ` (at event ${view.seq})` : "";
       this.alarm("key", `The host changed the key it signs this game's record with${at} — ${AUDIT}.`);
     }
   }
 
-  /** Keep a receipt of every new head, after checking the host signed it; check every
-   * side's roll contributions and every opening shown to this side. Entries are taken in
-   * once (again if their hash changes). */
-  takeLog(view) {
-    const fresh = (view.log || []).filter((e) => e.proof && this.taken.get(e.seq) !== e.proof.hash);
+  /** The log entries not taken in yet: each new copy the host sends is checked again, so a
+   * host that sends an event again with other lines or openings meets the same checks. An
+   * entry whose number is not a whole number is refused, with the alarm. */
+  freshEntries(view) {
+    const fresh = [];
+    for (const entry of view.log || []) {
+      if (!entry || typeof entry !== "object" || !entry.proof || this.seen.has(entry)) continue;
+      this.seen.add(entry);
+      if (!isCount(entry.seq) || typeof entry.proof !== "object") {
+        this.alarm("seq", `The host sent a record of an event without a proper event number — ${AUDIT}.`);
+        continue;
+      }
+      fresh.push(entry);
+    }
+    return fresh;
+  }
+
+  /** Event 0's set-up (from event 0 only): the host's key and the roll parties. */
+  takeSetup(fresh, view) {
+    const first = fresh.find((entry) => entry.seq === 0);
+    if (!first) return;
+    const setup = first.proof.setup;
+    if (!setup || typeof setup !== "object") {
+      this.alarm("no-setup", `The host's record of this game's set-up is missing — ${AUDIT}.`);
+      return;
+    }
+    this.keepKey(setup.key, view);
+    this.setup = setup;
+    this.parties = this.checkParties(setup, view);
+  }
+
+  /** The roll parties must be the host, then every side of the game, in the game's order,
+   * each once, each with an anchor: a party listed twice, or left out, would let the page
+   * read one chain for a party while the rolls use another. */
+  checkParties(setup, view) {
+    const sides = (view.sides || []).map((s) => s && s.id);
+    const names = [HOST, ...sides];
+    const parties = Array.isArray(setup.parties) ? setup.parties : [];
+    const good =
+      sides.every((id) => typeof id === "string" && id !== HOST) &&
+      new Set(names).size === names.length &&
+      parties.length === names.length &&
+      parties.every(
+        (p, i) =>
+          p && typeof p === "object" && p.party === names[i] && typeof p.anchor === "string" && HEX32.test(p.anchor) && typeof p.held === "boolean",
+      );
+    if (!good) {
+      this.alarm("parties", `The host's record of this game's set-up does not list the dice chains of the host and of every side once each — ${AUDIT}.`);
+      return null;
+    }
+    return new Map(parties.map((p) => [p.party, p]));
+  }
+
+  /** Keep a receipt of every new head, after checking the host signed it, and of what this
+   * page was shown of each event; check every side's roll contributions and every opening
+   * shown to this side. */
+  takeLog(fresh, view) {
     if (!fresh.length) return;
-    for (const { proof } of fresh) if (proof.setup) this.keepKey(proof.setup.key, view);
     const receipts = this.me ? this.receipts() : null;
     let kept = false;
-    for (const { seq, proof } of fresh) {
-      this.taken.set(seq, proof.hash);
-      if (proof.setup) this.setup = proof.setup;
-      this.roots.set(seq, proof.roots || {});
-      this.shares.set(seq, proof.contributions || {});
+    for (const entry of fresh) {
+      const { seq, proof } = entry;
+      this.roots.set(seq, proof.roots && typeof proof.roots === "object" ? proof.roots : {});
+      const shares = proof.contributions && typeof proof.contributions === "object" ? proof.contributions : {};
+      this.shares.set(seq, shares);
       const head = { seq, hash: proof.hash, sig: proof.sig };
       // A head this page kept before was checked when it came (a reload shows them all
       // again; checking each anew would cost a phone a second on a long game).
@@ -180,20 +246,58 @@ export class FairPlay {
           kept = true;
         }
       }
+      if (receipts && this.keepShown(entry, receipts)) kept = true;
       this.checkShares(seq, view);
-      this.checkOpenings(seq, proof.openings || []);
+      this.checkOpenings(seq, Array.isArray(proof.openings) ? proof.openings : [], view);
     }
     if (kept) this.saveReceipts(receipts);
   }
 
+  /** The host signs, for each side and event, what that side was shown of it (its lines and
+   * the proof's parts): the page checks the signature and keeps `{seq, digest, sig}`, which
+   * the audit compares with what the record says the side was shown. True if kept anew. */
+  keepShown(entry, receipts) {
+    const { seq, proof } = entry;
+    let digest = null;
+    try {
+      digest = fair.hex(fair.shownDigest(entry));
+    } catch {
+      digest = null;
+    }
+    const shown = { seq, digest, sig: proof.shown };
+    const before = receipts.shown.filter((r) => r.seq === seq);
+    // Checked when it came, as the heads are.
+    if (digest && before.some((r) => r.digest === digest && r.sig === shown.sig)) return false;
+    if (!digest || !fair.verifyShown(this.key, this.game, this.me, shown)) {
+      this.alarm(`shown-${seq}`, `The host's record of what this page was shown at event ${seq} is not signed by its key — ${AUDIT}.`);
+      return false;
+    }
+    if (before.some((r) => r.digest !== digest)) {
+      this.alarm(`shown-twice-${seq}`, `The host showed this page two different accounts of event ${seq} — ${AUDIT}.`);
+    }
+    if (before.some((r) => r.digest === digest)) return false;
+    receipts.shown.push(shown);
+    return true;
+  }
+
   /** Every side's element for roll `seq` must hash to its element for the roll before (or
-   * to its anchor): nobody, the host included, can make one that does without the seed. */
+   * to its anchor): nobody, the host included, can make one that does without the seed. This
+   * page's own must be the one its chain gives for that roll. */
   checkShares(seq, view) {
     const shares = this.shares.get(seq);
+    const sides = new Set((view.sides || []).map((s) => s && s.id));
+    if (this.me && this.chainState === "page" && seq < this.chain.length) {
+      if (shares[this.me] !== fair.hex(this.chain.element(seq))) {
+        this.alarm(`mine-${seq}`, `The host's record of event ${seq} does not roll the dice with this page's share — ${AUDIT}.`);
+      }
+    }
     const before = seq === 0 ? this.anchors() : this.shares.get(seq - 1);
-    if (!before) return; // a log that starts later (a resync): nothing to link to
     for (const [side, element] of Object.entries(shares)) {
-      if (typeof before[side] !== "string") continue;
+      if (!sides.has(side)) {
+        this.alarm(`share-side-${seq}`, `The host's record of event ${seq} has a share of the dice from a side this game does not have — ${AUDIT}.`);
+        continue;
+      }
+      if (!before || typeof before[side] !== "string") continue; // a log that starts later
       let ok = false;
       try {
         ok = fair.links(fair.unhex(before[side]), fair.unhex(element));
@@ -207,12 +311,24 @@ export class FairPlay {
   }
 
   anchors() {
-    if (!this.setup || !Array.isArray(this.setup.parties)) return null;
-    return Object.fromEntries(this.setup.parties.map((p) => [p.party, p.anchor]));
+    if (!this.parties) return null;
+    return Object.fromEntries([...this.parties].map(([party, p]) => [party, p.anchor]));
   }
 
-  checkOpenings(seq, openings) {
+  /** Each opening shown at event `seq` must be of another side's roster, against the root
+   * that side had the event before (what the rules reveal is what was committed to then),
+   * and check against that root. */
+  checkOpenings(seq, openings, view) {
+    const sides = new Set((view.sides || []).map((s) => s && s.id));
     const results = openings.map((opening) => {
+      const fits =
+        opening &&
+        typeof opening === "object" &&
+        opening.root_seq === seq - 1 &&
+        typeof opening.side === "string" &&
+        sides.has(opening.side) &&
+        opening.side !== this.me;
+      if (!fits) return { opening, ok: false };
       const roots = this.roots.get(opening.root_seq);
       const root = roots ? roots[opening.side] : undefined;
       const size = this.setup ? this.setup.roster : undefined;
@@ -252,12 +368,32 @@ export class FairPlay {
         }
       }
     }
-    const mine = this.setup && (this.setup.parties || []).find((p) => p.party === this.me);
-    if (mine && mine.held) {
+    if (this.chain && !this.anchorKept) {
+      // The anchor this page gives (or gave), beside its receipts: the audit holds the
+      // record's set-up to it.
+      const receipts = this.receipts();
+      this.anchorKept = true;
+      if (typeof receipts.anchor !== "string") this.saveReceipts({ ...receipts, anchor: fair.hex(this.chain.anchor) });
+    }
+    if (!this.setup) {
+      this.chainState = this.chain ? "page" : "elsewhere";
+      return;
+    }
+    const listed = Array.isArray(this.setup.parties) ? this.setup.parties.filter((p) => p && p.party === this.me) : [];
+    const mine = listed.length === 1 ? listed[0] : null;
+    if (mine && mine.held !== false) {
       this.alarm("held", "The game's record says the host holds your dice chain, yet this page was told to hold it — " + AUDIT + ".");
     }
-    const ours = this.chain && (!mine || mine.anchor === fair.hex(this.chain.anchor));
-    this.chainState = ours ? "page" : "elsewhere";
+    if (!this.chain) {
+      this.chainState = "elsewhere";
+      return;
+    }
+    // This page holds the chain: the record must roll its dice from it, and from no other.
+    const ours = mine !== null && mine.held === false && mine.anchor === fair.hex(this.chain.anchor);
+    if (!ours && !(mine && mine.held !== false)) {
+      this.alarm("unlisted", `The host's record of this game's set-up does not list this page's dice chain as the one it gave — ${AUDIT}.`);
+    }
+    this.chainState = ours ? "page" : "unlisted";
   }
 
   /** Before the game starts: give the chain's anchor (again on every new connection). */
@@ -265,21 +401,26 @@ export class FairPlay {
     if (this.chainState !== "page" || this.anchorGiven) return;
     if (!(fairness.joining || []).includes(this.me)) return;
     this.anchorGiven = true;
-    this.give({ type: "anchor", anchor: fair.hex(this.chain.anchor) }, () => (this.anchorGiven = false));
+    const anchor = fair.hex(this.chain.anchor);
+    const receipts = this.receipts();
+    if (receipts.anchor !== anchor) this.saveReceipts({ ...receipts, anchor });
+    this.give({ type: "anchor", anchor }, () => (this.anchorGiven = false));
   }
 
   /** A roll is asked for and waits for this side: give the element, unless the host asked
-   * for this roll before with another request, or follows a head this page never saw — then
-   * the host is trying for another result, and the page keeps the evidence instead. */
+   * for this roll before with another request, or for another roll than the next one, or
+   * after a head this page never saw — then the host is trying for another result, or for
+   * elements ahead of their time (from which every earlier one follows), and the page keeps
+   * the evidence instead. */
   answer(fairness) {
     const request = fairness.request;
     if (!request || !(fairness.waiting || []).includes(this.me) || this.chainState !== "page") return;
-    const k = request.k;
-    if (this.given.has(k) || this.refused.has(k)) return;
-    if (!Number.isInteger(k) || k < 0 || k >= this.chain.length) {
-      this.problem = `This page's dice chain has no element for roll ${k}.`;
+    if (typeof request !== "object" || !isCount(request.k)) {
+      this.alarm("roll-number", `The host asked for a roll without a proper roll number, so this page did not give its share — ${AUDIT}.`);
       return;
     }
+    const k = request.k;
+    if (this.given.has(k) || this.refused.has(k)) return;
     const receipts = this.receipts();
     const same = (r) => r.commitment === request.commitment && r.prev === request.prev;
     const asked = receipts.requests.filter((r) => r.k === k);
@@ -307,9 +448,19 @@ export class FairPlay {
       refuse(`twice-${k}`, `The host asked twice for roll ${k} — ${AUDIT}.`);
       return;
     }
-    const heads = receipts.heads.filter((r) => r.seq === k - 1);
-    if (heads.length && !heads.some((r) => r.hash === request.prev)) {
+    // Only the roll after the last head kept (roll 0 before the game starts), after that head.
+    const next = receipts.heads.reduce((last, r) => (isCount(r.seq) && r.seq > last ? r.seq : last), -1) + 1;
+    if (k !== next) {
+      refuse(`ahead-${k}`, `The host asked for roll ${k} when the next roll is ${next}, so this page did not give its share — ${AUDIT}.`);
+      return;
+    }
+    const prevs = k === 0 ? [fair.hex(fair.genesis(this.game))] : receipts.heads.filter((r) => r.seq === k - 1).map((r) => r.hash);
+    if (!prevs.includes(request.prev)) {
       refuse(`prev-${k}`, `The host asked for roll ${k} after a history this page was never shown — ${AUDIT}.`);
+      return;
+    }
+    if (k >= this.chain.length) {
+      this.problem = `This page's dice chain has no element for roll ${k}.`;
       return;
     }
     keep();
@@ -396,9 +547,10 @@ export class FairPlay {
     }
     const ok = kept && Array.isArray(kept.heads) && Array.isArray(kept.requests);
     // The host's key sits beside the receipts: the audit checks each receipt against it,
-    // and it against the record's.
+    // and it against the record's. Receipts kept by an older page have no `shown` yet.
     this.kept = ok ? kept : { heads: [], requests: [] };
     if (typeof this.kept.key !== "string" && typeof this.key === "string") this.kept.key = this.key;
+    if (!Array.isArray(this.kept.shown)) this.kept.shown = [];
     return this.kept;
   }
 
@@ -424,22 +576,32 @@ export class FairPlay {
   slowRoll(view) {
     const waiting = this.waiting(view);
     if (!waiting || Date.now() - this.pending.since < SLOW_ROLL_MS) return null;
-    return `Roll ${view.fairness.request.k} is waiting for: ${waiting}.`;
+    return `${this.rollWords(view)} is waiting for: ${waiting}.`;
+  }
+
+  rollWords(view) {
+    const k = view.fairness.request.k;
+    return isCount(k) ? `Roll ${k}` : "A roll";
+  }
+
+  /** A side's name as this game gives it; anything else the host wrote is not repeated. */
+  partyName(view, id) {
+    if (id === HOST) return "the host";
+    if (id === this.me) return "this page";
+    return (view.sides || []).some((s) => s && s.id === id) ? sideName(view, id) : "a party this game does not have";
   }
 
   /** Before the game starts: who has not opened their page yet; else null. */
   joiningNote(view) {
     const joining = ((view.fairness || {}).joining || []).filter((side) => side !== this.me);
     if (!joining.length) return null;
-    return `Waiting for ${joining.map((side) => sideName(view, side)).join(", ")} to open their page: the game starts once every side has.`;
+    return `Waiting for ${joining.map((side) => this.partyName(view, side)).join(", ")} to open their page: the game starts once every side has.`;
   }
 
   waiting(view) {
     const fairness = view.fairness || {};
     if (!fairness.request || !this.pending) return null;
-    const parties = (fairness.waiting || []).map((p) =>
-      p === HOST ? "the host" : p === this.me ? "this page" : sideName(view, p),
-    );
+    const parties = (fairness.waiting || []).map((p) => this.partyName(view, p));
     return parties.length ? parties.join(", ") : null;
   }
 
@@ -455,7 +617,7 @@ export class FairPlay {
         h(
           "p",
           { class: "fair-receipts" },
-          `Receipts kept: ${heads.length + receipts.requests.length}`,
+          `Receipts kept: ${heads.length + receipts.requests.length + receipts.shown.length}`,
           latest ? ` (latest head: event ${latest.seq}, ` : "",
           latest ? h("code", {}, short(latest.hash)) : "",
           latest ? ")." : ".",
@@ -490,7 +652,7 @@ export class FairPlay {
     if (joining) rows.push(h("p", { class: "fair-joining" }, joining));
     const waiting = this.waiting(view);
     if (waiting) {
-      rows.push(h("p", { class: "fair-waiting" }, `Roll ${view.fairness.request.k} is waiting for: ${waiting}.`));
+      rows.push(h("p", { class: "fair-waiting" }, `${this.rollWords(view)} is waiting for: ${waiting}.`));
     }
     if (this.problem) rows.push(h("p", { class: "message error fair-problem" }, this.problem));
     if (view.phase === "over") rows.push(this.recordBox());
@@ -501,6 +663,7 @@ export class FairPlay {
     const texts = {
       page: ["fair-chain page", "Your share of every roll comes from a dice chain held by this page: the host cannot know it in advance or steer the rolls."],
       host: ["fair-chain host", "Your dice chain is held by the host, not by this page: the host could steer the rolls. (The game was created without the pages' contributions.)"],
+      unlisted: ["fair-chain unlisted message error", "The host's record of this game does not roll your dice from the chain this page holds: the host could steer the rolls (see the alarm)."],
       elsewhere: ["fair-chain elsewhere message error", `This browser does not hold the dice chain of ${sideName(view, this.me)}: the side joined from another device or browser, or this browser's storage was cleared. Rolls wait for the page that holds it.`],
       none: ["fair-chain none", "This server says nothing of who holds your dice chain."],
     };
@@ -556,12 +719,17 @@ export class FairPlay {
   /** Lines for a log entry: each opening shown to this side, checked. */
   openingLines(entry) {
     return (this.checks.get(entry.seq) || []).map(({ opening, ok }) => {
+      if (!opening || typeof opening !== "object") {
+        return h("p", { class: "line opening opening-bad" }, `✗ Something revealed here does NOT match its commitment — ${AUDIT}.`);
+      }
       const what = `${this.names.get(opening.piece) || short(opening.piece).slice(0, 8)} ${opening.key} = ${this.value(opening.value)}`;
+      // root_seq is the event before this one whenever the opening was checked at all.
+      const at = isCount(opening.root_seq) ? ` (event ${opening.root_seq})` : "";
       if (ok === true) {
         return h("p", { class: "line opening opening-ok" }, `✓ ${what}: matches the commitment published at event ${opening.root_seq}.`);
       }
       if (ok === false) {
-        return h("p", { class: "line opening opening-bad" }, `✗ ${what} does NOT match its commitment (event ${opening.root_seq}) — ${AUDIT}.`);
+        return h("p", { class: "line opening opening-bad" }, `✗ ${what} does NOT match its commitment${at} — ${AUDIT}.`);
       }
       return h("p", { class: "line opening opening-unknown" }, `? ${what}: this page never received the commitment of event ${opening.root_seq} to check it against.`);
     });
