@@ -175,9 +175,16 @@ def test_two_pages_share_every_roll_and_their_record_passes_the_audit(
                 set(r) == {"game", "k", "side", "commitment", "prev", "sig"}
                 for r in kept["requests"]
             )
+            # What the page was shown of every event, signed by the host and checked as it came;
+            # and the anchor of the chain the page gave.
+            assert [r["seq"] for r in kept["shown"]] == list(range(seq + 1))
+            assert all(re.fullmatch("[0-9a-f]{64}", r["digest"]) for r in kept["shown"])
+            assert kept["shown"][-1]["sig"] == player.view()["log"][-1]["proof"]["shown"]
+            setup = player.view()["log"][0]["proof"]["setup"]
+            assert kept["anchor"] == next(p["anchor"] for p in setup["parties"] if p["party"] == side)
             fair_text = player.page.locator("#fair").inner_text()
             count = int(re.search(r"Receipts kept: (\d+)", fair_text).group(1))
-            assert count == 2 * (seq + 1), fair_text
+            assert count == 3 * (seq + 1), fair_text
             # The other side's roster roots, one per event.
             other = player.page.locator("#fair .fair-roots li").inner_text()
             assert re.match(

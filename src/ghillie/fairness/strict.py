@@ -114,12 +114,24 @@ class Asked(_Strict):
     sig: str
 
 
+class Shown(_Strict):
+    """The host's signature on what a side's page was shown of one event (its digest)."""
+
+    seq: int
+    digest: Hex32
+    sig: str
+
+
 class Receipts(_Strict):
-    """What a side's page keeps: the host's key, and every head and request it was shown."""
+    """What a side's page keeps: the host's key, every head and request it was shown, the
+    host's signature on what it was shown of each event, and the anchor it gave (if it held
+    its chain). Pages before ``shown`` and ``anchor`` kept neither."""
 
     key: str
     heads: list[Head]
     requests: list[Asked]
+    shown: list[Shown] = []
+    anchor: Hex32 | None = None
 
 
 _WORDS = {
