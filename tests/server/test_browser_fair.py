@@ -181,7 +181,9 @@ def test_two_pages_share_every_roll_and_their_record_passes_the_audit(
             assert all(re.fullmatch("[0-9a-f]{64}", r["digest"]) for r in kept["shown"])
             assert kept["shown"][-1]["sig"] == player.view()["log"][-1]["proof"]["shown"]
             setup = player.view()["log"][0]["proof"]["setup"]
-            assert kept["anchor"] == next(p["anchor"] for p in setup["parties"] if p["party"] == side)
+            assert kept["anchor"] == next(
+                p["anchor"] for p in setup["parties"] if p["party"] == side
+            )
             fair_text = player.page.locator("#fair").inner_text()
             count = int(re.search(r"Receipts kept: (\d+)", fair_text).group(1))
             assert count == 3 * (seq + 1), fair_text

@@ -13,11 +13,13 @@ secure context, so fair.js must not need it. All cases go to the page in one cal
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import json
 import math
 import random
+import re
 import struct
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -31,8 +33,13 @@ from ghillie.fairness.encoding import canonical, lp, tag, text, u32, u64
 from ghillie.fairness.hashlog import (
     _SMALL_ORDER,
     HostKey,
+    genesis,
     head_message,
     request_message,
+    shown_content,
+    shown_digest,
+    shown_message,
+    verify,
     verify_head,
     verify_request,
 )
@@ -364,6 +371,85 @@ def signature_cases(rng: random.Random) -> dict[str, Any]:
     }
 
 
+def _entry(rng: random.Random, seq: int, side: str, setup: bool) -> dict[str, Any]:
+    """A side's log entry as the view gives it (ghillie.view.proof), with random parts."""
+    proof: dict[str, Any] = {
+        "hash": rng.randbytes(32).hex(),
+        "sig": rng.randbytes(64).hex(),
+        "roots": {s: rng.randbytes(32).hex() for s in (side, random_string(rng, 6))},
+        "contributions": {side: rng.randbytes(32).hex()},
+        "openings": [random_value(rng) for _ in range(rng.randint(0, 2))],
+    }
+    if setup:
+        proof["setup"] = {"version": 2, "key": rng.randbytes(32).hex(), "roster": 128}
+    lines = [random_string(rng, 30) for _ in range(rng.randint(0, 3))]
+    return {"seq": seq, "lines": lines, "proof": proof}
+
+
+def _shown_of(entry: dict[str, Any], side: str) -> bytes:
+    proof = entry["proof"]
+    fair = {**proof, "openings": {side: proof["openings"]}}
+    return shown_digest(shown_content(entry["seq"], fair, entry["lines"], side))
+
+
+def shown_cases(rng: random.Random) -> dict[str, Any]:
+    """What the host signs it showed a side: the digest of an entry, the message, and the
+    signature check (the same key and spelling rules as heads); and the genesis hash."""
+    games = ["g", "01J0ABCDEF", "Прохоровка-1943", *(random_string(rng, 10) for _ in range(5))]
+    keys = [HostKey.from_bytes(rng.randbytes(32)) for _ in range(2)]
+    entries: list[list[Any]] = []
+    checks: list[list[Any]] = []
+    for n in range(60):
+        game, side = rng.choice(games), rng.choice(["keno", "côté 😀", random_string(rng, 6)])
+        seq = rng.choice([0, 1, 2**32, 2**53 - 1, rng.randrange(5000)])
+        entry = _entry(rng, seq, side, setup=n % 4 == 0)
+        entries.append([game, side, entry])
+        key, other = keys[n % 2], keys[(n + 1) % 2]
+        digest = _shown_of(entry, side)
+        sig = key.sign(shown_message(game, seq, side, digest))
+        shown = {"seq": seq, "digest": digest.hex(), "sig": sig}
+        checks.append([key.public, game, side, shown])
+        checks.append([other.public, game, side, shown])
+        checks.append([key.public, game + "x", side, shown])
+        checks.append([key.public, game, side + "x", shown])
+        checks.append([key.public, game, side, {**shown, "seq": seq + 1}])
+        checks.append([key.public, game, side, {**shown, "digest": _flip(digest.hex(), rng)}])
+        checks.append([key.public, game, side, {**shown, "digest": digest.hex().upper()}])
+        checks += [[key.public, game, side, {**shown, "sig": bad}] for bad in _bad_sigs(sig, rng)]
+        checks.append([key.public, game, side, {k: v for k, v in shown.items() if k != "sig"}])
+        checks.append([key.public, game, side, {**shown, "seq": str(seq)}])
+        # What the page is shown changed in one place: another digest, so no longer verified.
+        changed = copy.deepcopy(entry)
+        changed["lines"] = [*changed["lines"], "No unit there."]
+        entries.append([game, side, changed])
+    expected_checks = [
+        _verify_shown(public, game, side, shown) for public, game, side, shown in checks
+    ]
+    messages = [[game, e["seq"], side, _shown_of(e, side).hex()] for game, side, e in entries]
+    return {
+        "shown_digest": (entries, [_shown_of(e, side).hex() for _, side, e in entries]),
+        "shown_message": (
+            messages,
+            [shown_message(g, q, s, bytes.fromhex(d)).hex() for g, q, s, d in messages],
+        ),
+        "shown": (checks, expected_checks),
+        "genesis": (games, [genesis(game).hex() for game in games]),
+    }
+
+
+def _verify_shown(public: str, game: str, side: str, shown: dict[str, Any]) -> bool:
+    """Python's answer, as strict as ``verify_head``: an integer seq a page's JSON carries
+    exactly, lowercase hex of exact length."""
+    seq, digest, sig = shown.get("seq"), shown.get("digest"), shown.get("sig")
+    if type(seq) is not int or not 0 <= seq <= 2**53 - 1:
+        return False
+    if not all(isinstance(x, str) for x in (digest, sig)):
+        return False
+    if not (re.fullmatch("[0-9a-f]{64}", digest) and re.fullmatch("[0-9a-f]{128}", sig)):
+        return False
+    return verify(public, shown_message(game, seq, side, bytes.fromhex(digest)), sig)
+
+
 def chain_cases(rng: random.Random) -> dict[str, Any]:
     chains = [(rng.randbytes(32), n) for n in (0, 1, 2, 5, 100)] + [(bytes(32), 3)]
     chains.append((rng.randbytes(16), 4))
@@ -422,6 +508,11 @@ async (casesJson) => {
     back: cases.back.map((x) => hex(f.back(unhex(x)))),
     head: cases.head.map(([key, game, head]) => f.verifyHead(key, game, head)),
     request: cases.request.map(([key, game, request]) => f.verifyRequest(key, game, request)),
+    shown_digest: cases.shown_digest.map(([, , entry]) => hex(f.shownDigest(entry))),
+    shown_message: cases.shown_message.map(([game, seq, side, digest]) =>
+      hex(f.shownMessage(game, seq, side, unhex(digest)))),
+    shown: cases.shown.map(([key, game, side, shown]) => f.verifyShown(key, game, side, shown)),
+    genesis: cases.genesis.map((game) => hex(f.genesis(game))),
   };
   const [seed, sample] = cases.full_chain;
   const chain = f.chainFromSeed(unhex(seed));
@@ -470,6 +561,7 @@ def cases() -> dict[str, tuple[Any, Any]]:
         opening_cases,
         chain_cases,
         signature_cases,
+        shown_cases,
     ):
         out.update(make(rng))
     return out
@@ -487,9 +579,12 @@ def test_the_small_order_keys_refused_are_every_point_of_small_order(
 
 
 def test_the_signature_cases_are_not_vacuous(cases: dict[str, tuple[Any, Any]]) -> None:
-    for name in ("head", "request"):
+    for name in ("head", "request", "shown"):
         results = cases[name][1]
         assert 20 <= results.count(True) < len(results) // 5, name
+    # An entry changed in one place has another digest.
+    digests = cases["shown_digest"][1]
+    assert all(a != b for a, b in zip(digests[::2], digests[1::2], strict=True))
 
 
 @pytest.fixture(scope="module")
@@ -540,6 +635,10 @@ def same(js: list[Any], python: list[Any], inputs: Any) -> None:
         "back",
         "head",
         "request",
+        "shown_digest",
+        "shown_message",
+        "shown",
+        "genesis",
     ],
 )
 def test_fair_js_gives_the_same_bytes_as_python(

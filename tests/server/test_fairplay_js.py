@@ -325,7 +325,9 @@ def cases() -> dict[str, dict[str, Any]]:
     capitals = honest_log()
     capitals[2]["proof"]["shown"] = capitals[2]["proof"]["shown"].upper()
     case("shown in capitals", view(capitals))
-    case("reload checks again only what is new", view(log), "reload", view(log), "reload", view(log))
+    case(
+        "reload checks again only what is new", view(log), "reload", view(log), "reload", view(log)
+    )
     twice = honest_log()
     twice[4]["lines"] = ["Another account of event 4."]
     case("two signed accounts of one event", view(log), view(resigned(twice)))
@@ -353,7 +355,8 @@ async (casesJson) => {
     localStorage.clear();
     if (c.seed) localStorage.setItem(chainKey(c.game, c.side), c.blueSeed);
     const sent = [];
-    const make = () => new FairPlay(c.game, "token", { send: (m) => (sent.push(m), true), changed: () => {} });
+    const hooks = { send: (m) => (sent.push(m), true), changed: () => {} };
+    const make = () => new FairPlay(c.game, "token", hooks);
     let fp = make();
     const notes = [];
     let last = null;
@@ -370,7 +373,8 @@ async (casesJson) => {
       sent,
       alarms: [...fp.alarms.values()],
       chain: fp.chainState,
-      checks: Object.fromEntries([...fp.checks].filter(([, v]) => v.length).map(([k, v]) => [k, v.map((x) => x.ok)])),
+      checks: Object.fromEntries(
+        [...fp.checks].filter(([, v]) => v.length).map(([k, v]) => [k, v.map((x) => x.ok)])),
       receipts: JSON.parse(localStorage.getItem(receiptsKey(c.game, c.side))),
       panel: fp.panel(last).textContent,
       lines: (last.log || []).flatMap((e) => fp.openingLines(e).map((p) => p.textContent)),
@@ -619,9 +623,7 @@ def test_the_host_cannot_write_the_alarms_words(results: dict[str, Any]) -> None
     assert results["key changed at an event in words"]["alarms"] == [
         f"The host changed the key it signs this game's record with — {AUDIT}."
     ]
-    assert results["waiting for words"]["notes"] == [
-        "a party this game does not have, Red company"
-    ]
+    assert results["waiting for words"]["notes"] == ["a party this game does not have, Red company"]
 
 
 # --- 5. what a page was shown -------------------------------------------------------------------
@@ -669,8 +671,8 @@ def test_a_reload_keeps_each_shown_receipt_once(results: dict[str, Any]) -> None
 
 def test_two_signed_accounts_of_one_event_are_both_kept(results: dict[str, Any]) -> None:
     got = results["two signed accounts of one event"]
-    assert f"The host showed this page two different accounts of event 4 — {AUDIT}." in (
-        got["alarms"]
+    assert (
+        f"The host showed this page two different accounts of event 4 — {AUDIT}." in (got["alarms"])
     )
     assert [r["seq"] for r in got["receipts"]["shown"]] == [*range(7), 4]
 
