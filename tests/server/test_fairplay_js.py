@@ -30,6 +30,7 @@ from typing import Any
 
 import pytest
 
+from ghillie import examples
 from ghillie.fairness.chains import Chain
 from ghillie.fairness.encoding import sha256
 from ghillie.fairness.hashlog import (
@@ -40,9 +41,12 @@ from ghillie.fairness.hashlog import (
     shown_content,
     shown_digest,
     shown_message,
+    verify,
 )
-from ghillie.fairness.roster import Roster, Written
+from ghillie.fairness.roster import Roster, Written, fact_digest, leaf, published_root
+from ghillie.view import proof as side_proof
 
+from ..fairness.games import play_pages
 from . import test_browser
 
 server = test_browser.server  # the same `ghillie serve` and chromium as the page tests
@@ -693,3 +697,120 @@ def test_a_host_held_game_is_checked_too(results: dict[str, Any]) -> None:
     assert got["chain"] == "host"
     assert len(got["receipts"]["shown"]) == 7
     assert "anchor" not in got["receipts"]
+
+
+# --- a real game: a page shown another reveal than the record (red team finding F) -----------
+
+
+def test_a_page_shown_another_reveal_than_the_record_keeps_the_evidence(
+    browser: Any, server: str
+) -> None:
+    """The host shows one side a reveal that is not the record's (another value for the fact
+    opened, against a root shown to that page alone). Unless the host signs what it showed,
+    the page raises the alarm; if it signs it, the page keeps that signature over a digest
+    that is not the record's for that side and event: the receipt the audit holds the record
+    to (TRUST.md §1.4, projection replay)."""
+    scenario = "suspicious-places"
+    raw = bytes(range(32))
+    sides = examples.load(scenario).side_ids()
+    chains = {s: Chain.from_seed(sha256(f"unbound {s}".encode())) for s in sides}
+    game = play_pages(scenario, 1, chains, host=4, game_id="unbound", key=raw)
+    record = game.record(with_receipts=False)
+    events = record["events"]
+    seq, to, opening = next(
+        (e["seq"], to, ops[0]) for e in events for to, ops in e["fair"]["openings"].items()
+    )
+    root_seq = opening["root_seq"]
+
+    def log() -> list[dict[str, Any]]:
+        return [
+            {"seq": e["seq"], "lines": e["told"].get(to, []), "proof": side_proof(e["fair"], to)}
+            for e in events
+        ]
+
+    honest = log()
+    lie = copy.deepcopy(opening)
+    lie["value"] = "lied" if opening["value"] != "lied" else "lied too"
+    real = leaf(bytes.fromhex(opening["blind"]), fact_digest(record["game"], **_fact(opening)))
+    fake = leaf(bytes.fromhex(lie["blind"]), fact_digest(record["game"], **_fact(lie)))
+    leaves = sorted([bytes.fromhex(x) for x in opening["leaves"] if bytes.fromhex(x) != real])
+    leaves = sorted([*leaves, fake])
+    lie["leaves"] = [x.hex() for x in leaves]
+    unsigned = log()
+    unsigned[root_seq]["proof"]["roots"] = {
+        **unsigned[root_seq]["proof"]["roots"],
+        opening["side"]: published_root(record["game"], opening["side"], root_seq, leaves),
+    }
+    unsigned[seq]["proof"]["openings"] = [lie]
+    signed = copy.deepcopy(unsigned)
+    host = HostKey.from_bytes(raw)
+    for at in (root_seq, seq):
+        entry = signed[at]
+        digest = shown_digest(_content(entry, to))
+        entry["proof"]["shown"] = host.sign(shown_message(record["game"], at, to, digest))
+
+    def page_view(entries: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "you": to,
+            "sides": [{"id": s, "name": s.title()} for s in sides],
+            "phase": "over",
+            "seq": len(entries) - 1,
+            "log": entries,
+            "fairness": {"key": events[0]["fair"]["setup"]["key"], "chains": {}},
+        }
+
+    made = {
+        name: {"steps": [page_view(entries)], "side": to, "seed": False, "game": record["game"]}
+        for name, entries in (("honest", honest), ("unsigned", unsigned), ("signed", signed))
+    }
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(server + "/")
+        out = page.evaluate(RUN, json.dumps(made))
+    finally:
+        context.close()
+
+    def recorded(at: int) -> str:
+        return shown_digest(
+            shown_content(at, events[at]["fair"], events[at]["told"].get(to, []), to)
+        ).hex()
+
+    # Honest: every event's receipt is the record's own.
+    quiet(out["honest"])
+    assert out["honest"]["receipts"]["shown"] == [
+        {"seq": e["seq"], "digest": recorded(e["seq"]), "sig": e["fair"]["shown"][to]}
+        for e in events
+    ]
+    # The lie, as the record signed it: the page raises the alarm for both events.
+    got = out["unsigned"]
+    assert got["checks"][str(seq)] == [True]  # the lie checks against the root it came with
+    assert shown_alarm(root_seq) in got["alarms"]
+    assert shown_alarm(seq) in got["alarms"]
+    assert {r["seq"] for r in got["receipts"]["shown"]} == set(range(len(events))) - {root_seq, seq}
+    # The lie, signed: the page cannot tell, but keeps the host's signature on what it was
+    # shown, which is not what the record says it showed.
+    got = out["signed"]
+    quiet(got)
+    kept = {r["seq"]: r for r in got["receipts"]["shown"]}
+    assert len(kept) == len(events)
+    for at in (root_seq, seq):
+        assert kept[at]["digest"] != recorded(at)
+        assert kept[at]["sig"] != events[at]["fair"]["shown"][to]
+        message = shown_message(record["game"], at, to, bytes.fromhex(kept[at]["digest"]))
+        assert verify(events[0]["fair"]["setup"]["key"], message, kept[at]["sig"])
+    assert all(
+        kept[e["seq"]]["digest"] == recorded(e["seq"])
+        for e in events
+        if e["seq"] not in (root_seq, seq)
+    )
+
+
+def _fact(opening: dict[str, Any]) -> dict[str, Any]:
+    return {k: opening[k] for k in ("side", "piece", "key", "value", "salt")}
+
+
+def _content(entry: dict[str, Any], side: str) -> dict[str, Any]:
+    proof_ = entry["proof"]
+    fair = {**proof_, "openings": {side: proof_["openings"]}}
+    return shown_content(entry["seq"], fair, entry["lines"], side)
