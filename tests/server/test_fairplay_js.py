@@ -243,6 +243,10 @@ def cases() -> dict[str, dict[str, Any]]:
     no_setup = honest_log()
     del no_setup[0]["proof"]["setup"]
     case("event 0 without a set-up", view(resigned(no_setup)))
+    case("a log without event 0", asked(honest_log()[1:], request(7, LAST)))
+    no_proof = honest_log()
+    no_proof[2]["proof"] = "signed, trust me"
+    case("an entry without a proof", view(no_proof))
     other_share = honest_log()
     other_share[3]["proof"]["contributions"]["blue"] = SHADOW.element(3).hex()
     case("one share not this page's", view(resigned(other_share)))
@@ -523,6 +527,15 @@ def test_a_set_up_saying_the_host_holds_this_pages_chain_raises_the_alarm(
 def test_event_0_without_a_set_up_raises_the_alarm(results: dict[str, Any]) -> None:
     got = results["event 0 without a set-up"]
     assert f"The host's record of this game's set-up is missing — {AUDIT}." in got["alarms"]
+
+
+def test_a_log_that_hides_event_0_raises_the_alarm(results: dict[str, Any]) -> None:
+    got = results["a log without event 0"]
+    assert got["alarms"] == [f"The host's record of this game's set-up is missing — {AUDIT}."]
+    assert got["chain"] == "unlisted"
+    assert answered(got) == []
+    got = results["an entry without a proof"]
+    assert got["alarms"] == [f"The host's record of event 2 carries no proof — {AUDIT}."]
 
 
 def test_a_share_that_is_not_this_pages_element_raises_the_alarm(

@@ -98,6 +98,7 @@ export class FairPlay {
     this.names = new Map(); // piece id → name, kept after the piece leaves the view
     this.seen = new WeakSet(); // the log entries (as objects) already taken in
     this.parties = null; // party → its entry in event 0's set-up, once that checks out
+    this.setupMissing = false; // the game has begun, and this page was not shown its set-up
     this.anchorKept = false; // this page's anchor is in its receipts
     this.roots = new Map(); // seq → {side: published roster root}
     this.shares = new Map(); // seq → {side: chain element} (the sides' roll contributions)
@@ -170,11 +171,13 @@ export class FairPlay {
     for (const entry of view.log || []) {
       if (!entry || typeof entry !== "object" || !entry.proof || this.seen.has(entry)) continue;
       this.seen.add(entry);
-      if (!isCount(entry.seq) || typeof entry.proof !== "object") {
+      if (!isCount(entry.seq)) {
         this.alarm("seq", `The host sent a record of an event without a proper event number — ${AUDIT}.`);
-        continue;
+      } else if (typeof entry.proof !== "object") {
+        this.alarm(`proof-${entry.seq}`, `The host's record of event ${entry.seq} carries no proof — ${AUDIT}.`);
+      } else {
+        fresh.push(entry);
       }
-      fresh.push(entry);
     }
     return fresh;
   }
@@ -182,9 +185,17 @@ export class FairPlay {
   /** Event 0's set-up (from event 0 only): the host's key and the roll parties. */
   takeSetup(fresh, view) {
     const first = fresh.find((entry) => entry.seq === 0);
-    if (!first) return;
+    if (!first) {
+      // A page's first view holds the whole log: one that starts later hides the set-up.
+      if (!this.setup && fresh.length && !(view.log || []).some((e) => e && e.seq === 0)) {
+        this.setupMissing = true;
+        this.alarm("no-setup", `The host's record of this game's set-up is missing — ${AUDIT}.`);
+      }
+      return;
+    }
     const setup = first.proof.setup;
     if (!setup || typeof setup !== "object") {
+      this.setupMissing = true;
       this.alarm("no-setup", `The host's record of this game's set-up is missing — ${AUDIT}.`);
       return;
     }
@@ -221,6 +232,8 @@ export class FairPlay {
   takeLog(fresh, view) {
     if (!fresh.length) return;
     const receipts = this.me ? this.receipts() : null;
+    const shownAt = new Map(); // seq → the kept signatures of what this page was shown
+    if (receipts) for (const r of receipts.shown) shownAt.set(r.seq, [...(shownAt.get(r.seq) || []), r]);
     let kept = false;
     for (const entry of fresh) {
       const { seq, proof } = entry;
@@ -246,7 +259,7 @@ export class FairPlay {
           kept = true;
         }
       }
-      if (receipts && this.keepShown(entry, receipts)) kept = true;
+      if (receipts && this.keepShown(entry, receipts, shownAt)) kept = true;
       this.checkShares(seq, view);
       this.checkOpenings(seq, Array.isArray(proof.openings) ? proof.openings : [], view);
     }
@@ -256,7 +269,7 @@ export class FairPlay {
   /** The host signs, for each side and event, what that side was shown of it (its lines and
    * the proof's parts): the page checks the signature and keeps `{seq, digest, sig}`, which
    * the audit compares with what the record says the side was shown. True if kept anew. */
-  keepShown(entry, receipts) {
+  keepShown(entry, receipts, shownAt) {
     const { seq, proof } = entry;
     let digest = null;
     try {
@@ -265,7 +278,7 @@ export class FairPlay {
       digest = null;
     }
     const shown = { seq, digest, sig: proof.shown };
-    const before = receipts.shown.filter((r) => r.seq === seq);
+    const before = shownAt.get(seq) || [];
     // Checked when it came, as the heads are.
     if (digest && before.some((r) => r.digest === digest && r.sig === shown.sig)) return false;
     if (!digest || !fair.verifyShown(this.key, this.game, this.me, shown)) {
@@ -277,6 +290,7 @@ export class FairPlay {
     }
     if (before.some((r) => r.digest === digest)) return false;
     receipts.shown.push(shown);
+    shownAt.set(seq, [...before, shown]);
     return true;
   }
 
@@ -376,7 +390,8 @@ export class FairPlay {
       if (typeof receipts.anchor !== "string") this.saveReceipts({ ...receipts, anchor: fair.hex(this.chain.anchor) });
     }
     if (!this.setup) {
-      this.chainState = this.chain ? "page" : "elsewhere";
+      // Before the game starts there is no set-up yet; after, the page must see its own.
+      this.chainState = !this.chain ? "elsewhere" : this.setupMissing ? "unlisted" : "page";
       return;
     }
     const listed = Array.isArray(this.setup.parties) ? this.setup.parties.filter((p) => p && p.party === this.me) : [];
