@@ -827,3 +827,30 @@ def _content(entry: dict[str, Any], side: str) -> dict[str, Any]:
     proof_ = entry["proof"]
     fair = {**proof_, "openings": {side: proof_["openings"]}}
     return shown_content(entry["seq"], fair, entry["lines"], side)
+
+
+QUIET = {
+    "joins and starts",
+    "answers the next roll",
+    "answers roll 0 after genesis",
+    "honest opening",
+    "a set-up in a later event",
+    "roster size not from a later event",
+    "reload checks again only what is new",
+    "spectator checks nothing of shown",
+    "host-held game",
+    "waiting for words",  # not an alarm: the status names no party the game does not have
+}
+
+
+def test_every_lying_view_raises_the_alarm_and_no_honest_one_does(
+    results: dict[str, Any],
+) -> None:
+    assert set(results) >= QUIET
+    for name, got in results.items():
+        if name in QUIET:
+            assert got["alarms"] == [], name
+        else:
+            assert got["alarms"], name
+            assert "held by this page" not in got["panel"] or got["chain"] == "page", name
+    assert len(results) - len(QUIET) == 52
