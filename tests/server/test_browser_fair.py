@@ -579,3 +579,63 @@ def test_a_page_shown_another_host_key_raises_the_alarm(browser: Any, server: st
         keno.close()
         if lianra is not None:
             lianra.close()
+
+
+# --- a page checks event 0's roll parties and what it was shown (red team A and F) -------------
+
+
+def test_a_page_whose_chain_is_listed_twice_raises_the_alarm_and_gives_nothing(
+    browser: Any, server: str
+) -> None:
+    """The host lists Lianra twice in event 0's roll parties, the second time with a chain of
+    its own (a reader of the first entry would see the page's chain, one of the last the
+    host's): the page raises the alarm, stops saying the host cannot steer its rolls and gives
+    no element for the next roll."""
+    game, links = create_game(server, "clients")
+    shadow = "5" * 64
+
+    def meddle(message: Any) -> Any:
+        def visit(entry: dict[str, Any]) -> None:
+            setup = entry.get("setup")
+            if isinstance(setup, dict) and isinstance(setup.get("parties"), list):
+                setup["parties"].append({"party": "lianra", "anchor": shadow, "held": False})
+
+        return _walk(message, visit)
+
+    lianra = MeddledPlayer(browser, links["lianra"], PHONE, meddle)
+    keno = FairPlayer(browser, links["keno"], DESKTOP)
+    try:
+        for player in (lianra, keno):
+            player.wait_seq(0)
+        text = _alarm(lianra)
+        assert (
+            "The host's record of this game's set-up does not list this page's dice chain as the "
+            "one it gave — keep your receipts and run ghillie audit." in text
+        ), text
+        # The set-up was changed after the host signed what it showed.
+        assert "what this page was shown at event 0 is not signed by its key" in text, text
+        assert not re.search(r"[0-9a-f]{12}", text)
+        chain = lianra.page.locator("#fair .fair-chain")
+        assert chain.get_attribute("data-holder") == "unlisted"
+        assert "the host could steer the rolls" in chain.inner_text()
+        keno.page.evaluate(
+            """() => window.ghillie.live.send(
+                {type: "command", command_id: "ready-1", command: {type: "ready"}})"""
+        )
+        wait_view(
+            keno,
+            "v.fairness.request && v.fairness.request.k === 1 && "
+            "JSON.stringify(v.fairness.waiting) === '[\"lianra\"]'",
+        )
+        time.sleep(0.5)
+        assert [m["k"] for m in lianra.sent_messages("contribute")] == [0]
+        # The anchor it gave is kept with its receipts, for the audit.
+        setup = keno.view()["log"][0]["proof"]["setup"]
+        real = next(p["anchor"] for p in setup["parties"] if p["party"] == "lianra")
+        assert receipts(lianra, game, "lianra")["anchor"] == real
+        assert keno.page.locator(".alarm").count() == 0
+        assert lianra.errors == []
+        assert keno.errors == []
+    finally:
+        lianra.close()
+        keno.close()

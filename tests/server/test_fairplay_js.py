@@ -345,6 +345,34 @@ def cases() -> dict[str, dict[str, Any]]:
     case("spectator checks nothing of shown", view(bare, you="spectator"), seed=False)
     case("host-held game", view(log, chains={"blue": "host", "red": "host"}), seed=False)
     case("host-held game, nothing signed", view(bare, chains={"blue": "host", "red": "host"}))
+    # Held before (regressions): signatures, keys, links, openings, two requests, two heads.
+    bad_head = honest_log()
+    bad_head[3]["proof"]["sig"] = bad_head[4]["proof"]["sig"]
+    case("held: a head its key did not sign", view(resigned(bad_head)))
+    capital_head = honest_log()
+    capital_head[3]["proof"]["sig"] = capital_head[3]["proof"]["sig"].upper()
+    case("held: a head in capitals", view(resigned(capital_head)))
+    case("held: another key in the status", view(log, key=OTHER_KEY.public))
+    case("held: another key in event 0", view(with_setup(key=OTHER_KEY.public)))
+    case("held: a request under another key", asked(log, request(7, LAST, key=OTHER_KEY)))
+    unlinked = honest_log()
+    unlinked[2]["proof"]["contributions"]["red"] = RED.element(4).hex()
+    case("held: a share that does not link", view(resigned(unlinked)))
+    leaf_changed = copy.deepcopy(OPENINGS["honest"])
+    leaf_changed["leaves"][0] = "00" + leaf_changed["leaves"][0][2:]
+    case("held: an opening with a leaf changed", view(resigned(opened(leaf_changed))))
+    case(
+        "held: an opening with another value",
+        view(resigned(opened({**OPENINGS["honest"], "value": "A1"}))),
+    )
+    case(
+        "held: asked twice for one roll",
+        asked(log, request(7, LAST)),
+        asked(log, request(7, LAST, commitment=h("another command"))),
+    )
+    two_heads = honest_log()
+    two_heads[5]["proof"]["hash"] = two_heads[6]["proof"]["hash"]
+    case("held: two heads for one event", view(log), view(resigned(two_heads)))
     return out
 
 
@@ -853,4 +881,7 @@ def test_every_lying_view_raises_the_alarm_and_no_honest_one_does(
         else:
             assert got["alarms"], name
             assert "held by this page" not in got["panel"] or got["chain"] == "page", name
-    assert len(results) - len(QUIET) == 52
+    assert len(results) - len(QUIET) == 62
+    # Roll 7 answered once only, when asked twice; nothing given for a request under another key.
+    assert answered(results["held: asked twice for one roll"]) == [7]
+    assert answered(results["held: a request under another key"]) == []
