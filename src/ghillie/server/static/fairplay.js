@@ -394,9 +394,12 @@ export class FairPlay {
       this.chainState = !this.chain ? "elsewhere" : this.setupMissing ? "unlisted" : "page";
       return;
     }
+    // This side's entry, once exactly (twice, and a reader of the first would see one chain
+    // while the rolls use the other).
     const listed = Array.isArray(this.setup.parties) ? this.setup.parties.filter((p) => p && p.party === this.me) : [];
     const mine = listed.length === 1 ? listed[0] : null;
-    if (mine && mine.held !== false) {
+    const saysHeld = mine !== null && mine.held !== false;
+    if (saysHeld) {
       this.alarm("held", "The game's record says the host holds your dice chain, yet this page was told to hold it — " + AUDIT + ".");
     }
     if (!this.chain) {
@@ -405,7 +408,7 @@ export class FairPlay {
     }
     // This page holds the chain: the record must roll its dice from it, and from no other.
     const ours = mine !== null && mine.held === false && mine.anchor === fair.hex(this.chain.anchor);
-    if (!ours && !(mine && mine.held !== false)) {
+    if (!ours && !saysHeld) {
       this.alarm("unlisted", `The host's record of this game's set-up does not list this page's dice chain as the one it gave — ${AUDIT}.`);
     }
     this.chainState = ours ? "page" : "unlisted";
