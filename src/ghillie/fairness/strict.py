@@ -123,15 +123,14 @@ class Shown(_Strict):
 
 
 class Receipts(_Strict):
-    """What a side's page keeps: the host's key, every head and request it was shown, the
-    host's signature on what it was shown of each event, and the anchor it gave (if it held
-    its chain). Pages before ``shown`` and ``anchor`` kept neither."""
+    """What a side's page keeps: the host's key, and every head and request it was shown."""
 
+    # The host's signature on what the page was shown of each event (older pages kept none).
+    shown: list[Shown] = []
     key: str
     heads: list[Head]
     requests: list[Asked]
-    shown: list[Shown] = []
-    anchor: Hex32 | None = None
+    anchor: Hex32 | None = None  # the anchor of the chain the page held, if it held one
 
 
 _WORDS = {
