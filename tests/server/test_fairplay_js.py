@@ -247,6 +247,10 @@ def cases() -> dict[str, dict[str, Any]]:
     no_proof = honest_log()
     no_proof[2]["proof"] = "signed, trust me"
     case("an entry without a proof", view(no_proof))
+    proofless = honest_log()
+    del proofless[3]["proof"]
+    case("an entry with no proof at all", view(proofless))
+    case("an entry that is not an object", view([*honest_log(), "event 7"]))
     other_share = honest_log()
     other_share[3]["proof"]["contributions"]["blue"] = SHADOW.element(3).hex()
     case("one share not this page's", view(resigned(other_share)))
@@ -564,6 +568,12 @@ def test_a_log_that_hides_event_0_raises_the_alarm(results: dict[str, Any]) -> N
     assert answered(got) == []
     got = results["an entry without a proof"]
     assert got["alarms"] == [f"The host's record of event 2 carries no proof — {AUDIT}."]
+    got = results["an entry with no proof at all"]
+    assert got["alarms"] == [f"The host's record of event 3 carries no proof — {AUDIT}."]
+    got = results["an entry that is not an object"]
+    assert got["alarms"] == [
+        f"The host sent a record of an event without a proper event number — {AUDIT}."
+    ]
 
 
 def test_a_share_that_is_not_this_pages_element_raises_the_alarm(
@@ -881,7 +891,7 @@ def test_every_lying_view_raises_the_alarm_and_no_honest_one_does(
         else:
             assert got["alarms"], name
             assert "held by this page" not in got["panel"] or got["chain"] == "page", name
-    assert len(results) - len(QUIET) == 62
+    assert len(results) - len(QUIET) == 64
     # Roll 7 answered once only, when asked twice; nothing given for a request under another key.
     assert answered(results["held: asked twice for one roll"]) == [7]
     assert answered(results["held: a request under another key"]) == []
