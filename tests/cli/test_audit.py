@@ -47,8 +47,11 @@ def test_a_record_edited_by_hand_fails_and_the_first_problem_is_named(recorded: 
 
 def test_a_file_that_is_not_a_record(tmp_path: Path) -> None:
     path = tmp_path / "junk.json"
+    assert runner.invoke(app, ["audit", str(path)]).exit_code == 2  # no such file
     path.write_text("{not json")
-    assert runner.invoke(app, ["audit", str(path)]).exit_code == 2
+    result = runner.invoke(app, ["audit", str(path)])
+    assert result.exit_code == 1
+    assert "FAILED record: the record cannot be read: it is not JSON" in result.output
     path.write_text(json.dumps({"format": "something else"}))
     result = runner.invoke(app, ["audit", str(path)])
     assert result.exit_code == 1
@@ -110,3 +113,52 @@ def test_replay_shows_every_secret(tmp_path: Path) -> None:
     # The machine gun's hiding note is Lianra's secret in play; the replay shows it.
     assert "MG nest" in result.output or "secretly" in result.output
     assert "(secret)" in result.output  # secret rolls are shown with their values
+
+
+def _spliced(recorded: Path, text: str) -> str:
+    """The record's text with ``text`` written in before its first key."""
+    return recorded.read_text().replace('"format"', text + ', "format"', 1)
+
+
+@pytest.mark.parametrize(
+    ("what", "text", "words"),
+    [
+        ("an integer of 5,000 digits", '"x": ' + "9" * 5000, "more digits than Python"),
+        ("lists nested 100,000 deep", '"x": ' + "[" * 100_000 + "]" * 100_000, "too deeply"),
+        ("a key written twice", '"game": "another"', 'the key "game" is written twice'),
+    ],
+)
+def test_a_record_that_cannot_be_read_is_named_not_a_traceback(
+    recorded: Path, what: str, text: str, words: str
+) -> None:
+    recorded.write_text(_spliced(recorded, text))
+    result = runner.invoke(app, ["audit", str(recorded)])
+    assert result.exit_code == 1, (what, result.output)
+    assert isinstance(result.exception, SystemExit), (what, result.exception)
+    said = " ".join(result.output.split())
+    assert "FAILED record: the record cannot be read: " in said, what
+    assert words in said, what
+    report = json.loads(runner.invoke(app, ["audit", str(recorded), "--json"]).output)
+    assert not report["ok"]
+    assert words in report["findings"][0]
+    # The same in a file of receipts.
+    good = recorded.parent / "good.json"
+    runner.invoke(app, ["demo", "grid-ambush", "--record", str(good)])
+    result = runner.invoke(app, ["audit", str(good), "--receipts", str(recorded)])
+    assert result.exit_code == 1, (what, result.output)
+    said = " ".join(result.output.split())
+    assert "FAILED receipts: game.json cannot be read: " in said, what
+    assert words in said, what
+
+
+def test_a_deeply_nested_command_is_a_finding(recorded: Path) -> None:
+    record = json.loads(recorded.read_text())
+    # Deep enough that hashing the event overflows the stack (reading it may, too, by the
+    # stack the reader is called from): either way a named finding.
+    record["events"][1]["command"]["x"] = "deep"
+    text = json.dumps(record).replace('"x": "deep"', '"x": ' + "[" * 990 + "]" * 990, 1)
+    recorded.write_text(text)
+    result = runner.invoke(app, ["audit", str(recorded)])
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert "it is nested too deeply" in " ".join(result.output.split())

@@ -10,8 +10,11 @@ from __future__ import annotations
 import copy
 import json
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +25,7 @@ from ghillie.fairness.chains import Chain
 from ghillie.fairness.encoding import sha256
 from ghillie.fairness.hashlog import HostKey, head_message, request_message
 
+from .dishonest import left_out, rebuild_commitments, resign, shadow
 from .games import KEYS, PagesGame, play_pages, records
 
 STATS: dict[str, int] = {}
@@ -544,3 +548,266 @@ def test_receipts_written_another_way_are_rejected() -> None:
     assert len(edits) > 100
     for what, edited in random.Random("receipts").sample(edits, 60):
         _rejects({**record, "receipts": edited["receipts"]}, f"receipts {what}")
+
+
+# --- who rolls: event 0's parties (red team, finding A) ---------------------------------------
+
+
+def _pages(scenario: str, what: str = "page") -> dict[str, Chain]:
+    sides = examples.load(scenario).side_ids()
+    return {s: Chain.from_seed(sha256(f"{what} {scenario} {s}".encode())) for s in sides}
+
+
+def _host_key(game: PagesGame) -> str:
+    return game.ledger.secrets.key.hex()
+
+
+@pytest.mark.parametrize("scenario", ["suspicious-places", "ambush-fields"])
+def test_sides_listed_twice_with_the_hosts_own_chains_are_found(scenario: str) -> None:
+    # Each side first with its page's anchor (what the page reads), then again with a chain
+    # the host made (what a mapping keeps): every die from the host's chains, no alarm, and
+    # both pages' receipts verify.
+    game = shadow(scenario, _pages(scenario), host=3)
+    record = game.record()
+    sides = examples.load(scenario).side_ids()
+    parties = record["events"][0]["fair"]["setup"]["parties"]
+    assert [p["party"] for p in parties] == ["host", *sides, *sides]
+    assert sum(len(e["rolls"]) for e in record["events"]) > 0
+    report = audit(record, list(game.receipts.values()))
+    assert not report.ok
+    assert report.findings[0].check == "randomness"
+    assert "not the host and each side once" in report.findings[0].message
+    _count("shadow games rejected")
+
+
+def test_a_side_left_out_of_the_roll_parties_is_found() -> None:
+    # keno writes no secret fact in this scenario, so its roster is never missed: its page
+    # answers every roll and its element counts for nothing.
+    scenario = "suspicious-places-table"
+    game = left_out(scenario, _pages(scenario), ("lianra",), host=1)
+    record = game.record()
+    assert sum(len(e["rolls"]) for e in record["events"]) >= 10
+    report = audit(record, [record["receipts"]["keno"]])
+    assert not report.ok
+    assert "not the host and each side once" in report.findings[0].message
+
+
+def _resigned(record: dict[str, Any], edit: Any, *, rebuild: bool = False) -> dict[str, Any]:
+    edited = copy.deepcopy(record)
+    edit(edited)
+    if rebuild:
+        edited = rebuild_commitments(edited)
+    return resign(edited, KEYS[record["game"]])
+
+
+def _setup(record: dict[str, Any]) -> dict[str, Any]:
+    setup: dict[str, Any] = record["events"][0]["fair"]["setup"]
+    return setup
+
+
+@pytest.mark.parametrize(
+    ("what", "edit", "words"),
+    [
+        ("a side's held flag false", lambda s: s["parties"][1].update(held=False), "page-held"),
+        ("the host's held flag false", lambda s: s["parties"][0].update(held=False), "host's own"),
+        (
+            "the sides swapped",
+            lambda s: s.update(parties=[s["parties"][0], *reversed(s["parties"][1:])]),
+            "each side once",
+        ),
+        ("a side named twice", lambda s: s["parties"].append(s["parties"][1]), "each side once"),
+        ("a side left out", lambda s: s["parties"].pop(), "each side once"),
+        ("no host", lambda s: s["parties"].pop(0), "each side once"),
+        ("chains of 4095", lambda s: s.update(length=4095), "4096 elements"),
+    ],
+)
+def test_roll_parties_other_than_ghillie_writes_are_rejected(
+    what: str, edit: Any, words: str
+) -> None:
+    # A host-held game: every side's seed is revealed, so every side must be marked held.
+    _, record = next(r for r in RECORDS if r[0] == "suspicious-places#1")
+    assert all(p["held"] for p in _setup(record)["parties"])
+    edited = _resigned(record, lambda r: edit(_setup(r)))
+    report = audit(edited)
+    assert not report.ok, what
+    assert words in report.findings[0].message, (what, report.findings)
+
+
+def test_chains_of_2_to_the_53_are_refused_before_one_is_grown(tmp_path: Path) -> None:
+    # The audit grew the host's chain to setup.length before it checked anything: signed by
+    # its host, a length of 2^53 kept it busy (and growing a list) for ever. In a process of
+    # its own, so that a failure is a timeout, not a hung suite.
+    _, record = next(r for r in RECORDS if r[0] == "grid-ambush#1")
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(_resigned(record, lambda r: _setup(r).update(length=2**53 - 1))))
+    code = "import json, sys; from ghillie.fairness.audit import audit; "
+    code += "print(audit(json.load(open(sys.argv[1]))).findings[0])"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=20
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("the audit was still growing a chain of 2^53 elements after 20 s")
+    assert done.stdout.strip() == "randomness: event 0: its chains are not 4096 elements long"
+
+
+def test_a_held_flag_without_its_seed_is_rejected() -> None:
+    honest = _honest("grid-ambush")
+    record = honest.record(with_receipts=False)
+    edited = copy.deepcopy(record)
+    _setup(edited)["parties"][2]["held"] = True
+    report = audit(resign(edited, _host_key(honest)))
+    assert not report.ok
+    assert "marked host-held, yet its seed is not revealed" in report.findings[0].message
+
+
+def test_a_page_kept_anchor_must_be_the_one_the_record_rolls_with() -> None:
+    scenario = "grid-ambush"
+    honest = _honest(scenario)
+    record = honest.record(with_receipts=False)
+    anchored = {
+        side: {**kept, "anchor": honest.chains[side].anchor.hex()}
+        for side, kept in honest.receipts.items()
+    }
+    assert audit({**record, "receipts": anchored}).ok
+    assert audit(record, list(anchored.values())).ok
+    assert audit(record, kept_by=list(anchored.items())).ok
+    # A host that rolls from chains of its own for both sides, listed once each: the pages
+    # answer, keep their receipts and their own anchors.
+    pages = _pages(scenario, "real")
+    hosts = play_pages(scenario, 1, _pages(scenario, "host's"), host=12, game_id="own-chains")
+    fooled = {
+        side: {**kept, "anchor": pages[side].anchor.hex()} for side, kept in hosts.receipts.items()
+    }
+    assert audit(hosts.record(with_receipts=False)).ok  # on its own, an honest-looking game
+    words = "a side's page gave another chain than the record uses"
+    for report in (
+        audit({**hosts.record(with_receipts=False), "receipts": fooled}),
+        audit(hosts.record(with_receipts=False), list(fooled.values())),
+        audit(hosts.record(with_receipts=False), kept_by=list(fooled.items())),
+    ):
+        assert not report.ok
+        assert words in report.findings[0].message, report.findings
+    # The right anchors under the wrong sides' names.
+    swapped = dict(zip(anchored, reversed(list(anchored.values())), strict=True))
+    assert words in audit({**record, "receipts": swapped}).findings[0].message
+    # A page that held its chain, in a game whose record says the host held it.
+    _, held = next(r for r in RECORDS if r[0] == "grid-ambush#0")
+    side = _setup(held)["parties"][1]
+    key = _setup(held)["key"]
+    heads = [
+        {"seq": e["seq"], "hash": e["fair"]["hash"], "sig": e["fair"]["sig"]}
+        for e in held["events"]
+    ]
+    kept = {"key": key, "heads": heads, "requests": [], "anchor": side["anchor"]}
+    assert audit({**held, "receipts": {side["party"]: {**kept, "anchor": None}}}).ok  # none held
+    report = audit({**held, "receipts": {side["party"]: kept}})
+    assert not report.ok
+    assert words in report.findings[0].message
+
+
+# --- crashes and hangs (red team, finding D) --------------------------------------------------
+
+
+def test_a_deeply_nested_command_is_a_finding() -> None:
+    _, record = next(r for r in RECORDS if r[0] == "grid-ambush#1")
+    deep: list[Any] = []
+    for _ in range(990):  # json.loads still reads this depth
+        deep = [deep]
+    edited = copy.deepcopy(record)
+    edited["events"][1]["command"]["x"] = deep
+    report = audit(edited)
+    assert not report.ok
+    assert report.findings[0].message == "the record cannot be read: it is nested too deeply"
+
+
+# --- forms ghillie never writes (red team, finding E) -----------------------------------------
+
+
+def _extra(name: str) -> Any:
+    def edit(r: dict[str, Any]) -> None:
+        r["events"][3]["fair"][name]["ghost"] = "ab" * 32
+
+    return edit
+
+
+def _fact_seq(r: dict[str, Any]) -> None:
+    event = next(e for e in r["events"] if e["fair"]["private"]["facts"])
+    event["fair"]["private"]["facts"][0]["seq"] = 5
+
+
+def _rewrites(r: dict[str, Any]) -> list[dict[str, Any]]:
+    seen: set[tuple[str, str, str]] = set()
+    again = []
+    for event in r["events"]:
+        for fact in event["fair"]["private"]["facts"]:
+            k = (fact["side"], fact["piece"], fact["key"])
+            if k in seen:
+                again.append(fact)
+            seen.add(k)
+    return again
+
+
+def _moved(r: dict[str, Any]) -> None:
+    # Moved, a rewritten fact leaves its old commitment behind as a leaf nobody can tell
+    # from the others: a second, stale commitment to the same fact.
+    fact = _rewrites(r)[0]
+    used = {
+        f["slot"]
+        for e in r["events"]
+        for f in e["fair"]["private"]["facts"]
+        if f["side"] == fact["side"]
+    }
+    fact["slot"] = next(i for i in range(10_000) if i not in used)
+
+
+def _shared(r: dict[str, Any]) -> None:
+    facts = [f for e in r["events"] for f in e["fair"]["private"]["facts"]]
+    side = max({f["side"] for f in facts}, key=lambda s: sum(f["side"] == s for f in facts))
+    mine = [f for f in facts if f["side"] == side]
+    a = mine[0]
+    b = next(f for f in mine if (f["piece"], f["key"]) != (a["piece"], a["key"]))
+    for f in mine:
+        if (f["piece"], f["key"]) == (b["piece"], b["key"]):
+            f["slot"] = a["slot"]
+
+
+@pytest.mark.parametrize(
+    ("name", "edit", "rebuild", "words"),
+    [
+        ("suspicious-places#1", _extra("roots"), False, "fair.roots: not one for each side"),
+        ("suspicious-places#1", _extra("contributions"), False, "fair.contributions"),
+        ("suspicious-places#1", _fact_seq, False, "a seq other than 0"),
+        ("suspicious-places#1", _moved, True, "moves to another slot"),
+        ("ambush-fields#1", _moved, True, "moves to another slot"),
+        ("ambush-fields#1", _shared, True, "two facts are committed in one slot"),
+    ],
+)
+def test_facts_roots_and_contributions_written_another_way_are_rejected(
+    name: str, edit: Any, rebuild: bool, words: str
+) -> None:
+    _, record = next(r for r in RECORDS if r[0] == name)
+    edited = _resigned(record, edit, rebuild=rebuild)
+    report = audit(edited)
+    assert not report.ok
+    assert words in report.findings[0].message, report.findings
+
+
+def test_the_dishonest_hosts_helpers_change_nothing_by_themselves() -> None:
+    for name in ("grid-ambush#1", "suspicious-places#1", "ambush-fields#1"):
+        _, record = next(r for r in RECORDS if r[0] == name)
+        assert audit(_resigned(record, lambda r: None, rebuild=True)).ok
+
+
+def test_a_request_receipt_with_side_empty_for_null_is_rejected() -> None:
+    # The page writes side null for event 0's request; "" signs the same bytes
+    # (text(side or "")), so a receipt spelled another way would verify.
+    honest = _honest("grid-ambush-table")
+    kept = copy.deepcopy(honest.receipts["jungle"])
+    assert kept["requests"][0]["side"] is None
+    record = honest.record(with_receipts=False)
+    assert audit(record, [kept]).ok
+    kept["requests"][0]["side"] = ""
+    report = audit(record, [kept])
+    assert not report.ok
+    assert "requests.0.side: empty" in report.findings[0].message

@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 
 from ghillie.events import effect_to_json, event_from_json
+from ghillie.fairness.audit import Finding, Report
 from ghillie.fairness.audit import audit as run_audit
 from ghillie.fairness.record import FORMAT
 from ghillie.state import Level
@@ -17,11 +18,51 @@ from ghillie.state import Level
 console = Console()
 
 
+class Unreadable(Exception):
+    """A file whose text is not a record ghillie could have written: named, never a
+    traceback (an integer of 5,000 digits, lists nested 100,000 deep, a key twice)."""
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # One key once: a reader that keeps the first of two keys (several do) would read
+    # another game id, another value, another opening than the audit did.
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise Unreadable(f"the key {json.dumps(key)[:80]} is written twice in one object")
+        out[key] = value
+    return out
+
+
+def _parse(text: str) -> Any:
+    """The JSON of a record, or :class:`Unreadable` saying why not."""
+    try:
+        return json.loads(text, object_pairs_hook=_unique)
+    except json.JSONDecodeError as exc:
+        raise Unreadable(f"it is not JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        raise Unreadable("it is nested too deeply") from None
+    except ValueError as exc:
+        if "integer string conversion" in str(exc):
+            raise Unreadable("an integer in it has more digits than Python reads (4,300)") from None
+        raise Unreadable(f"a value in it cannot be read ({str(exc)[:80]})") from None
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise Unreadable("it is not UTF-8 text") from None
+    except OSError as exc:
+        console.print(f"[red]Cannot read {path}: {type(exc).__name__}[/red]")
+        raise typer.Exit(2) from None
+
+
 def _read(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        console.print(f"[red]Cannot read {path}: {type(exc).__name__}[/red]")
+        return _parse(_text(path))
+    except Unreadable as exc:
+        console.print(f"Cannot read {path}: {exc}", style="red", markup=False)
         raise typer.Exit(2) from None
 
 
@@ -41,16 +82,31 @@ def audit(
 ) -> None:
     """Check a game record: hash chain, receipts, every roll, every commitment, and a full
     replay through the rules. Exits 1 and names the first problem if anything is wrong."""
-    data = _read(record)
+    data: Any = None
+    try:
+        data = _parse(_text(record))
+    except Unreadable as exc:
+        findings = [Finding("record", None, f"the record cannot be read: {exc}")]
+    else:
+        findings = []
     kept: list[Any] = []
+    kept_by: list[tuple[str, Any]] = []
     for path in receipts or []:
-        other = _read(path)
-        # The other side's downloaded record carries that side's receipts: take them.
+        try:
+            other = _parse(_text(path))
+        except Unreadable as exc:
+            findings.append(Finding("receipts", None, f"{path.name} cannot be read: {exc}"))
+            continue
+        # The other side's downloaded record carries that side's receipts: take them, with
+        # the side each belongs to.
         if isinstance(other, dict) and other.get("format") == FORMAT:
-            kept.extend((other.get("receipts") or {}).values())
+            own = other.get("receipts") or {}
+            kept_by.extend(own.items() if isinstance(own, dict) else [("", own)])
         else:
             kept.append(other)
-    report = run_audit(data, kept, finished=not unfinished)
+    report = Report(findings=findings) if findings else None
+    if report is None:
+        report = run_audit(data, kept, finished=not unfinished, kept_by=kept_by)
     if as_json:
         typer.echo(
             json.dumps(
@@ -83,7 +139,8 @@ def audit(
                 + ": their rolls are protected against a player, not against the host."
             )
     else:
-        console.print(f"[red]FAILED[/red] {report.findings[0]}")
+        console.print("[red]FAILED[/red] ", end="")
+        console.print(str(report.findings[0]), markup=False, highlight=False)
     if not report.ok:
         raise typer.Exit(1)
 

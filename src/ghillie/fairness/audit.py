@@ -34,7 +34,7 @@ from ghillie.errors import Refusal, ScenarioError
 from ghillie.events import Event, event_from_json, event_to_json
 from ghillie.fairness import strict
 from ghillie.fairness.capacity import roster_size
-from ghillie.fairness.chains import Chain, links
+from ghillie.fairness.chains import LENGTH, Chain, links
 from ghillie.fairness.commitment import opens
 from ghillie.fairness.hashlog import (
     event_hash,
@@ -95,23 +95,52 @@ def audit(
     receipts: Iterable[Mapping[str, Any]] = (),
     *,
     finished: bool = True,
+    kept_by: Iterable[tuple[str, Mapping[str, Any]]] = (),
 ) -> Report:
-    """Check ``record`` (and any receipts kept by the sides' clients). A record must reach
-    the end of the game unless ``finished`` is False: a cut-short log is otherwise a valid
-    log of a shorter game."""
+    """Check ``record`` (and any receipts kept by the sides' clients: ``receipts`` of no
+    known side, ``kept_by`` as ``(side, receipts)``, and the record's own, by side). A record
+    must reach the end of the game unless ``finished`` is False: a cut-short log is otherwise
+    a valid log of a shorter game."""
     report = Report()
     try:
-        _audit(record, [*record.get("receipts", {}).values(), *receipts], report)
+        own = record.get("receipts") if isinstance(record, Mapping) else None
+        labelled: list[tuple[str | None, Mapping[str, Any]]] = [
+            *(own.items() if isinstance(own, Mapping) else ()),
+            *kept_by,
+            *((None, kept) for kept in receipts),
+        ]
+        _audit(record, labelled, report)
         if finished and report.ok and not report.over:
             report.findings.append(
                 Finding("record", report.events - 1, "the game is not over: the log is cut short")
             )
     except _Stop:
         pass
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        # A record so mangled that it cannot even be read is itself the finding.
-        report.findings.append(Finding("record", None, f"cannot be read ({type(exc).__name__})"))
+    except (
+        KeyError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        IndexError,
+        OverflowError,
+        RecursionError,
+    ) as exc:
+        # A record so mangled that it cannot even be read is itself the finding (nested
+        # too deep to hash, say: a host-signed command of 990 nested lists).
+        report.findings.append(Finding("record", None, _cannot_read(exc)))
     return report
+
+
+def _cannot_read(exc: Exception) -> str:
+    """The finding for a record the audit could not read, naming why."""
+    if isinstance(exc, RecursionError):
+        why = "it is nested too deeply"
+    elif isinstance(exc, OverflowError):
+        why = "a number in it is too large"
+    else:
+        why = type(exc).__name__
+    detail = str(exc).splitlines()[0][:200] if str(exc) and type(exc) is ValueError else ""
+    return f"the record cannot be read: {why}" + (f" ({detail})" if detail else "")
 
 
 def _fail(report: Report, check: str, seq: int | None, message: str) -> None:
@@ -119,7 +148,11 @@ def _fail(report: Report, check: str, seq: int | None, message: str) -> None:
     raise _Stop
 
 
-def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report: Report) -> None:
+def _audit(
+    record: Mapping[str, Any],
+    receipts: list[tuple[str | None, Mapping[str, Any]]],
+    report: Report,
+) -> None:
     if not isinstance(record, Mapping) or record.get("format") != FORMAT:
         _fail(report, "record", None, f"is not a {FORMAT} record")
     # 0. one form only: a record that means the same but is written otherwise is another
@@ -176,19 +209,20 @@ def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report:
                 )
 
     # 2. receipts
-    for kept in receipts:
+    for _, kept in receipts:
         _check_receipts(report, game_id, public_key, kept, events, hashes)
 
     scenario = _scenario(report, record)
 
-    # 3. randomness: the seeds behind every chain and the key behind the signatures
-    sides = tuple(p["party"] for p in setup["parties"] if p["party"] != HOST)
+    # 3. randomness: who rolls, the seeds behind every chain and the key behind the signatures
+    sides = scenario.side_ids()
     # The audit never signs: the host's signing key is not in the record.
     secrets = Secrets.from_json({**record["secrets"], "key": "00" * 32})
-    anchors = {p["party"]: p["anchor"] for p in setup["parties"]}
-    report.held = sorted(p["party"] for p in setup["parties"] if p["held"] and p["party"] != HOST)
+    anchors = _parties(report, setup, sides, secrets)
+    _page_anchors(report, receipts, anchors, sides, secrets)
+    report.held = sorted(secrets.held)
     for party, seed in [(HOST, secrets.host_seed), *secrets.held.items()]:
-        if Chain.from_seed(seed, setup["length"]).anchor.hex() != anchors.get(party):
+        if Chain.from_seed(seed, LENGTH).anchor.hex() != anchors.get(party):
             _fail(report, "randomness", 0, f"{party}'s revealed seed does not grow its anchor")
     injected = setup.get("dice") == "injected"
     if injected:
@@ -203,6 +237,14 @@ def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report:
     for event in events:
         fair = event.fair or {}
         private = fair["private"]
+        for name in ("contributions", "roots"):
+            if sorted(fair[name]) != sorted(sides):
+                _fail(
+                    report,
+                    "record",
+                    event.seq,
+                    f"is not in the form ghillie writes (fair.{name}: not one for each side)",
+                )
         elements = {HOST: bytes.fromhex(private["host"])}
         elements.update({s: bytes.fromhex(fair["contributions"][s]) for s in sides})
         for party, element in elements.items():
@@ -277,6 +319,7 @@ def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report:
             _fail(
                 report, "record", event.seq, "its openings are not in the form ghillie writes them"
             )
+        _slots(report, ledger, event)
         try:
             ledger.restore(state, event)
         except (ValueError, KeyError) as exc:
@@ -296,6 +339,95 @@ def _audit(record: Mapping[str, Any], receipts: list[Mapping[str, Any]], report:
                 )
         state = after
     report.over = state.phase is Phase.OVER
+
+
+def _parties(
+    report: Report, setup: Mapping[str, Any], sides: tuple[str, ...], secrets: Secrets
+) -> dict[str, str]:
+    """Event 0's roll parties, exactly as ghillie writes them: the host, then every side of
+    the scenario once, in its order, each marked held exactly when the host held its chain.
+    Any other list lets the host roll from chains of its own: a side left out (its page
+    answers, its element counts for nothing), or named twice (a page reads the first entry,
+    with its own anchor; a reader of a mapping, the last, with the host's). Checked before
+    any chain is grown: the length is the one every chain has."""
+    parties = setup["parties"]
+    names = [p["party"] for p in parties]
+    if names != [HOST, *sides]:
+        _fail(
+            report,
+            "randomness",
+            0,
+            f"the roll parties are {names}, not the host and each side once ({[HOST, *sides]})",
+        )
+    if setup["length"] != LENGTH:
+        _fail(report, "randomness", 0, f"its chains are not {LENGTH} elements long")
+    if not parties[0]["held"]:
+        _fail(report, "randomness", 0, "the host's own chain is not marked as held by the host")
+    if not set(secrets.held) <= set(sides):
+        _fail(report, "randomness", 0, "it reveals the seed of a chain no side rolls with")
+    for party in parties[1:]:
+        if party["held"] != (party["party"] in secrets.held):
+            _fail(
+                report,
+                "randomness",
+                0,
+                f"{party['party']}'s chain is marked "
+                + ("host-held" if party["held"] else "page-held")
+                + ", yet its seed is "
+                + ("not revealed" if party["held"] else "revealed as the host's"),
+            )
+    return {p["party"]: p["anchor"] for p in parties}
+
+
+def _page_anchors(
+    report: Report,
+    receipts: list[tuple[str | None, Mapping[str, Any]]],
+    anchors: Mapping[str, str],
+    sides: tuple[str, ...],
+    secrets: Secrets,
+) -> None:
+    """A page keeps the anchor of the chain it held beside its receipts: the record must roll
+    with that very chain for that side, and say the page held it. Receipts of no known side
+    must name the anchor of some page-held side."""
+    for side, kept in receipts:
+        anchor = kept.get("anchor")
+        if anchor is None:
+            continue
+        if side is None:
+            ok = any(anchors[s] == anchor and s not in secrets.held for s in sides)
+        else:
+            ok = side in sides and anchors[side] == anchor and side not in secrets.held
+        if not ok:
+            _fail(
+                report,
+                "receipts",
+                0,
+                "a side's page gave another chain than the record uses"
+                + (f" ({side})" if side is not None else ""),
+            )
+
+
+def _slots(report: Report, ledger: Ledger, event: Event) -> None:
+    """Facts are written as ghillie writes them: with seq 0, a rewrite in its own slot, a new
+    fact in a free one. A fact moved elsewhere would leave its old commitment behind as a
+    leaf nobody can tell from the rest, a second commitment to the same fact."""
+    where = {
+        side: {fact: w.slot for fact, w in roster.slots.items()}
+        for side, roster in ledger.rosters.items()
+    }
+    for fact in (event.fair or {})["private"]["facts"]:
+        if fact["seq"] != 0:
+            _fail(report, "record", event.seq, "a fact is committed with a seq other than 0")
+        mine = where.get(fact["side"])
+        if mine is None:
+            continue  # not a side: restore names it
+        name, slot = (fact["piece"], fact["key"]), fact["slot"]
+        if name in mine:
+            if mine[name] != slot:
+                _fail(report, "commitments", event.seq, "a rewritten fact moves to another slot")
+        elif slot in mine.values():
+            _fail(report, "commitments", event.seq, "two facts are committed in one slot")
+        mine[name] = slot
 
 
 def _scenario(report: Report, record: Mapping[str, Any]) -> Scenario:
@@ -378,7 +510,7 @@ def _check_receipts(
         if (
             fair.get("request") != req["commitment"]
             or req["prev"] != prev.hex()
-            or (events[k].side or None) != (req["side"] or None)
+            or events[k].side != req["side"]
         ):
             _fail(
                 report,

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
 Hex32 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 Hex64 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{128}$")]
+Named = Annotated[str, StringConstraints(min_length=1)]
 
 
 def exact(value: Any) -> str:
@@ -108,7 +109,7 @@ class Head(_Strict):
 class Asked(_Strict):
     game: str
     k: int
-    side: str | None
+    side: Named | None  # null for event 0, as the page writes it; never "" (it signs the same)
     commitment: str
     prev: str
     sig: str
@@ -140,6 +141,7 @@ _WORDS = {
     "bool_type": "not true or false",
     "string_type": "not text",
     "string_pattern_mismatch": "not lowercase hex of the right length",
+    "string_too_short": "empty",
     "dict_type": "not an object",
     "list_type": "not a list",
     "literal_error": "not a value ghillie writes",
