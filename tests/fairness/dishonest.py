@@ -14,7 +14,15 @@ from ghillie.fairness import referee
 from ghillie.fairness.capacity import roster_size
 from ghillie.fairness.chains import Chain
 from ghillie.fairness.encoding import sha256
-from ghillie.fairness.hashlog import HostKey, event_hash, genesis, head_message
+from ghillie.fairness.hashlog import (
+    HostKey,
+    event_hash,
+    genesis,
+    head_message,
+    shown_content,
+    shown_digest,
+    shown_message,
+)
 from ghillie.fairness.ledger import HOST, Ledger, Secrets, hashed, opened, seeded_bytes
 from ghillie.fairness.roster import Roster
 from ghillie.ids import SeededIds
@@ -23,14 +31,19 @@ from .games import PagesGame, _drive
 
 
 def resign(record: dict[str, Any], private_key: str) -> dict[str, Any]:
-    """``record`` with every hash and head signature recomputed, as its host can."""
+    """``record`` with every hash, head signature and signature on what each side was shown
+    recomputed, as its host can."""
     out = copy.deepcopy(record)
     key = HostKey.from_bytes(bytes.fromhex(private_key))
     head = genesis(out["game"])
     for raw in out["events"]:
+        fair = raw["fair"]
         head = event_hash(head, hashed(raw))
-        raw["fair"]["hash"] = head.hex()
-        raw["fair"]["sig"] = key.sign(head_message(out["game"], raw["seq"], head))
+        fair["hash"] = head.hex()
+        fair["sig"] = key.sign(head_message(out["game"], raw["seq"], head))
+        for side in fair.get("shown", {}):
+            digest = shown_digest(shown_content(raw["seq"], fair, raw["told"].get(side, []), side))
+            fair["shown"][side] = key.sign(shown_message(out["game"], raw["seq"], side, digest))
     return out
 
 

@@ -23,7 +23,18 @@ from ghillie import examples
 from ghillie.fairness.audit import audit
 from ghillie.fairness.chains import Chain
 from ghillie.fairness.encoding import sha256
-from ghillie.fairness.hashlog import HostKey, head_message, request_message
+from ghillie.fairness.hashlog import (
+    HostKey,
+    event_hash,
+    genesis,
+    head_message,
+    request_message,
+    shown_content,
+    shown_digest,
+    shown_message,
+)
+from ghillie.fairness.ledger import hashed
+from ghillie.fairness.roster import check_opening, fact_digest, leaf, published_root
 
 from .dishonest import left_out, rebuild_commitments, resign, shadow
 from .games import KEYS, PagesGame, play_pages, records
@@ -382,8 +393,9 @@ def test_an_untouched_page_held_record_passes_with_its_receipts(scenario: str) -
     record = honest.record()
     report = audit(record)
     assert report.ok, report.findings
-    # Every head and every request each page kept, all verified: two sides, two per event.
-    assert report.receipts == 2 * 2 * report.events
+    # Every head, every request and every view each page kept, all verified: two sides,
+    # three per event.
+    assert report.receipts == 2 * 3 * report.events
     assert report.held == []
     # The same receipts given beside the record (`ghillie audit --receipts`) pass too.
     alone = honest.record(with_receipts=False)
@@ -811,3 +823,130 @@ def test_a_request_receipt_with_side_empty_for_null_is_rejected() -> None:
     report = audit(record, [kept])
     assert not report.ok
     assert "requests.0.side: empty" in report.findings[0].message
+
+
+# --- what each side was shown, bound to the record (red team, finding F) ----------------------
+
+
+def _lied_to(honest: PagesGame) -> tuple[str, int, dict[str, Any]]:
+    """The first side shown an opening, the event, and that side's receipts had the host
+    shown it another value for the fact, opened against a root only that page saw (both
+    signed: the host holds the key; the page checks the opening against the root and the
+    signature against what it received, and all is well)."""
+    record = honest.record(with_receipts=False)
+    seq, to, opening = next(
+        (e["seq"], to, ops[0])
+        for e in record["events"]
+        for to, ops in e["fair"]["openings"].items()
+    )
+    lie = copy.deepcopy(opening)
+    lie["value"] = "lied" if opening["value"] != "lied" else "lied too"
+
+    def fact(o: dict[str, Any]) -> bytes:
+        digest = fact_digest(record["game"], o["side"], o["piece"], o["key"], o["value"], o["salt"])
+        return leaf(bytes.fromhex(o["blind"]), digest)
+
+    leaves = sorted(
+        [bytes.fromhex(x) for x in opening["leaves"] if bytes.fromhex(x) != fact(opening)]
+    )
+    leaves = sorted([*leaves, fact(lie)])
+    lie["leaves"] = [x.hex() for x in leaves]
+    root_seq = opening["root_seq"]
+    fake_root = published_root(record["game"], opening["side"], root_seq, leaves)
+    assert check_opening(record["game"], lie, fake_root, len(leaves))
+    key = HostKey.from_bytes(honest.ledger.secrets.key)
+    kept = copy.deepcopy(honest.receipts[to])
+    for at, fair in (
+        (root_seq, {"roots": {opening["side"]: fake_root}}),
+        (seq, {"openings": {to: [lie]}}),
+    ):
+        event = record["events"][at]
+        shown = (
+            {**event["fair"], **fair}
+            if "roots" not in fair
+            else {**event["fair"], "roots": {**event["fair"]["roots"], **fair["roots"]}}
+        )
+        digest = shown_digest(shown_content(at, shown, event["told"].get(to, []), to))
+        item = next(v for v in kept["shown"] if v["seq"] == at)
+        item["digest"] = digest.hex()
+        item["sig"] = key.sign(shown_message(record["game"], at, to, digest))
+    return to, root_seq, kept
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_page_shown_another_reveal_than_the_record_is_found(seed: int) -> None:
+    scenario = "suspicious-places"
+    honest = play_pages(scenario, seed, _pages(scenario), host=4, game_id=f"unbound-{seed}")
+    record = honest.record(with_receipts=False)
+    assert audit(record, list(honest.receipts.values())).ok
+    to, first, kept = _lied_to(honest)
+    words = f"{to} was shown something at event {first} that the record does not hold"
+    for report in (
+        audit({**record, "receipts": {to: kept}}),
+        audit(record, [kept]),
+        audit(record, kept_by=[(to, kept)]),
+    ):
+        assert not report.ok
+        assert report.findings[0].check == "receipts"
+        assert report.findings[0].message == words, report.findings
+    _count("pages lied to, found")
+
+
+def test_a_view_the_host_did_not_sign_is_rejected() -> None:
+    honest = _honest("grid-ambush")
+    record = honest.record(with_receipts=False)
+    side = next(iter(honest.receipts))
+    words = "a side kept a view of an event that the host's key did not sign"
+    for how in ("sig", "digest", "seq", "side"):
+        kept = copy.deepcopy(honest.receipts[side])
+        item = kept["shown"][3]
+        if how == "sig":
+            item["sig"] = "00" * 64
+        elif how == "digest":
+            item["digest"] = "ab" * 32
+        elif how == "seq":
+            item["seq"] = 4
+        other = next(s for s in honest.receipts if s != side)
+        receipts = {other if how == "side" else side: kept}
+        report = audit({**record, "receipts": receipts})
+        assert not report.ok, how
+        assert report.findings[0].message == words, (how, report.findings)
+    kept = copy.deepcopy(honest.receipts[side])
+    kept["shown"].append({**kept["shown"][-1], "seq": 10**6})
+    report = audit(record, [kept])
+    assert not report.ok
+    assert report.findings[0].message == words, report.findings
+
+
+def test_what_the_record_says_each_side_was_shown_must_be_signed() -> None:
+    _, record = next(r for r in RECORDS if r[0] == "suspicious-places#1")
+    side = next(iter(record["events"][2]["fair"]["shown"]))
+    spoiled = copy.deepcopy(record)
+    spoiled["events"][2]["fair"]["shown"][side] = spoiled["events"][1]["fair"]["shown"][side]
+    report = audit(spoiled)
+    assert not report.ok
+    assert report.findings[0].message == (
+        f"what {side} was shown at event 2 is not what the record holds"
+    )
+    # The host re-signs the heads, not what it showed: an event whose lines it rewrote.
+    told = copy.deepcopy(record)
+    lines = told["events"][2]["told"].setdefault(side, [])
+    lines.append({"event": "fabricated"})
+    key = HostKey.from_bytes(bytes.fromhex(KEYS[record["game"]]))
+    head = genesis(record["game"])
+    for event in told["events"]:
+        head = event_hash(head, hashed(event))
+        event["fair"]["hash"] = head.hex()
+        event["fair"]["sig"] = key.sign(head_message(record["game"], event["seq"], head))
+    report = audit(told)
+    assert not report.ok
+    assert "shown at event" in report.findings[0].message
+    for what, edit in (
+        ("a side missing", lambda shown: shown.pop(side)),
+        ("a side too many", lambda shown: shown.update(ghost="00" * 64)),
+    ):
+        edited = copy.deepcopy(record)
+        edit(edited["events"][2]["fair"]["shown"])
+        report = audit(edited)
+        assert not report.ok, what
+        assert "fair.shown: not one for each side" in report.findings[0].message, what

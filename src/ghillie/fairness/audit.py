@@ -53,7 +53,7 @@ from ghillie.fairness.referee import ReplayIds, scenario_payload
 from ghillie.fairness.roster import check_opening
 from ghillie.fairness.stream import StreamDice, roll_context, roll_key
 from ghillie.scenario import Scenario
-from ghillie.state import SPECTATOR, Phase
+from ghillie.state import Phase
 
 _HEX128 = re.compile("[0-9a-f]{128}")
 
@@ -192,21 +192,6 @@ def _audit(
         ):
             _fail(report, "chain", event.seq, "the host's signature on this head is not valid")
         hashes.append(head.hex())
-        shown = fair.get("shown", {})
-        for side in event.told:
-            if side == SPECTATOR:
-                continue
-            content = shown_content(event.seq, fair, event.told[side], side)
-            message = shown_message(game_id, event.seq, side, shown_digest(content))
-            if not _HEX128.fullmatch(str(shown.get(side, ""))) or not verify(
-                public_key, message, shown[side]
-            ):
-                _fail(
-                    report,
-                    "chain",
-                    event.seq,
-                    f"what {side} was shown at this event is not what the record holds",
-                )
 
     # 2. receipts
     for _, kept in receipts:
@@ -220,6 +205,11 @@ def _audit(
     secrets = Secrets.from_json({**record["secrets"], "key": "00" * 32})
     anchors = _parties(report, setup, sides, secrets)
     _page_anchors(report, receipts, anchors, sides, secrets)
+    # What each side was shown of each event, signed by the host (fair.shown), and what its
+    # page kept of it (receipts.shown): both must be what the record holds.
+    views = _check_shown(report, game_id, public_key, events, sides)
+    for side, kept in receipts:
+        _check_views(report, game_id, public_key, side, kept, views, sides)
     report.held = sorted(secrets.held)
     for party, seed in [(HOST, secrets.host_seed), *secrets.held.items()]:
         if Chain.from_seed(seed, LENGTH).anchor.hex() != anchors.get(party):
@@ -404,6 +394,78 @@ def _page_anchors(
                 0,
                 "a side's page gave another chain than the record uses"
                 + (f" ({side})" if side is not None else ""),
+            )
+
+
+def _check_shown(
+    report: Report, game_id: str, public_key: str, events: list[Event], sides: tuple[str, ...]
+) -> list[dict[str, str]]:
+    """Every event's ``fair.shown[side]`` is the host's valid signature over what the record
+    says that side was shown (its lines and its proof). Gives the digest of each, by event
+    and side, for the pages' receipts."""
+    views: list[dict[str, str]] = []
+    for event in events:
+        fair = event.fair or {}
+        shown = fair["shown"]
+        if sorted(shown) != sorted(sides):
+            _fail(
+                report,
+                "record",
+                event.seq,
+                "is not in the form ghillie writes (fair.shown: not one for each side)",
+            )
+        digests = {}
+        for side in sides:
+            content = shown_content(event.seq, fair, event.told.get(side, []), side)
+            digest = shown_digest(content)
+            message = shown_message(game_id, event.seq, side, digest)
+            # One spelling only, as for the heads: hex in lowercase of its length.
+            if not _HEX128.fullmatch(shown[side]) or not verify(public_key, message, shown[side]):
+                _fail(
+                    report,
+                    "chain",
+                    event.seq,
+                    f"what {side} was shown at event {event.seq} is not what the record holds",
+                )
+            digests[side] = digest.hex()
+        views.append(digests)
+    return views
+
+
+def _check_views(
+    report: Report,
+    game_id: str,
+    public_key: str,
+    side: str | None,
+    kept: Mapping[str, Any],
+    views: list[dict[str, str]],
+    sides: tuple[str, ...],
+) -> None:
+    """A page keeps the host's signature on what it was shown of each event, with the digest
+    it computed of it: each must verify under the record's key (what cannot be checked is
+    not skipped), and the digest must be the record's for that side and event. Receipts of no
+    known side are taken as the side whose name the signature verifies under."""
+    for item in kept.get("shown") or []:
+        seq, digest, sig = item["seq"], item["digest"], item["sig"]
+        signed = [
+            s
+            for s in (sides if side is None else (side,))
+            if verify(public_key, shown_message(game_id, seq, s, bytes.fromhex(digest)), sig)
+        ]
+        if not _HEX128.fullmatch(sig) or not signed:
+            _fail(
+                report,
+                "receipts",
+                seq,
+                "a side kept a view of an event that the host's key did not sign",
+            )
+        report.receipts += 1
+        if not any(seq < len(views) and views[seq].get(s) == digest for s in signed):
+            _fail(
+                report,
+                "receipts",
+                seq,
+                f"{signed[0]} was shown something at event {seq} that the record does not hold",
             )
 
 
