@@ -4,16 +4,22 @@ The checks, in order (TRUST.md §1.4); the first problem found is named:
 
 0. **record** — the record is in the one form ghillie writes (:mod:`ghillie.fairness.strict`):
    no unknown field, no number or flag spelled another way, even where the meaning and the
-   hashes would be the same;
-1. **chain** — every event's hash follows from the one before, and every head is signed by
-   the game's key;
+   hashes would be the same; roots, contributions and views for exactly the sides; facts
+   with seq 0, a rewrite in its own slot, a new fact in a free one. A record that cannot be
+   read at all (nested too deep to hash, say) is a finding, not an error;
+1. **chain** — every event's hash follows from the one before, every head is signed by
+   the game's key, and so is what the record says each side was shown (``fair.shown``);
 2. **receipts** — every head and roll request a side's page kept is signed by the host key
    the page kept, which must be the record's key, and lies on this chain: a signed head or
    request that disagrees with the record is proof that the host showed two histories or
    asked for a roll again to get another result. A receipt that does not verify, or one
-   kept without the key, fails the audit: what cannot be checked is not skipped;
-3. **randomness** — the host's and every host-held chain regrow from their seeds, every
-   element links to the one before, and every request opens to the command it was for;
+   kept without the key, fails the audit: what cannot be checked is not skipped. Every view
+   a page kept (``receipts.shown``) is signed and is what the record says it was shown;
+3. **randomness** — the roll parties are the host and each side once, held exactly when
+   their seeds are revealed, with chains of :data:`~ghillie.fairness.chains.LENGTH`; a
+   page's kept anchor is its side's; the host's and every host-held chain regrow from their
+   seeds, every element links to the one before, and every request opens to the command it
+   was for;
 4. **replay** — each event is ruled on again by the rules engine from the command, the dice
    recomputed from every party's element and the ids it drew: effects, rolls and what each
    side was told must come out exactly as recorded;
