@@ -96,6 +96,24 @@ def test_the_other_sides_record_gives_its_receipts(recorded: Path, tmp_path: Pat
     assert json.loads(result.output)["receipts"] == len(heads)
 
 
+def test_the_other_sides_record_gives_its_receipts_as_that_sides(
+    recorded: Path, tmp_path: Path
+) -> None:
+    # The demo's chains were held by the host: a page that says it held its own (its anchor
+    # kept with its receipts) was given another chain than the record rolls with.
+    record = json.loads(recorded.read_text())
+    setup = record["events"][0]["fair"]["setup"]
+    side = setup["parties"][1]
+    kept = {"key": setup["key"], "heads": [], "requests": [], "anchor": side["anchor"]}
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({**record, "receipts": {side["party"]: kept}}))
+    result = runner.invoke(app, ["audit", str(recorded), "--receipts", str(other)])
+    assert result.exit_code == 1, result.output
+    said = " ".join(result.output.split())
+    assert "FAILED receipts: event 0: a side's page gave another chain than the record uses" in said
+    assert side["party"] in said
+
+
 def test_a_record_written_another_way_fails(recorded: Path) -> None:
     record = json.loads(recorded.read_text())
     record["note"] = "harmless"
