@@ -911,11 +911,12 @@ def test_a_view_the_host_did_not_sign_is_rejected() -> None:
         report = audit({**record, "receipts": receipts})
         assert not report.ok, how
         assert report.findings[0].message == words, (how, report.findings)
-    kept = copy.deepcopy(honest.receipts[side])
-    kept["shown"].append({**kept["shown"][-1], "seq": 10**6})
-    report = audit(record, [kept])
-    assert not report.ok
-    assert report.findings[0].message == words, report.findings
+    for seq in (10**6, -1, 2**64):
+        kept = copy.deepcopy(honest.receipts[side])
+        kept["shown"].append({**kept["shown"][-1], "seq": seq})
+        report = audit(record, [kept])
+        assert not report.ok
+        assert report.findings[0].message == words, (seq, report.findings)
 
 
 def test_what_the_record_says_each_side_was_shown_must_be_signed() -> None:

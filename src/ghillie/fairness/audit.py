@@ -453,10 +453,12 @@ def _check_views(
     known side are taken as the side whose name the signature verifies under."""
     for item in kept.get("shown") or []:
         seq, digest, sig = item["seq"], item["digest"], item["sig"]
+        # Of a page's JSON numbers, only whole ones it carries exactly name an event.
         signed = [
             s
             for s in (sides if side is None else (side,))
-            if verify(public_key, shown_message(game_id, seq, s, bytes.fromhex(digest)), sig)
+            if 0 <= seq <= 2**53 - 1
+            and verify(public_key, shown_message(game_id, seq, s, bytes.fromhex(digest)), sig)
         ]
         if not _HEX128.fullmatch(sig) or not signed:
             _fail(
