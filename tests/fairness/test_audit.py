@@ -173,30 +173,9 @@ def test_dropped_swapped_or_rewritten_events_are_rejected(
 
 
 def _rechain(record: dict[str, Any]) -> None:
-    """Re-hash and re-sign every event with the game's own key (a host covering tracks),
-    and what it shows each side."""
-    from ghillie.fairness.hashlog import (
-        event_hash,
-        genesis,
-        shown_content,
-        shown_digest,
-        shown_message,
-    )
-    from ghillie.fairness.ledger import hashed
-
-    key = _key(record)
-    head = genesis(record["game"])
-    for event in record["events"]:
-        fair = event["fair"]
-        head = event_hash(head, hashed(event))
-        fair["hash"] = head.hex()
-        fair["sig"] = key.sign(head_message(record["game"], event["seq"], head))
-        for side in fair.get("shown", {}):
-            content = shown_content(event["seq"], fair, event["told"].get(side, []), side)
-            digest = shown_digest(content)
-            fair["shown"][side] = key.sign(
-                shown_message(record["game"], event["seq"], side, digest)
-            )
+    """Re-hash and re-sign every event with the game's own key, and what it shows each side
+    (a host covering tracks), in place."""
+    record.update(resign(record, KEYS[record["game"]]))
 
 
 @pytest.mark.parametrize(("name", "record"), RECORDS, ids=[n for n, _ in RECORDS])
