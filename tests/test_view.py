@@ -43,7 +43,9 @@ def test_the_other_side_gets_a_fixed_line_for_a_secret_command(game: Game) -> No
 
 def test_an_event_told_to_nobody_reads_as_a_fixed_acted_line(game: Game) -> None:
     spectator = view(game, "spectator")
-    assert spectator["log"][-1]["lines"] == [{"event": "acted", "by": "jungle"}]
+    assert spectator["log"][-1]["lines"] == [
+        {"event": "acted", "by": "jungle", "text": "Deathworld Veterans gave an order."}
+    ]
     assert spectator["pieces"] == []
 
 

@@ -128,10 +128,10 @@ class Game:
     def events(self) -> list[Event]:
         return self.store.events(self.id)
 
-    def view(self, observer: str) -> dict[str, Any]:
+    def view(self, observer: str, lang: str = "en") -> dict[str, Any]:
         from ghillie.view import view
 
-        return view(self, observer)
+        return view(self, observer, lang)
 
 
 def restore(

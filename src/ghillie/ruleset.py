@@ -17,9 +17,12 @@ from pydantic import BaseModel, ConfigDict
 
 from ghillie.dice.check import Check
 from ghillie.events import BoardChange
+from ghillie.forms import Order
 from ghillie.ruling import Ruling
 from ghillie.scenario import Scenario
-from ghillie.state import Facts, GameState, Phase
+from ghillie.state import Facts, GameState, Phase, Piece
+from ghillie.words import Say
+from ghillie.words.piece import PieceWords
 
 S = TypeVar("S", bound=Scenario)
 B = TypeVar("B")
@@ -78,6 +81,8 @@ class Ruleset(ABC, Generic[S, B]):
     map_modes: ClassVar[tuple[str, ...]]
     scenario_model: ClassVar[type[Scenario]]
     commands: ClassVar[Mapping[str, type[Command]]]
+    # Each command in the players' words, and what each of its fields asks for (forms.py).
+    orders: ClassVar[Mapping[str, Order]] = {}
     odds_queries: ClassVar[Mapping[str, OddsQuery]] = {}
 
     @abstractmethod
@@ -122,6 +127,17 @@ class Ruleset(ABC, Generic[S, B]):
         ``resolve`` would build it and only from what that side knows; None if it rolls no
         dice. May raise the Refusal the command would get."""
         return None
+
+    def describe(self, state: GameState[B], observer: str, piece: Piece) -> PieceWords:
+        """``piece`` in words as ``observer`` knows it (its own, another side's it knows of,
+        or any piece for the referee): built only from what that observer may see."""
+        p = piece.public
+        return PieceWords(p.get("name") or p.get("label") or p.get("key") or piece.kind)
+
+    def status(self, state: GameState[B], observer: str) -> list[str | Say]:
+        """Where the game stands, in a few sentences for ``observer`` (turn, phase, whose
+        move, what is awaited), from what it may see."""
+        return []
 
     def candidates(self, state: GameState[B], side: str) -> list[Facts]:
         """Commands that ``side`` could sensibly give now, built only from what that side

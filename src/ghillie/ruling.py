@@ -28,6 +28,7 @@ from ghillie.events import (
 )
 from ghillie.fold import fold_effect
 from ghillie.state import REFEREE, SPECTATOR, Facts, GameState, Level, Phase, Piece
+from ghillie.words.say import to_json
 
 if TYPE_CHECKING:
     from ghillie.dice.source import DiceSource
@@ -116,7 +117,9 @@ class Ruling(Generic[B]):
     # --- what each side is told -----------------------------------------------------------
 
     def tell(self, side: str, line: Facts) -> None:
-        self._told.setdefault(side, []).append(dict(line))
+        """Tell ``side`` one line: facts, and its ``text`` as a :class:`~ghillie.words.Say`
+        (kept as data, spoken in each reader's language when a view is built)."""
+        self._told.setdefault(side, []).append({k: to_json(v) for k, v in line.items()})
 
     def tell_each(self, line: Facts, sides: tuple[str, ...] | None = None) -> None:
         for side in sides if sides is not None else self.state.sides:

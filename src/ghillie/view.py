@@ -10,26 +10,36 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ghillie import engine, registry
+from ghillie import engine, forms, registry
 from ghillie.events import Event, Know, Place, Remove, Update, event_to_json, piece_to_json
+from ghillie.scenario import Scenario
 from ghillie.state import REFEREE, SPECTATOR, GameState, Level, Piece
+from ghillie.words import Speaker, say, speaker
+from ghillie.words.speak import rules_of
 
 if TYPE_CHECKING:
     from ghillie.game import Game
 
 
-def view(game: Game, observer: str) -> dict[str, Any]:
-    """What ``observer`` (a side id, ``"referee"`` or ``"spectator"``) may know of the game."""
-    return project(game.state, game.events(), observer)
+def view(game: Game, observer: str, lang: str = "en") -> dict[str, Any]:
+    """What ``observer`` (a side id, ``"referee"`` or ``"spectator"``) may know of the game,
+    in words of ``lang`` (a language of :mod:`ghillie.words.catalog`)."""
+    return project(game.state, game.events(), observer, lang)
 
 
-def project(state: GameState[Any], events: Sequence[Event], observer: str) -> dict[str, Any]:
+def project(
+    state: GameState[Any], events: Sequence[Event], observer: str, lang: str = "en"
+) -> dict[str, Any]:
     """The view of ``state`` for ``observer``, with the log of ``events``."""
-    return _build(state, events, observer, pieces=True)
+    return _build(state, events, observer, pieces=True, lang=lang)
 
 
 def project_update(
-    state: GameState[Any], new: Sequence[Event], observer: str, held: Mapping[str, Any]
+    state: GameState[Any],
+    new: Sequence[Event],
+    observer: str,
+    held: Mapping[str, Any],
+    lang: str = "en",
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """What changed for ``observer`` since it was shown ``held`` (a view without its log),
     given the events since then: ``(update, view now without its log)``. The update has the
@@ -38,7 +48,7 @@ def project_update(
     changed what a side knows; otherwise they are as held."""
     effects = {type(effect) for event in new for effect in event.effects}
     pieces = bool(effects & _PIECE_EFFECTS) or "pieces" not in held
-    view = _build(state, new, observer, pieces=pieces)
+    view = _build(state, new, observer, pieces=pieces, lang=lang)
     log = view.pop("log")
     if not pieces:
         view.update({k: held[k] for k in _PIECE_KEYS if k in held})
@@ -52,24 +62,32 @@ _PIECE_KEYS = ("pieces", "known", "knowledge")
 
 
 def _build(
-    state: GameState[Any], events: Sequence[Event], observer: str, *, pieces: bool
+    state: GameState[Any], events: Sequence[Event], observer: str, *, pieces: bool, lang: str
 ) -> dict[str, Any]:
     ruleset = registry.get(state.ruleset)
     scenario = state.scenario
     if observer not in (*state.sides, REFEREE, SPECTATOR):
         raise ValueError("unknown observer")
+    words = speaker(ruleset.id, lang)
     out: dict[str, Any] = {
         "ruleset": ruleset.id,
         **scenario.header_view,
+        "lang": words.lang,
         "you": observer,
         "phase": state.phase.value,
         "seq": state.seq,
         "table": ruleset.table_view(scenario),
         "board": ruleset.board_view(state, observer),
+        "status": [words.text(line) for line in ruleset.status(state, observer)],
+        "waiting_for": forms.waiting_for(state),
     }
+
+    def described(piece: Piece) -> dict[str, Any]:
+        return ruleset.describe(state, observer, piece).json(words)
+
     if observer == REFEREE:
         if pieces:
-            out["pieces"] = [piece_to_json(p) for p in state.pieces.values()]
+            out["pieces"] = [piece_to_json(p) | described(p) for p in state.pieces.values()]
             out["knowledge"] = {
                 side: {
                     pid: {"level": k.level.name.lower(), "facts": dict(k.facts)}
@@ -77,30 +95,67 @@ def _build(
                 }
                 for side, known in state.knowledge.items()
             }
-        out["log"] = [event_to_json(e) for e in events]
+        out["log"] = [_referee_entry(e, words, scenario) for e in events]
         return out
     if observer == SPECTATOR:
         if pieces:
             out["pieces"] = []
-            out["known"] = [_known(p, level, {}) for p, level in _public(state)]
+            out["known"] = [_known(p, level, {}) | described(p) for p, level in _public(state)]
     else:
         if pieces:
-            out["pieces"] = [piece_to_json(p) for p in state.pieces.values() if p.owner == observer]
+            out["pieces"] = [
+                piece_to_json(p) | described(p)
+                for p in state.pieces.values()
+                if p.owner == observer
+            ]
             out["known"] = [
-                _known(state.pieces[pid], k.level, k.facts)
+                _known(state.pieces[pid], k.level, k.facts) | described(state.pieces[pid])
                 for pid, k in state.knowledge.get(observer, {}).items()
                 if pid in state.pieces and state.pieces[pid].owner != observer
             ]
-        out["commands"] = engine.allowed_commands(state, observer)
-    out["log"] = [_entry(e, observer) for e in events]
+        offered = forms.offered(state, observer, engine.allowed_commands(state, observer), words)
+        out["commands"] = offered
+        out["your_move"] = any(not forms.order(ruleset, c["type"]).anytime for c in offered)
+    out["log"] = [_entry(e, observer, words, scenario) for e in events]
     return out
 
 
-def _entry(event: Event, observer: str) -> dict[str, Any]:
-    entry: dict[str, Any] = {"seq": event.seq, "lines": list(event.told.get(observer, ()))}
+def _entry(event: Event, observer: str, words: Speaker, scenario: Scenario) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "seq": event.seq,
+        "lines": [spoken(line, words, scenario) for line in event.told.get(observer, ())],
+    }
     if event.fair is not None:
         entry["proof"] = proof(event.fair, observer)
     return entry
+
+
+def _referee_entry(event: Event, words: Speaker, scenario: Scenario) -> dict[str, Any]:
+    entry = event_to_json(event)
+    entry["told"] = {
+        side: [spoken(line, words, scenario) for line in lines]
+        for side, lines in event.told.items()
+    }
+    return entry
+
+
+def spoken(line: Mapping[str, Any], words: Speaker, scenario: Scenario) -> dict[str, Any]:
+    """A log line as its reader reads it: the sentence in the reader's language, the rules
+    it applies kept apart (a tooltip), and the line's other facts as they are."""
+    out = dict(line)
+    if line.get("event") == "acted":
+        # Deny by default (engine.py): a side told nothing of an event learns only who acted.
+        by = line.get("by")
+        if by is None:
+            out["text"] = words.text(say("The game is set up."))
+        else:
+            out["text"] = words.text(say("{side} gave an order.", side=scenario.side_name(by)))
+    elif "text" in line:
+        out["text"] = words.text(line["text"])
+        rules = rules_of(line["text"])
+        if rules:
+            out["rules"] = rules
+    return out
 
 
 def proof(fair: Mapping[str, Any], observer: str) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ghillie import examples, registry
+from ghillie import examples, forms, registry
 from ghillie.errors import Refusal, ScenarioError
 from ghillie.game import load_scenario
 from ghillie.scenario import MAX_DEPTH, Scenario, loads_toml
@@ -47,6 +47,8 @@ from ghillie.server.problems import (
 from ghillie.server.socket import serve_socket
 from ghillie.state import REFEREE
 from ghillie.store.base import EventStore
+from ghillie.words import speaker
+from ghillie.words.catalog import negotiate
 
 log = logging.getLogger("ghillie.server")
 
@@ -225,9 +227,10 @@ def create_app(
         return {"ok": True}
 
     @app.get("/api/rulesets")
-    async def rulesets() -> list[dict[str, Any]]:
-        """Every ruleset, its commands as JSON Schemas, and its example scenarios."""
-        return ruleset_catalogue()
+    async def rulesets(request: Request) -> list[dict[str, Any]]:
+        """Every ruleset, its commands (JSON Schemas and the words a form shows), and its
+        example scenarios, in the reader's language (``?lang=`` or Accept-Language)."""
+        return ruleset_catalogue(accepted(request))
 
     @app.get("/api/scenarios")
     async def scenarios() -> list[dict[str, Any]]:
@@ -295,7 +298,8 @@ def create_app(
         """What the link's side may know of the game; ``after`` limits the log to later events."""
         hub = the_hub(request)
         observer = await hub.observer(game_id, _bearer(authorization))
-        return await hub.view(game_id, observer, max(after, -1))
+        lang = await _reader(hub, game_id, request)
+        return await hub.view(game_id, observer, max(after, -1), lang)
 
     @app.post("/api/games/{game_id}/commands")
     async def command(
@@ -308,8 +312,10 @@ def create_app(
         hub = the_hub(request)
         observer = await hub.observer(game_id, _bearer(authorization))
         try:
+            lang = await _reader(hub, game_id, request)
             answer = await asyncio.wait_for(
-                hub.command(game_id, observer, body.command_id, body.command), ROLL_WAIT
+                hub.command(game_id, observer, body.command_id, body.command, lang=lang),
+                ROLL_WAIT,
             )
         except TimeoutError:
             raise Problem(
@@ -408,9 +414,30 @@ def create_app(
     return app
 
 
-def ruleset_catalogue() -> list[dict[str, Any]]:
+def accepted(request: Request) -> list[str]:
+    """The languages a request's reader reads, best first: ``?lang=`` or Accept-Language."""
+    asked = request.query_params.get("lang")
+    if asked:
+        return asked.split(",")[:8]
+    header = request.headers.get("accept-language", "")
+    tags = []
+    for part in header.split(",")[:16]:
+        tag, _, weight = part.strip().partition(";q=")
+        try:
+            tags.append((float(weight) if weight else 1.0, tag.strip()))
+        except ValueError:
+            continue
+    return [tag for _, tag in sorted(tags, key=lambda t: -t[0]) if tag and tag != "*"]
+
+
+async def _reader(hub: Hub, game_id: str, request: Request) -> str:
+    return negotiate(accepted(request), (await hub.live(game_id)).scenario.ruleset)
+
+
+def ruleset_catalogue(langs: list[str] | None = None) -> list[dict[str, Any]]:
     out = []
     for ruleset in registry.rulesets().values():
+        words = speaker(ruleset.id, negotiate(langs or [], ruleset.id))
         out.append(
             {
                 "id": ruleset.id,
@@ -421,15 +448,8 @@ def ruleset_catalogue() -> list[dict[str, Any]]:
                     n for n in examples.names() if examples.data(n)["ruleset"] == ruleset.id
                 ],
                 "odds": list(ruleset.odds_queries),
-                "commands": {
-                    name: {
-                        "phases": sorted(p.value for p in model.phases),
-                        "secret_fields": sorted(model.secret_fields),
-                        "doc": (model.__doc__ or "").strip(),
-                        "schema": model.model_json_schema(),
-                    }
-                    for name, model in ruleset.commands.items()
-                },
+                "lang": words.lang,
+                "commands": forms.describe(ruleset, words),
             }
         )
     return out

@@ -64,7 +64,8 @@ from ghillie.server.rolls import Pending
 from ghillie.server.tokens import new_token, token_hash
 from ghillie.state import REFEREE, GameState, Phase
 from ghillie.store.base import Answer, Append, Conflict, EventStore, StoredRoll, UnknownGame
-from ghillie.view import project, project_update
+from ghillie.view import project, project_update, spoken
+from ghillie.words import speaker
 
 log = logging.getLogger("ghillie.hub")
 _T = TypeVar("_T")
@@ -79,6 +80,7 @@ class Watcher:
     """One connection watching a game as one observer."""
 
     observer: str
+    lang: str = "en"  # the language its views are spoken in (ghillie.words)
     queue: asyncio.Queue[dict[str, Any] | None] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_SIZE)
     )
@@ -122,7 +124,8 @@ class LiveGame:
     writing: int = -1  # the seq being committed now: its NOTIFY may come back before it is done
     # The view (without its log) that every watcher of each observer now holds: updates
     # carry only what differs from it.
-    shown: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # What each (observer, language) was last shown, without its log: updates are diffs.
+    shown: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -319,9 +322,11 @@ class Hub:
 
     # --- views -------------------------------------------------------------------------------
 
-    async def view(self, game_id: str, observer: str, after: int = -1) -> dict[str, Any]:
+    async def view(
+        self, game_id: str, observer: str, after: int = -1, lang: str = "en"
+    ) -> dict[str, Any]:
         game = await self.live(game_id)
-        return _with_status(game, project(game.state, game.events[after + 1 :], observer))
+        return _with_status(game, project(game.state, game.events[after + 1 :], observer, lang))
 
     # --- commands -----------------------------------------------------------------------------
 
@@ -332,6 +337,7 @@ class Hub:
         command_id: str,
         raw: Mapping[str, Any],
         origin: Watcher | None = None,
+        lang: str = "en",
     ) -> dict[str, Any]:
         """Rule on a command and return its answer once it is durable. A command id already
         answered for this side returns the first answer, whatever the command now says.
@@ -349,14 +355,14 @@ class Hub:
                 await self._sync(game)
             known = game.answers.get((observer, command_id))
             if known is not None:
-                return known
+                return spoken_answer(known, game.scenario, lang)
             pending = game.pending
             if pending is None:
                 pending = await self._ask(game, observer, command_id, raw, origin)
             elif not pending.is_for(observer, command_id):
                 assert game.ledger is not None
                 raise rolls.busy(pending, game.ledger, game.scenario, observer)
-        return await asyncio.shield(pending.done)
+        return spoken_answer(await asyncio.shield(pending.done), game.scenario, lang)
 
     async def _ask(
         self,
@@ -672,8 +678,8 @@ class Hub:
 
     # --- watching ------------------------------------------------------------------------------
 
-    def watch(self, game: LiveGame, observer: str) -> Watcher:
-        watcher = Watcher(observer)
+    def watch(self, game: LiveGame, observer: str, lang: str = "en") -> Watcher:
+        watcher = Watcher(observer, lang)
         game.watchers.add(watcher)
         return watcher
 
@@ -684,9 +690,12 @@ class Hub:
         """The whole view a new or resynchronising watcher starts from (log after ``after``)."""
         async with game.lock:
             view = _with_status(
-                game, project(game.state, game.events[after + 1 :], watcher.observer)
+                game,
+                project(game.state, game.events[after + 1 :], watcher.observer, watcher.lang),
             )
-            game.shown[watcher.observer] = {k: v for k, v in view.items() if k != "log"}
+            game.shown[watcher.observer, watcher.lang] = {
+                k: v for k, v in view.items() if k != "log"
+            }
             return view
 
     def _publish(
@@ -702,20 +711,20 @@ class Hub:
             return
         new = game.events[before + 1 :]
         fairness = status(game)
-        updates: dict[str, dict[str, Any]] = {}
+        updates: dict[tuple[str, str], dict[str, Any]] = {}
         for watcher in list(game.watchers):
-            observer = watcher.observer
-            if observer not in updates:
-                held = game.shown.get(observer, {})
-                changed, now = project_update(game.state, new, observer, held)
+            reader = (watcher.observer, watcher.lang)
+            if reader not in updates:
+                held = game.shown.get(reader, {})
+                changed, now = project_update(game.state, new, *reader[:1], held, reader[1])
                 now["fairness"] = fairness
                 if held.get("fairness") != fairness:
                     changed["fairness"] = fairness
-                game.shown[observer] = now
-                updates[observer] = {"type": "update", "view": changed}
-            message = updates[observer]
+                game.shown[reader] = now
+                updates[reader] = {"type": "update", "view": changed}
+            message = updates[reader]
             if watcher is origin and answer is not None:
-                message = {**message, "answer": answer}
+                message = {**message, "answer": spoken_answer(answer, game.scenario, watcher.lang)}
                 origin.answered.add(answer["command_id"])
             try:
                 watcher.queue.put_nowait(message)
@@ -730,7 +739,7 @@ class Hub:
         """Tell every watcher that the roll protocol moved (a request, an element in)."""
         fairness = status(game)
         for watcher in list(game.watchers):
-            shown = game.shown.setdefault(watcher.observer, {})
+            shown = game.shown.setdefault((watcher.observer, watcher.lang), {})
             shown["fairness"] = fairness
             try:
                 watcher.queue.put_nowait(
@@ -783,6 +792,12 @@ def status(game: LiveGame) -> dict[str, Any]:
 @functools.lru_cache(maxsize=1024)
 def _public_key(private: str) -> str:
     return HostKey.from_bytes(bytes.fromhex(private)).public
+
+
+def spoken_answer(answer: dict[str, Any], scenario: Scenario, lang: str) -> dict[str, Any]:
+    """A command's answer (kept as data, with the acting side's own lines) in words."""
+    words = speaker(scenario.ruleset, lang)
+    return {**answer, "lines": [spoken(line, words, scenario) for line in answer["lines"]]}
 
 
 def _with_status(game: LiveGame, view: dict[str, Any]) -> dict[str, Any]:

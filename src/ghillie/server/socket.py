@@ -22,6 +22,7 @@ from ghillie.server.problems import (
     unknown_game,
     where,
 )
+from ghillie.words.catalog import negotiate
 
 log = logging.getLogger("ghillie.socket")
 
@@ -45,7 +46,10 @@ async def serve_socket(hub: Hub, socket: WebSocket, game_id: str) -> None:
     except (Problem, ValueError, TimeoutError, WebSocketDisconnect, KeyError):
         await _close(socket, unknown_game().body())
         return
-    watcher = hub.watch(game, observer)
+    # The page says which languages its reader reads (navigator.languages).
+    wanted = hello.get("lang") if isinstance(hello.get("lang"), list) else []
+    lang = negotiate([w for w in wanted[:8] if isinstance(w, str)], game.scenario.ruleset)
+    watcher = hub.watch(game, observer, lang)
     try:
         whole = await hub.watch_view(game, watcher)
         await socket.send_text(_dumps({"type": "view", "view": whole}))
@@ -111,7 +115,12 @@ async def _read(
             after = message.get("after")
             after = after if isinstance(after, int) and after >= -1 else -1
             await socket.send_text(
-                _dumps({"type": "view", "view": await hub.view(game_id, observer, after)})
+                _dumps(
+                    {
+                        "type": "view",
+                        "view": await hub.view(game_id, observer, after, watcher.lang),
+                    }
+                )
             )
             continue
         if kind in ("anchor", "contribute"):
@@ -141,7 +150,9 @@ async def _answer(
     command: dict[str, Any],
 ) -> None:
     try:
-        answer = await hub.command(game_id, watcher.observer, command_id, command, watcher)
+        answer = await hub.command(
+            game_id, watcher.observer, command_id, command, watcher, watcher.lang
+        )
         if command_id in watcher.answered:
             watcher.answered.discard(command_id)
             return  # the answer went out with the update it made

@@ -1,0 +1,217 @@
+"""A ruleset's orders as the players read them: titles, help, and what each field asks for.
+
+A ruleset declares one :class:`Order` per command, in its own folder, as data: the words a
+player reads and, for each field, what kind of answer it takes — a piece chosen from the
+pieces that field may name now, a place on the table (a square, a hex or a point), a named
+choice, a number with its unit, a flag, some text — and whether it belongs at a real table
+or on a map only. The pages draw every form from this and from the command's JSON Schema,
+so they know no ruleset.
+
+What may change as the game goes on — which commands apply now, which pieces a field may
+name, the values a form starts from — comes in each side's view (:func:`offered`), built
+only from what that side can see.
+
+Field paths are dotted field names with list positions left out: ``orders.unit`` is the
+``unit`` of every entry of ``orders``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel
+
+from ghillie.words import Say, Speaker
+
+if TYPE_CHECKING:
+    from ghillie.ruleset import Command, Ruleset
+    from ghillie.state import GameState
+
+Kind = Literal["piece", "place", "choice", "number", "text", "flag", "group", "list", "hidden"]
+Where = Literal["square", "hex", "point"]
+Mode = Literal["table", "map"]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer a field may take: the value sent, the words shown, and the values it fills
+    in elsewhere in the form (by field path relative to the choice's own group) when
+    picked — choosing a ship starts its move from where it stands."""
+
+    value: Any
+    label: str | Say
+    fills: Mapping[str, Any] = field(default_factory=dict)
+
+    def json(self, speaker: Speaker) -> dict[str, Any]:
+        out: dict[str, Any] = {"value": self.value, "label": speaker.text(self.label)}
+        if self.fills:
+            out["fills"] = dict(self.fills)
+        return out
+
+
+Chooser = Callable[["GameState[Any]", str], list[Choice]]
+Defaults = Callable[["GameState[Any]", str], Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class Ask:
+    """What one field of an order asks for."""
+
+    label: str
+    help: str = ""
+    kind: Kind | None = None  # None: read from the schema (number, flag, text, group, list)
+    pieces: Chooser | None = None  # kind "piece": the pieces the field may name now
+    options: tuple[tuple[Any, str], ...] = ()  # kind "choice": value and words, in order
+    where: Where | None = None  # kind "place"
+    unit: str = ""  # a number's unit, in words ("inches")
+    only: Mode | None = None  # shown only at a real table, or only on a map
+    item: str = ""  # kind "list": what one entry is called ("order", "marker")
+
+    def json(self, speaker: Speaker) -> dict[str, Any]:
+        kind = self.kind or ("piece" if self.pieces else "choice" if self.options else None)
+        out: dict[str, Any] = {"label": speaker.word(self.label)}
+        if kind:
+            out["kind"] = kind
+        if self.help:
+            out["help"] = speaker.word(self.help)
+        if self.options:
+            out["options"] = [{"value": v, "label": speaker.word(w)} for v, w in self.options]
+        for key in ("where", "only"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        if self.unit:
+            out["unit"] = speaker.word(self.unit)
+        if self.item:
+            out["item"] = speaker.word(self.item)
+        return out
+
+
+@dataclass(frozen=True)
+class Order:
+    """A command as a player reads it."""
+
+    title: str
+    help: str = ""
+    fields: Mapping[str, Ask] = field(default_factory=dict)
+    confirm: str = ""  # asked before sending, for a command that cannot be taken back
+    only: Mode | None = None
+    # A command a side may give at any time (end the game): offering it does not mean the
+    # game waits for that side.
+    anytime: bool = False
+    defaults: Defaults | None = None  # the values the form starts from, from the side's view
+    rules: tuple[str, ...] = ()  # RULES-SPEC ids: a tooltip beside the title, never text
+
+    def json(self, speaker: Speaker) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "title": speaker.word(self.title),
+            "fields": {path: ask.json(speaker) for path, ask in self.fields.items()},
+        }
+        if self.help:
+            out["help"] = speaker.word(self.help)
+        if self.confirm:
+            out["confirm"] = speaker.word(self.confirm)
+        if self.only:
+            out["only"] = self.only
+        if self.rules:
+            out["rules"] = list(self.rules)
+        return out
+
+
+def waiting_for(state: GameState[Any]) -> list[str]:
+    """The sides the game waits for now: those the turn structure lets give a command that
+    is not an any-time one. Only the turn structure counts, never what a side holds, so
+    every side may be shown it (a side's own secrets decide only its own offers)."""
+    from ghillie import engine, registry
+
+    ruleset = registry.get(state.ruleset)
+    return [
+        side
+        for side in state.sides
+        if any(not order(ruleset, n).anytime for n in engine.allowed_commands(state, side))
+    ]
+
+
+def order(ruleset: Ruleset[Any, Any], name: str) -> Order:
+    """The words of one command (a ruleset must declare every command's: test_forms)."""
+    found = ruleset.orders.get(name)
+    return found if found is not None else Order(title=name.replace("_", " ").capitalize())
+
+
+def describe(ruleset: Ruleset[Any, Any], speaker: Speaker) -> dict[str, Any]:
+    """Every command of a ruleset as the pages draw it: schema, words and secret fields."""
+    return {
+        name: {
+            **order(ruleset, name).json(speaker),
+            "phases": sorted(p.value for p in model.phases),
+            "secret_fields": sorted(model.secret_fields),
+            "schema": model.model_json_schema(),
+        }
+        for name, model in ruleset.commands.items()
+    }
+
+
+def offered(
+    state: GameState[Any], side: str, names: list[str], speaker: Speaker
+) -> list[dict[str, Any]]:
+    """The commands ``side`` may give now, each with the choices its fields may take and the
+    values its form starts from. A command whose required piece field has nothing it could
+    name is not offered: there is nothing it could apply to. Everything here is built from
+    what the side can see (the choosers' contract), and the tests hold it to that."""
+    from ghillie import registry
+
+    ruleset = registry.get(state.ruleset)
+    out = []
+    for name in names:
+        order_ = order(ruleset, name)
+        model = ruleset.commands[name]
+        choices = {
+            path: [c.json(speaker) for c in ask.pieces(state, side)]
+            for path, ask in order_.fields.items()
+            if ask.pieces is not None
+        }
+        if any(not choices[path] for path in choices if _required(model, path)):
+            continue
+        entry: dict[str, Any] = {"type": name}
+        if choices:
+            entry["choices"] = choices
+        if order_.defaults is not None:
+            defaults = dict(order_.defaults(state, side))
+            if defaults:
+                entry["defaults"] = defaults
+        out.append(entry)
+    return out
+
+
+def _required(model: type[Command] | type[BaseModel], path: str) -> bool:
+    """Is ``path`` a top-level field the command cannot be given without?"""
+    if "." in path:
+        return False
+    info = model.model_fields.get(path)
+    return info is not None and info.is_required()
+
+
+def paths(model: type[BaseModel]) -> set[str]:
+    """Every field path of a command, nested models and lists included (for the tests that
+    hold each ruleset to describing every field)."""
+    found: set[str] = set()
+    _walk(model, "", found)
+    found.discard("type")
+    return found
+
+
+def _walk(model: type[BaseModel], prefix: str, found: set[str]) -> None:
+    for name, info in model.model_fields.items():
+        path = f"{prefix}{name}"
+        found.add(path)
+        for inner in _models(info.annotation):
+            _walk(inner, f"{path}.", found)
+
+
+def _models(annotation: Any) -> list[type[BaseModel]]:
+    import typing
+
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for arg in typing.get_args(annotation) for m in _models(arg)]

@@ -1,0 +1,73 @@
+"""The message catalogues: one for the core's words and one per ruleset, as Babel ``.po``.
+
+English is the source language (the templates themselves). A ruleset speaks another
+language when its folder has ``locale/<lang>.po``; the core's ``words/locale/<lang>.po``
+gives the words every page shares. The ``.po`` files are read at run time (no compile
+step), so the catalogues in the repository are the ones that run.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from babel.core import negotiate_locale
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+
+SOURCE = "en"
+LANGUAGES = ("en", "ru")
+_CORE = Path(__file__).parent / "locale"
+_RULES = Path(__file__).parent.parent / "rules"
+
+
+def catalogue_path(domain: str, lang: str) -> Path:
+    """Where a domain's catalogue for ``lang`` lives ("core" or a ruleset's id)."""
+    if domain == "core":
+        return _CORE / f"{lang}.po"
+    return _RULES / domain.replace("-", "_") / "locale" / f"{lang}.po"
+
+
+@cache
+def languages(domain: str) -> tuple[str, ...]:
+    """The languages a ruleset's pages, forms and log can be read in."""
+    return (SOURCE, *(lang for lang in LANGUAGES[1:] if catalogue_path(domain, lang).exists()))
+
+
+def negotiate(preferred: Sequence[str], domain: str) -> str:
+    """The reader's language for a ruleset, from the browser's list (``navigator.languages``
+    or Accept-Language), falling back to English."""
+    wanted = [p.strip().replace("_", "-") for p in preferred if p and p.strip()]
+    found = negotiate_locale(wanted, list(languages(domain)), sep="-")
+    if found is None:
+        # "ru-RU" against "ru": Babel matches exact tags and aliases; try the language alone.
+        found = negotiate_locale([w.split("-")[0] for w in wanted], list(languages(domain)))
+    return found or SOURCE
+
+
+def _load(path: Path, lang: str) -> Translations | None:
+    if not path.exists():
+        return None
+    with path.open("rb") as handle:
+        catalogue = read_po(handle, locale=lang)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalogue)
+    buffer.seek(0)
+    return Translations(buffer)
+
+
+@cache
+def translations(lang: str, domain: str) -> NullTranslations:
+    """The ruleset's catalogue for ``lang``, falling back to the core's, then to English."""
+    if lang == SOURCE or lang not in languages(domain):
+        return NullTranslations()
+    own = _load(catalogue_path(domain, lang), lang)
+    core = _load(catalogue_path("core", lang), lang)
+    if own is None:
+        return core or NullTranslations()
+    if core is not None:
+        own.add_fallback(core)
+    return own

@@ -1,0 +1,92 @@
+"""Speaking a ``Say`` in one language, with the catalogues of the core and of a ruleset."""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from babel.lists import format_list
+
+from ghillie.words.catalog import LANGUAGES, translations
+from ghillie.words.say import Say, from_json
+
+_FORMATTER = string.Formatter()
+
+
+@dataclass(frozen=True)
+class Speaker:
+    """Speaks sentences for one reader: the language negotiated for one ruleset."""
+
+    lang: str
+    domain: str  # the ruleset's id: its own catalogue first, then the core's
+
+    def text(self, value: Any) -> str:
+        """Words for a value: a ``Say`` (or its stored JSON form), a list (joined as the
+        language joins lists: "A, B and C"), a number, or a string as it is."""
+        value = from_json(value)
+        if isinstance(value, Say):
+            return self._say(value)
+        if isinstance(value, (list, tuple)):
+            return self.join([self.text(v) for v in value])
+        if isinstance(value, bool):
+            return self.word("yes") if value else self.word("no")
+        return "" if value is None else str(value)
+
+    def word(self, message: str) -> str:
+        """A fixed string marked with ``N_`` (a label, a help line, a refusal's detail)."""
+        return translations(self.lang, self.domain).gettext(message)
+
+    def join(self, items: Sequence[str]) -> str:
+        return format_list(list(items), locale=self.lang) if items else ""
+
+    def _say(self, said: Say) -> str:
+        catalogue = translations(self.lang, self.domain)
+        if said.plural is not None:
+            template = catalogue.ngettext(said.template, said.plural, int(said.args["n"]))
+        else:
+            template = catalogue.gettext(said.template)
+        args = {k: self.text(v) for k, v in said.args.items()}
+        try:
+            return _fill(template, args)
+        except (KeyError, IndexError, ValueError):
+            # A translation that names an argument the sentence lacks must not lose the line:
+            # say it in English instead.
+            return _fill(
+                said.plural if said.plural and said.args.get("n") != 1 else said.template, args
+            )
+
+    def speak(self, value: Any) -> Any:
+        """Every ``Say`` inside a structure (a view being built) turned into text."""
+        if isinstance(value, Say):
+            return self._say(value)
+        if isinstance(value, Mapping):
+            return {k: self.speak(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.speak(v) for v in value]
+        return value
+
+
+def _fill(template: str, args: Mapping[str, str]) -> str:
+    return _FORMATTER.vformat(template, (), dict(args))
+
+
+@cache
+def speaker(domain: str, lang: str = "en") -> Speaker:
+    return Speaker(lang if lang in LANGUAGES else "en", domain)
+
+
+def rules_of(value: Any) -> list[str]:
+    """The RULES-SPEC ids a stored sentence (and the sentences inside it) applies."""
+    value = from_json(value)
+    found: list[str] = []
+    if isinstance(value, Say):
+        found.extend(value.rules)
+        for arg in value.args.values():
+            found.extend(r for r in rules_of(arg) if r not in found)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            found.extend(r for r in rules_of(item) if r not in found)
+    return found
