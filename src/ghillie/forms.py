@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
-from ghillie.words import Say, Speaker
+from ghillie.words import N_, Say, Speaker
 
 if TYPE_CHECKING:
     from ghillie.ruleset import Command, Ruleset
@@ -185,11 +185,17 @@ def offered(
 
 
 def _required(model: type[Command] | type[BaseModel], path: str) -> bool:
-    """Is ``path`` a top-level field the command cannot be given without?"""
-    if "." in path:
-        return False
-    info = model.model_fields.get(path)
-    return info is not None and info.is_required()
+    """Can the command not be given without naming something in ``path``? True when every
+    step of the path is a required field: ``hidings.marker`` when the list of hidings must
+    be given and each hiding must name its marker."""
+    for name in path.split("."):
+        info = model.model_fields.get(name)
+        if info is None or not info.is_required():
+            return False
+        inner = _models(info.annotation)
+        if inner:
+            model = inner[0]
+    return True
 
 
 def paths(model: type[BaseModel]) -> set[str]:
@@ -215,3 +221,37 @@ def _models(annotation: Any) -> list[type[BaseModel]]:
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return [annotation]
     return [m for arg in typing.get_args(annotation) for m in _models(arg)]
+
+
+def measured(path: str = "measured") -> dict[str, Ask]:
+    """The words of :class:`ghillie.measure.Measured`, which players enter at a real table
+    (a map measures for itself)."""
+    return {
+        path: Ask(
+            N_("Measured at the table"),
+            N_(
+                "Measure with the tape and look across the table; leave out what you agree "
+                "does not matter."
+            ),
+            only="table",
+        ),
+        f"{path}.range": Ask(N_("Range"), unit=N_("inches")),
+        f"{path}.cover": Ask(
+            N_("Cover"),
+            options=(("none", N_("none")), ("soft", N_("soft")), ("hard", N_("hard"))),
+        ),
+        f"{path}.line_of_sight": Ask(N_("Line of sight")),
+    }
+
+
+def entered(path: str, dice: Mapping[str, str]) -> dict[str, Ask]:
+    """The words of a command's physical rolls: dice rolled at the table and typed in."""
+    out = {
+        path: Ask(
+            N_("Dice rolled at the table"),
+            N_("Leave this closed and ghillie rolls; open it to type in dice you rolled."),
+        )
+    }
+    for name, label in dice.items():
+        out[f"{path}.{name}"] = Ask(label)
+    return out

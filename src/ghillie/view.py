@@ -78,7 +78,10 @@ def _build(
         "seq": state.seq,
         "table": ruleset.table_view(scenario),
         "board": ruleset.board_view(state, observer),
-        "status": [words.text(line) for line in ruleset.status(state, observer)],
+        "status": [
+            words.word(line) if isinstance(line, str) else words.text(line)
+            for line in ruleset.status(state, observer)
+        ],
         "waiting_for": forms.waiting_for(state),
     }
 

@@ -18,7 +18,8 @@ class PieceWords:
 
     def json(self, speaker: Speaker) -> dict[str, Any]:
         out: dict[str, Any] = {"name": speaker.text(self.name)}
-        about = [speaker.text(a) for a in self.about]
+        # A plain string here is a fixed phrase (N_): names come inside a Say.
+        about = [speaker.word(a) if isinstance(a, str) else speaker.text(a) for a in self.about]
         if about:
             out["about"] = " · ".join(a for a in about if a)
         if self.details:

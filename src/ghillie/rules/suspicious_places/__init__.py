@@ -21,9 +21,11 @@ from ghillie.ids import RandomIds
 from ghillie.measure.tabletop import Cover
 from ghillie.ruleset import Command, OddsQuery, Params, Ruleset
 from ghillie.ruling import Ruling
-from ghillie.state import REFEREE, Facts, GameState, Phase
+from ghillie.state import REFEREE, Facts, GameState, Phase, Piece
+from ghillie.words import Say
+from ghillie.words.piece import PieceWords
 
-from . import activation, bookkeeping, checks, movement, observation, setup, shooting, sniper
+from . import activation, bookkeeping, checks, movement, observation, setup, shooting, sniper, words
 from .board import MARKER, SNIPER_MARKER, UNIT, Board, Face, Status, fold
 from .commands import (
     ACTIONS,
@@ -175,6 +177,7 @@ class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
     map_modes = ("table", "map")
     scenario_model = SuspiciousPlacesScenario
     commands = COMMANDS
+    orders = words.ORDERS
     odds_queries = ODDS
 
     def secret_facts(self, scenario: SuspiciousPlacesScenario) -> int:
@@ -318,6 +321,12 @@ class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
             case CovertMove():
                 return sniper.plan_covert(ruling, scenario, side, command)[3]
         return None
+
+    def describe(self, state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
+        return words.describe(state, observer, piece)
+
+    def status(self, state: GameState[Board], observer: str) -> list[str | Say]:
+        return words.status(state, observer)
 
     def candidates(self, state: GameState[Board], side: str) -> list[Facts]:
         from .candidates import candidates
