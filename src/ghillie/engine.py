@@ -53,8 +53,16 @@ def parse_command(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any]) -> Command
         raise Refusal(UNKNOWN_COMMAND, "This ruleset has no such command.")
     try:
         return model.model_validate(raw)
-    except ValidationError:
-        raise Refusal(MALFORMED_COMMAND, "The command's fields are missing or invalid.") from None
+    except ValidationError as exc:
+        # Name the first field at fault (its path comes from the command's shape; the input
+        # itself never reaches the refusal: hide_input_in_errors).
+        first = exc.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]) or None
+        if first["type"] == "missing":
+            raise Refusal(MALFORMED_COMMAND, "Fill in this field.", field) from None
+        if first["type"] == "extra_forbidden":
+            raise Refusal(MALFORMED_COMMAND, "This command has no such field.", field) from None
+        raise Refusal(MALFORMED_COMMAND, "This value cannot be used here.", field) from None
 
 
 def apply(

@@ -39,13 +39,19 @@ class Refusal(Exception):
     'not_your_turn'
     """
 
-    def __init__(self, code: str, detail: str) -> None:
+    def __init__(self, code: str, detail: str, field: str | None = None) -> None:
         super().__init__(f"{code}: {detail}")
         self.code = code
         self.detail = detail
+        # The command field the refusal concerns ("orders.2.square"), for a form to show the
+        # reason beside it. Taken from the command's shape, never from a secret.
+        self.field = field
 
     def as_dict(self) -> dict[str, str]:
-        return {"code": self.code, "detail": self.detail}
+        out = {"code": self.code, "detail": self.detail}
+        if self.field is not None:
+            out["field"] = self.field
+        return out
 
 
 class ScenarioError(ValueError):

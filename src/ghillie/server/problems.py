@@ -49,24 +49,30 @@ TITLES = {
 
 
 class Problem(Exception):
-    def __init__(self, code: str, detail: str, status: int | None = None) -> None:
+    def __init__(
+        self, code: str, detail: str, status: int | None = None, field: str | None = None
+    ) -> None:
         super().__init__(code)
         self.code = code
         self.detail = detail
         self.status = status or STATUS.get(code, 409)
+        self.field = field
 
     @classmethod
     def of(cls, refusal: Refusal) -> Problem:
-        return cls(refusal.code, refusal.detail)
+        return cls(refusal.code, refusal.detail, field=refusal.field)
 
     def body(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "type": f"/problems/{self.code}",
             "title": TITLES.get(self.status, "Error"),
             "status": self.status,
             "code": self.code,
             "detail": self.detail,
         }
+        if self.field is not None:
+            out["field"] = self.field  # the command field it concerns, for the form
+        return out
 
 
 def where(exc: BaseException) -> str:

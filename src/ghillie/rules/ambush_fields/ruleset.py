@@ -132,7 +132,21 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
         if observer in state.sides:
             out["fields"] = _known_fields(state, observer)
         elif observer == REFEREE:
-            out["fields"] = {side: _known_fields(state, side) for side in state.sides}
+            # Every field, as its owner knows it, and which other sides have located it:
+            # the same list shape as a side's, so one map draws both.
+            out["fields"] = [
+                {
+                    **f,
+                    "located_by": sorted(
+                        s
+                        for s in state.sides
+                        if s != side and state.board.knows(s, f["id"]) is FieldState.LOCATED
+                    ),
+                }
+                for side in state.sides
+                for f in _known_fields(state, side)
+                if f["owner"] == side
+            ]
         return out
 
     def candidates(self, state: GameState[Board], side: str) -> list[Facts]:

@@ -6,8 +6,7 @@ import * as api from "./api.js";
 import { h, humanize } from "./dom.js";
 import { FormError, commandForm } from "./forms.js";
 import { OddsPanel } from "./odds.js";
-import { choices } from "./pieces.js";
-import { hasFields, isPosition, unwrap } from "./schema.js";
+import { hasFields, hasRequired } from "./schema.js";
 
 export class Orders {
   /**
@@ -20,17 +19,26 @@ export class Orders {
     this.result = result;
     this.options = options;
     this.cards = new Map(); // command name → {el, form}
+    this.offers = new Map(); // command name → the view's offer: its choices and defaults
   }
 
   update(view) {
+    // A new event from someone else makes the last answer old news.
+    if (this.answeredSeq !== undefined && view.seq > this.answeredSeq) {
+      this.result.className = "message";
+      this.result.textContent = "";
+      this.answeredSeq = undefined;
+    }
     const wanted = view.commands || [];
+    const names = wanted.map((c) => c.type);
+    this.offers = new Map(wanted.map((c) => [c.type, c]));
     for (const [name, card] of this.cards) {
-      if (!wanted.includes(name)) {
+      if (!names.includes(name)) {
         card.el.remove();
         this.cards.delete(name);
       }
     }
-    wanted.forEach((name, index) => {
+    names.forEach((name, index) => {
       let card = this.cards.get(name);
       if (!card) {
         card = this.card(name);
@@ -42,7 +50,7 @@ export class Orders {
       const here = this.container.children[index];
       if (here !== card.el) this.container.insertBefore(card.el, here || null);
     });
-    if (!wanted.length) {
+    if (!names.length) {
       const idle =
         view.phase === "over"
           ? "The game is over."
@@ -58,27 +66,35 @@ export class Orders {
   }
 
   card(name) {
-    const spec = this.options.ruleset.commands[name] || { schema: { properties: {} }, doc: "" };
-    const title = humanize(name);
-    const doc = spec.doc ? spec.doc.replace(/\s+/g, " ") : "";
-    if (!hasFields(spec.schema)) {
-      const button = h("button", { type: "button", class: "command-button", dataset: { command: name }, title: doc }, title);
-      const el = h("div", { class: "command simple" }, button, doc ? h("small", { class: "hint" }, doc) : null);
+    const spec = this.options.ruleset.commands[name] || { schema: { properties: {} }, fields: {} };
+    const title = spec.title || humanize(name);
+    const help = spec.help || "";
+    const rules = spec.rules && spec.rules.length ? h("abbr", { class: "rules", title: `Rules: ${spec.rules.join(", ")}` }, "§") : null;
+    const view = this.options.getView();
+    const mode = view.mode === "map" ? "map" : "table";
+    const simple = !hasFields(spec.schema) || !Object.entries(spec.fields || {}).some(([, w]) => !w.only || w.only === mode);
+    if (simple && !hasRequired(spec.schema)) {
+      const button = h("button", { type: "button", class: "command-button", dataset: { command: name } }, title);
+      const message = h("p", { class: "message", "aria-live": "polite" });
+      const el = h("div", { class: "command simple" }, button, help ? h("small", { class: "hint" }, help, " ", rules) : rules, message);
       button.addEventListener("click", () => {
-        if (name === "end_game" && !confirm("End the game for everyone?")) return;
-        this.send({ type: name }, button, null);
+        if (spec.confirm && !confirm(spec.confirm)) return;
+        this.send({ type: name }, button, message, null);
       });
       return { el, form: null };
     }
     let odds = null; // made once the form exists; the form's changes feed it
     const form = commandForm(spec.schema, {
       command: name,
+      words: spec.fields || {},
       secretFields: new Set(spec.secret_fields || []),
-      choices: (path, field) => choices(this.options.getView(), name, path, field),
+      choices: (wpath) => ((this.offers.get(name) || {}).choices || {})[wpath],
       pick: this.options.pick,
-      positions: this.options.getView().mode === "map",
-      onField: (path, value, f) => this.filled(name, path, value, f, spec.schema),
-      changed: () => odds && odds.changed(),
+      mode,
+      changed: () => {
+        form.unmark();
+        if (odds) odds.changed();
+      },
     });
     const oddsName = name.replace(/_/g, "-");
     if ((this.options.ruleset.odds || []).includes(oddsName)) {
@@ -102,71 +118,47 @@ export class Orders {
               value = form.get(true);
             } catch (error) {
               if (!(error instanceof FormError)) throw error;
-              message.className = "message error";
-              message.textContent = error.message;
+              this.refused(form, message, error.message, error.path);
               return;
             }
-            this.send(value, submit, message);
+            if (spec.confirm && !confirm(spec.confirm)) return;
+            this.send(value, submit, message, form);
           },
         },
-        doc ? h("p", { class: "doc" }, doc) : null,
+        help ? h("p", { class: "doc" }, help, " ", rules) : rules,
         form.el,
         odds ? odds.el : null,
         submit,
         message,
       ),
     );
-    this.prefill(form);
+    const offer = this.offers.get(name) || {};
+    if (offer.defaults) form.set(offer.defaults);
     if (odds) odds.changed();
     return { el, form };
   }
 
-  /** Start a list of new markers at the number the side still has to lay out. */
-  prefill(form) {
-    const board = this.options.getView().board || {};
-    const markers = form.fields.markers;
-    if (markers && "length" in markers && board.markers_to_place > 0) {
-      markers.set(Array.from({ length: board.markers_to_place }, () => ({})));
-    }
+  refused(form, message, text, path) {
+    // The reason goes beside the field it concerns when there is one, and under the button.
+    if (form && path) form.mark(path, text);
+    this.say(message, "error", text);
   }
 
-  /** A unit was chosen: where a command takes one position per model (move, set up), start
-   * from the unit's models as they stand, so the player only changes what moves. */
-  filled(name, path, value, form, schema) {
-    const view = this.options.getView();
-    // ambush-fields: a move chosen for a ship starts from where that ship is and how it
-    // faces, so at a table only the hexes that changed need typing.
-    const move = /^(moves\.\d+)\.ship$/.exec(path);
-    if (move) {
-      const ship = (view.pieces || []).find((p) => p.id === value);
-      const now = (ship && ship.public) || {};
-      const to = form.paths[`${move[1]}.to`];
-      const heading = form.paths[`${move[1]}.heading`];
-      if (to && now.at && to.get(false) === undefined) to.set(now.at);
-      if (heading && now.heading) heading.set(now.heading);
-      return;
-    }
-    if (path !== "unit" || !form.fields.models || view.mode !== "map") return;
-    const models = unwrap((schema.properties || {}).models || {}, schema).schema;
-    const item = models.items ? unwrap(models.items, schema).schema : null;
-    if (models.type !== "array" || !item || !isPosition(item, schema)) return;
-    const unit = (view.pieces || []).find((p) => p.id === value);
-    const list = unit && unit.public && unit.public.models;
-    if (!Array.isArray(list)) return;
-    form.fields.models.set(list.filter((m) => !m.lost).map((m) => m.at || null));
-  }
-
-  async send(command, button, message) {
+  async send(command, button, message, form) {
     button.disabled = true;
     this.say(message, "pending", "Sending…");
     try {
       const answer = await api.command(this.options.game, this.options.token, command);
       const lines = (answer.lines || []).map((line) => line.text).filter(Boolean);
       this.say(message, "ok", lines.length ? lines.join(" ") : "Done.");
+      this.answeredSeq = answer.seq;
       this.options.afterCommand(answer);
     } catch (error) {
-      const text = error instanceof api.Problem ? error.message : "Could not reach the server. Check the connection and try again.";
-      this.say(message, "error", text);
+      if (error instanceof api.Problem) {
+        this.refused(form, message, error.message, (error.body || {}).field);
+      } else {
+        this.say(message, "error", "Could not reach the server. Check the connection and try again.");
+      }
     } finally {
       button.disabled = false;
     }

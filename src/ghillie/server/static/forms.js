@@ -1,6 +1,7 @@
-// Forms generated from the commands' JSON Schemas, so a ruleset's new command needs no new
-// page code. Each widget is {el, get(strict), set(value)}: get returns the value to send,
-// or undefined to leave the field out (the server then uses its default); with strict it
+// Forms drawn from a command's JSON Schema and the words its ruleset gives each field
+// (labels, help, what kind of answer it takes), so a ruleset's new command needs no page
+// code. Each widget is {el, get(strict), set(value)}: get returns the value to send, or
+// undefined to leave the field out (the server then uses its default); with strict it
 // throws a FormError for a required field left empty or an unreadable number.
 
 import { h, humanize } from "./dom.js";
@@ -8,9 +9,11 @@ import {
   FormError,
   changed,
   checkbox,
-  choice,
   constant,
   number,
+  options,
+  pieces,
+  place,
   position,
   register,
   text,
@@ -25,69 +28,83 @@ const blank = (v) => v === undefined || v === null || v === "";
 /**
  * Build the form of one command.
  * @param {object} schema the command's JSON Schema
- * @param {object} ctx {command, secretFields: Set, choices(path, name, schema) → [{value,label}]|null,
- *   pick(label, done) | null — to take a position from the map, positions: false to leave
- *   optional positions out (table mode), onField(path, value, form), changed()}
+ * @param {object} ctx {command, words: {path: field words}, secretFields: Set,
+ *   choices(wordsPath) → [{value,label,fills}] | undefined (from the side's view),
+ *   pick(label, where, done) | null — to take a place from the map, mode ("map"|"table"),
+ *   changed()}
  */
 export function commandForm(schema, ctx) {
-  const form = { fields: {}, paths: {}, refreshers: [] };
+  const form = { fields: {}, paths: {}, refreshers: [], order: [] };
   const full = { ...ctx, root: schema, form };
-  const body = objectFields(schema, full, "", true);
+  const body = objectFields(schema, full, "", "", true);
   form.el = body.el;
   form.get = (strict) => ({ type: ctx.command, ...(body.get(strict) || {}) });
   form.set = body.set;
   form.refresh = () => form.refreshers.forEach((refresh) => refresh());
+  /** Show a refusal's reason beside the field it concerns; false if no such field shows. */
+  form.mark = (path, message) => {
+    form.unmark();
+    let widget = null;
+    for (let p = path; p && !widget; p = p.replace(/\.?[^.]*$/, "")) widget = form.paths[p];
+    if (!widget || !widget.el) return false;
+    const note = h("p", { class: "field-error", role: "alert" }, message);
+    widget.el.append(note);
+    widget.el.classList.add("invalid");
+    form.marked = { widget, note };
+    return true;
+  };
+  form.unmark = () => {
+    if (!form.marked) return;
+    form.marked.note.remove();
+    form.marked.widget.el.classList.remove("invalid");
+    form.marked = null;
+  };
   return form;
 }
 
-function field(schemaNode, ctx, path, name, required) {
+function field(schemaNode, ctx, path, wpath, name, required) {
   const { schema, nullable } = unwrap(schemaNode, ctx.root);
   const optional = !required || nullable;
-  // The field's own name reads better than pydantic's titles ("ObserveRolls", "Line Of Sight").
-  const title = humanize(name);
+  const words = ctx.words[wpath] || {};
+  const title = words.label || humanize(name);
   if (schema.const !== undefined) return constant(schema.const);
-  // At a real table the table itself is the map: optional positions are left out.
-  if (ctx.positions === false && optional && holdsPositions(schema, ctx.root)) {
-    return constant(undefined);
+  // A field for a real table only, or for a map only, is left out of the other.
+  if (words.only && words.only !== ctx.mode) return constant(undefined);
+  if (words.kind === "hidden") return constant(undefined);
+  const info = { title, help: words.help, unit: words.unit, optional, path, wpath, ctx };
+  if (words.kind === "piece") {
+    // Nothing it could name now, and it may be left out: then it is not asked at all.
+    if (optional && !(ctx.choices(wpath) || []).length) return constant(undefined);
+    return pieces(info, schema);
   }
+  if (words.options) return options(info, schema, words.options);
+  if (words.kind === "place" && !isPosition(schema, ctx.root)) return place(info, schema, words.where);
   if (schema.type === "object" || schema.properties) {
-    return nullable || !required
-      ? optionalGroup(title, schema, ctx, path)
-      : group(title, schema, ctx, path);
+    return nullable || !required ? optionalGroup(info, schema) : group(info, schema);
   }
   if (schema.type === "array") {
-    if (isPosition(schema, ctx.root)) return position(title, schema, ctx, path, optional);
-    if (schema.prefixItems) return tuple(title, schema, ctx, path, optional);
-    const list = array(title, schema, ctx, path);
-    return nullable && schema.default === null ? optionalWrap(title, list, ctx, path) : list;
+    if (isPosition(schema, ctx.root)) return position(info, schema);
+    if (schema.prefixItems) return tuple(info, schema);
+    const list = array(info, schema, words.item);
+    return nullable && schema.default === null ? optionalWrap(info, list) : list;
   }
-  if (Array.isArray(schema.enum)) return choice(title, schema, path, optional, ctx);
-  if (schema.type === "boolean") {
-    return nullable ? triState(title, schema, path, ctx) : checkbox(title, schema, path, ctx);
-  }
-  if (schema.type === "integer" || schema.type === "number") {
-    return number(title, schema, path, optional, ctx);
-  }
-  return text(title, schema, path, optional, ctx);
+  if (Array.isArray(schema.enum)) return options(info, schema, schema.enum.map((v) => ({ value: v, label: humanize(v) })));
+  if (schema.type === "boolean") return nullable ? triState(info, schema) : checkbox(info, schema);
+  if (schema.type === "integer" || schema.type === "number") return number(info, schema);
+  return text(info, schema);
 }
 
-function holdsPositions(schema, root) {
-  if (isPosition(schema, root)) return true;
-  if (schema.type !== "array") return false;
-  if (schema.prefixItems) return schema.prefixItems.every((item) => isPosition(item, root));
-  return Boolean(schema.items) && isPosition(unwrap(schema.items, root).schema, root);
-}
-
-function tuple(title, schema, ctx, path, optional) {
+function tuple(info, schema) {
+  const { ctx, path, wpath, title, optional } = info;
   const parts = schema.prefixItems.map((item, i) =>
-    field(item, ctx, `${path}.${i}`, `${title} ${i + 1}`, true),
+    field(item, ctx, `${path}.${i}`, `${wpath}.${i}`, `${title} ${i + 1}`, true),
   );
   const widget = {
-    el: h("fieldset", { class: "group" }, h("legend", {}, title), parts.map((p) => p.el)),
+    el: h("fieldset", { class: "group" }, h("legend", {}, title), hint(info), parts.map((p) => p.el)),
     get(strict) {
       const values = parts.map((p) => p.get(false));
       if (values.every((v) => v === undefined || v === null)) {
-        if (!optional && strict) throw new FormError(`Fill in: ${title}.`);
+        if (!optional && strict) throw new FormError(`Fill in: ${title}.`, path);
         return undefined;
       }
       return parts.map((p) => p.get(strict));
@@ -100,13 +117,18 @@ function tuple(title, schema, ctx, path, optional) {
   return widget;
 }
 
+function hint(info) {
+  return info.help ? h("small", { class: "hint" }, info.help) : null;
+}
+
 // --- structures ----------------------------------------------------------------------------
 
-function objectFields(schema, ctx, path, top) {
+function objectFields(schema, ctx, path, wpath, top) {
   const widgets = [];
   for (const { name, field: node, required } of properties(schema)) {
     const sub = path ? `${path}.${name}` : name;
-    const widget = field(node, ctx, sub, name, required);
+    const wsub = wpath ? `${wpath}.${name}` : name;
+    const widget = field(node, ctx, sub, wsub, name, required);
     widgets.push([name, widget]);
     if (top) ctx.form.fields[name] = widget;
   }
@@ -126,23 +148,26 @@ function objectFields(schema, ctx, path, top) {
   };
 }
 
-function group(title, schema, ctx, path) {
-  const inner = objectFields(schema, ctx, path, false);
+function group(info, schema) {
+  const inner = objectFields(schema, info.ctx, info.path, info.wpath, false);
   const widget = {
-    el: h("fieldset", { class: "group" }, h("legend", {}, title), inner.el),
+    el: h("fieldset", { class: "group" }, h("legend", {}, info.title), hint(info), inner.el),
     get: inner.get,
     set: inner.set,
   };
-  register(ctx, path, widget);
+  register(info.ctx, info.path, widget);
   return widget;
 }
 
 /** An object the command may leave out (measured values, entered rolls): a switch opens it. */
-function optionalGroup(title, schema, ctx, path) {
-  return optionalWrap(title, group(title, schema, ctx, path), ctx, path);
+function optionalGroup(info, schema) {
+  const inner = objectFields(schema, info.ctx, info.path, info.wpath, false);
+  const body = { el: h("div", { class: "fields" }, hint(info), inner.el), get: inner.get, set: inner.set };
+  return optionalWrap(info, body);
 }
 
-function optionalWrap(title, inner, ctx, path) {
+function optionalWrap(info, inner) {
+  const { ctx, path, title } = info;
   const box = h("input", { type: "checkbox", name: `${path}:on` });
   const body = h("div", { class: "optional-body", hidden: true }, inner.el);
   box.addEventListener("change", () => {
@@ -163,12 +188,14 @@ function optionalWrap(title, inner, ctx, path) {
 }
 
 /** A list the player grows and shrinks (orders, hidings, markers, model positions). */
-function array(title, schema, ctx, path) {
+function array(info, schema, itemWord) {
+  const { ctx, path, wpath, title } = info;
   const items = [];
   const list = h("ol", { class: "items" });
   const max = schema.maxItems ?? Infinity;
   const min = schema.minItems ?? 0;
-  const add = h("button", { type: "button", class: "add", dataset: { path } }, `Add ${singular(title)}`);
+  const noun = itemWord || title;
+  const add = h("button", { type: "button", class: "add", dataset: { path } }, `+ ${noun}`);
 
   function render(values) {
     items.length = 0;
@@ -179,13 +206,14 @@ function array(title, schema, ctx, path) {
 
   function addItem(value) {
     const index = items.length;
-    const item = field(schema.items || {}, ctx, `${path}.${index}`, `${singular(title)} ${index + 1}`, true);
+    // Entries share their words: "orders.unit" names the unit of every order.
+    const item = field(schema.items || {}, ctx, `${path}.${index}`, wpath, `${noun} ${index + 1}`, true);
     if (value !== undefined) item.set(value);
     const remove = h("button", {
       type: "button",
       class: "remove",
       title: "Remove",
-      "aria-label": `Remove ${singular(title)} ${index + 1}`,
+      "aria-label": `Remove ${noun} ${index + 1}`,
       onclick: () => {
         const values = items.map((w) => w.get(false));
         values.splice(index, 1);
@@ -205,9 +233,9 @@ function array(title, schema, ctx, path) {
   render(Array.isArray(schema.default) ? schema.default : Array.from({ length: min }, () => undefined));
 
   const widget = {
-    el: h("fieldset", { class: "group list" }, h("legend", {}, title, " ", hintCount(schema)), list, add),
+    el: h("fieldset", { class: "group list" }, h("legend", {}, title, " ", hintCount(schema)), hint(info), list, add),
     get(strict) {
-      if (strict && items.length < min) throw new FormError(`${title}: at least ${min}.`);
+      if (strict && items.length < min) throw new FormError(`${title}: at least ${min}.`, path);
       return items.map((w) => {
         const value = w.get(strict);
         return value === undefined ? null : value;
@@ -227,11 +255,4 @@ function array(title, schema, ctx, path) {
 function hintCount(schema) {
   if (schema.minItems && schema.maxItems === schema.minItems) return `(${schema.minItems})`;
   return null;
-}
-
-function singular(title) {
-  const word = String(title);
-  if (/ies$/i.test(word)) return word.slice(0, -3) + "y";
-  if (/s$/i.test(word) && !/ss$/i.test(word)) return word.slice(0, -1);
-  return word;
 }

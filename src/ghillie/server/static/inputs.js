@@ -1,10 +1,16 @@
-// The single inputs of the generated forms: text (with a choice of pieces), numbers, enums,
-// yes/no, and positions typed or picked on the map. Each is {el, get(strict), set(value)};
-// see forms.js for how they are put together.
+// The single inputs of the generated forms: pieces chosen from what the side can see, named
+// choices, places typed or tapped on the map, numbers with their units, yes/no and text.
+// Each is {el, get(strict), set(value)}; see forms.js for how they are put together. Every
+// input takes `info`: {title, help, unit, optional, path, wpath, ctx}.
 
-import { h, humanize } from "./dom.js";
+import { h } from "./dom.js";
 
-export class FormError extends Error {}
+export class FormError extends Error {
+  constructor(message, path) {
+    super(message);
+    this.path = path; // the field at fault, to show the reason beside it
+  }
+}
 
 const blank = (v) => v === undefined || v === null || v === "";
 
@@ -12,19 +18,22 @@ const blank = (v) => v === undefined || v === null || v === "";
 
 let lastId = 0;
 
-export function labelled(title, schema, control, ctx, path) {
-  const top = path.split(".")[0];
-  const secret = ctx.secretFields && ctx.secretFields.has(top);
-  // The label names the field's (last) input, so screen readers and taps find it.
+export function labelled(info, control) {
+  const top = info.path.split(".")[0];
+  const secret = info.ctx.secretFields && info.ctx.secretFields.has(top);
+  // The label names the field's (first) input, so screen readers and taps find it.
   const inputs = control.matches("input, select") ? [control] : [...control.querySelectorAll("input, select")];
-  const target = control.classList.contains("xy") ? inputs[0] : inputs[inputs.length - 1];
+  const target = inputs[0];
   if (target && !target.id) target.id = `f${++lastId}`;
   return h(
     "div",
-    { class: "field" },
-    h("label", { htmlFor: target ? target.id : undefined }, h("span", { class: "field-title" }, title), secret ? secretBadge() : null),
+    { class: "field", dataset: { path: info.path } },
+    h("label", { htmlFor: target ? target.id : undefined },
+      h("span", { class: "field-title" }, info.title),
+      info.unit ? h("span", { class: "unit" }, ` (${info.unit})`) : null,
+      secret ? secretBadge() : null),
     control,
-    schema.description ? h("small", { class: "hint" }, schema.description) : null,
+    info.help ? h("small", { class: "hint" }, info.help) : null,
   );
 }
 
@@ -36,144 +45,177 @@ export function changed(ctx) {
   if (ctx.changed) ctx.changed();
 }
 
+function need(info, what) {
+  return new FormError(`${what}: ${info.title}.`, info.path);
+}
+
 // --- scalars -------------------------------------------------------------------------------
 
 export function constant(value) {
   return { el: null, get: () => value, set: () => {} };
 }
 
-export function text(title, schema, path, optional, ctx) {
+export function text(info, schema) {
   const input = h("input", {
     type: "text",
-    name: path,
+    name: info.path,
     maxLength: schema.maxLength || undefined,
     autocomplete: "off",
-    oninput: () => changed(ctx),
+    oninput: () => changed(info.ctx),
   });
-  const picker = pieceChoice(ctx, path, schema, input);
-  if (picker) input.placeholder = "or type a label, key or id";
   if (typeof schema.default === "string") input.value = schema.default;
   const widget = {
-    el: labelled(title, schema, picker ? h("div", { class: "pair" }, picker.el, input) : input, ctx, path),
+    el: labelled(info, input),
     get(strict) {
       const value = input.value.trim();
       if (value === "") {
-        if (!optional && strict) throw new FormError(`Fill in: ${title}.`);
+        if (!info.optional && strict) throw need(info, "Fill in");
         return undefined;
       }
       return value;
     },
     set(value) {
       input.value = blank(value) ? "" : String(value);
-      if (picker) picker.sync();
     },
   };
-  input.addEventListener("input", () => picker && picker.sync());
-  register(ctx, path, widget);
+  register(info.ctx, info.path, widget);
   return widget;
 }
 
-/** A select of the pieces a field may name (from the view), next to the free-text input
- * that stays the source of truth: choosing fills the input, typing selects what matches. */
-function pieceChoice(ctx, path, schema, input) {
-  const name = fieldName(path);
-  if (!ctx.choices || !ctx.choices(path, name, schema)) return null;
-  const select = h("select", { name: `${path}:choice`, "aria-label": `choose ${name}` });
+/** One of the pieces this field may name now, as the side's view offers them. Choosing one
+ * may fill in other fields of its group (a ship's move starts from where it stands). */
+export function pieces(info, schema) {
+  const { ctx, path, wpath } = info;
+  const select = h("select", { name: path });
+  let offered = [];
   const fill = () => {
-    const options = ctx.choices(path, name, schema) || [];
-    const current = input.value;
+    offered = ctx.choices(wpath) || [];
     select.replaceChildren(
-      h("option", { value: "" }, "— choose —"),
-      ...options.map((o) => h("option", { value: o.value }, o.label)),
+      h("option", { value: "" }, offered.length ? "— choose —" : "— nothing to choose now —"),
+      ...offered.map((o, i) => h("option", { value: String(i) }, o.label)),
     );
-    select.value = options.some((o) => o.value === current) ? current : "";
+    // Keep the piece chosen if it is still on offer; otherwise the choice is cleared.
+    select.value = indexOf(widget.value);
+    if (select.value === "") widget.value = undefined;
+  };
+  const indexOf = (value) => {
+    const i = offered.findIndex((o) => o.value === value);
+    return i >= 0 ? String(i) : "";
+  };
+  const widget = {
+    value: undefined,
+    el: labelled(info, select),
+    get(strict) {
+      if (select.value === "") {
+        if (!info.optional && strict) throw need(info, "Choose");
+        return undefined;
+      }
+      return offered[Number(select.value)].value;
+    },
+    set(value) {
+      widget.value = blank(value) ? undefined : value;
+      select.value = indexOf(widget.value);
+    },
   };
   select.addEventListener("change", () => {
-    input.value = select.value;
+    const chosen = select.value === "" ? null : offered[Number(select.value)];
+    widget.value = chosen ? chosen.value : undefined;
+    if (chosen && chosen.fills) fillSiblings(ctx, path, chosen.fills);
     changed(ctx);
-    if (ctx.onField) ctx.onField(path, select.value, ctx.form);
   });
   ctx.form.refreshers.push(fill);
   fill();
-  return {
-    el: select,
-    sync() {
-      const match = [...select.options].some((o) => o.value === input.value);
-      select.value = match ? input.value : "";
-    },
-  };
-}
-
-export function number(title, schema, path, optional, ctx) {
-  const integer = schema.type === "integer";
-  const input = h("input", {
-    type: "number",
-    name: path,
-    inputMode: integer ? "numeric" : "decimal",
-    step: integer ? "1" : "any",
-    min: schema.minimum ?? schema.exclusiveMinimum,
-    max: schema.maximum ?? schema.exclusiveMaximum,
-    oninput: () => changed(ctx),
-  });
-  if (typeof schema.default === "number") input.value = String(schema.default);
-  const widget = {
-    el: labelled(title, schema, input, ctx, path),
-    get(strict) {
-      const raw = input.value.trim();
-      if (raw === "") {
-        if (!optional && strict) throw new FormError(`Fill in: ${title}.`);
-        return undefined;
-      }
-      const value = Number(raw);
-      if (!Number.isFinite(value) || (integer && !Number.isInteger(value))) {
-        if (strict) throw new FormError(`${title}: not a ${integer ? "whole " : ""}number.`);
-        return undefined;
-      }
-      return value;
-    },
-    set(value) {
-      input.value = blank(value) ? "" : String(value);
-    },
-  };
   register(ctx, path, widget);
   return widget;
 }
 
-export function choice(title, schema, path, optional, ctx) {
+function fillSiblings(ctx, path, fills) {
+  const parent = path.includes(".") ? path.replace(/\.[^.]*$/, "") : "";
+  for (const [name, value] of Object.entries(fills)) {
+    const target = ctx.form.paths[parent ? `${parent}.${name}` : name];
+    if (target) target.set(value);
+  }
+}
+
+/** A named choice: the words say what each value means ("the first marker", not 0). */
+export function options(info, schema, choices) {
+  const { ctx, path, optional } = info;
   const select = h(
     "select",
     { name: path, onchange: () => changed(ctx) },
     optional ? h("option", { value: "" }, "—") : null,
-    schema.enum.map((v) => h("option", { value: String(v) }, humanize(v))),
+    choices.map((o, i) => h("option", { value: String(i) }, o.label)),
   );
-  if (schema.default !== undefined && schema.default !== null) select.value = String(schema.default);
+  const indexOf = (value) => {
+    const i = choices.findIndex((o) => o.value === value);
+    return i >= 0 ? String(i) : "";
+  };
+  if (!blank(schema.default)) select.value = indexOf(schema.default);
+  else if (!optional) select.value = "";
+  if (!optional && select.value === "") {
+    select.prepend(h("option", { value: "", disabled: true }, "— choose —"));
+    select.value = "";
+  }
   const widget = {
-    el: labelled(title, schema, select, ctx, path),
+    el: labelled(info, select),
     get(strict) {
       if (select.value === "") {
-        if (!optional && strict) throw new FormError(`Choose: ${title}.`);
+        if (!optional && strict) throw need(info, "Choose");
         return undefined;
       }
-      return schema.enum.find((v) => String(v) === select.value);
+      return choices[Number(select.value)].value;
     },
     set(value) {
-      if (!blank(value)) select.value = String(value);
-      else if (optional) select.value = "";
-      else select.value = String(schema.default ?? schema.enum[0]);
+      select.value = blank(value) ? (optional ? "" : indexOf(schema.default)) : indexOf(value);
     },
   };
   register(ctx, path, widget);
   return widget;
 }
 
-export function checkbox(title, schema, path, ctx) {
-  const box = h("input", { type: "checkbox", name: path, onchange: () => changed(ctx) });
+export function number(info, schema) {
+  const integer = schema.type === "integer";
+  const input = h("input", {
+    type: "number",
+    name: info.path,
+    inputMode: integer ? "numeric" : "decimal",
+    step: integer ? "1" : "any",
+    min: schema.minimum ?? schema.exclusiveMinimum,
+    max: schema.maximum ?? schema.exclusiveMaximum,
+    oninput: () => changed(info.ctx),
+  });
+  if (typeof schema.default === "number") input.value = String(schema.default);
+  const widget = {
+    el: labelled(info, input),
+    get(strict) {
+      const raw = input.value.trim();
+      if (raw === "") {
+        if (!info.optional && strict) throw need(info, "Fill in");
+        return undefined;
+      }
+      const value = Number(raw);
+      if (!Number.isFinite(value) || (integer && !Number.isInteger(value))) {
+        if (strict) throw new FormError(`${info.title}: not a ${integer ? "whole " : ""}number.`, info.path);
+        return undefined;
+      }
+      return value;
+    },
+    set(value) {
+      input.value = blank(value) ? "" : String(value);
+    },
+  };
+  register(info.ctx, info.path, widget);
+  return widget;
+}
+
+export function checkbox(info, schema) {
+  const box = h("input", { type: "checkbox", name: info.path, onchange: () => changed(info.ctx) });
   box.checked = schema.default === true;
   const el = h(
     "div",
-    { class: "field check" },
-    h("label", {}, box, " ", title),
-    schema.description ? h("small", { class: "hint" }, schema.description) : null,
+    { class: "field check", dataset: { path: info.path } },
+    h("label", {}, box, " ", info.title),
+    info.help ? h("small", { class: "hint" }, info.help) : null,
   );
   const widget = {
     el,
@@ -182,60 +224,99 @@ export function checkbox(title, schema, path, ctx) {
       box.checked = value === true;
     },
   };
-  register(ctx, path, widget);
+  register(info.ctx, info.path, widget);
   return widget;
 }
 
 /** A yes/no that may also be left unsaid (a nullable boolean). */
-export function triState(title, schema, path, ctx) {
+export function triState(info) {
   const select = h(
     "select",
-    { name: path, onchange: () => changed(ctx) },
+    { name: info.path, onchange: () => changed(info.ctx) },
     h("option", { value: "" }, "—"),
     h("option", { value: "true" }, "yes"),
     h("option", { value: "false" }, "no"),
   );
   const widget = {
-    el: labelled(title, schema, select, ctx, path),
+    el: labelled(info, select),
     get: () => (select.value === "" ? undefined : select.value === "true"),
     set(value) {
       select.value = value === true ? "true" : value === false ? "false" : "";
+    },
+  };
+  register(info.ctx, info.path, widget);
+  return widget;
+}
+
+// --- places --------------------------------------------------------------------------------
+
+const PLACEHOLDER = { square: "e.g. D2", hex: "e.g. 0412" };
+
+/** A square or a hex, by its label: typed, or tapped on the map. */
+export function place(info, schema, where) {
+  const { ctx, path } = info;
+  const input = h("input", {
+    type: "text",
+    name: path,
+    maxLength: schema.maxLength || 8,
+    autocomplete: "off",
+    autocapitalize: "characters",
+    placeholder: PLACEHOLDER[where] || "",
+    oninput: () => changed(ctx),
+  });
+  const pick = pickButton(info, where, (label) => {
+    input.value = String(label);
+    changed(ctx);
+  });
+  const widget = {
+    el: labelled(info, h("div", { class: "place" }, input, pick)),
+    get(strict) {
+      const value = input.value.trim().toUpperCase();
+      if (value === "") {
+        if (!info.optional && strict) throw need(info, "Fill in");
+        return undefined;
+      }
+      return value;
+    },
+    set(value) {
+      input.value = blank(value) ? "" : String(value);
     },
   };
   register(ctx, path, widget);
   return widget;
 }
 
-// --- positions -----------------------------------------------------------------------------
+function pickButton(info, where, done) {
+  if (!info.ctx.pick) return null;
+  return h("button", {
+    type: "button",
+    class: "pick",
+    dataset: { path: info.path },
+    onclick: () => info.ctx.pick(info.title, where, done),
+  }, "Tap on the map");
+}
 
-/** An [x, y] position in inches, typed or picked on the map. */
-export function position(title, schema, ctx, path, optional) {
-  const x = h("input", { type: "number", step: "any", inputMode: "decimal", name: `${path}.x`, placeholder: "x", "aria-label": `${title} x` });
-  const y = h("input", { type: "number", step: "any", inputMode: "decimal", name: `${path}.y`, placeholder: "y", "aria-label": `${title} y` });
+/** An [x, y] point on the table in inches, typed or tapped on the map. */
+export function position(info) {
+  const { ctx, path, title, optional } = info;
+  const x = h("input", { type: "number", step: "any", inputMode: "decimal", name: `${path}.x`, placeholder: "across", "aria-label": `${title}: inches across` });
+  const y = h("input", { type: "number", step: "any", inputMode: "decimal", name: `${path}.y`, placeholder: "down", "aria-label": `${title}: inches down` });
   for (const input of [x, y]) input.addEventListener("input", () => changed(ctx));
-  const pick = ctx.pick
-    ? h("button", {
-        type: "button",
-        class: "pick",
-        dataset: { path },
-        onclick: () =>
-          ctx.pick(title, (point) => {
-            x.value = String(point[0]);
-            y.value = String(point[1]);
-            changed(ctx);
-          }),
-      }, "Pick on map")
-    : null;
+  const pick = pickButton(info, "point", (point) => {
+    x.value = String(point[0]);
+    y.value = String(point[1]);
+    changed(ctx);
+  });
   const widget = {
-    el: labelled(title, schema, h("div", { class: "xy" }, x, y, pick), ctx, path),
+    el: labelled(info, h("div", { class: "xy" }, x, y, pick)),
     get(strict) {
       if (x.value === "" && y.value === "") {
-        if (!optional && strict) throw new FormError(`Give a position: ${title}.`);
+        if (!optional && strict) throw need(info, "Give a position");
         return optional ? null : undefined;
       }
       const point = [Number(x.value), Number(y.value)];
       if (x.value === "" || y.value === "" || !point.every(Number.isFinite)) {
-        if (strict) throw new FormError(`${title}: give both x and y.`);
+        if (strict) throw new FormError(`${title}: give inches across and down.`, path);
         return undefined;
       }
       return point;
@@ -249,13 +330,7 @@ export function position(title, schema, ctx, path, optional) {
   return widget;
 }
 
-/** A fixed-length tuple of other shapes (three sniper-marker positions). */
-/** Every widget by its path ("hidings.0.marker"), for hooks that fill one field from another. */
+/** Every widget by its path ("hidings.0.marker"), for filling one field from another. */
 export function register(ctx, path, widget) {
   ctx.form.paths[path] = widget;
-}
-
-/** The field a path names: its last part that is not a list index ("hidings.0.marker" → marker). */
-export function fieldName(path) {
-  return path.split(".").filter((part) => !/^\d+$/.test(part)).pop() || path;
 }

@@ -1,49 +1,22 @@
 // The lists beside the map: where the game stands, the side's own pieces with their
 // secrets, what it knows of the enemy, and its log. Everything comes from the view.
 
-import { h, humanize } from "./dom.js";
-import { byId, pieceName, sideName, summary } from "./pieces.js";
+import { h } from "./dom.js";
+import { pieceName, sideName, summary } from "./pieces.js";
 
-const PHASES = { setup: "Setting up", play: "In play", over: "Game over" };
-
-/** Is the game waiting for this side? (its turn, its set-up, or a unit it must set up now) */
+/** Is the game waiting for this side? (the server says: it has an order to give that is not
+ * one it may give at any time) */
 export function yourMove(view) {
-  const board = view.board || {};
-  if (view.you === "referee" || !(view.commands || []).length) return false;
-  const pending = board.waiting_for_setup && (view.pieces || []).some((p) => p.id === board.waiting_for_setup);
-  return Boolean(pending || !board.active || board.active === view.you);
+  return view.you !== "referee" && Boolean(view.your_move);
 }
 
 export function status(view) {
-  const board = view.board || {};
-  const pieces = byId(view);
-  const rows = [];
-  const phase = PHASES[view.phase] || humanize(view.phase);
-  if (view.phase === "setup") {
-    const ready = (board.ready || []).map((side) => sideName(view, side));
-    rows.push(`${phase}. Ready: ${ready.length ? ready.join(", ") : "nobody yet"}.`);
-    if (typeof board.markers_to_place === "number") {
-      rows.push(`Suspicious-place markers still to place: ${board.markers_to_place}.`);
-    }
-  } else {
-    const turn = board.turn ? `Turn ${board.turn}` : phase;
-    const active = board.active ? ` · ${sideName(view, board.active)} to play` : "";
-    const step = board.step ? ` · ${humanize(board.step)} phase` : "";
-    rows.push(`${turn}${active}${step}.`);
-    if (board.activation) {
-      const unit = pieces.get(board.activation.unit);
-      rows.push(`Activated: ${unit ? pieceName(unit) : "a unit"} — ${board.activation.actions_left} action(s) left.`);
-    }
+  const rows = [...(view.status || [])];
+  const waiting = (view.waiting_for || []).filter((side) => side !== view.you);
+  if (view.phase !== "over" && waiting.length && !yourMove(view)) {
+    rows.push(`Waiting for ${waiting.map((side) => sideName(view, side)).join(" and ")}.`);
   }
-  if (board.waiting_for_setup) {
-    const unit = pieces.get(board.waiting_for_setup);
-    rows.push(`Waiting for ${unit ? pieceName(unit) : "a revealed unit"} to be set up.`);
-  }
-  if (typeof board.enemy_units_in_ambush === "number") {
-    rows.push(`Enemy units still in ambush: ${board.enemy_units_in_ambush}.`);
-  }
-  const empty = Array.isArray(board.found_empty) ? board.found_empty : [];
-  if (empty.length) rows.push(`Scanned and found empty: ${empty.join(", ")}.`);
+  if (!rows.length) rows.push(view.phase === "over" ? "The game is over." : "");
   const yours = yourMove(view);
   return h(
     "div",
@@ -53,44 +26,23 @@ export function status(view) {
   );
 }
 
-function value(v, pieces) {
-  if (typeof v === "boolean") return v ? "yes" : "no";
-  if (typeof v === "string" && pieces.has(v)) return pieceName(pieces.get(v));
-  if (v === null || v === undefined || v === "") return "—";
-  if (typeof v === "object") return JSON.stringify(v);
-  return String(v);
-}
-
-// Words for the facts the rulesets keep; any other key is shown as its own name.
-const FACT_LABELS = {
-  true: "The true marker",
-  content: "Hides",
-  unit: "Unit",
-  marker: "Under marker",
-  recorded_at: "Recorded at event",
-  hidden_suppression: "Suppression (hidden)",
-};
-
-function facts(object, pieces, cls) {
-  const entries = Object.entries(object || {}).filter(([, v]) => v !== null && v !== undefined && v !== "");
-  if (!entries.length) return null;
+function facts(piece) {
+  const details = piece.details || [];
+  if (!details.length) return null;
   return h(
     "dl",
-    { class: cls },
-    entries.map(([k, v]) => [h("dt", {}, FACT_LABELS[k] || humanize(k)), h("dd", {}, value(v, pieces))]),
+    { class: "facts" },
+    details.map((d) => [h("dt", {}, d.label), h("dd", {}, d.value === "" ? "—" : d.value)]),
   );
 }
 
-function card(piece, pieces, extra) {
+function card(piece, extra) {
   return h(
     "li",
     { class: `piece ${piece.kind}`, dataset: { piece: piece.id } },
     h("div", { class: "piece-head" }, h("strong", {}, pieceName(piece)), " ", extra || null),
     h("div", { class: "piece-summary" }, summary(piece)),
-    piece.secret && Object.keys(piece.secret).length
-      ? h("div", { class: "secrets" }, h("span", { class: "badge secret" }, "secret"), facts(piece.secret, pieces, "facts"))
-      : null,
-    piece.facts ? facts(piece.facts, pieces, "facts") : null,
+    facts(piece),
   );
 }
 
@@ -100,29 +52,26 @@ const sorted = (list) =>
 
 /** The side's own pieces, each with the secrets only it knows. */
 export function own(view) {
-  const pieces = byId(view);
   const list = sorted((view.pieces || []).filter((p) => p.owner === view.you));
   if (!list.length) return h("p", { class: "empty" }, "No pieces.");
-  return h("ul", { class: "pieces" }, list.map((p) => card(p, pieces)));
+  return h("ul", { class: "pieces" }, list.map((p) => card(p)));
 }
 
 const LEVELS = { suspected: "suspected", detected: "detected", identified: "identified" };
 
 /** What the side knows of others' pieces. */
 export function known(view) {
-  const pieces = byId(view);
   const list = sorted(view.known || []);
   if (!list.length) return h("p", { class: "empty" }, "Nothing known yet.");
   return h(
     "ul",
     { class: "pieces" },
-    list.map((p) => card(p, pieces, h("span", { class: `badge level ${p.level}` }, LEVELS[p.level] || p.level))),
+    list.map((p) => card(p, h("span", { class: `badge level ${p.level}` }, LEVELS[p.level] || p.level))),
   );
 }
 
 /** The referee's picture: every piece of every side with its secrets, and who knows what. */
 export function everything(view) {
-  const pieces = byId(view);
   const knowledge = view.knowledge || {};
   return (view.sides || []).map((side) =>
     h(
@@ -136,58 +85,60 @@ export function everything(view) {
           const knownBy = Object.entries(knowledge)
             .filter(([, entries]) => entries[p.id])
             .map(([who, entries]) => `${sideName(view, who)}: ${entries[p.id].level}`);
-          return card(p, pieces, knownBy.length ? h("small", { class: "known-by" }, knownBy.join(", ")) : null);
+          return card(p, knownBy.length ? h("small", { class: "known-by" }, knownBy.join(", ")) : null);
         }),
       ),
     ),
   );
 }
 
-function lineText(line, view) {
-  if (line.text) return line.text;
-  // Deny by default: a side told nothing of an event still learns that someone acted.
-  if (line.event === "acted") return line.by ? `${sideName(view, line.by)} acted.` : "A side acted.";
-  return humanize(line.event || "event");
+/** One line of the log: the server's sentence, and the rules it applied as a tooltip. */
+function line(entry) {
+  const rules = entry.rules && entry.rules.length
+    ? h("abbr", { class: "rules", title: `Rules: ${entry.rules.join(", ")}` }, "§")
+    : null;
+  return h("p", { class: `line ${entry.event || ""}` }, entry.text || "", rules ? " " : null, rules);
 }
 
 /** The side's log, newest first: on a phone the latest news is what one looks for.
  * `more(entry)` gives extra lines for an entry (the fairness checks of what it reveals). */
-export function log(view, more = () => null) {
+export function log(view, more = () => null, titles = (name) => name) {
   const entries = [...(view.log || [])].reverse();
   return h(
     "ol",
     { class: "log", reversed: true },
     entries.map((entry) =>
       view.you === "referee"
-        ? refereeEntry(entry, view)
+        ? refereeEntry(entry, view, titles)
         : h(
             "li",
             // Numbered by event, as the fairness lines and `ghillie audit` name them.
             { value: entry.seq, dataset: { seq: entry.seq } },
-            entry.lines.map((line) => h("p", { class: `line ${line.event || ""}` }, lineText(line, view))),
+            entry.lines.map(line),
             more(entry),
           ),
     ),
   );
 }
 
-function refereeEntry(entry, view) {
+function refereeEntry(entry, view, titles) {
   const command = entry.command || {};
   const who = entry.side ? sideName(view, entry.side) : "ghillie";
+  const what = command.type ? titles(command.type) : "the game is set up";
   const rolls = (entry.rolls || []).map(
     (r) => `${r.label} ${r.die} → ${r.value}${r.secret ? " (secret)" : ""}${r.entered ? " (entered)" : ""}`,
   );
   return h(
     "li",
     { value: entry.seq, dataset: { seq: entry.seq } },
-    h("p", { class: "line head" }, `#${entry.seq} ${who}: ${humanize(command.type || "setup")}`),
+    h("p", { class: "line head" }, `${who}: ${what}`),
     rolls.length ? h("p", { class: "line rolls" }, "Rolls: ", rolls.join("; ")) : null,
     told(entry, view).map(([sides, lines]) =>
       h(
         "div",
         { class: "told" },
         h("small", {}, `told ${sides.join(", ")}:`),
-        lines.map((line) => h("p", { class: "line" }, lineText(line, view))),
+        lines.map(line),
       ),
     ),
   );

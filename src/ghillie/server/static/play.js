@@ -91,7 +91,8 @@ function render(view) {
         game,
         token,
         ruleset,
-        pick: hasMap(view) ? (label, done) => map.pick(label, done) : null,
+        // Points in inches are tapped on a tabletop map; squares and hexes are typed for now.
+        pick: hasMap(view) ? (label, where, done) => (where === "point" ? map.pick(label, done) : null) : null,
         getView: () => current,
         afterCommand: () => {
           if (map) map.forgetPick();
@@ -104,7 +105,9 @@ function render(view) {
     $("own").replaceChildren(panels.own(view));
     $("known").replaceChildren(panels.known(view));
   }
-  $("log").replaceChildren(panels.log(view, (entry) => fairplay.openingLines(entry)));
+  const ruleset = catalogue.find((r) => r.id === view.ruleset) || { commands: {} };
+  const titles = (name) => (ruleset.commands[name] || {}).title || name;
+  $("log").replaceChildren(panels.log(view, (entry) => fairplay.openingLines(entry), titles));
 }
 
 async function loadCatalogue() {

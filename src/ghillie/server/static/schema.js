@@ -63,3 +63,8 @@ export function properties(schema) {
 export function hasFields(schema) {
   return properties(schema).some(({ field }) => field.const === undefined);
 }
+
+/** Does the command need any input given (a field with no default)? */
+export function hasRequired(schema) {
+  return properties(schema).some(({ field, required }) => required && field.const === undefined);
+}

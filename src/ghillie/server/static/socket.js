@@ -62,7 +62,8 @@ export class Live {
     this.socket = socket;
     socket.addEventListener("open", () => {
       // The token goes in the first message, not the URL, so it stays out of access logs.
-      socket.send(JSON.stringify({ type: "auth", token: this.token }));
+      // The reader's languages, best first: the server speaks the first it can.
+      socket.send(JSON.stringify({ type: "auth", token: this.token, lang: [...(navigator.languages || [])] }));
     });
     socket.addEventListener("message", (event) => this.receive(event.data));
     socket.addEventListener("close", (event) => this.closedWith(socket, event.code));
