@@ -62,16 +62,23 @@ export function commandForm(schema, ctx) {
   return form;
 }
 
-function field(schemaNode, ctx, path, wpath, name, required) {
+function field(schemaNode, ctx, path, wpath, name, required, entry = false) {
   const { schema, nullable } = unwrap(schemaNode, ctx.root);
   const optional = !required || nullable;
-  const words = ctx.words[wpath] || {};
-  const title = words.label || humanize(name);
+  // An entry of a list shares the list's words but is titled by its place ("Marker 2").
+  const own = ctx.words[wpath] || {};
+  const words = entry ? { ...own, label: undefined, help: undefined, item: undefined } : own;
+  const title = words.label || (entry ? name : humanize(name));
   if (schema.const !== undefined) return constant(schema.const);
   // A field for a real table only, or for a map only, is left out of the other.
   if (words.only && words.only !== ctx.mode) return constant(undefined);
   if (words.kind === "hidden") return constant(undefined);
   const info = { title, help: words.help, unit: words.unit, optional, path, wpath, ctx };
+  // A list of pieces or places: each entry asks for one (the words describe the entries).
+  if (!entry && schema.type === "array" && schema.items && !schema.prefixItems && !isPosition(schema, ctx.root)) {
+    const list = array(info, schema, words.item);
+    return nullable && schema.default === null ? optionalWrap(info, list) : list;
+  }
   if (words.kind === "piece") {
     // Nothing it could name now, and it may be left out: then it is not asked at all.
     if (optional && !(ctx.choices(wpath) || []).length) return constant(undefined);
@@ -207,7 +214,7 @@ function array(info, schema, itemWord) {
   function addItem(value) {
     const index = items.length;
     // Entries share their words: "orders.unit" names the unit of every order.
-    const item = field(schema.items || {}, ctx, `${path}.${index}`, wpath, `${noun} ${index + 1}`, true);
+    const item = field(schema.items || {}, ctx, `${path}.${index}`, wpath, `${capital(noun)} ${index + 1}`, true, true);
     if (value !== undefined) item.set(value);
     const remove = h("button", {
       type: "button",
@@ -255,4 +262,8 @@ function array(info, schema, itemWord) {
 function hintCount(schema) {
   if (schema.minItems && schema.maxItems === schema.minItems) return `(${schema.minItems})`;
   return null;
+}
+
+function capital(word) {
+  return word.charAt(0).toUpperCase() + word.slice(1);
 }
