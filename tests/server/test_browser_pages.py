@@ -107,3 +107,42 @@ def test_the_text_checks_find_what_they_are_for_and_nothing_else() -> None:
     (line,) = pages.forbidden_text([("options of select", "— choose —\nBSG-R05 (hex 0101)")])
     assert "BSG-R05" in line
     assert "options of select" in line
+
+
+def test_the_harness_sees_an_error_a_violation_and_text_in_a_closed_details(
+    browser: Any, games: dict[str, pages.Game]
+) -> None:
+    # A page that passes, spoiled on purpose: what the checks above rely on seeing.
+    page = pages.open_page(browser, games["grid-ambush-table"].links["referee"], 390)
+    try:
+        page.rendered()
+        assert page.errors == []
+        assert page.axe() == []
+        page.page.evaluate(
+            """() => {
+                console.error('spoiled: a console error');
+                setTimeout(() => { throw new Error('spoiled: an uncaught error'); });
+                const details = document.createElement('details');
+                details.innerHTML = '<summary>More</summary><p>see BSG-R07</p>' +
+                    '<input type="text"><select><option>0a1b2c3d4e5f60718293a4b5c6d7e8f9' +
+                    '</option></select>';
+                const hint = document.createElement('p');
+                hint.title = 'SW-R32, only in a tooltip';
+                hint.textContent = 'A tooltip';
+                document.querySelector('main').append(details, hint);
+            }"""
+        )
+        before = pages.forbidden_text(page.visible_text())
+        page.open_everything()
+        violations = {v["id"] for v in page.axe()}
+        after = pages.forbidden_text(page.visible_text())
+        page.settle()
+    finally:
+        page.close()
+    assert any("spoiled: a console error" in e for e in page.errors), page.errors
+    assert any("spoiled: an uncaught error" in e for e in page.errors), page.errors
+    assert "label" in violations  # a field no label names: critical
+    assert before == []  # closed, the details hide their text...
+    assert any("'BSG-R07' in body" in line for line in after), after  # ...open, they show it
+    assert any("32-hex" in line and "options of select" in line for line in after), after
+    assert not any("SW-R32" in line for line in after)  # a title= is not visible text
