@@ -182,7 +182,7 @@ class Player:
         return card.locator("form")
 
     def choose(self, form: Any, path: str, piece_id: str) -> None:
-        form.locator(f'select[name="{path}:choice"]').select_option(piece_id)
+        form.locator(f'select[name="{path}"]').select_option(piece_id)
 
     def submit(self, form: Any) -> str:
         """Send the form; wait for the answer and the view that follows it."""
@@ -485,7 +485,7 @@ def _play_grid_ambush(jungle: Player, marines: Player) -> None:
     marines.wait_seq(jungle.seq())
     known = marines.page.locator("#known").inner_text()
     assert "Marbo" in known
-    assert "on table" in known
+    assert "on the table" in known
     assert marines.page.locator(f'#map g.unit.enemy[data-piece="{marbo}"] circle').count() == 1
     assert "D2" in string_values(marines.received_json())
     # Graw's square and every note stay secret.
@@ -559,7 +559,7 @@ def _play_suspicious_places(lianra: Player, keno: Player) -> None:
 
     sniper = lianra.form("place_sniper")
     lianra.choose(sniper, "sniper", lianra.piece_id("sniper"))
-    sniper.locator('input[name="true_marker"]').fill("1")
+    sniper.locator('select[name="true_marker"]').select_option(label="the second marker")
     sniper.locator('input[name="note"]').fill(notes[2])
     assert "sniper markers" in lianra.submit(sniper)
     assert notes[0] in lianra.page.locator("#own").inner_text()
@@ -584,7 +584,7 @@ def _play_suspicious_places(lianra: Player, keno: Player) -> None:
     # After the reveal Keno knows what M1 hid, and still no note, mine or true sniper marker.
     known = keno.page.locator("#known").inner_text()
     assert "Machine-gun position" in known
-    assert "on table" in known
+    assert "on the table" in known
     assert pairs_up(keno.received_json(), m1, mg)
     assert_never_seen(keno, *notes)
     assert not any("content" in d or "true" in d for d in dicts(game_data(keno.received_json())))
@@ -615,7 +615,11 @@ def _next_step(keno: Player, lianra: Player, m1: str) -> None:
         keno.wait_seq(lianra.seq())
         return
     activation = board["activation"]
-    if activation and activation["actions_left"] > 0 and "observe" in view["commands"]:
+    if (
+        activation
+        and activation["actions_left"] > 0
+        and "observe" in [c["type"] for c in view["commands"]]
+    ):
         _observe(keno, m1)
     elif activation:
         keno.press("end_activation")
@@ -699,7 +703,7 @@ def _lay_out_the_birch_grove(lianra: Player, keno: Player) -> None:
     keno.choose(sniper, "sniper", keno.piece_id("yarov"))
     for i, (x, y) in enumerate(((10, 20), (13, 20), (12, 23))):
         keno.pick(sniper, f"markers.{i}", x, y)
-    sniper.locator('input[name="true_marker"]').fill("2")
+    sniper.locator('select[name="true_marker"]').select_option(label="the third marker")
     sniper.locator('input[name="note"]').fill(f"{SP_MAP_CANARY}-keno")
     assert "sniper markers" in keno.submit(sniper)
     keno.press("ready")

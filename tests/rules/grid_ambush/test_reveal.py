@@ -108,7 +108,7 @@ def test_dwv_r06_only_a_unit_in_ambush_can_be_revealed() -> None:
 def test_dwv_a13_a_reveal_on_turn_1_is_allowed_by_default() -> None:
     game = started(graw="D2")
     assert game.view(JUNGLE)["board"]["turn"] == 1
-    assert "reveal" in game.view(JUNGLE)["commands"]
+    assert "reveal" in [c["type"] for c in game.view(JUNGLE)["commands"]]
     _reveal(game, "graw")
 
 

@@ -65,8 +65,8 @@ def test_dwv_t04_an_auspex_in_d2_finds_the_ambusher_who_is_placed_at_once_by_its
     assert graw["public"]["status"] == "revealed"
     assert graw["public"]["square"] == "D2"
     # "Placed on the table immediately": nothing else happens until its owner sets it up.
-    assert game.view(JUNGLE)["commands"] == ["set_up"]
-    assert game.view(MARINES)["commands"] == []
+    assert [c["type"] for c in game.view(JUNGLE)["commands"]] == ["set_up"]
+    assert [c["type"] for c in game.view(MARINES)["commands"]] == []
     assert refused(game, MARINES, {"type": "end_phase"}).code == "not_your_turn"
     _set_up_graw(game)
     assert known(game, MARINES, "graw")["public"]["status"] == "on_table"  # type: ignore[index]

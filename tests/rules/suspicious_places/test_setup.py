@@ -73,7 +73,7 @@ def test_without_camouflaged_units_nobody_rolls_markers() -> None:
     dice = QueuedDice()
     game = create(data, dice)  # no d6 is rolled: LookupError otherwise
     assert dice.asked == []
-    assert "place_markers" not in game.view(LIANRA)["commands"]
+    assert "place_markers" not in [c["type"] for c in game.view(LIANRA)["commands"]]
 
 
 # --- SW-A02: which side is "the defending side" ----------------------------------------------

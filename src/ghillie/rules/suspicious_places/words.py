@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ghillie.forms import Ask, Choice, Order, entered, measured
-from ghillie.state import GameState, Phase, Piece
+from ghillie.state import REFEREE, GameState, Phase, Piece
 from ghillie.words import N_, Say, say, says
 from ghillie.words.piece import PieceWords
 
@@ -408,7 +408,8 @@ COVER = {"soft": N_("soft cover"), "hard": N_("hard cover")}
 
 def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
     p, secret = piece.public, piece.secret
-    own = observer == piece.owner or observer not in state.sides
+    # Secrets are told to their owner and the referee only; a spectator is neither.
+    own = observer in (piece.owner, REFEREE)
     if piece.kind == MARKER:
         about: list[str | Say] = [FACES.get(Face(p["face"]), "") if p.get("face") else ""]
         if p.get("cover") in COVER:
@@ -421,6 +422,8 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
         elif own and secret.get("content"):
             content = str(secret["content"])
             details.append((N_("Hides"), say(CONTENT.get(content) or content)))
+        if own and secret.get("note"):
+            details.append((N_("Your note"), str(secret["note"])))
         return PieceWords(_name(piece), [a for a in about if a], details)
     if piece.kind == SNIPER_MARKER:
         details = []
@@ -441,9 +444,10 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
     details = [(N_("Quality"), p.get("quality")), (N_("Weapon"), p.get("weapon"))]
     if p.get("leadership"):
         details.append((N_("Leadership"), p["leadership"]))
-    details.append(
-        (N_("Can observe with"), [say(dict(MEANS).get(m, m)) for m in p.get("means", [])])
-    )
+    means = [say(dict(MEANS).get(m) or str(m)) for m in p.get("means", [])]
+    details.append((N_("Can observe with"), means))
+    if own and secret.get("note"):
+        details.append((N_("Your note"), str(secret["note"])))
     return PieceWords(_name(piece), [a for a in about if a], details)
 
 
@@ -475,7 +479,7 @@ def status(state: GameState[Board], observer: str) -> list[str | Say]:
         )
     if board.activation is not None:
         unit = state.pieces.get(board.activation.unit)
-        if unit is not None and (observer not in state.sides or state.can_see(observer, unit.id)):
+        if unit is not None and (observer == REFEREE or state.can_see(observer, unit.id)):
             lines.append(
                 says(
                     "{unit} is activated: {n} action left.",

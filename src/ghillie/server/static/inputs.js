@@ -88,39 +88,45 @@ export function pieces(info, schema) {
   const { ctx, path, wpath } = info;
   const select = h("select", { name: path });
   let offered = [];
+  // An option's value is the piece's id (or, for a value that is not a string, its place).
+  const key = (o, i) => (typeof o.value === "string" ? o.value : `#${i}`);
+  const find = (value) => offered.findIndex((o) => o.value === value);
   const fill = () => {
     offered = ctx.choices(wpath) || [];
     select.replaceChildren(
       h("option", { value: "" }, offered.length ? "— choose —" : "— nothing to choose now —"),
-      ...offered.map((o, i) => h("option", { value: String(i) }, o.label)),
+      ...offered.map((o, i) => h("option", { value: key(o, i) }, o.label)),
     );
     // Keep the piece chosen if it is still on offer; otherwise the choice is cleared.
-    select.value = indexOf(widget.value);
-    if (select.value === "") widget.value = undefined;
+    const i = find(widget.value);
+    select.value = i >= 0 ? key(offered[i], i) : "";
+    if (i < 0) widget.value = undefined;
   };
-  const indexOf = (value) => {
-    const i = offered.findIndex((o) => o.value === value);
-    return i >= 0 ? String(i) : "";
+  const chosen = () => {
+    const i = [...select.options].findIndex((o) => o.selected) - 1;
+    return i >= 0 && select.value !== "" ? offered[i] : null;
   };
   const widget = {
     value: undefined,
     el: labelled(info, select),
     get(strict) {
-      if (select.value === "") {
+      const choice = chosen();
+      if (!choice) {
         if (!info.optional && strict) throw need(info, "Choose");
         return undefined;
       }
-      return offered[Number(select.value)].value;
+      return choice.value;
     },
     set(value) {
       widget.value = blank(value) ? undefined : value;
-      select.value = indexOf(widget.value);
+      const i = find(widget.value);
+      select.value = i >= 0 ? key(offered[i], i) : "";
     },
   };
   select.addEventListener("change", () => {
-    const chosen = select.value === "" ? null : offered[Number(select.value)];
-    widget.value = chosen ? chosen.value : undefined;
-    if (chosen && chosen.fills) fillSiblings(ctx, path, chosen.fills);
+    const choice = chosen();
+    widget.value = choice ? choice.value : undefined;
+    if (choice && choice.fills) fillSiblings(ctx, path, choice.fills);
     changed(ctx);
   });
   ctx.form.refreshers.push(fill);
@@ -143,30 +149,25 @@ export function options(info, schema, choices) {
   const select = h(
     "select",
     { name: path, onchange: () => changed(ctx) },
-    optional ? h("option", { value: "" }, "—") : null,
-    choices.map((o, i) => h("option", { value: String(i) }, o.label)),
+    h("option", { value: "", disabled: !optional }, optional ? "—" : "— choose —"),
+    choices.map((o) => h("option", { value: String(o.value) }, o.label)),
   );
-  const indexOf = (value) => {
-    const i = choices.findIndex((o) => o.value === value);
-    return i >= 0 ? String(i) : "";
+  const pick = (value) => {
+    select.value = blank(value) || !choices.some((o) => o.value === value) ? "" : String(value);
   };
-  if (!blank(schema.default)) select.value = indexOf(schema.default);
-  else if (!optional) select.value = "";
-  if (!optional && select.value === "") {
-    select.prepend(h("option", { value: "", disabled: true }, "— choose —"));
-    select.value = "";
-  }
+  pick(schema.default);
   const widget = {
     el: labelled(info, select),
     get(strict) {
-      if (select.value === "") {
+      const found = choices.find((o) => String(o.value) === select.value);
+      if (!found) {
         if (!optional && strict) throw need(info, "Choose");
         return undefined;
       }
-      return choices[Number(select.value)].value;
+      return found.value;
     },
     set(value) {
-      select.value = blank(value) ? (optional ? "" : indexOf(schema.default)) : indexOf(value);
+      pick(blank(value) && !optional ? schema.default : value);
     },
   };
   register(ctx, path, widget);
