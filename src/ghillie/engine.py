@@ -17,7 +17,9 @@ from pydantic import ValidationError
 
 from ghillie import registry
 from ghillie.dice.source import DiceSource
+from ghillie.dice.steps import NOT_A_DIE
 from ghillie.errors import (
+    BAD_DIE,
     GAME_OVER,
     MALFORMED_COMMAND,
     NOT_NOW,
@@ -53,7 +55,15 @@ def parse_command(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any]) -> Command
         raise Refusal(UNKNOWN_COMMAND, "This ruleset has no such command.")
     try:
         return model.model_validate(raw)
-    except ValidationError:
+    except ValidationError as exc:
+        # A die the game does not have gets the dice it has: the field's name and that list
+        # come from the model, never from the input.
+        for error in exc.errors(include_input=False, include_url=False):
+            if error["type"] == NOT_A_DIE:
+                field = ".".join(str(part) for part in error["loc"])
+                dice = error.get("ctx", {}).get("dice", "")
+                detail = f"{field}: that is not a die in this game: use {dice}."
+                raise Refusal(BAD_DIE, detail) from None
         raise Refusal(MALFORMED_COMMAND, "The command's fields are missing or invalid.") from None
 
 

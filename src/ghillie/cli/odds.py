@@ -16,13 +16,14 @@ from typing import Any
 
 import typer
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 from rich.console import Console
 from rich.table import Table
 
 from ghillie.dice.check import percent
 from ghillie.errors import ScenarioError
 from ghillie.game import load_scenario
-from ghillie.ruleset import OddsQuery, Ruleset
+from ghillie.ruleset import OddsQuery, Params, Ruleset
 
 console = Console()
 
@@ -38,16 +39,53 @@ def _cli_type(annotation: Any) -> Any:
     return str
 
 
+def _choices(annotation: Any) -> tuple[str, ...]:
+    """The values a ``Literal`` field takes (a die: d4 … d12), to list in ``--help``.
+
+    They are shown, not enforced by the command line: the model refuses anything else in the
+    same words a scenario or the server would use."""
+    if typing.get_origin(annotation) is typing.Annotated:
+        annotation = typing.get_args(annotation)[0]
+    if typing.get_origin(annotation) is typing.Literal:
+        return tuple(str(value) for value in typing.get_args(annotation))
+    return ()
+
+
+def _option(name: str) -> str:
+    return f"--{name.replace('_', '-')}"
+
+
+def problem(params: type[Params], error: ErrorDetails) -> tuple[str | None, str]:
+    """One refused parameter in a player's words: its option (None if the refusal is of no
+    one option), and what it may be."""
+    name = str(error["loc"][0]) if error["loc"] else ""
+    option = _option(name) if name in params.model_fields else None
+    return option, error["msg"]
+
+
+def refusal(params: type[Params], exc: ValidationError) -> typer.BadParameter:
+    """The usage error (exit code 2) for parameters the model refused."""
+    refused = [problem(params, e) for e in exc.errors(include_url=False)]
+    if len(refused) == 1 and refused[0][0] is not None:
+        option, message = refused[0]
+        return typer.BadParameter(message, param_hint=f"'{option}'")
+    return typer.BadParameter(
+        "; ".join(f"{option}: {message}" if option else message for option, message in refused)
+    )
+
+
 def odds_command(ruleset: Ruleset[Any, Any], query: OddsQuery) -> Callable[..., None]:
     fields = query.params.model_fields
     parameters = []
     for name, field in fields.items():
         kind = _cli_type(field.annotation)
         required = field.is_required()
+        choices = _choices(field.annotation)
         option = typer.Option(
             ... if required else field.default,
-            f"--{name.replace('_', '-')}",
+            _option(name),
             help=field.description,
+            metavar=f"<{'|'.join(choices)}>" if choices else None,
         )
         parameters.append(
             inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
@@ -88,11 +126,7 @@ def odds_command(ruleset: Ruleset[Any, Any], query: OddsQuery) -> Callable[..., 
         try:
             params = query.params.model_validate(kwargs)
         except ValidationError as exc:
-            problems = "; ".join(
-                f"--{'.'.join(map(str, e['loc'])).replace('_', '-')}: {e['msg']}"
-                for e in exc.errors()
-            )
-            raise typer.BadParameter(problems) from None
+            raise refusal(query.params, exc) from None
         switches = ruleset.scenario_model.model_fields["switches"].annotation()  # type: ignore[misc]
         if scenario_path is not None:
             try:

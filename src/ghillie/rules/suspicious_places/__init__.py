@@ -9,13 +9,13 @@ too; snipers hide under three markers of their own.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, ConfigDict, Field
+from pydantic import BeforeValidator, ConfigDict, Field
 
 from ghillie.dice.check import Check
 from ghillie.dice.source import RandomDice
-from ghillie.dice.steps import Die
+from ghillie.dice.steps import Die, StepDie, not_a_die
 from ghillie.events import BoardChange
 from ghillie.ids import RandomIds
 from ghillie.measure.tabletop import Cover
@@ -49,21 +49,41 @@ from .commands import (
     RemovePanic,
     Suppress,
 )
-from .scenario import MEANS, SuspiciousPlacesScenario, SuspiciousPlacesSwitches, UnitKind
+from .scenario import (
+    MEANS,
+    Leadership,
+    SuspiciousPlacesScenario,
+    SuspiciousPlacesSwitches,
+    UnitKind,
+)
 
 # --- odds queries: the same checks the rules roll ----------------------------------------------
 
 
-def _die(value: str) -> str:
-    """A die in the text's words: d8, к8, or an observation means (eyes, binoculars, ...)."""
-    if value in MEANS:
-        return str(MEANS[value])
-    return str(Die.parse(value))
+# SW-R13: what a player may give as the observation means: its name, or its die.
+MeansText = Literal["eyes", "binoculars", "stereo", "electronic", "d4", "d6", "d8", "d10"]
+MEANS_WORDS = {str(die): name for name, die in MEANS.items()}
 
 
-DieText = Annotated[str, AfterValidator(_die)]
-# Defaults are words too ("eyes"): validate them, or a query left at its default would hand
-# "eyes" to Die.parse.
+def _means_die(value: Any) -> str:
+    """An observation means as its die: ``eyes`` or ``d4`` → ``d4``; a means the game does
+    not have (``d12``, ``radar``) is refused with those it has."""
+    if isinstance(value, str):
+        text = value.strip().lower().replace("к", "d")
+        if text in MEANS:
+            return str(MEANS[text])
+        if text in MEANS_WORDS:
+            return text
+    raise not_a_die(
+        value,
+        tuple(f"{name} ({die})" for name, die in MEANS.items()),
+        what="an observation means",
+    )
+
+
+Means = Annotated[MeansText, BeforeValidator(_means_die)]
+# Defaults are words too ("eyes"): validate them, so that a query left at its default holds
+# the die as one given does.
 CHECKED_DEFAULTS = ConfigDict(extra="forbid", frozen=True, validate_default=True)
 
 
@@ -72,8 +92,8 @@ class ObserveParams(Params):
 
     range: float = Field(ge=0, le=1000, description="inches from the observer to the marker")
     cover: Cover = Field(Cover.NONE, description="cover the marker lies in: none, soft or hard")
-    quality: DieText = Field("d8", description="the observing squad's quality die (regular = d8)")
-    means: DieText = Field("eyes", description="eyes, binoculars, stereo, electronic (or a die)")
+    quality: StepDie = Field("d8", description="the observing squad's quality die (regular = d8)")
+    means: Means = Field("eyes", description="eyes, binoculars, stereo, electronic (or its die)")
     lone: bool = Field(False, description="the target is a lone figure (SW-A09)")
     sniper: bool = Field(False, description="the observer is a hidden sniper (a 1 betrays it)")
 
@@ -83,8 +103,8 @@ class FireParams(Params):
 
     range: float = Field(ge=0, le=1000, description="inches from the shooter to the target")
     cover: Cover = Field(Cover.NONE, description="cover the target lies in: none, soft or hard")
-    quality: DieText = Field("d8", description="the shooter's quality die")
-    weapon: DieText = Field("d6", description="the weapon die")
+    quality: StepDie = Field("d8", description="the shooter's quality die")
+    weapon: StepDie = Field("d6", description="the weapon die")
     lone: bool = Field(False, description="the target is a lone figure outside a squad (+1 step)")
     sniper: bool = Field(False, description="the shooter is a sniper (double zones)")
     hidden: bool = Field(False, description="the sniper shoots from hiding (a 1 betrays it)")
@@ -93,8 +113,10 @@ class FireParams(Params):
 class CovertMoveParams(Params):
     model_config = CHECKED_DEFAULTS
 
-    quality: DieText = Field("d8", description="the sniper's quality die")
-    leadership: str = Field(description="the sniper's own leadership: a number or a die")
+    quality: StepDie = Field("d8", description="the sniper's quality die")
+    leadership: Leadership = Field(
+        description="the sniper's own leadership: a number from 1 to 12, or a die d4 to d12"
+    )
 
 
 class MarkersParams(Params):
@@ -113,7 +135,7 @@ def _fire_check(p: FireParams, sw: SuspiciousPlacesSwitches) -> Check[Any]:
 
 
 def _covert_check(p: CovertMoveParams, sw: SuspiciousPlacesSwitches) -> Check[Any]:
-    leadership: int | Die = int(p.leadership) if p.leadership.isdigit() else Die.parse(p.leadership)
+    leadership = Die.parse(p.leadership) if isinstance(p.leadership, str) else p.leadership
     return checks.covert_move(Die.parse(p.quality), leadership, sw.leadership_die)
 
 
