@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from ghillie.dice.check import Check
 from ghillie.events import BoardChange
@@ -54,12 +55,28 @@ class Params(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def param_error(
+    params: BaseModel, name: str, code: str, message: str, **ctx: Any
+) -> ValidationError:
+    """The refusal of parameter ``name`` by a model validator that weighs several at once
+    (a fighter's range, a flag only a sniper may set): raised, it names ``name`` as a field's
+    own check would, so the command line can say which option is wrong. ``message`` is a
+    format string over ``ctx``."""
+    error = PydanticCustomError(code, message, ctx or None)
+    return ValidationError.from_exception_data(
+        type(params).__name__,
+        [InitErrorDetails(type=error, loc=(name,), input=getattr(params, name))],
+    )
+
+
 @dataclass(frozen=True)
 class OddsQuery:
     """``ghillie odds <ruleset> <name> --param ...``: the exact odds of one check.
 
     ``check`` builds the very :class:`Check` the rules roll, from the parameters and the
-    ruleset's switches (defaults unless a scenario is given).
+    ruleset's switches (defaults unless a scenario is given). A parameter the rules cannot
+    have (a d7, a range past the longest there is) is refused by ``params`` itself, so the
+    check is only ever built for a situation that can arise in a game.
     """
 
     name: str

@@ -173,7 +173,7 @@ def test_ambush_fields_detect_odds_and_chart(tmp_path: Path) -> None:
     odds = {o["outcome"]: o["probability"] for o in out["outcomes"]}
     assert odds == {"located": "5/12", "partial": "1/6", "no_contact": "5/12"}
     chart = tmp_path / "detect.png"
-    said = run("odds", "ambush-fields", "detect", "--range", "7", "--rating", "3", "--fighter",
+    said = run("odds", "ambush-fields", "detect", "--range", "4", "--rating", "3", "--fighter",
                "--plot", str(chart))  # fmt: skip
     assert "Chart written" in said
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

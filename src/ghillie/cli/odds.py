@@ -14,8 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import annotated_types
 import typer
 from pydantic import ValidationError
+from pydantic.fields import FieldInfo
 from pydantic_core import ErrorDetails
 from rich.console import Console
 from rich.table import Table
@@ -55,11 +57,38 @@ def _option(name: str) -> str:
     return f"--{name.replace('_', '-')}"
 
 
+def _bounds(field: FieldInfo) -> tuple[Any, Any]:
+    low = high = None
+    for rule in field.metadata:
+        if isinstance(rule, annotated_types.Ge | annotated_types.Gt):
+            low = getattr(rule, "ge", None) if isinstance(rule, annotated_types.Ge) else rule.gt
+        if isinstance(rule, annotated_types.Le | annotated_types.Lt):
+            high = getattr(rule, "le", None) if isinstance(rule, annotated_types.Le) else rule.lt
+    return low, high
+
+
+_BOUND_ERRORS = {"greater_than", "greater_than_equal", "less_than", "less_than_equal"}
+
+
 def problem(params: type[Params], error: ErrorDetails) -> tuple[str | None, str]:
     """One refused parameter in a player's words: its option (None if the refusal is of no
     one option), and what it may be."""
     name = str(error["loc"][0]) if error["loc"] else ""
-    option = _option(name) if name in params.model_fields else None
+    field = params.model_fields.get(name)
+    option = _option(name) if field is not None else None
+    if field is not None and error["type"] in _BOUND_ERRORS:
+        low, high = _bounds(field)
+        given = error.get("input")
+        shown = f"{given:g}" if isinstance(given, int | float) else str(given)
+        span = (
+            f"from {low:g} to {high:g}"
+            if low is not None and high is not None
+            else f"at least {low:g}"
+            if low is not None
+            else f"at most {high:g}"
+        )
+        what = f" ({field.description})" if field.description else ""
+        return option, f"{shown} is out of range: it runs {span}{what}"
     return option, error["msg"]
 
 

@@ -30,11 +30,11 @@ from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from ghillie.dice.check import Check
 from ghillie.dice.steps import Die
-from ghillie.ruleset import OddsQuery, Params
+from ghillie.ruleset import OddsQuery, Params, param_error
 from ghillie.scenario import Switches
 
 D6 = Die(6)
@@ -51,6 +51,7 @@ BASE_NUMBERS: tuple[tuple[int, int, int, int | None], ...] = (
 )
 # BSG-A11: "the maximum detection range of ambush fields" is 20 hexes; beyond it, no roll.
 MAX_RANGE = 20
+FIGHTER_RANGE = 5  # BSG-R14: the fighter/shuttle row has a number up to 5 hexes, then "-"
 RATINGS = (1, 2, 3)  # BSG-R03: a field's rating runs from +1 to +3
 CAP = 3  # BSG-A08, under bsg.cap_detection_mods: the host game's "maximum modifiers of ±3"
 
@@ -285,16 +286,58 @@ def odds(
 
 class DetectParams(Params):
     range: int = Field(
-        ge=1, le=1000, description="hexes from the detecting ship to the field's nearest hex"
+        description="hexes from the detecting ship to the field's nearest hex: 1 to 20 "
+        "(a fighter or shuttle: 1 to 5)"
     )
     rating: int = Field(ge=1, le=3, description="the field's rating R, 1 to 3")
     fighter: bool = Field(False, description="the detecting unit is a fighter flight or shuttle")
     flag: bool = Field(False, description="the detecting ship has a Flag rating (-1)")
     partial: bool = Field(False, description="the side holds partial information on the field")
-    speed: int = Field(0, ge=0, le=100, description="the field controller's speed this turn")
+    # The host game's speed scale and scout-point allotments (RULES-SPEC §1.1): bounded as
+    # the Plot and AssignEW commands bound them.
+    speed: int = Field(0, ge=0, le=99, description="the field controller's speed this turn")
     scout_points: int = Field(
-        0, ge=0, le=100, description="points the detecting scout spends on its own roll (-1 each)"
+        0, ge=0, le=99, description="points the detecting scout spends on its own roll (-1 each)"
     )
+
+    @model_validator(mode="after")
+    def _a_roll_that_can_be_made(self) -> DetectParams:
+        # Where the table has no number (BSG-A11) no roll is made: there are no odds to give,
+        # and the range that does exist is what a player needs to hear.
+        if self.range < 1:
+            raise param_error(
+                self,
+                "range",
+                "out_of_range",
+                "the range is counted to the field's nearest hex, so it is at least 1: a ship "
+                "inside the field makes no roll, it finds everything there (BSG-R26)",
+            )
+        if self.fighter and self.range > FIGHTER_RANGE:
+            raise param_error(
+                self,
+                "range",
+                "out_of_range",
+                "a fighter or shuttle detects a field at most {most} hexes away (BSG-R14); "
+                "farther, it makes no roll and the attempt shows as no contact",
+                most=FIGHTER_RANGE,
+            )
+        if self.range > MAX_RANGE:
+            raise param_error(
+                self,
+                "range",
+                "out_of_range",
+                "the longest detection range is {most} hexes (BSG-A11); farther, no roll is "
+                "made and the attempt shows as no contact",
+                most=MAX_RANGE,
+            )
+        if self.fighter and self.scout_points:
+            raise param_error(
+                self,
+                "scout_points",
+                "not_a_scout",
+                "a fighter or shuttle is no scout: it has no scout points to spend (BSG-A09)",
+            )
+        return self
 
 
 def _detect_query(p: DetectParams, switches: DetectionSwitches) -> Check[Outcome]:
@@ -342,6 +385,7 @@ ODDS = OddsQuery(
 
 __all__ = [
     "BASE_NUMBERS",
+    "FIGHTER_RANGE",
     "MAX_RANGE",
     "NO_ROLL",
     "ODDS",

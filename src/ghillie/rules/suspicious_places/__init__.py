@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, ConfigDict, Field
+from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 
 from ghillie.dice.check import Check
 from ghillie.dice.source import RandomDice
@@ -19,7 +19,7 @@ from ghillie.dice.steps import Die, StepDie, not_a_die
 from ghillie.events import BoardChange
 from ghillie.ids import RandomIds
 from ghillie.measure.tabletop import Cover
-from ghillie.ruleset import Command, OddsQuery, Params, Ruleset
+from ghillie.ruleset import Command, OddsQuery, Params, Ruleset, param_error
 from ghillie.ruling import Ruling
 from ghillie.state import REFEREE, Facts, GameState, Phase
 
@@ -108,6 +108,17 @@ class FireParams(Params):
     lone: bool = Field(False, description="the target is a lone figure outside a squad (+1 step)")
     sniper: bool = Field(False, description="the shooter is a sniper (double zones)")
     hidden: bool = Field(False, description="the sniper shoots from hiding (a 1 betrays it)")
+
+    @model_validator(mode="after")
+    def _only_a_sniper_hides(self) -> FireParams:
+        if self.hidden and not self.sniper:
+            raise param_error(
+                self,
+                "hidden",
+                "only_a_sniper",
+                "only a sniper shoots from hiding (SW-R33): give --sniper as well",
+            )
+        return self
 
 
 class CovertMoveParams(Params):

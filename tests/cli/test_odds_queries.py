@@ -1,0 +1,175 @@
+"""Every odds query of every ruleset, as the command line runs it: parameters a game cannot
+have are refused with what does exist."""
+
+from __future__ import annotations
+
+import typing
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+from typer.testing import CliRunner
+
+from ghillie import registry
+from ghillie.cli import app
+from ghillie.ruleset import OddsQuery
+
+runner = CliRunner()
+
+# For every query, parameters that can arise in a game: the baseline each test varies.
+EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
+    ("ambush-fields", "detect"): {"range": 4, "rating": 2, "flag": True, "speed": 2},
+    ("suspicious-places", "observe"): {"range": 30, "cover": "soft"},
+    ("suspicious-places", "fire"): {"range": 40, "sniper": True, "hidden": True},
+    ("suspicious-places", "covert-move"): {"quality": "d8", "leadership": "d6"},
+    ("suspicious-places", "markers"): {"units": 3},
+}
+QUERIES = {
+    (ruleset.id, query.name): query
+    for ruleset in registry.rulesets().values()
+    for query in ruleset.odds_queries.values()
+}
+
+
+def refused(*args: str) -> str:
+    """A usage error (exit code 2), its words joined again where the error box wrapped them."""
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 2, result.output
+    return " ".join(result.output.replace("│", " ").split())
+
+
+def test_every_odds_query_has_an_example() -> None:
+    assert set(EXAMPLES) == set(QUERIES)
+
+
+def _numbers(query: OddsQuery) -> list[str]:
+    return [
+        name
+        for name, field in query.params.model_fields.items()
+        if typing.get_origin(field.annotation) is None
+        and isinstance(field.annotation, type)
+        and issubclass(field.annotation, int | float)
+        and not issubclass(field.annotation, bool)
+    ]
+
+
+@pytest.mark.parametrize("key", sorted(EXAMPLES), ids="/".join)
+def test_every_number_a_query_takes_is_bounded_both_ways(key: tuple[str, str]) -> None:
+    # A range, a count or a modifier with no end would give odds of a situation no game has.
+    query = QUERIES[key]
+    query.params.model_validate(EXAMPLES[key])
+    numbers = _numbers(query)
+    assert numbers or key == ("suspicious-places", "covert-move")
+    for name in numbers:
+        for beyond in (10**6, -(10**6)):
+            with pytest.raises(ValidationError) as refused_:
+                query.params.model_validate({**EXAMPLES[key], name: beyond})
+            assert [e["loc"] for e in refused_.value.errors()] == [(name,)], (name, beyond)
+
+
+DETECT = ("odds", "ambush-fields", "detect")
+LONGEST = (
+    "Invalid value for '--range': the longest detection range is 20 hexes (BSG-A11); "
+    "farther, no roll is made and the attempt shows as no contact"
+)
+FIGHTERS = (
+    "Invalid value for '--range': a fighter or shuttle detects a field at most 5 hexes away "
+    "(BSG-R14); farther, it makes no roll and the attempt shows as no contact"
+)
+
+
+@pytest.mark.spec("BSG-R14", "BSG-A11", "BSG-T04", "BSG-T05")
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ["--range", "50", "--rating", "2"],
+            LONGEST,
+        ),
+        (
+            ["--range", "21", "--rating", "2"],
+            LONGEST,
+        ),
+        (
+            ["--range", "6", "--rating", "2", "--fighter"],
+            FIGHTERS,
+        ),
+        (
+            ["--range", "0", "--rating", "2"],
+            "'--range': the range is counted to the field's nearest hex, so it is at least 1",
+        ),
+        (
+            ["--range", "4", "--rating", "4"],
+            "'--rating': 4 is out of range: it runs from 1 to 3 (the field's rating R, 1 to 3)",
+        ),
+        (
+            ["--range", "4", "--rating", "2", "--speed", "100"],
+            "'--speed': 100 is out of range: it runs from 0 to 99",
+        ),
+        (
+            ["--range", "4", "--rating", "2", "--scout-points", "-1"],
+            "'--scout-points': -1 is out of range: it runs from 0 to 99",
+        ),
+        (
+            ["--range", "4", "--rating", "2", "--fighter", "--scout-points", "2"],
+            "'--scout-points': a fighter or shuttle is no scout",
+        ),
+    ],
+)
+def test_detect_odds_refuse_what_the_range_table_does_not_have(args: list[str], said: str) -> None:
+    assert said in refused(*DETECT, *args)
+
+
+@pytest.mark.spec("BSG-R14", "BSG-A11")
+def test_detect_odds_run_to_the_last_column_of_each_row() -> None:
+    for args in (["--range", "20"], ["--range", "5", "--fighter"]):
+        assert runner.invoke(app, [*DETECT, "--rating", "1", *args]).exit_code == 0
+
+
+SW = ("odds", "suspicious-places")
+
+
+@pytest.mark.spec("SW-R02", "SW-R33", "SW-R36", "SW-A11")
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ["observe", "--range", "1001"],
+            (
+                "'--range': 1001 is out of range: it runs from 0 to 1000 (inches from the "
+                "observer to the marker)"
+            ),
+        ),
+        (
+            ["fire", "--range", "-3"],
+            (
+                "'--range': -3 is out of range: it runs from 0 to 1000 (inches from the shooter "
+                "to the target)"
+            ),
+        ),
+        (
+            ["fire", "--range", "20", "--hidden"],
+            "'--hidden': only a sniper shoots from hiding (SW-R33): give --sniper as well",
+        ),
+        (
+            ["markers", "--units", "7"],
+            (
+                "'--units': 7 is out of range: it runs from 1 to 6 (camouflaged units (d6 markers "
+                "each))"
+            ),
+        ),
+        (
+            ["covert-move", "--leadership", "13"],
+            (
+                "'--leadership': a leadership number runs from 1 to 12 (the most a quality die "
+                "rolls), not 13"
+            ),
+        ),
+        (
+            ["covert-move", "--leadership", "-2"],
+            "'--leadership': -2 is not a leadership in this game",
+        ),
+    ],
+)
+def test_suspicious_places_odds_refuse_what_cannot_arise(args: list[str], said: str) -> None:
+    assert said in refused(*SW, *args)
