@@ -3,18 +3,25 @@ have are refused with what does exist."""
 
 from __future__ import annotations
 
+import json
+import re
 import typing
+from pathlib import Path
 from typing import Any
 
 import pytest
+from matplotlib.figure import Figure
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
-from ghillie import registry
+from ghillie import examples, registry
 from ghillie.cli import app
+from ghillie.rules.ambush_fields import detection as bsg
+from ghillie.rules.ambush_fields.plot import RANGES
 from ghillie.ruleset import OddsQuery
 
 runner = CliRunner()
+SPEC_ID = re.compile(r"\b(?:SW|BSG|DWV|BMF|INF)-[RATS]\d")
 
 # For every query, parameters that can arise in a game: the baseline each test varies.
 EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
@@ -173,3 +180,87 @@ SW = ("odds", "suspicious-places")
 )
 def test_suspicious_places_odds_refuse_what_cannot_arise(args: list[str], said: str) -> None:
     assert said in refused(*SW, *args)
+
+
+# --- the chart: only the range varies --------------------------------------------------------
+
+
+def _drawn(monkeypatch: pytest.MonkeyPatch, *args: str) -> Figure:
+    """The one figure ``--plot`` draws, caught as it is saved."""
+    drawn: list[Figure] = []
+    save = Figure.savefig
+
+    def keep(self: Figure, *a: Any, **k: Any) -> None:
+        drawn.append(self)
+        save(self, *a, **k)
+
+    monkeypatch.setattr(Figure, "savefig", keep)
+    result = runner.invoke(app, [*DETECT, *args])
+    assert result.exit_code == 0, result.output
+    [figure] = drawn
+    return figure
+
+
+@pytest.mark.spec("BSG-R14", "BSG-A08", "BSG-A09", "BSG-A10")
+@pytest.mark.parametrize(
+    ("args", "switches", "rating", "mods"),
+    [
+        (
+            ["--range", "4", "--rating", "2", "--flag", "--partial", "--speed", "2"],
+            {},
+            2,
+            {"flag": True, "partial": True, "speed": 2},
+        ),
+        (["--range", "3", "--rating", "3", "--fighter"], {}, 3, {"fighter": True}),
+        (
+            ["--range", "16", "--rating", "1", "--flag", "--partial", "--speed", "3",
+             "--scout-points", "4"],
+            {"bsg.cap_detection_mods": True},
+            1,
+            {"flag": True, "partial": True, "speed": 3, "scout": True, "scout_points": 4,
+             "cap_detection_mods": True},
+        ),
+    ],
+)  # fmt: skip
+def test_the_detect_chart_is_drawn_for_the_parameters_given(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    switches: dict[str, Any],
+    rating: int,
+    mods: dict[str, Any],
+) -> None:
+    scenario = tmp_path / "scenario.json"
+    scenario.write_text(json.dumps({**examples.data("ambush-fields-table"), "switches": switches}))
+    chart = tmp_path / "chart.png"
+    figure = _drawn(monkeypatch, *args, "--scenario", str(scenario), "--plot", str(chart))
+    assert chart.read_bytes().startswith(b"\x89PNG")
+    [axes] = figure.axes  # one kind of unit: the one given
+    curves = {
+        str(line.get_label()): ([int(x) for x in line.get_xdata()], list(line.get_ydata()))
+        for line in axes.lines
+        if str(line.get_label()).startswith("rating")
+    }
+    attempts = [bsg.odds(r, rating, **mods) for r in RANGES]
+    assert curves == {  # one rating, the one given, with every modifier given
+        f"rating {rating}: located": (list(RANGES), [float(a.located) for a in attempts]),
+        f"rating {rating}: located or partial information": (
+            list(RANGES),
+            [float(a.located + a.partial) for a in attempts],
+        ),
+    }
+    given = int(args[args.index("--range") + 1])
+    assert [line.get_xdata()[0] for line in axes.lines if line.get_label() == f"{given} hexes"] == [
+        given
+    ]
+    title = " ".join(figure.get_suptitle().split())  # the modifiers may wrap
+    assert not SPEC_ID.search(title)
+    for words, given_it in (
+        ("with a Flag rating", mods.get("flag")),
+        ("holding partial information", mods.get("partial")),
+        (f"speed {mods.get('speed')}", mods.get("speed")),
+        ("modifiers capped at ±3", mods.get("cap_detection_mods")),
+    ):
+        assert (words in title) == bool(given_it), (words, title)
+    assert ("Fighters" in axes.get_title()) == bool(mods.get("fighter"))
+    assert ("scout spending 4" in axes.get_title()) == bool(mods.get("scout_points"))

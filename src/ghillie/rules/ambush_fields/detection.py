@@ -356,16 +356,43 @@ def _detect_query(p: DetectParams, switches: DetectionSwitches) -> Check[Outcome
     return check or NO_ROLL
 
 
+def detector(fighter: bool, scout_points: int) -> str:
+    """Who rolls, in players' words."""
+    if fighter:
+        return "a fighter or shuttle"
+    if scout_points:
+        return f"a scout spending {scout_points} scout point{'s' if scout_points > 1 else ''}"
+    return "a capital ship"
+
+
+def conditions(*, flag: bool, partial: bool, speed: int, cap_detection_mods: bool) -> list[str]:
+    """The modifiers other than the rating and scout points, in players' words."""
+    return [
+        w
+        for w in (
+            "with a Flag rating" if flag else "",
+            "holding partial information" if partial else "",
+            f"the field's controller at speed {speed}" if speed else "",
+            "modifiers capped at ±3" if cap_detection_mods else "",
+        )
+        if w
+    ]
+
+
 def _plot_query(path: Path, params: DetectParams, switches: DetectionSwitches) -> Path:
     from .plot import plot_detection
 
+    # The chart sweeps the range; everything else is as the player gave it.
     return plot_detection(
         path,
+        ratings=(params.rating,),
+        fighters=(params.fighter,),
         flag=params.flag,
         partial=params.partial,
         speed=params.speed,
         scout_points=params.scout_points,
         cap_detection_mods=switches.cap_detection_mods,
+        mark=params.range,
     )
 
 
