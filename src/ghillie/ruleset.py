@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -84,8 +84,13 @@ class OddsQuery:
     params: type[Params]
     check: Callable[[Any, Any], Check[Any]]
     labels: Mapping[str, str]  # outcome value -> the words a player reads
-    # ``--plot FILE``: a chart of this check's odds across its range (params, switches).
+    # ``--plot FILE``: a chart of this check's odds across one parameter, every other
+    # parameter as given (path, params, switches).
     plot: Callable[[Path, Any, Any], Path] | None = None
+    # What the odds are of, in players' words, from the parameters and the check built:
+    # "Observing a marker 30" away in soft cover: ...". No RULES-SPEC ids: those are ``rules``.
+    title: Callable[[Any, Check[Any]], str] = field(kw_only=True)
+    rules: str = field(kw_only=True)  # the RULES-SPEC ids the check follows, e.g. "SW-R10..R14"
 
 
 class Ruleset(ABC, Generic[S, B]):

@@ -264,3 +264,95 @@ def test_the_detect_chart_is_drawn_for_the_parameters_given(
         assert (words in title) == bool(given_it), (words, title)
     assert ("Fighters" in axes.get_title()) == bool(mods.get("fighter"))
     assert ("scout spending 4" in axes.get_title()) == bool(mods.get("scout_points"))
+
+
+# --- what the odds are of, in players' words --------------------------------------------------
+
+
+def _options(params: dict[str, Any]) -> list[str]:
+    args: list[str] = []
+    for name, value in params.items():
+        option = f"--{name.replace('_', '-')}"
+        args += [option] if value is True else [option, str(value)]
+    return args
+
+
+def _table(key: tuple[str, str], *extra: str) -> tuple[str, list[str], str]:
+    """The title, the outcome rows and the rules line of a query's table."""
+    result = runner.invoke(app, ["odds", *key, *_options(EXAMPLES[key]), *extra])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    top = next(i for i, line in enumerate(lines) if line.startswith("┏"))
+    bottom = next(i for i, line in enumerate(lines) if line.startswith("└"))
+    rows = [line.split("│")[1].strip() for line in lines[top + 3 : bottom]]
+    return " ".join(" ".join(lines[:top]).split()), rows, " ".join(lines[bottom + 1 :]).strip()
+
+
+@pytest.mark.parametrize("key", sorted(EXAMPLES), ids="/".join)
+def test_every_odds_table_reads_in_players_words(key: tuple[str, str]) -> None:
+    query = QUERIES[key]
+    title, rows, rules = _table(key)
+    assert title
+    assert not SPEC_ID.search(title), title  # spec ids go on the rules line
+    assert key[0] not in title
+    assert "_" not in title
+    assert rules == f"rules: {query.rules}"
+    assert SPEC_ID.search(rules)
+    out = json.loads(runner.invoke(app, ["odds", *key, *_options(EXAMPLES[key]), "--json"]).output)
+    assert out["title"] == title
+    assert out["rules"] == query.rules
+    # Every outcome reads as the query labels it: none is shown as its code.
+    assert [o["label"] for o in out["outcomes"]] == [
+        query.labels[o["outcome"]] for o in out["outcomes"]
+    ]
+    assert rows == [o["label"] for o in out["outcomes"]]
+    assert not any("_" in row for row in rows)
+
+
+@pytest.mark.spec("BSG-R14", "SW-T09")
+@pytest.mark.parametrize(
+    ("key", "title"),
+    [
+        (
+            ("ambush-fields", "detect"),
+            "Detection by a capital ship 4 hexes from a rating 2 field, with a Flag rating, the "
+            "field's controller at speed 2: 2d6, located on 5 or less, partial information on 6",
+        ),
+        (
+            ("suspicious-places", "observe"),
+            'Observing a marker 30" away in soft cover: its range die d10 against quality d8 and '
+            "eyes d4",
+        ),
+        (
+            ("suspicious-places", "fire"),
+            "A hidden sniper's shot at a target 40\" away in the open: its range die d8 against "
+            "quality d8 and weapon d6",
+        ),
+        (
+            ("suspicious-places", "covert-move"),
+            "A sniper's covert move: quality d8 to roll higher than its leadership die d6",
+        ),
+        (
+            ("suspicious-places", "markers"),
+            "Suspicious-place markers for 3 camouflaged units: d6 each, pooled",
+        ),
+    ],
+)
+def test_an_odds_title_says_what_the_odds_are_of(key: tuple[str, str], title: str) -> None:
+    assert _table(key)[0] == title
+
+
+@pytest.mark.spec("BSG-A08", "SW-A11")
+def test_a_title_follows_the_scenarios_switches(tmp_path: Path) -> None:
+    capped = tmp_path / "capped.json"
+    data = examples.data("ambush-fields-table")
+    capped.write_text(json.dumps({**data, "switches": {"bsg.cap_detection_mods": True}}))
+    key = ("ambush-fields", "detect")
+    title = _table(key, "--scout-points", "6", "--scenario", str(capped))[0]
+    assert "a scout spending 6 scout points" in title
+    assert "modifiers capped at ±3: 2d6 - 3," in title
+    faces = tmp_path / "faces.json"
+    data = examples.data("suspicious-places-table")
+    faces.write_text(json.dumps({**data, "switches": {"sw.leadership_die": "faces"}}))
+    title = _table(("suspicious-places", "covert-move"), "--scenario", str(faces))[0]
+    assert title.endswith("to roll higher than its leadership d6, counted as 6")

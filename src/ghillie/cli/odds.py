@@ -1,7 +1,9 @@
 """``ghillie odds <ruleset> <check> --param value ...``: exact odds, as fractions and percents.
 
 Each odds command is generated from the query's parameter model, so the options are the
-same words the ruleset uses, and the check computed is the very one the rules roll.
+same words the ruleset uses, and the check computed is the very one the rules roll. The
+model refuses what cannot arise in a game (a d7, a range past the longest there is), and
+the refusal is a usage error that says what does exist.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from pydantic.fields import FieldInfo
 from pydantic_core import ErrorDetails
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from ghillie.dice.check import percent
+from ghillie.dice.check import Check, percent
 from ghillie.errors import ScenarioError
 from ghillie.game import load_scenario
 from ghillie.ruleset import OddsQuery, Params, Ruleset
@@ -143,7 +146,12 @@ def odds_command(ruleset: Ruleset[Any, Any], query: OddsQuery) -> Callable[..., 
             inspect.Parameter(
                 "plot",
                 inspect.Parameter.KEYWORD_ONLY,
-                default=typer.Option(None, "--plot", help="Also draw a chart to this file."),
+                default=typer.Option(
+                    None,
+                    "--plot",
+                    help="Also draw a chart to this file: these odds across the range, "
+                    "everything else as given.",
+                ),
                 annotation=typing.Optional[Path],  # noqa: UP045 - typer reads this form
             )
         )
@@ -168,7 +176,7 @@ def odds_command(ruleset: Ruleset[Any, Any], query: OddsQuery) -> Callable[..., 
                 )
             switches = scenario.switches
         check = query.check(params, switches)
-        report(ruleset, query, params.model_dump(mode="json"), check.dice, check.odds(), as_json)
+        report(ruleset, query, params, check, as_json)
         if chart is not None and query.plot is not None:
             written = query.plot(chart, params, switches)
             if not as_json:
@@ -183,11 +191,14 @@ def odds_command(ruleset: Ruleset[Any, Any], query: OddsQuery) -> Callable[..., 
 def report(
     ruleset: Ruleset[Any, Any],
     query: OddsQuery,
-    params: dict[str, Any],
-    dice: tuple[tuple[str, Any], ...],
-    odds: dict[Any, Any],
+    params: Params,
+    check: Check[Any],
     as_json: bool,
 ) -> None:
+    """The odds as a table (or JSON): a title in players' words, a row per outcome labelled
+    as the query labels it, and the rules followed on a line of their own."""
+    odds = check.odds()
+    title = query.title(params, check)
     rows: list[dict[str, Any]] = [
         {
             "outcome": str(outcome),
@@ -201,17 +212,21 @@ def report(
         out = {
             "ruleset": ruleset.id,
             "check": query.name,
-            "params": params,
-            "dice": {label: str(die) for label, die in dice},
+            "title": title,
+            "rules": query.rules,
+            "params": params.model_dump(mode="json"),
+            "dice": {label: str(die) for label, die in check.dice},
             "outcomes": rows,
         }
         typer.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return
-    rolled = ", ".join(f"{label} {die}" for label, die in dice)
-    table = Table(title=f"{ruleset.id} {query.name}: {rolled}")
+    # The title on a line of its own: as a table's title it would wrap to the table's width.
+    table = Table()
     table.add_column("outcome")
     table.add_column("exact", justify="right")
     table.add_column("percent", justify="right")
     for row, p in zip(rows, odds.values(), strict=True):
         table.add_row(row["label"], row["probability"], percent(p))
+    console.print(Text(title, style="bold"))
     console.print(table)
+    console.print(Text(f"rules: {query.rules}", style="dim"))

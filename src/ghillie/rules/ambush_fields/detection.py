@@ -379,6 +379,31 @@ def conditions(*, flag: bool, partial: bool, speed: int, cap_detection_mods: boo
     ]
 
 
+def _detect_title(p: DetectParams, check: Check[Outcome]) -> str:
+    uncapped = total_modifier(
+        p.rating,
+        flag=p.flag,
+        scout=p.scout_points > 0,
+        scout_points=p.scout_points,
+        partial=p.partial,
+        speed=p.speed,
+    )
+    # bsg.cap_detection_mods is the scenario's; the check shows whether it held the sum back.
+    capped = check is not NO_ROLL and check.args[1] != uncapped
+    situation = ", ".join(
+        [
+            f"Detection by {detector(p.fighter, p.scout_points)} {p.range} "
+            f"hex{'es' if p.range > 1 else ''} from a rating {p.rating} field",
+            *conditions(flag=p.flag, partial=p.partial, speed=p.speed, cap_detection_mods=capped),
+        ]
+    )
+    if check is NO_ROLL:
+        return f"{situation}: no roll is possible, the attempt shows as no contact"
+    base, modifier = check.args
+    roll = "2d6" if modifier == 0 else f"2d6 {'+' if modifier > 0 else '-'} {abs(modifier)}"
+    return f"{situation}: {roll}, located on {base} or less, partial information on {base + 1}"
+
+
 def _plot_query(path: Path, params: DetectParams, switches: DetectionSwitches) -> Path:
     from .plot import plot_detection
 
@@ -403,11 +428,13 @@ ODDS = OddsQuery(
     DetectParams,
     _detect_query,
     {
-        "located": "located (M ≤ N)",
-        "partial": "partial information (failed by 1)",
+        "located": "located",
+        "partial": "partial information (missed by 1)",
         "no_contact": "no contact",
     },
     plot=_plot_query,
+    title=_detect_title,
+    rules="BSG-R14, BSG-R15, BSG-A02, BSG-A08, BSG-A11",
 )
 
 __all__ = [

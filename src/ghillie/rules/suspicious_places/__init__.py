@@ -59,10 +59,10 @@ from .scenario import (
 
 # --- odds queries: the same checks the rules roll ----------------------------------------------
 
-
 # SW-R13: what a player may give as the observation means: its name, or its die.
 MeansText = Literal["eyes", "binoculars", "stereo", "electronic", "d4", "d6", "d8", "d10"]
 MEANS_WORDS = {str(die): name for name, die in MEANS.items()}
+MEANS_NAMES = {"d4": "eyes", "d6": "binoculars", "d8": "a stereo telescope", "d10": "electronic"}
 
 
 def _means_die(value: Any) -> str:
@@ -154,6 +154,63 @@ def _markers_check(p: MarkersParams, sw: SuspiciousPlacesSwitches) -> Check[Any]
     return checks.marker_count(p.units, Die.parse(sw.markers_per_unit))
 
 
+# --- what each query's odds are of, in players' words ----------------------------------------
+
+
+def _where(distance: float, cover: Cover) -> str:
+    lies = {Cover.NONE: "in the open", Cover.SOFT: "in soft cover", Cover.HARD: "in hard cover"}
+    return f'{distance:g}" away {lies[cover]}'
+
+
+def _dice(check: Check[Any]) -> dict[str, str]:
+    return {label: str(die) for label, die in check.dice}
+
+
+def _observe_title(p: ObserveParams, check: Check[Any]) -> str:
+    dice = _dice(check)
+    who = "A hidden sniper observing" if p.sniper else "Observing"
+    what = "a lone figure" if p.lone else "a marker"
+    return (
+        f"{who} {what} {_where(p.range, p.cover)}: its range die {dice['target']} against "
+        f"quality {dice['quality']} and {MEANS_NAMES[dice['means']]} {dice['means']}"
+    )
+
+
+def _fire_title(p: FireParams, check: Check[Any]) -> str:
+    dice = _dice(check)
+    who = "A hidden sniper's shot" if p.hidden else "A sniper's shot" if p.sniper else "A shot"
+    what = "a lone figure" if p.lone else "a target"
+    return (
+        f"{who} at {what} {_where(p.range, p.cover)}: its range die {dice['target']} against "
+        f"quality {dice['quality']} and weapon {dice['weapon']}"
+    )
+
+
+def _covert_title(p: CovertMoveParams, check: Check[Any]) -> str:
+    dice = _dice(check)
+    if "leadership" in dice:
+        against = f"its leadership die {dice['leadership']}"
+    elif isinstance(p.leadership, str):
+        against = f"its leadership {p.leadership}, counted as {check.args[0]}"
+    else:
+        against = f"its leadership {p.leadership}"
+    return f"A sniper's covert move: quality {dice['quality']} to roll higher than {against}"
+
+
+def _markers_title(p: MarkersParams, check: Check[Any]) -> str:
+    die = str(check.dice[0][1])
+    if p.units == 1:
+        return f"Suspicious-place markers for one camouflaged unit: {die}"
+    return f"Suspicious-place markers for {p.units} camouflaged units: {die} each, pooled"
+
+
+def _markers(n: int) -> str:
+    return "1 marker" if n == 1 else f"{n} markers"
+
+
+# Every total the marker dice can show: up to six units of the largest die a scenario may set.
+MARKER_LABELS = {str(n): _markers(n) for n in range(1, 6 * 12 + 1)}
+
 ODDS = {
     q.name: q
     for q in (
@@ -169,6 +226,8 @@ ODDS = {
                 "betrayed_nothing": "sniper betrayed, nothing seen",
                 "betrayed_flipped": "sniper betrayed, one die higher",
             },
+            title=_observe_title,
+            rules="SW-R10..R14, SW-R35",
         ),
         OddsQuery(
             "fire",
@@ -182,6 +241,8 @@ ODDS = {
                 "betrayed_miss": "sniper betrayed, miss",
                 "betrayed_partial": "sniper betrayed, one die higher",
             },
+            title=_fire_title,
+            rules="SW-R15, SW-R21, SW-R30, SW-R32, SW-R35, SW-A17",
         ),
         OddsQuery(
             "covert-move",
@@ -189,13 +250,17 @@ ODDS = {
             CovertMoveParams,
             _covert_check,
             {"success": "success", "failure": "failure", "betrayed": "betrayed (rolled 1)"},
+            title=_covert_title,
+            rules="SW-R36, SW-R35, SW-A11",
         ),
         OddsQuery(
             "markers",
             "Suspicious-place markers for camouflaged units (SW-R02): d6 each, pooled.",
             MarkersParams,
             _markers_check,
-            {},
+            MARKER_LABELS,
+            title=_markers_title,
+            rules="SW-R02, SW-A04",
         ),
     )
 }
