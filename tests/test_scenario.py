@@ -78,3 +78,48 @@ def test_every_switch_is_documented() -> None:
     for name in ("suspicious-places-table", "grid-ambush-table", "ambush-fields"):
         for switch in load_scenario(examples.data(name)).switches.named():
             assert f"`{switch}`" in docs, f"{switch} is missing from docs/rulesets.md"
+
+
+DICE = "d4, d6, d8, d10 or d12"
+
+
+def _with_unit(field: str, value: object, key: str = "mg") -> dict[str, object]:
+    data = examples.data("suspicious-places-table")
+    units = [{**u, field: value} if u["key"] == key else u for u in data["units"]]
+    return {**data, "units": units}
+
+
+@pytest.mark.spec("SW-R13", "SW-R36", "SW-A11")
+@pytest.mark.parametrize(
+    ("field", "value", "key", "said"),
+    [
+        ("quality", "d9", "mg", f"units.1.quality: d9 is not a die in this game: use {DICE}"),
+        ("weapon", "d7", "mg", f"units.1.weapon: d7 is not a die in this game: use {DICE}"),
+        ("quality", "d12+1", "mg", f"units.1.quality: d12+1 is not a die in this game: use {DICE}"),
+        ("leadership", "d7", "sniper", "units.2.leadership: d7 is not a leadership in this game"),
+        ("leadership", 13, "sniper", "units.2.leadership: a leadership number runs from 1 to 12"),
+        ("leadership", 0, "sniper", "units.2.leadership: a leadership number runs from 1 to 12"),
+    ],
+)
+def test_a_scenario_with_a_die_the_game_does_not_have_is_refused(
+    field: str, value: object, key: str, said: str
+) -> None:
+    with pytest.raises(ScenarioError) as refused:
+        load_scenario(_with_unit(field, value, key))
+    assert said in str(refused.value)
+
+
+@pytest.mark.spec("SW-A04")
+def test_a_scenario_may_set_any_of_the_games_dice_for_markers_but_no_other() -> None:
+    data = examples.data("suspicious-places-table")
+    scenario = load_scenario({**data, "switches": {"sw.markers_per_unit": "d4"}})
+    assert scenario.switches.named()["sw.markers_per_unit"] == "d4"
+    with pytest.raises(ScenarioError, match=rf"sw\.markers_per_unit: d7 is not a die .*{DICE}"):
+        load_scenario({**data, "switches": {"sw.markers_per_unit": "d7"}})
+
+
+def test_a_scenarios_dice_are_read_as_the_rule_text_writes_them() -> None:
+    scenario = load_scenario(_with_unit("quality", "к10"))
+    assert next(u for u in scenario.units if u.key == "mg").quality == "d10"
+    sniper = load_scenario(_with_unit("leadership", 4, "sniper"))
+    assert next(u for u in sniper.units if u.key == "sniper").leadership == 4

@@ -17,7 +17,9 @@ from pydantic import ValidationError
 
 from ghillie import registry
 from ghillie.dice.source import DiceSource
+from ghillie.dice.steps import NOT_A_DIE
 from ghillie.errors import (
+    BAD_DIE,
     GAME_OVER,
     MALFORMED_COMMAND,
     NOT_NOW,
@@ -56,8 +58,13 @@ def parse_command(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any]) -> Command
     except ValidationError as exc:
         # Name the first field at fault (its path comes from the command's shape; the input
         # itself never reaches the refusal: hide_input_in_errors).
-        first = exc.errors()[0]
+        found = exc.errors(include_input=False, include_url=False)
+        # A die the game does not have gets the dice it has, from the model.
+        first = next((e for e in found if e["type"] == NOT_A_DIE), found[0])
         field = ".".join(str(part) for part in first["loc"]) or None
+        if first["type"] == NOT_A_DIE:
+            dice = first.get("ctx", {}).get("dice", "")
+            raise Refusal(BAD_DIE, f"That is not a die in this game: use {dice}.", field) from None
         if first["type"] == "missing":
             raise Refusal(MALFORMED_COMMAND, "Fill in this field.", field) from None
         if first["type"] == "extra_forbidden":

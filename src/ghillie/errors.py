@@ -13,6 +13,7 @@ GAME_OVER = "game_over"
 UNKNOWN_SIDE = "unknown_side"
 UNKNOWN_COMMAND = "unknown_command"
 MALFORMED_COMMAND = "malformed_command"
+BAD_DIE = "bad_die"  # a command names a die the game does not have (a d7)
 NOT_NOW = "not_now"
 NOT_YOUR_TURN = "not_your_turn"
 UNKNOWN_PIECE = "unknown_piece"

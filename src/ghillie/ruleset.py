@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from ghillie.dice.check import Check
 from ghillie.events import BoardChange
@@ -57,12 +58,28 @@ class Params(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def param_error(
+    params: BaseModel, name: str, code: str, message: str, **ctx: Any
+) -> ValidationError:
+    """The refusal of parameter ``name`` by a model validator that weighs several at once
+    (a fighter's range, a flag only a sniper may set): raised, it names ``name`` as a field's
+    own check would, so the command line can say which option is wrong. ``message`` is a
+    format string over ``ctx``."""
+    error = PydanticCustomError(code, message, ctx or None)
+    return ValidationError.from_exception_data(
+        type(params).__name__,
+        [InitErrorDetails(type=error, loc=(name,), input=getattr(params, name))],
+    )
+
+
 @dataclass(frozen=True)
 class OddsQuery:
     """``ghillie odds <ruleset> <name> --param ...``: the exact odds of one check.
 
     ``check`` builds the very :class:`Check` the rules roll, from the parameters and the
-    ruleset's switches (defaults unless a scenario is given).
+    ruleset's switches (defaults unless a scenario is given). A parameter the rules cannot
+    have (a d7, a range past the longest there is) is refused by ``params`` itself, so the
+    check is only ever built for a situation that can arise in a game.
     """
 
     name: str
@@ -70,8 +87,13 @@ class OddsQuery:
     params: type[Params]
     check: Callable[[Any, Any], Check[Any]]
     labels: Mapping[str, str]  # outcome value -> the words a player reads
-    # ``--plot FILE``: a chart of this check's odds across its range (params, switches).
+    # ``--plot FILE``: a chart of this check's odds across one parameter, every other
+    # parameter as given (path, params, switches).
     plot: Callable[[Path, Any, Any], Path] | None = None
+    # What the odds are of, in players' words, from the parameters and the check built:
+    # "Observing a marker 30" away in soft cover: ...". No RULES-SPEC ids: those are ``rules``.
+    title: Callable[[Any, Check[Any]], str] = field(kw_only=True)
+    rules: str = field(kw_only=True)  # the RULES-SPEC ids the check follows, e.g. "SW-R10..R14"
 
 
 class Ruleset(ABC, Generic[S, B]):

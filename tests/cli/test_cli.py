@@ -20,6 +20,16 @@ def run(*args: str) -> str:
     return result.output
 
 
+def refused(*args: str) -> str:
+    """A usage error (exit code 2), its words joined again where the error box wrapped them."""
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 2, result.output
+    return " ".join(result.output.replace("│", " ").split())
+
+
+DICE = "d4, d6, d8, d10 or d12"
+
+
 def test_rulesets_lists_every_registered_ruleset() -> None:
     listed = json.loads(run("rulesets", "--json"))
     assert [r["id"] for r in listed] == list(registry.rulesets())
@@ -88,6 +98,43 @@ def test_bad_parameters_get_a_clear_error() -> None:
     assert result.exit_code == 2
 
 
+MEANS = "is not an observation means in this game: use eyes (d4), binoculars (d6), stereo (d8) or "
+MEANS += "electronic (d10)"
+LEADERSHIP = f"is not a leadership in this game: give a number from 1 to 12 or a die, {DICE}"
+NO_DIE = f"is not a die in this game: use {DICE}"
+
+
+@pytest.mark.spec("SW-R11", "SW-R13", "SW-R36")
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["observe", "--range", "30", "--quality", "d7"], f"d7 {NO_DIE}"),
+        (["observe", "--range", "30", "--means", "d12"], f"d12 {MEANS}"),
+        (["fire", "--range", "20", "--quality", "d9"], f"d9 {NO_DIE}"),
+        (["fire", "--range", "20", "--weapon", "d12+1"], f"d12+1 {NO_DIE}"),
+        (["covert-move", "--leadership", "4", "--quality", "d20"], f"d20 {NO_DIE}"),
+        (["covert-move", "--leadership", "d7"], f"d7 {LEADERSHIP}"),
+    ],
+)  # fmt: skip
+def test_odds_refuse_a_die_the_game_does_not_have(args: list[str], said: str) -> None:
+    option = next(a for a in reversed(args) if a.startswith("--"))
+    assert f"Invalid value for '{option}': {said}" in refused("odds", "suspicious-places", *args)
+
+
+def test_odds_help_lists_the_dice_there_are() -> None:
+    shown = run("odds", "suspicious-places", "fire", "--help")
+    assert shown.count("<d4|d6|d8|d10|d12>") == 2  # --quality and --weapon
+    means = " ".join(run("odds", "suspicious-places", "observe", "--help").split())
+    assert "eyes|binoculars|stereo|el" in means
+
+
+@pytest.mark.spec("SW-R13")
+def test_odds_take_a_die_as_the_rule_text_writes_it() -> None:
+    out = json.loads(run("odds", "suspicious-places", "observe", "--range", "30",
+                         "--quality", "к8", "--means", "binoculars", "--json"))  # fmt: skip
+    assert out["dice"] == {"target": "d8", "quality": "d8", "means": "d6"}
+
+
 def test_a_ruleset_without_dice_says_so() -> None:
     assert "no dice rolls" in run("odds", "grid-ambush")
 
@@ -126,7 +173,7 @@ def test_ambush_fields_detect_odds_and_chart(tmp_path: Path) -> None:
     odds = {o["outcome"]: o["probability"] for o in out["outcomes"]}
     assert odds == {"located": "5/12", "partial": "1/6", "no_contact": "5/12"}
     chart = tmp_path / "detect.png"
-    said = run("odds", "ambush-fields", "detect", "--range", "7", "--rating", "3", "--fighter",
+    said = run("odds", "ambush-fields", "detect", "--range", "4", "--rating", "3", "--fighter",
                "--plot", str(chart))  # fmt: skip
     assert "Chart written" in said
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

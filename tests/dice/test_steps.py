@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import TypeAdapter, ValidationError
 
-from ghillie.dice.steps import Die, Overflow, step_die, step_of
+from ghillie.dice.steps import STEP_DICE, Die, Overflow, StepDie, game_die, step_die, step_of
 
 
 def test_the_chain_from_step_one() -> None:
@@ -56,3 +57,35 @@ def test_a_die_off_the_chain_has_no_step() -> None:
     with pytest.raises(ValueError, match="not on the step chain"):
         step_of(Die(20), Overflow.D12_PLUS)
     assert (Die(12, 2).lowest, Die(12, 2).highest) == (3, 14)
+
+
+# --- the dice a player gives: the five on the chain, and nothing else --------------------------
+
+NOT_A_DIE = "is not a die in this game: use d4, d6, d8, d10 or d12"
+
+
+@pytest.mark.spec("SW-R11", "SW-R13")
+def test_a_players_die_is_one_of_the_five_on_the_chain_however_it_is_written() -> None:
+    assert [game_die(d) for d in STEP_DICE] == ["d4", "d6", "d8", "d10", "d12"]
+    assert game_die("к8") == game_die(" D8 ") == "d8"  # the Russian text writes к8
+
+
+@pytest.mark.spec("SW-R11", "SW-R13")
+@pytest.mark.parametrize("given", ["d7", "d9", "d3", "d20", "d12+1", "d100", "8", "eight", ""])
+def test_a_die_the_game_does_not_have_is_refused_with_the_dice_it_has(given: str) -> None:
+    with pytest.raises(ValueError, match="not a die") as refused:
+        game_die(given)
+    assert str(refused.value) == f"{given} {NOT_A_DIE}"
+
+
+def test_a_step_die_field_refuses_a_d7_and_its_schema_lists_the_five() -> None:
+    adapter = TypeAdapter(StepDie)
+    assert adapter.validate_python("к10") == "d10"
+    with pytest.raises(ValidationError) as refused:
+        adapter.validate_python("d7")
+    [error] = refused.value.errors()
+    assert error["type"] == "not_a_die"
+    assert error["msg"] == f"d7 {NOT_A_DIE}"
+    assert adapter.json_schema()["enum"] == ["d4", "d6", "d8", "d10", "d12"]
+    with pytest.raises(ValidationError, match="8 is not a die"):
+        adapter.validate_python(8)  # a number is not a die either

@@ -179,6 +179,36 @@ def test_odds_for_a_command_about_to_be_given(client: TestClient) -> None:
     }
 
 
+@pytest.mark.spec("SW-R13")
+def test_a_die_the_game_does_not_have_is_a_4xx_problem_never_a_roll(client: TestClient) -> None:
+    dice = "d4, d6, d8, d10 or d12"
+    data = examples.data("suspicious-places-table")
+    data["units"] = [{**u, "quality": "d9"} if u["key"] == "mg" else u for u in data["units"]]
+    created = client.post("/api/games", json={"scenario_data": data})
+    assert created.status_code == 422
+    assert created.json()["code"] == "bad_scenario"
+    assert f"units.1.quality: d9 is not a die in this game: use {dice}" in created.json()["detail"]
+    # A command's die, to be rolled and to have its odds shown: refused, and said in words that
+    # name the field and the dice there are but never echo what was sent.
+    game, tokens = new_game(client, "suspicious-places-table")
+    keno = auth(tokens["keno"])
+    fire = {"type": "fire", "target": "M1", "weapon": "d7"}
+    for answer in (
+        give(client, game, tokens["keno"], fire, "1"),
+        client.post(f"/api/games/{game}/odds", json={"command": fire}, headers=keno),
+    ):
+        assert answer.status_code == 422
+        assert answer.headers["content-type"].startswith("application/problem+json")
+        problem = answer.json()
+        assert problem["code"] == "bad_die"
+        assert problem["detail"] == f"That is not a die in this game: use {dice}."
+        assert problem["field"] == "weapon"
+    # A d10 is a die: the command goes on to the rules (which say it is not the time to fire).
+    assert give(client, game, tokens["keno"], {**fire, "weapon": "d10"}, "2").json()["code"] == (
+        "not_now"
+    )
+
+
 def test_games_from_uploaded_scenario_files(client: TestClient) -> None:
     text = (Path(examples.__file__).parent / "scenarios" / "grid-ambush-table.toml").read_text()
     created = client.post("/api/games", json={"scenario_toml": text})

@@ -10,11 +10,68 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import BeforeValidator
+from pydantic_core import PydanticCustomError
 
 _DIE = re.compile(r"^[dDкК](\d+)(?:\s*\+\s*(\d+))?$")
 
 # RULES-SPEC §3.2: the chain given or implied by the text.
 CHAIN = (4, 6, 8, 10, 12)
+
+# The dice a player gives (a quality, a weapon, a leadership die): the chain's five dice.
+# A die past d12 (d12+1, ...) is only ever a range die ghillie works out, never one entered.
+StepDieName = Literal["d4", "d6", "d8", "d10", "d12"]
+STEP_DICE: tuple[str, ...] = get_args(StepDieName)
+assert tuple(f"d{faces}" for faces in CHAIN) == STEP_DICE
+NOT_A_DIE = "not_a_die"  # the pydantic error type of a die the game does not have
+
+
+def in_words(names: tuple[str, ...]) -> str:
+    """``d4, d6, d8, d10 or d12``.
+
+    >>> in_words(("d4", "d6")), in_words(("d8",))
+    ('d4 or d6', 'd8')
+    """
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def not_a_die(value: Any, dice: tuple[str, ...] = STEP_DICE, what: str = "a die") -> Exception:
+    """The error for a die the game does not have, listing those it has.
+
+    ``ctx["dice"]`` lists them without the input, for answers that never echo it.
+    """
+    shown = value if isinstance(value, str) else repr(value)
+    return PydanticCustomError(
+        NOT_A_DIE,
+        "{value} is not {what} in this game: use {dice}",
+        {"value": shown, "what": what, "dice": in_words(dice)},
+    )
+
+
+def game_die(value: Any) -> str:
+    """A step die as a player may write it (``d8``, ``D8``, the Russian ``к8``), as ``d8``;
+    anything else is refused with the dice that exist.
+
+    >>> game_die("к8"), game_die(" D12 ")
+    ('d8', 'd12')
+    >>> try:
+    ...     game_die("d7")
+    ... except ValueError as refused:
+    ...     print(refused)
+    d7 is not a die in this game: use d4, d6, d8, d10 or d12
+    """
+    if isinstance(value, str):
+        text = value.strip().lower().replace("к", "d")
+        if text in STEP_DICE:
+            return text
+    raise not_a_die(value)
+
+
+# A field typed ``StepDie`` holds one of the five dice: scenarios, commands and odds all
+# refuse a d7 with the same words.
+StepDie = Annotated[StepDieName, BeforeValidator(game_die)]
 
 
 class Overflow(StrEnum):

@@ -7,18 +7,23 @@ from typing import Any
 
 from ghillie import engine, registry
 from ghillie.dice.check import percent
-from ghillie.errors import Refusal
+from ghillie.errors import BAD_DIE, Refusal
 from ghillie.state import GameState
 
 
 def odds_for(state: GameState[Any], side: str, raw: Mapping[str, Any]) -> dict[str, Any]:
     """``{"check", "dice", "outcomes"}`` for the command, or empty if it rolls no dice or
-    would be refused. The check is built only from what ``side`` may know."""
+    would be refused. The check is built only from what ``side`` may know.
+
+    A command naming a die the game does not have is no half-written form: its Refusal
+    (``bad_die``) is raised, and answered as a problem, as the command itself would be."""
     ruleset = registry.get(state.ruleset)
     try:
         command = engine.parse_command(ruleset, raw)
         check = ruleset.odds(state, side, command)
-    except Refusal:
+    except Refusal as refusal:
+        if refusal.code == BAD_DIE:
+            raise
         return {}
     if check is None:
         return {}

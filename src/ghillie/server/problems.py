@@ -31,6 +31,7 @@ STATUS = {
     BUSY: 503,
     BAD_SCENARIO: 422,
     errors.MALFORMED_COMMAND: 422,
+    errors.BAD_DIE: 422,
     errors.UNKNOWN_COMMAND: 422,
     errors.UNKNOWN_SIDE: 403,
 }

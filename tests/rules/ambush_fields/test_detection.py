@@ -17,7 +17,7 @@ import typer
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import Field
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from ghillie.cli.odds import odds_command
 from ghillie.dice.source import ScriptedDice
@@ -327,15 +327,26 @@ class _AmbushFieldsDouble:
     odds_queries: ClassVar[dict[str, OddsQuery]] = {ODDS.name: ODDS}
 
 
-def _odds_cli(*args: str) -> dict[str, Any]:
+def _invoke(*args: str) -> Result:
     ruleset = cast(Ruleset[Any, Any], _AmbushFieldsDouble())
     odds_app = typer.Typer()
     sub = typer.Typer()
     sub.command(ODDS.name, help=ODDS.help)(odds_command(ruleset, ODDS))
     odds_app.add_typer(sub, name=ruleset.id)
-    result = CliRunner().invoke(odds_app, ["ambush-fields", "detect", *args, "--json"])
+    return CliRunner().invoke(odds_app, ["ambush-fields", "detect", *args, "--json"])
+
+
+def _odds_cli(*args: str) -> dict[str, Any]:
+    result = _invoke(*args)
     assert result.exit_code == 0, result.output
     return cast(dict[str, Any], json.loads(result.output))
+
+
+def _refused(*args: str) -> str:
+    """The usage error (exit code 2), its words joined again where the error box wrapped them."""
+    result = _invoke(*args)
+    assert result.exit_code == 2, result.output
+    return " ".join(result.output.replace("│", " ").split())
 
 
 @pytest.mark.spec("BSG-T03", "BSG-R14")
@@ -363,16 +374,16 @@ def test_the_detect_query_prints_the_worked_odds_as_json() -> None:
 
 
 @pytest.mark.spec("BSG-T04", "BSG-A09", "BSG-A11")
-def test_the_detect_query_covers_fighters_scout_points_and_no_roll() -> None:
-    no_roll = _odds_cli("--range", "6", "--rating", "1", "--fighter")
-    assert no_roll["dice"] == {}
-    assert [(o["outcome"], o["probability"]) for o in no_roll["outcomes"]] == [
-        ("located", "0"),
-        ("partial", "0"),
-        ("no_contact", "1"),
-    ]
+def test_the_detect_query_covers_fighters_scout_points_and_refuses_no_roll() -> None:
+    fighter = _odds_cli("--range", "5", "--rating", "1", "--fighter")  # N=2 against 2d6+1
+    odds = {o["outcome"]: Fraction(o["probability"]) for o in fighter["outcomes"]}
+    assert odds == oracle(2, 1)
+    # Where the table has "-" there is no roll and so no odds: the range that exists is said.
+    said = _refused("--range", "6", "--rating", "1", "--fighter")
+    assert "a fighter or shuttle detects a field at most 5 hexes away" in said
+    assert "shows as no contact" in said
     failed = _odds_cli("--range", "20", "--rating", "3")  # N=2 against 2d6+3: never
-    assert [o["label"] for o in failed["outcomes"]] == [o["label"] for o in no_roll["outcomes"]]
+    assert [(o["label"], o["probability"]) for o in failed["outcomes"]][-1] == ("no contact", "1")
     scout = _odds_cli("--range", "10", "--rating", "2", "--scout-points", "2")
     located = Fraction(scout["outcomes"][0]["probability"])
     assert located == oracle(4, 0)["located"] == Fraction(1, 6)

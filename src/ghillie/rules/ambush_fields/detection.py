@@ -30,11 +30,11 @@ from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from ghillie.dice.check import Check
 from ghillie.dice.steps import Die
-from ghillie.ruleset import OddsQuery, Params
+from ghillie.ruleset import OddsQuery, Params, param_error
 from ghillie.scenario import Switches
 
 D6 = Die(6)
@@ -51,6 +51,7 @@ BASE_NUMBERS: tuple[tuple[int, int, int, int | None], ...] = (
 )
 # BSG-A11: "the maximum detection range of ambush fields" is 20 hexes; beyond it, no roll.
 MAX_RANGE = 20
+FIGHTER_RANGE = 5  # BSG-R14: the fighter/shuttle row has a number up to 5 hexes, then "-"
 RATINGS = (1, 2, 3)  # BSG-R03: a field's rating runs from +1 to +3
 CAP = 3  # BSG-A08, under bsg.cap_detection_mods: the host game's "maximum modifiers of ±3"
 
@@ -285,16 +286,58 @@ def odds(
 
 class DetectParams(Params):
     range: int = Field(
-        ge=1, le=1000, description="hexes from the detecting ship to the field's nearest hex"
+        description="hexes from the detecting ship to the field's nearest hex: 1 to 20 "
+        "(a fighter or shuttle: 1 to 5)"
     )
     rating: int = Field(ge=1, le=3, description="the field's rating R, 1 to 3")
     fighter: bool = Field(False, description="the detecting unit is a fighter flight or shuttle")
     flag: bool = Field(False, description="the detecting ship has a Flag rating (-1)")
     partial: bool = Field(False, description="the side holds partial information on the field")
-    speed: int = Field(0, ge=0, le=100, description="the field controller's speed this turn")
+    # The host game's speed scale and scout-point allotments (RULES-SPEC §1.1): bounded as
+    # the Plot and AssignEW commands bound them.
+    speed: int = Field(0, ge=0, le=99, description="the field controller's speed this turn")
     scout_points: int = Field(
-        0, ge=0, le=100, description="points the detecting scout spends on its own roll (-1 each)"
+        0, ge=0, le=99, description="points the detecting scout spends on its own roll (-1 each)"
     )
+
+    @model_validator(mode="after")
+    def _a_roll_that_can_be_made(self) -> DetectParams:
+        # Where the table has no number (BSG-A11) no roll is made: there are no odds to give,
+        # and the range that does exist is what a player needs to hear.
+        if self.range < 1:
+            raise param_error(
+                self,
+                "range",
+                "out_of_range",
+                "the range is counted to the field's nearest hex, so it is at least 1: a ship "
+                "inside the field makes no roll, it finds everything there (BSG-R26)",
+            )
+        if self.fighter and self.range > FIGHTER_RANGE:
+            raise param_error(
+                self,
+                "range",
+                "out_of_range",
+                "a fighter or shuttle detects a field at most {most} hexes away (BSG-R14); "
+                "farther, it makes no roll and the attempt shows as no contact",
+                most=FIGHTER_RANGE,
+            )
+        if self.range > MAX_RANGE:
+            raise param_error(
+                self,
+                "range",
+                "out_of_range",
+                "the longest detection range is {most} hexes (BSG-A11); farther, no roll is "
+                "made and the attempt shows as no contact",
+                most=MAX_RANGE,
+            )
+        if self.fighter and self.scout_points:
+            raise param_error(
+                self,
+                "scout_points",
+                "not_a_scout",
+                "a fighter or shuttle is no scout: it has no scout points to spend (BSG-A09)",
+            )
+        return self
 
 
 def _detect_query(p: DetectParams, switches: DetectionSwitches) -> Check[Outcome]:
@@ -313,16 +356,68 @@ def _detect_query(p: DetectParams, switches: DetectionSwitches) -> Check[Outcome
     return check or NO_ROLL
 
 
+def detector(fighter: bool, scout_points: int) -> str:
+    """Who rolls, in players' words."""
+    if fighter:
+        return "a fighter or shuttle"
+    if scout_points:
+        return f"a scout spending {scout_points} scout point{'s' if scout_points > 1 else ''}"
+    return "a capital ship"
+
+
+def conditions(*, flag: bool, partial: bool, speed: int, cap_detection_mods: bool) -> list[str]:
+    """The modifiers other than the rating and scout points, in players' words."""
+    return [
+        w
+        for w in (
+            "with a Flag rating" if flag else "",
+            "holding partial information" if partial else "",
+            f"the field's controller at speed {speed}" if speed else "",
+            "modifiers capped at ±3" if cap_detection_mods else "",
+        )
+        if w
+    ]
+
+
+def _detect_title(p: DetectParams, check: Check[Outcome]) -> str:
+    uncapped = total_modifier(
+        p.rating,
+        flag=p.flag,
+        scout=p.scout_points > 0,
+        scout_points=p.scout_points,
+        partial=p.partial,
+        speed=p.speed,
+    )
+    # bsg.cap_detection_mods is the scenario's; the check shows whether it held the sum back.
+    capped = check is not NO_ROLL and check.args[1] != uncapped
+    situation = ", ".join(
+        [
+            f"Detection by {detector(p.fighter, p.scout_points)} {p.range} "
+            f"hex{'es' if p.range > 1 else ''} from a rating {p.rating} field",
+            *conditions(flag=p.flag, partial=p.partial, speed=p.speed, cap_detection_mods=capped),
+        ]
+    )
+    if check is NO_ROLL:
+        return f"{situation}: no roll is possible, the attempt shows as no contact"
+    base, modifier = check.args
+    roll = "2d6" if modifier == 0 else f"2d6 {'+' if modifier > 0 else '-'} {abs(modifier)}"
+    return f"{situation}: {roll}, located on {base} or less, partial information on {base + 1}"
+
+
 def _plot_query(path: Path, params: DetectParams, switches: DetectionSwitches) -> Path:
     from .plot import plot_detection
 
+    # The chart sweeps the range; everything else is as the player gave it.
     return plot_detection(
         path,
+        ratings=(params.rating,),
+        fighters=(params.fighter,),
         flag=params.flag,
         partial=params.partial,
         speed=params.speed,
         scout_points=params.scout_points,
         cap_detection_mods=switches.cap_detection_mods,
+        mark=params.range,
     )
 
 
@@ -333,15 +428,18 @@ ODDS = OddsQuery(
     DetectParams,
     _detect_query,
     {
-        "located": "located (M ≤ N)",
-        "partial": "partial information (failed by 1)",
+        "located": "located",
+        "partial": "partial information (missed by 1)",
         "no_contact": "no contact",
     },
     plot=_plot_query,
+    title=_detect_title,
+    rules="BSG-R14, BSG-R15, BSG-A02, BSG-A08, BSG-A11",
 )
 
 __all__ = [
     "BASE_NUMBERS",
+    "FIGHTER_RANGE",
     "MAX_RANGE",
     "NO_ROLL",
     "ODDS",

@@ -7,6 +7,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ghillie.dice.steps import StepDie
 from ghillie.measure import Measured
 from ghillie.measure.tabletop import XY, Cover
 from ghillie.ruleset import Command
@@ -138,7 +139,7 @@ class Fire(Command):
     type: Literal["fire"] = "fire"
     target: Ref = REF
     unit: Ref | None = Field(None, max_length=64)
-    weapon: str | None = Field(None, max_length=8, description="a die such as d8")
+    weapon: StepDie | None = Field(None, description="the weapon die, d4 to d12")
     measured: Measured | None = None
     rolls: FireRolls | None = None
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 import math
 from enum import StrEnum
 from functools import cached_property
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import BeforeValidator, Field, model_validator
+from pydantic_core import PydanticCustomError
 
-from ghillie.dice.steps import Die, Overflow
+from ghillie.dice.steps import STEP_DICE, Die, Overflow, StepDie, StepDieName, game_die, in_words
 from ghillie.measure.tabletop import XY, Tabletop
 from ghillie.scenario import SIDE_ID, Scenario, Strict, Switches, TerrainSpec, tabletop
 
@@ -21,6 +22,45 @@ KEY = r"^[a-z][a-z0-9_]{0,39}$"
 
 # RULES-SPEC SW-R13: observation means and their dice.
 MEANS = {"eyes": Die(4), "binoculars": Die(6), "stereo": Die(8), "electronic": Die(10)}
+
+# SW-A11: a leadership is a number or a die. A quality die rolls at most 12, so no number
+# above 12 could ever be beaten, and a leadership of 1 is already beaten by every roll but
+# the 1 that betrays a sniper.
+LEADERSHIP_NUMBERS = (1, 12)
+
+
+def leadership(value: Any) -> int | str:
+    """A leadership as a scenario or a player writes it: a number 1..12 or a step die.
+
+    >>> leadership(4), leadership("4"), leadership("к6")
+    (4, 4, 'd6')
+    """
+    low, high = LEADERSHIP_NUMBERS
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        if low <= value <= high:
+            return value
+        raise PydanticCustomError(
+            "out_of_range",
+            "a leadership number runs from {low} to {high} (the most a quality die rolls), "
+            "not {value}",
+            {"low": low, "high": high, "value": value},
+        )
+    try:
+        return game_die(value)
+    except PydanticCustomError:
+        shown = value if isinstance(value, str) else repr(value)
+        raise PydanticCustomError(
+            "not_a_die",
+            "{value} is not a leadership in this game: give a number from {low} to {high} "
+            "or a die, {dice}",
+            {"value": shown, "low": low, "high": high, "dice": in_words(STEP_DICE)},
+        ) from None
+
+
+# A number from 1 to 12, or one of the game's dice (SW-A11).
+Leadership = Annotated[int | StepDieName, BeforeValidator(leadership)]
 
 
 class Situation(StrEnum):
@@ -88,7 +128,7 @@ class SuspiciousPlacesSwitches(Switches):
     camouflage_side: CamouflageSide = Field(CamouflageSide.AMBUSHER, alias="sw.camouflage_side")
     zone_boundary: ZoneBoundary = Field(ZoneBoundary.CEIL, alias="sw.zone_boundary")  # SW-A03
     # SW-A04: d6 markers per camouflaged unit, all placed, one pool, one squad per marker.
-    markers_per_unit: str = Field("d6", alias="sw.markers_per_unit")
+    markers_per_unit: StepDie = Field("d6", alias="sw.markers_per_unit")
     place_all_markers: bool = Field(True, alias="sw.place_all_markers")
     pooled_markers: bool = Field(True, alias="sw.pooled_markers")
     inside_squad: InsideSquad = Field(InsideSquad.HULL_OR_CONTACT, alias="sw.inside_squad")
@@ -110,40 +150,21 @@ class SuspiciousPlacesSwitches(Switches):
     fire_zone: FireZone = Field(FireZone.QUALITY_DIE, alias="sw.fire_zone")  # SW-A17
     sniper_spread: float = Field(6.0, gt=0, alias="sw.sniper_spread")  # SW-R33: 6" apart
 
-    @field_validator("markers_per_unit")
-    @classmethod
-    def _die(cls, value: str) -> str:
-        Die.parse(value)
-        return value
-
 
 class UnitSpec(Strict):
     key: str = Field(pattern=KEY)
     side: str = Field(pattern=SIDE_ID)
     name: str = Field(min_length=1, max_length=80)
     kind: UnitKind = UnitKind.SQUAD
-    quality: str = "d8"  # SW-R13: "regular" is d8
-    leadership: int | str | None = None  # SW-A11: a number or a die
+    quality: StepDie = "d8"  # SW-R13: "regular" is d8
+    leadership: Leadership | None = None  # SW-A11: a number or a die
     officer: bool = False  # SW-R19: a direct superior may give the squad its actions
     models: int = Field(1, ge=1, le=60)
     means: tuple[Literal["eyes", "binoculars", "stereo", "electronic"], ...] = ("eyes",)
-    weapon: str = "d6"
+    weapon: StepDie = "d6"
     camouflaged: bool = False  # SW-R01 (squads, vehicles) / SW-R33 (snipers)
     at: XY | None = None  # map mode: the unit's centre on the table
     spacing: float = Field(1.5, gt=0, le=6)  # map mode: inches between models in formation
-
-    @field_validator("quality", "weapon")
-    @classmethod
-    def _dice(cls, value: str) -> str:
-        Die.parse(value)
-        return value
-
-    @field_validator("leadership")
-    @classmethod
-    def _leadership(cls, value: int | str | None) -> int | str | None:
-        if isinstance(value, str):
-            Die.parse(value)
-        return value
 
     def formation(self) -> list[XY]:
         """Model offsets from the centre: rows of up to five, ``spacing`` apart."""

@@ -62,7 +62,8 @@ def plan(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) ->
             raise Refusal(ATTACHED, "Fire at the squad the figure is with (SW-R20).")
     elif target.public.get("face") == Face.MINEFIELD:
         raise Refusal(KNOWN_MINEFIELD, "That marker is a known minefield.")
-    weapon = _weapon_die(command.weapon or unit.public["weapon"])
+    # Both are one of the game's dice: the command's by its model, the unit's by the scenario's.
+    weapon = Die.parse(command.weapon or unit.public["weapon"])
     measure = measure_for(ruling, scenario, side, command.measured)
     if not measure.line_of_sight(unit, target):
         raise Refusal(NO_LINE_OF_SIGHT, "The shooter cannot see the target.")
@@ -122,13 +123,6 @@ def fire(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) ->
     tell_roll(ruling, side, target, public, die, die_text, measure, extra, concealed)
     if outcome.betrayed:
         betrayal(ruling, unit)
-
-
-def _weapon_die(text: str) -> Die:
-    try:
-        return Die.parse(text)
-    except ValueError:
-        raise Refusal("bad_weapon", "Give the weapon die as d4, d6, d8, d10 or d12.") from None
 
 
 def _hit_marker(
