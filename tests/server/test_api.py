@@ -12,7 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ghillie import examples
+from ghillie.errors import Refusal
 from ghillie.server.app import create_app
+from ghillie.server.problems import Problem
 from ghillie.store import MemoryStore
 from ghillie.store.sql import SqlStore
 
@@ -114,6 +116,13 @@ def test_refusals_are_problem_documents_with_stable_codes(client: TestClient) ->
     }
     unknown = give(client, game, tokens["orks"], {"type": "waaagh"}, "y")
     assert (unknown.status_code, unknown.json()["code"]) == (422, "unknown_command")
+
+
+def test_a_refusal_that_names_the_field_it_concerns_says_so_in_its_problem_document() -> None:
+    refusal = Refusal("bad_models", "Give a position for every model.", field="models.3")
+    assert Problem.of(refusal).body()["field"] == "models.3"
+    # A refusal that names no field has none in its document (as every refusal had before).
+    assert "field" not in Problem.of(Refusal("not_now", "Not now.")).body()
 
 
 def test_bad_input_is_refused_without_echoing_it(client: TestClient) -> None:
