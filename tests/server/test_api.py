@@ -146,6 +146,25 @@ def test_bad_input_is_refused_without_echoing_it(client: TestClient) -> None:
         assert secret not in answer.text
 
 
+def test_a_grid_ambush_set_up_slip_is_a_problem_naming_the_field_it_concerns(
+    client: TestClient,
+) -> None:
+    game, tokens = new_game(client)  # grid-ambush-table: the players enter the counts
+    jungle = tokens["jungle"]
+    order = {"type": "record_ambushes", "orders": [{"unit": "graw", "square": "D2"}]}
+    give(client, game, jungle, order, "1")
+    give(client, game, jungle, {"type": "ready"}, "2")
+    give(client, game, tokens["orks"], {"type": "ready"}, "3")
+    give(client, game, jungle, {"type": "reveal", "unit": "graw"}, "4")
+    slip = give(client, game, jungle, {"type": "set_up", "unit": "graw", "in_square": 4}, "5")
+    assert slip.status_code == 409
+    assert slip.json()["code"] == "too_few_in_square"
+    assert slip.json()["field"] == "in_square"
+    assert slip.json()["detail"].startswith("Only 4 of the 10 models set up are in D2")
+    listed = {"type": "set_up", "unit": "graw", "in_square": 4, "casualties": [8, 9]}
+    assert give(client, game, jungle, listed, "6").status_code == 200
+
+
 def test_the_view_can_be_fetched_from_a_seq_on(client: TestClient) -> None:
     game, tokens = new_game(client)
     give(client, game, tokens["jungle"], {"type": "ready"}, "1")
