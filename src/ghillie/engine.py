@@ -64,12 +64,16 @@ def parse_command(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any]) -> Command
         field = ".".join(str(part) for part in first["loc"]) or None
         if first["type"] == NOT_A_DIE:
             dice = first.get("ctx", {}).get("dice", "")
-            raise Refusal(BAD_DIE, f"That is not a die in this game: use {dice}.", field) from None
+            raise Refusal(
+                BAD_DIE, f"That is not a die in this game: use {dice}.", field=field
+            ) from None
         if first["type"] == "missing":
-            raise Refusal(MALFORMED_COMMAND, "Fill in this field.", field) from None
+            raise Refusal(MALFORMED_COMMAND, "Fill in this field.", field=field) from None
         if first["type"] == "extra_forbidden":
-            raise Refusal(MALFORMED_COMMAND, "This command has no such field.", field) from None
-        raise Refusal(MALFORMED_COMMAND, "This value cannot be used here.", field) from None
+            raise Refusal(
+                MALFORMED_COMMAND, "This command has no such field.", field=field
+            ) from None
+        raise Refusal(MALFORMED_COMMAND, "This value cannot be used here.", field=field) from None
 
 
 def apply(

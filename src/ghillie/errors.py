@@ -3,7 +3,9 @@
 A refusal carries a stable ``code`` (clients and tests match on it) and a fixed ``detail``
 sentence chosen by the rule that refused. Neither ever contains the command's raw input or
 anything the refusing side may not know: a command that touches another side's hidden piece
-is refused with exactly the same code and detail as one that touches nothing at all.
+is refused with exactly the same code and detail as one that touches nothing at all. A rule
+may also say which of the command's fields the refusal concerns (``field``, a path such as
+``models.3``, as the pages name their inputs), so that a page can point at it.
 """
 
 from __future__ import annotations
@@ -38,9 +40,11 @@ class Refusal(Exception):
 
     >>> Refusal("not_your_turn", "It is not your side's turn to act.").code
     'not_your_turn'
+    >>> Refusal("bad_models", "Give every model a position.", field="models.3").as_dict()
+    {'code': 'bad_models', 'detail': 'Give every model a position.', 'field': 'models.3'}
     """
 
-    def __init__(self, code: str, detail: str, field: str | None = None) -> None:
+    def __init__(self, code: str, detail: str, *, field: str | None = None) -> None:
         super().__init__(f"{code}: {detail}")
         self.code = code
         self.detail = detail

@@ -12,7 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ghillie import examples
+from ghillie.errors import Refusal
 from ghillie.server.app import create_app
+from ghillie.server.problems import Problem
 from ghillie.store import MemoryStore
 from ghillie.store.sql import SqlStore
 
@@ -116,6 +118,13 @@ def test_refusals_are_problem_documents_with_stable_codes(client: TestClient) ->
     assert (unknown.status_code, unknown.json()["code"]) == (422, "unknown_command")
 
 
+def test_a_refusal_that_names_the_field_it_concerns_says_so_in_its_problem_document() -> None:
+    refusal = Refusal("bad_models", "Give a position for every model.", field="models.3")
+    assert Problem.of(refusal).body()["field"] == "models.3"
+    # A refusal that names no field has none in its document (as every refusal had before).
+    assert "field" not in Problem.of(Refusal("not_now", "Not now.")).body()
+
+
 def test_bad_input_is_refused_without_echoing_it(client: TestClient) -> None:
     game, tokens = new_game(client)
     secret = "GRAW-IS-IN-D2"
@@ -135,6 +144,25 @@ def test_bad_input_is_refused_without_echoing_it(client: TestClient) -> None:
     for answer in answers:
         assert answer.status_code in (400, 422)
         assert secret not in answer.text
+
+
+def test_a_grid_ambush_set_up_slip_is_a_problem_naming_the_field_it_concerns(
+    client: TestClient,
+) -> None:
+    game, tokens = new_game(client)  # grid-ambush-table: the players enter the counts
+    jungle = tokens["jungle"]
+    order = {"type": "record_ambushes", "orders": [{"unit": "graw", "square": "D2"}]}
+    give(client, game, jungle, order, "1")
+    give(client, game, jungle, {"type": "ready"}, "2")
+    give(client, game, tokens["orks"], {"type": "ready"}, "3")
+    give(client, game, jungle, {"type": "reveal", "unit": "graw"}, "4")
+    slip = give(client, game, jungle, {"type": "set_up", "unit": "graw", "in_square": 4}, "5")
+    assert slip.status_code == 409
+    assert slip.json()["code"] == "too_few_in_square"
+    assert slip.json()["field"] == "in_square"
+    assert slip.json()["detail"].startswith("Only 4 of the 10 models set up are in D2")
+    listed = {"type": "set_up", "unit": "graw", "in_square": 4, "casualties": [8, 9]}
+    assert give(client, game, jungle, listed, "6").status_code == 200
 
 
 def test_the_view_can_be_fetched_from_a_seq_on(client: TestClient) -> None:

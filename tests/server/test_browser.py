@@ -479,7 +479,7 @@ def _play_grid_ambush(jungle: Player, marines: Player) -> None:
     jungle.choose(set_up, "unit", marbo)
     assert set_up.locator('input[name="models.0.x"]').count() == 1
     jungle.pick(set_up, "models.0", 40, 16)
-    assert "set up with 1 model(s)" in jungle.submit(set_up)
+    assert "Marbo is set up in D2" in jungle.submit(set_up)
 
     # The Marines now see Marbo on the table, in D2, on their map.
     marines.wait_seq(jungle.seq())

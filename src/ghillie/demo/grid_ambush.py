@@ -76,6 +76,12 @@ SCRIPT = Script(
         ),
         Step(
             "jungle",
+            {"type": "set_up", "unit": "marbo", "models": [[20, 12.5]]},
+            "A slip: Marbo is put on the open ground just outside the creepers. The set-up "
+            "is refused, with the reason and a spot that would do; nothing is removed.",
+        ),
+        Step(
+            "jungle",
             {"type": "set_up", "unit": "marbo", "models": [[16, 20]]},
             "Marbo is set up in the creepers of B2.",
         ),

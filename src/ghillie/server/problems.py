@@ -1,7 +1,8 @@
 """Errors as RFC 9457 problem documents with stable codes.
 
 A problem never echoes the request or a validator's internals, and never depends on hidden
-state: its status, code and detail come from the refusal's code and fixed detail alone.
+state: its status, code and detail come from the refusal's code and fixed detail alone (and
+its field, when the rule names the command field it concerns).
 """
 
 from __future__ import annotations
@@ -51,20 +52,20 @@ TITLES = {
 
 class Problem(Exception):
     def __init__(
-        self, code: str, detail: str, status: int | None = None, field: str | None = None
+        self, code: str, detail: str, status: int | None = None, *, field: str | None = None
     ) -> None:
         super().__init__(code)
         self.code = code
         self.detail = detail
         self.status = status or STATUS.get(code, 409)
-        self.field = field
+        self.field = field  # the command field the refusal concerns, if the rule said
 
     @classmethod
     def of(cls, refusal: Refusal) -> Problem:
         return cls(refusal.code, refusal.detail, field=refusal.field)
 
     def body(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+        body: dict[str, Any] = {
             "type": f"/problems/{self.code}",
             "title": TITLES.get(self.status, "Error"),
             "status": self.status,
@@ -72,8 +73,8 @@ class Problem(Exception):
             "detail": self.detail,
         }
         if self.field is not None:
-            out["field"] = self.field  # the command field it concerns, for the form
-        return out
+            body["field"] = self.field  # an RFC 9457 extension member
+        return body
 
 
 def where(exc: BaseException) -> str:

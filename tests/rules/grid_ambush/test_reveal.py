@@ -1,5 +1,5 @@
-"""Revealing an ambush, setting it up, and what it may do after (RULES-SPEC DWV-R06, R08,
-R09, A07, A08, A09, A11, A13; test case T07)."""
+"""Revealing an ambush and what it may do after (RULES-SPEC DWV-R06, R09, A07, A11, A13;
+test case T07). Setting it up (DWV-R08) is test_setting_up.py's."""
 
 from __future__ import annotations
 
@@ -13,8 +13,6 @@ from .helpers import (
     GRAW_IN_D2,
     JUNGLE,
     MARINES,
-    ORKS,
-    TACTICAL_IN_D2,
     end_phases,
     known,
     map_data,
@@ -23,7 +21,6 @@ from .helpers import (
     scan,
     seen,
     started,
-    table_data,
     told,
     unit,
 )
@@ -47,12 +44,6 @@ def _set_up(game: Game, key: str, models: list[Any]) -> Any:
 
 def _moved(models: list[list[float]], dy: float = 0.5) -> list[list[float]]:
     return [[x, y + dy] for x, y in models]
-
-
-def _jungle_turn_2_with_arvin_in_d2(game: Game) -> None:
-    end_phases(game, JUNGLE, 3)
-    game.command(MARINES, {"type": "move", "unit": "tactical", "models": TACTICAL_IN_D2})
-    end_phases(game, MARINES, 3)
 
 
 # --- DWV-R06 when the owner may reveal ---------------------------------------------------------
@@ -120,154 +111,6 @@ def test_dwv_a13_reveal_turn_one_off_waits_for_turn_2() -> None:
     end_phases(game, MARINES, 3)
     assert game.view(JUNGLE)["board"]["turn"] == 2
     _reveal(game, "graw")
-
-
-# --- DWV-R08 setting up -----------------------------------------------------------------------
-
-
-@pytest.mark.spec("DWV-R08")
-def test_dwv_r08_only_the_owner_sets_up_and_only_the_unit_revealed() -> None:
-    game = started(graw="D2", marbo="B2")
-    _reveal(game, "graw")
-    assert refused(
-        game, MARINES, {"type": "set_up", "unit": "graw", "models": GRAW_IN_D2}
-    ).code == ("not_your_turn")
-    assert refused(
-        game, JUNGLE, {"type": "set_up", "unit": "marbo", "models": MARBO_IN_B2}
-    ).code == ("setup_pending")
-    assert refused(game, JUNGLE, {"type": "end_phase"}).code == "not_your_turn"
-    short = {"type": "set_up", "unit": "graw", "models": GRAW_IN_D2[:9]}
-    assert refused(game, JUNGLE, short).code == "bad_models"
-    _set_up(game, "graw", GRAW_IN_D2)
-
-
-@pytest.mark.spec("DWV-R08")
-def test_dwv_r08_each_model_breaking_a_condition_is_removed_as_a_casualty() -> None:
-    game = started(graw="D2")
-    _jungle_turn_2_with_arvin_in_d2(game)  # Sergeant Arvin stands at (42, 21)
-    _reveal(game, "graw")
-    proposed = [
-        [38, 15], [39.5, 15], [41, 15], [38, 13.5], [39.5, 13.5], [41, 13.5],
-        [42.5, 9.5],  # open ground south of the jungle: (b) not in jungle or woods
-        [42, 22.5],  # 0.5" from Sergeant Arvin's base: (c) within 1" of an enemy model
-        [47, 23],  # in the jungle of D2, but 5" from the rest: (a) out of coherency
-        None,  # the owner could not place it
-    ]  # fmt: skip
-    event = _set_up(game, "graw", proposed)
-    for observer in (MARINES, JUNGLE):
-        (line,) = told(event, observer)
-        assert line["placed"] == 6
-        assert line["casualties"] == {
-            "6": "not in jungle or woods",
-            "7": 'within 1" of an enemy model',
-            "8": "out of squad coherency",
-            "9": "not set up by its owner",
-        }
-        assert "4 removed as casualties" in line["text"]
-    graw = known(game, MARINES, "graw")
-    assert graw is not None
-    models = graw["public"]["models"]
-    assert [m["lost"] for m in models] == [False] * 6 + [True] * 4
-    assert [m["at"] for m in models[:6]] == proposed[:6]
-    assert all(m["at"] is None for m in models[6:])
-
-
-@pytest.mark.spec("DWV-R08")
-def test_dwv_r08_the_first_model_must_be_in_the_recorded_square() -> None:
-    game = started(graw="D2")
-    _reveal(game, "graw")
-    # The whole patrol in the jungle just east of D2 (x 48-50 is E2): none in D2.
-    east = [[48.6 + (i % 2), 11 + 1.2 * (i // 2)] for i in range(10)]
-    event = _set_up(game, "graw", east)
-    assert told(event, MARINES)[0]["placed"] == 0
-    assert known(game, MARINES, "graw")["public"]["status"] == "destroyed"  # type: ignore[index]
-
-
-@pytest.mark.spec("DWV-R08")
-def test_dwv_r08_the_set_up_is_told_to_spectators_too() -> None:
-    game = started(graw="D2")
-    _reveal(game, "graw")
-    event = _set_up(game, "graw", GRAW_IN_D2)
-    assert told(event, "spectator") == told(event, MARINES)
-    assert told(event, MARINES)[0]["event"] == "set_up"
-
-
-# --- DWV-A08 at least half in the square --------------------------------------------------------
-
-
-def _table_set_up(switches: dict[str, Any], key: str, placed: int, in_square: int) -> Any:
-    game = started(table_data(**switches), graw="D2", harker="B2")
-    game.command(JUNGLE, {"type": "reveal", "unit": key})
-    return game.command(
-        JUNGLE, {"type": "set_up", "unit": key, "placed": placed, "in_square": in_square}
-    )
-
-
-@pytest.mark.spec("DWV-A08", "DWV-R08")
-def test_dwv_a08_at_least_half_rounded_up_of_the_models_set_up_are_in_the_square() -> None:
-    (line,) = told(_table_set_up({}, "graw", 10, 4), ORKS)
-    assert line["placed"] == 8  # 4 in the square carry 4 outside it
-    assert set(line["casualties"].values()) == {
-        "fewer than half the unit would be in the recorded square"
-    }
-    (line,) = told(_table_set_up({}, "harker", 5, 2), ORKS)
-    assert line["placed"] == 4  # ceil(5 / 2) = 3 > 2, so only 4 stand
-
-
-@pytest.mark.spec("DWV-A08")
-def test_dwv_a08_half_rounding_down_switch_lets_an_odd_unit_keep_one_more() -> None:
-    assert told(_table_set_up({"half_rounding": "down"}, "graw", 10, 4), ORKS)[0]["placed"] == 9
-    assert told(_table_set_up({"half_rounding": "down"}, "harker", 5, 2), ORKS)[0]["placed"] == 5
-
-
-@pytest.mark.spec("DWV-A08", "DWV-R08")
-def test_dwv_a08_table_mode_counts_that_cannot_be_true_are_refused() -> None:
-    game = started(table_data(), graw="D2")
-    game.command(JUNGLE, {"type": "reveal", "unit": "graw"})
-    for placed, in_square in ((11, 5), (4, 5)):
-        command = {"type": "set_up", "unit": "graw", "placed": placed, "in_square": in_square}
-        assert refused(game, JUNGLE, command).code == "bad_models"
-    positions = {"type": "set_up", "unit": "graw", "models": GRAW_IN_D2}
-    assert refused(game, JUNGLE, positions).code == "bad_models"
-
-
-# --- DWV-A09 no first model ----------------------------------------------------------------------
-
-IN_A1_OPEN_GROUND = [[2 + 1.5 * (i % 5), 4 + 1.5 * (i // 5)] for i in range(10)]
-
-
-@pytest.mark.spec("DWV-A09")
-def test_dwv_a09_no_jungle_in_the_square_destroys_the_whole_unit() -> None:
-    game = started(graw="A1")
-    _reveal(game, "graw")
-    event = _set_up(game, "graw", IN_A1_OPEN_GROUND)
-    (line,) = told(event, MARINES)
-    assert line["placed"] == 0
-    assert len(line["casualties"]) == 10
-    graw = known(game, MARINES, "graw")
-    assert graw is not None
-    assert graw["public"]["status"] == "destroyed"
-    assert all(m["lost"] for m in graw["public"]["models"])
-
-
-@pytest.mark.spec("DWV-A09")
-def test_dwv_a09_first_model_any_terrain_switch_sets_the_unit_up_in_the_open() -> None:
-    game = started(map_data(first_model="any_terrain"), graw="A1")
-    _reveal(game, "graw")
-    event = _set_up(game, "graw", IN_A1_OPEN_GROUND)
-    assert told(event, MARINES)[0]["placed"] == 10
-    assert known(game, MARINES, "graw")["public"]["status"] == "on_table"  # type: ignore[index]
-
-
-@pytest.mark.spec("DWV-A09")
-def test_dwv_a09_any_terrain_applies_only_when_no_first_model_can_stand_in_jungle() -> None:
-    game = started(map_data(first_model="any_terrain"), graw="D2")
-    _reveal(game, "graw")
-    proposed = [*GRAW_IN_D2[:9], [42.5, 9.5]]  # the last in open ground south of the jungle
-    event = _set_up(game, "graw", proposed)
-    (line,) = told(event, MARINES)
-    assert line["placed"] == 9
-    assert line["casualties"] == {"9": "not in jungle or woods"}
 
 
 # --- DWV-R09 / DWV-T07 after the reveal -----------------------------------------------------------
@@ -421,32 +264,3 @@ def test_dwv_a11_unrevealed_at_end_destroyed_counts_it_as_destroyed() -> None:
     assert graw["public"]["status"] == "destroyed"
     assert "square" not in graw["public"]
     assert unit(game, "graw").public["status"] == "destroyed"
-
-
-# --- DWV-A04 which models count as in the recorded square ---------------------------------------
-
-# Three wholly inside D2, four with their centres just inside D2 but their bases astride the
-# D1/D2 line (y = 12), three in the jungle of D1.
-ASTRIDE_THE_LINE = [
-    [38, 14], [39.5, 14], [41, 14],
-    [38, 12.3], [39.5, 12.3], [41, 12.3], [42.5, 12.3],
-    [38, 10.8], [39.5, 10.8], [41, 10.8],
-]  # fmt: skip
-
-
-@pytest.mark.spec("DWV-A04", "DWV-R08")
-def test_dwv_a04_a_model_whose_base_centre_is_in_the_square_counts_as_in_it() -> None:
-    game = started(graw="D2")
-    _reveal(game, "graw")
-    assert told(_set_up(game, "graw", ASTRIDE_THE_LINE), MARINES)[0]["placed"] == 10  # 7 in
-
-
-@pytest.mark.spec("DWV-A04", "DWV-R08")
-def test_dwv_a04_whole_base_switch_counts_only_bases_wholly_inside() -> None:
-    game = started(map_data(square_by="whole_base"), graw="D2")
-    _reveal(game, "graw")
-    (line,) = told(_set_up(game, "graw", ASTRIDE_THE_LINE), MARINES)
-    assert line["placed"] == 6  # 3 in the square carry 3 outside it
-    assert set(line["casualties"].values()) == {
-        "fewer than half the unit would be in the recorded square"
-    }

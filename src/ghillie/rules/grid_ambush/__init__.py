@@ -15,7 +15,7 @@ from ghillie.ruleset import Command, Ruleset
 from ghillie.ruling import Ruling
 from ghillie.state import REFEREE, Facts, GameState, Phase
 
-from .ambush import end_game, reveal, scan, set_up
+from .ambush import end_game, reveal, scan
 from .board import Board, Status, Step, can_ambush, fold
 from .commands import (
     COMMANDS,
@@ -31,6 +31,7 @@ from .commands import (
     SetUp,
 )
 from .scenario import GridAmbushScenario, ScanPhase
+from .setting_up import set_up
 from .setup import create_units, ready, record
 from .turn import assault, end_phase, fire, move
 

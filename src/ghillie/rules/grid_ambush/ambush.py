@@ -1,28 +1,16 @@
-"""Ambushes revealed: by their owner (DWV-R06) or by a scan (DWV-R07), then set up
-(DWV-R08); and what becomes of those never revealed (DWV-A11)."""
+"""Ambushes revealed: by their owner (DWV-R06) or by a scan (DWV-R07), to be set up by their
+owner (DWV-R08, setting_up.py); and what becomes of those never revealed (DWV-A11)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ghillie.errors import MEASURED_BY_MAP, MEASUREMENT_REQUIRED, OFF_TABLE, Refusal
-from ghillie.measure.tabletop import XY
 from ghillie.ruling import Ruling
-from ghillie.state import Facts, GameState, Level, Phase, Piece
+from ghillie.state import Facts, Level, Phase, Piece
 
-from . import placement
 from .board import Board, Status, Step, model_in_square, on_table, own_unit
-from .codes import (
-    ALREADY_SCANNED,
-    BAD_MODELS,
-    BETWEEN_SQUARES,
-    NO_SCANNER,
-    NOT_IN_AMBUSH,
-    SETUP_PENDING,
-    TOO_LATE,
-)
-from .commands import Reveal, Scan, SetUp
-from .scenario import AtEnd, ExtraScans, FirstModel, GridAmbushScenario
+from .codes import ALREADY_SCANNED, BAD_MODELS, BETWEEN_SQUARES, NO_SCANNER, NOT_IN_AMBUSH, TOO_LATE
+from .commands import Reveal, Scan
+from .scenario import AtEnd, ExtraScans, GridAmbushScenario
 
 
 def reveal(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, command: Reveal) -> None:
@@ -65,86 +53,6 @@ def start_setup(
             "text": f"Ambush in {square}: {name}, {how}. Its owner sets it up now.",
         }
     )
-
-
-def set_up(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, command: SetUp) -> None:
-    unit = own_unit(ruling.state, side, command.unit)
-    if unit.id != ruling.board.pending:
-        raise Refusal(SETUP_PENDING, "Set up the unit that was revealed.")
-    size = len(unit.public["models"])
-    rounding = scenario.switches.half_rounding
-    if scenario.mode.value == "map":
-        if command.models is None or len(command.models) != size or command.placed is not None:
-            raise Refusal(BAD_MODELS, "Give a position (or null) for every model of the unit.")
-        result = map_setup(ruling.state, scenario, unit, command.models)
-    else:
-        if command.placed is None or command.in_square is None or command.models is not None:
-            raise Refusal(
-                BAD_MODELS, "Enter how many models were set up and how many are in the square."
-            )
-        if command.placed > size or command.in_square > command.placed:
-            # Counts that cannot be true are a typing slip, not something to round off.
-            raise Refusal(
-                BAD_MODELS,
-                "No more models can be set up than the unit has, nor more be in the "
-                "square than were set up.",
-            )
-        result = placement.set_up_counted(size, command.placed, command.in_square, rounding)
-    models = []
-    for i, model in enumerate(unit.public["models"]):
-        at = command.models[i] if command.models and i in result.placed else None
-        models.append({**model, "at": list(at) if at else None, "lost": i not in result.placed})
-    status = Status.ON_TABLE if result.placed else Status.DESTROYED
-    ruling.update(unit.id, public={"status": status.value, "models": models})
-    ruling.change_board("pending", unit=None)
-    lost = len(result.casualties)
-    # The models stand on the open table: everyone, spectators too, sees the result.
-    ruling.tell_public(
-        {
-            "event": "set_up",
-            "unit": unit.id,
-            "placed": len(result.placed),
-            "casualties": {str(i): why for i, why in result.casualties.items()},
-            "text": f"{unit.public['name']} set up with {len(result.placed)} model(s); "
-            f"{lost} removed as casualties.",
-        }
-    )
-
-
-def map_setup(
-    state: GameState[Board],
-    scenario: GridAmbushScenario,
-    unit: Piece,
-    proposed: tuple[XY | None, ...],
-) -> placement.Setup:
-    table = scenario.tabletop
-    square = unit.secret["square"]
-    radius = float(unit.public["base_radius"])
-    standing = [
-        (p.owner, (tuple(m["at"]), float(p.public["base_radius"])))
-        for p in state.pieces.values()
-        if p.kind == "unit" and p.id != unit.id
-        for m in p.public["models"]
-        if m["at"] and not m["lost"]
-    ]
-    enemies = [model for owner, model in standing if owner != unit.owner]
-    friends = [model for owner, model in standing if owner == unit.owner]
-
-    def in_square(point: XY) -> bool:
-        return model_in_square(scenario, square, point, radius)
-
-    kwargs: dict[str, Any] = {
-        "table": table,
-        "in_square": in_square,
-        "enemies": enemies,
-        "friends": friends,
-        "base_radius": radius,
-        "rounding": scenario.switches.half_rounding,
-    }
-    result = placement.set_up(proposed, **kwargs)
-    if not result.placed and scenario.switches.first_model is FirstModel.ANY_TERRAIN:
-        result = placement.set_up(proposed, wooded=False, **kwargs)
-    return result
 
 
 def scan(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, command: Scan) -> None:

@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING
 from ghillie.scenario import Mode
 from ghillie.state import Facts, GameState, Phase, Piece
 
-from .scenario import WOODED, GridAmbushScenario
+from . import placement
+from .scenario import GridAmbushScenario
+from .setting_up import ground_for
 
 if TYPE_CHECKING:
     from .board import Board
@@ -89,33 +91,25 @@ def _moved(scenario: GridAmbushScenario, unit: Piece, seq: int) -> Facts:
 
 
 def _set_ups(state: GameState[Board], scenario: GridAmbushScenario, unit: Piece) -> list[Facts]:
+    """A set-up that stands (its casualties confirmed), and slips a player could make."""
     size = len(unit.public["models"])
+    ref = {"type": "set_up", "unit": unit.id}
     if scenario.mode is Mode.TABLE:
-        return [
-            {"type": "set_up", "unit": unit.id, "placed": size, "in_square": size},
-            {"type": "set_up", "unit": unit.id, "placed": size, "in_square": max(0, size // 2 - 1)},
+        # Set up n models, ceil(n/2) of them in the square: legal under either rounding.
+        n = size - 2 if size > 2 else size
+        out: list[Facts] = [
+            {**ref, "in_square": size},
+            {**ref, "in_square": (n + 1) // 2, "casualties": list(range(n, size))},
+            {**ref, "in_square": max(1, size // 2 - 1)},  # too few in the square: refused
         ]
-    grid, table = scenario.grid, scenario.tabletop
-    x0, y0, x1, y1 = grid.bounds(unit.secret["square"])
-    enemies = [
-        m["at"]
-        for p in state.pieces.values()
-        if p.owner != unit.owner and p.kind == "unit"
-        for m in p.public["models"]
-        if m["at"] and not m["lost"]
-    ]
-    spots = [
-        (x0 + 0.6 + 1.2 * i, y0 + 0.6 + 1.2 * j)
-        for i in range(int((x1 - x0) / 1.2))
-        for j in range(int((y1 - y0) / 1.2))
-    ]
-    spots = [
-        p for p in spots if table.in_kind(p, WOODED) and all(math.dist(p, e) > 2.1 for e in enemies)
-    ]
-    if not spots:
-        return [{"type": "set_up", "unit": unit.id, "models": [None] * size}]
-    first = spots[0]
-    near = sorted(spots, key=lambda p: math.dist(p, first))[:size]
-    models: list[list[float] | None] = [list(p) for p in near]
-    models += [None] * (size - len(models))
-    return [{"type": "set_up", "unit": unit.id, "models": models}]
+        if state.seq % 4 == 0:
+            out.append({**ref, "casualties": list(range(size))})  # none could be set up
+        return out
+    planned = placement.plan(size, ground_for(state, scenario, unit))
+    models = [list(p) if p is not None else None for p in planned]
+    lost = [i for i, p in enumerate(planned) if p is None]
+    stands = {**ref, "models": models, "casualties": lost}
+    if lost:
+        return [stands, {**ref, "models": models}]  # the casualties unconfirmed: refused
+    slipped = [[0.5, 0.5], *models[1:]]  # the first model in a corner of the table
+    return [stands, {**ref, "models": slipped}]

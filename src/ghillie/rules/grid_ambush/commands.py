@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -13,6 +13,7 @@ from ghillie.state import Phase
 
 UnitRef = str  # a unit's piece id, or its scenario key for one's own units
 Square = str
+ModelIndex = Annotated[int, Field(ge=0, le=59)]  # a model's place in its unit, from 0
 
 
 class OrderEntry(BaseModel):
@@ -50,15 +51,32 @@ class Reveal(Command):
 
 
 class SetUp(Command):
-    """RULES-SPEC DWV-R08: set up a revealed unit. Map mode: a position per model (null for a
-    model that cannot be set up). Table mode: how many were set up, and how many of those
-    stand in the recorded square."""
+    """RULES-SPEC DWV-R08: set up a revealed unit.
+
+    Map mode: ``models`` gives a position for every model of the unit, or null for a model
+    that cannot be set up anywhere legal. Table mode: set the models up on the table and enter
+    ``in_square``, how many of those set up stand in the recorded square. In both modes
+    ``casualties`` lists the models that cannot be set up, which the owner accepts losing. On a
+    map it must be exactly the models given no position, and none of them may have room to
+    be set up. At a table it is the players' word. A model not listed is never removed: a
+    set-up that breaks a rule is refused, never trimmed."""
 
     type: Literal["set_up"] = "set_up"
     unit: UnitRef = Field(max_length=64)
-    models: tuple[XY | None, ...] | None = Field(None, max_length=60)
-    placed: int | None = Field(None, ge=0, le=60)
-    in_square: int | None = Field(None, ge=0, le=60)
+    models: tuple[XY | None, ...] | None = Field(
+        None,
+        max_length=60,
+        description="map mode: each model's position, null if it cannot be set up",
+    )
+    in_square: int | None = Field(
+        None, ge=0, le=60, description="table mode: how many of the models set up are in the square"
+    )
+    casualties: tuple[ModelIndex, ...] = Field(
+        (),
+        max_length=60,
+        description="the models that cannot be set up and are removed, by number in the unit "
+        "(the first is 0)",
+    )
 
 
 class Move(Command):

@@ -1,0 +1,398 @@
+"""The set_up command: a revealed unit is set up by its owner (RULES-SPEC DWV-R08, A08, A09).
+
+A slip (a model typed or tapped onto open ground, too near the enemy, out of coherency; too
+few in the square) is refused with the model it concerns and the state unchanged; a model
+is removed only when it cannot be set up anywhere legal, and only once its owner has listed
+it among the casualties (``SetUp.casualties``). On a map ghillie checks that no model left
+out has room (placement.py); at a physical table the players say which models could not be
+set up, and ghillie checks the first model and the half rule on the counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ghillie.errors import MEASURED_BY_MAP, OFF_TABLE, Refusal
+from ghillie.measure.tabletop import XY
+from ghillie.ruling import Ruling
+from ghillie.state import SPECTATOR, GameState, Piece
+
+from . import placement
+from .board import Board, Status, model_in_square, own_unit
+from .codes import (
+    BAD_MODELS,
+    CAN_BE_SET_UP,
+    CONFIRM_CASUALTIES,
+    NEAR_ENEMY,
+    NONE_IN_SQUARE,
+    NOT_COHERENT,
+    NOT_WOODED,
+    ON_A_BASE,
+    SETUP_PENDING,
+    TOO_FEW_IN_SQUARE,
+)
+from .commands import SetUp
+from .placement import Fault, Ground, Loss, Setup, Slip
+from .scenario import FirstModel, GridAmbushScenario, SquareBy
+
+# The refusal code of each slip in a position (DWV-R08 b, c; the table; one base per model).
+POSITION_CODES = {
+    Fault.OFF_TABLE: OFF_TABLE,
+    Fault.NOT_WOODED: NOT_WOODED,
+    Fault.NEAR_ENEMY: NEAR_ENEMY,
+    Fault.ON_A_BASE: ON_A_BASE,
+}
+
+
+def set_up(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, command: SetUp) -> None:
+    unit = own_unit(ruling.state, side, command.unit)
+    if unit.id != ruling.board.pending:
+        raise Refusal(SETUP_PENDING, "Set up the unit that was revealed.")
+    if scenario.mode.value == "map":
+        ground = ground_for(ruling.state, scenario, unit)
+        words = Words(scenario, unit, wooded=ground.wooded)
+        result = _on_the_map(ground, unit, command, words)
+    else:
+        words = Words(scenario, unit)
+        result = _at_the_table(scenario, unit, command, words)
+
+    models = []
+    for i, model in enumerate(unit.public["models"]):
+        at = command.models[i] if command.models and i in result.placed else None
+        models.append({**model, "at": list(at) if at else None, "lost": i not in result.placed})
+    status = Status.ON_TABLE if result.placed else Status.DESTROYED
+    ruling.update(unit.id, public={"status": status.value, "models": models})
+    ruling.change_board("pending", unit=None)
+    line = {
+        "event": "set_up",
+        "unit": unit.id,
+        "square": words.square,
+        "placed": len(result.placed),
+        "lost": len(result.casualties),
+    }
+    # The owner is told which models were lost and why; everyone else, spectators too, what
+    # the open table shows: the models that appear, and how many could not be set up.
+    ruling.tell(
+        unit.owner,
+        {
+            **line,
+            "casualties": {str(i): why.value for i, why in result.casualties.items()},
+            "text": words.owner_told(result),
+        },
+    )
+    ruling.tell_each(
+        {**line, "text": words.others_told(result)},
+        (*ruling.state.others(unit.owner), SPECTATOR),
+    )
+
+
+def ground_for(state: GameState[Board], scenario: GridAmbushScenario, unit: Piece) -> Ground:
+    """Where ``unit`` is set up on the map: what its owner can see of the table."""
+    square = unit.secret["square"]
+    radius = float(unit.public["base_radius"])
+    standing = [
+        (p.owner, (tuple(m["at"]), float(p.public["base_radius"])))
+        for p in state.pieces.values()
+        if p.kind == "unit" and p.id != unit.id
+        for m in p.public["models"]
+        if m["at"] and not m["lost"]
+    ]
+    shape = scenario.grid.polygon(square)
+    if scenario.switches.square_by is SquareBy.WHOLE_BASE:
+        shape = shape.buffer(-radius)
+
+    def in_square(point: XY) -> bool:
+        return model_in_square(scenario, square, point, radius)
+
+    ground = Ground(
+        table=scenario.tabletop,
+        in_square=in_square,
+        square=shape,
+        enemies=[model for owner, model in standing if owner != unit.owner],
+        friends=[model for owner, model in standing if owner == unit.owner],
+        base_radius=radius,
+        rounding=scenario.switches.half_rounding,
+    )
+    if (
+        scenario.switches.first_model is FirstModel.ANY_TERRAIN
+        and placement.room((), ground) is None
+    ):
+        # DWV-A09 option: no first model fits in jungle or woods, so the unit sets up without.
+        ground = replace(ground, wooded=False)
+    return ground
+
+
+def _on_the_map(ground: Ground, unit: Piece, command: SetUp, words: Words) -> Setup:
+    size = len(unit.public["models"])
+    if command.in_square is not None:
+        raise Refusal(
+            MEASURED_BY_MAP,
+            "This game is on a map: ghillie sees which models are in the square.",
+            field="in_square",
+        )
+    if command.models is None or len(command.models) != size:
+        raise Refusal(
+            BAD_MODELS, "Give a position (or none) for every model of the unit.", field="models"
+        )
+    result = placement.check(command.models, ground)
+    if isinstance(result, Slip):
+        raise words.refusal(result, command.models)
+    if sorted(command.casualties) != sorted(result.casualties):
+        raise Refusal(CONFIRM_CASUALTIES, words.confirm(result), field="casualties")
+    return result
+
+
+def _at_the_table(scenario: GridAmbushScenario, unit: Piece, command: SetUp, words: Words) -> Setup:
+    size = len(unit.public["models"])
+    if command.models is not None:
+        raise Refusal(
+            BAD_MODELS,
+            "At a physical table, set the models up there: enter how many stand in the square, "
+            "and list those that cannot be set up.",
+            field="models",
+        )
+    lost = command.casualties
+    if len(set(lost)) != len(lost) or any(i >= size for i in lost):
+        raise Refusal(
+            BAD_MODELS,
+            "List each model that cannot be set up once, by its number in the unit (the first "
+            "is 0).",
+            field="casualties",
+        )
+    placed = size - len(lost)
+    if command.in_square is None and placed:
+        raise Refusal(
+            BAD_MODELS,
+            "Enter how many of the models set up stand in the recorded square.",
+            field="in_square",
+        )
+    if command.in_square is not None and command.in_square > placed:
+        # Counts that cannot be true are a typing slip, not something to round off.
+        raise Refusal(
+            BAD_MODELS,
+            "No more models can be in the square than were set up: every model not listed "
+            "among the casualties counts as set up.",
+            field="in_square",
+        )
+    result = placement.check_counted(size, lost, command.in_square, scenario.switches.half_rounding)
+    if isinstance(result, Slip):
+        raise words.refusal(result)
+    return result
+
+
+class Words:
+    """What the owner and the others are told about one unit's set-up: plain sentences,
+    models named as the owner knows them."""
+
+    def __init__(self, scenario: GridAmbushScenario, unit: Piece, *, wooded: bool = True) -> None:
+        self.table_mode = scenario.mode.value != "map"
+        self.unit = unit.public["name"]
+        self.square = unit.public["square"]  # made public when the unit was revealed
+        self.size = len(unit.public["models"])
+        self.wooded = wooded
+        self._models = unit.public["models"]
+        self._tabletop = scenario.tabletop
+
+    def model(self, i: int) -> str:
+        """A model by its name, or by its number too where its name is not its own."""
+        name = self._models[i]["name"]
+        if sum(m["name"] == name for m in self._models) == 1:
+            return str(name)
+        return f"model {i + 1} ({name})"
+
+    def models(self, indices: list[int]) -> str:
+        names = [self.model(i) for i in indices]
+        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+    # --- refusals ---------------------------------------------------------------------------
+
+    def refusal(self, slip: Slip, proposed: tuple[XY | None, ...] = ()) -> Refusal:
+        """A slip refused: its code, a sentence naming the model and what is wrong with it,
+        and the field it concerns."""
+        counts = "in_square" if self.table_mode else "models"
+        if slip.fault is Fault.TOO_FEW_IN_SQUARE:
+            return Refusal(TOO_FEW_IN_SQUARE, self._too_few(slip), field=counts)
+        if slip.fault is Fault.NONE_IN_SQUARE:
+            return Refusal(NONE_IN_SQUARE, self._none_in_square(slip), field=counts)
+        assert slip.model is not None  # every other slip is one model's
+        name, field = self.model(slip.model), f"models.{slip.model}"
+        if slip.fault is Fault.HAS_ROOM:
+            return Refusal(CAN_BE_SET_UP, self._has_room(slip, name, proposed), field=field)
+        hint = self._hint(slip, proposed)
+        if slip.fault is Fault.NOT_COHERENT:
+            detail = (
+                f'{_cap(name)} is out of squad coherency: each model must be within 2" of '
+                f"another, the whole unit in one group.{hint}"
+            )
+            return Refusal(NOT_COHERENT, detail, field=field)
+        point = proposed[slip.model]
+        assert point is not None
+        detail = f"The position of {name} {self._wrong_at(slip.fault, point)}{hint}"
+        return Refusal(POSITION_CODES[slip.fault], detail, field=field)
+
+    def _wrong_at(self, fault: Fault, point: XY) -> str:
+        match fault:
+            case Fault.OFF_TABLE:
+                return "is off the table."
+            case Fault.NOT_WOODED:
+                return f"is {self._ground_at(point)}: set-up models must be in jungle or woods."
+            case Fault.NEAR_ENEMY:
+                return (
+                    'is within 1" of an enemy model: set-up models must be at least 1" from '
+                    "every enemy model."
+                )
+            case Fault.ON_A_BASE:
+                return "is on another model's base."
+        raise AssertionError(fault)
+
+    def _too_few(self, slip: Slip) -> str:
+        sq = self.square
+        left_out = (
+            "list a model that cannot be set up anywhere among the casualties"
+            if self.table_mode
+            else "leave out a model that cannot be set up anywhere"
+        )
+        return (
+            f"Only {slip.inside} of the {_count(slip.total)} set up are in {sq}: at least "
+            f"{slip.need} must be. Set more up in {sq}, or {left_out}."
+        )
+
+    def _none_in_square(self, slip: Slip) -> str:
+        detail = f"No model is set up in {self.square}: the first model must be set up there."
+        if self.table_mode:
+            return f"{detail} If none can be, list every model among the casualties."
+        if slip.room is not None:
+            return f"{detail} There is room in {self.square} at {self._at(slip.room)}."
+        return f"{detail} {self._no_first_model()}"
+
+    def _has_room(self, slip: Slip, name: str, proposed: tuple[XY | None, ...]) -> str:
+        at = self._at(slip.room)
+        if all(p is None for p in proposed):
+            return (
+                f"{_cap(name)} can be set up in {self.square}: there is room at {at}. A unit "
+                "is lost only if no model of it can be set up in its square."
+            )
+        return (
+            f"{_cap(name)} can still be set up: there is room for it at {at}. Only models "
+            "that cannot be set up are removed."
+        )
+
+    def confirm(self, result: Setup) -> str:
+        """Why a map set-up waits for its casualties to be confirmed (or not listed)."""
+        lost = sorted(result.casualties)
+        if not lost:
+            return "No model is removed: every model is set up, so none is a casualty."
+        if not result.placed:
+            return (
+                f"{self.unit} cannot be set up: {self._why(Loss.NO_FIRST_MODEL, self.size)}. "
+                f"Confirm to remove the whole unit, {_count(self.size)}, as casualties."
+            )
+        why = self._why(result.casualties[lost[0]], len(lost))
+        them = "it" if len(lost) == 1 else "them"
+        return (
+            f"{_count(len(lost))} cannot be set up, {self.models(lost)}: {why}. Confirm to "
+            f"remove {them} as casualties."
+        )
+
+    def _hint(self, slip: Slip, proposed: tuple[XY | None, ...]) -> str:
+        if slip.room is not None:
+            return f" There is room for it at {self._at(slip.room)}."
+        earlier = [p for p in proposed[: slip.model] if p is not None]
+        if slip.fault is not Fault.NOT_COHERENT and not earlier:
+            return f" {self._no_first_model()}"
+        return (
+            " There is no legal position left for it: leave it out, and confirm it as a casualty."
+        )
+
+    def _no_first_model(self) -> str:
+        return (
+            f"No model can be set up in {self.square}{self._terrain()}: leave every model out, "
+            "and confirm the whole unit as casualties."
+        )
+
+    # --- what each side is told ------------------------------------------------------------
+
+    def owner_told(self, result: Setup) -> str:
+        lost = sorted(result.casualties)
+        if not result.placed:
+            why = self._why(result.casualties[0], self.size)
+            return (
+                f"{self.unit} could not be set up: {why}. The whole unit, {_count(self.size)}, "
+                "is removed as casualties."
+            )
+        if not lost:
+            every = "its only model" if self.size == 1 else f"all {self.size} models"
+            return f"{self.unit} is set up in {self.square}: {every}."
+        by_reason: dict[Loss, list[int]] = {}
+        for i in lost:
+            by_reason.setdefault(result.casualties[i], []).append(i)
+        removed = "; ".join(
+            f"{self.models(indices)}, as {self._why(why, len(indices))}"
+            if why is Loss.NOT_SET_UP
+            else f"{self.models(indices)}, because {self._why(why, len(indices))}"
+            for why, indices in by_reason.items()
+        )
+        return (
+            f"{self.unit} is set up in {self.square} with {len(result.placed)} of its "
+            f"{_count(self.size)}. Removed as casualties: {removed}."
+        )
+
+    def others_told(self, result: Setup) -> str:
+        lost = len(result.casualties)
+        if not result.placed:
+            return (
+                f"{self.unit} could not be set up in {self.square}: the whole unit, "
+                f"{_count(self.size)}, is removed as casualties."
+            )
+        seen = f"{self.unit} appears in {self.square}: {_count(len(result.placed))} set up"
+        if not lost:
+            return f"{seen}."
+        was = "was" if lost == 1 else "were"
+        return f"{seen}; {lost} could not be set up and {was} removed as casualties."
+
+    # --- the words for it --------------------------------------------------------------------
+
+    def _why(self, why: Loss, count: int) -> str:
+        them = "it" if count == 1 else "them"
+        sq = self.square
+        match why:
+            case Loss.NO_FIRST_MODEL if self.table_mode:
+                return f"no model of it could be set up in {sq}"
+            case Loss.NO_FIRST_MODEL:
+                return f"no model of it can be set up in {sq}{self._terrain()}"
+            case Loss.TOO_MANY_OUTSIDE:
+                return (
+                    f"there is no room left for {them} in {sq}, and at least half the unit must "
+                    f"be in {sq}"
+                )
+            case Loss.NO_ROOM:
+                woods = " in jungle or woods" if self.wooded else ""
+                return (
+                    f'there is no room left for {them}{woods}, within 2" of the unit and 1" '
+                    "from enemy models"
+                )
+            case Loss.NOT_SET_UP:
+                return f"you said {'it' if count == 1 else 'they'} could not be set up"
+        raise AssertionError(why)
+
+    def _terrain(self) -> str:
+        woods = " in jungle or woods," if self.wooded else ""
+        return f'{woods} at least 1" from enemy models'
+
+    def _ground_at(self, point: XY) -> str:
+        if self._tabletop.in_open(point):
+            return "open ground"
+        kinds = sorted({t.kind for t in self._tabletop.features_at(point)})
+        return f"in {' and '.join(kinds)}, not in jungle or woods"
+
+    @staticmethod
+    def _at(point: XY | None) -> str:
+        return f"({round(point[0], 2):g}, {round(point[1], 2):g})" if point is not None else ""
+
+
+def _count(n: int) -> str:
+    return "1 model" if n == 1 else f"{n} models"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
