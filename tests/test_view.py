@@ -32,8 +32,8 @@ def test_a_side_sees_its_own_pieces_with_their_secrets(game: Game) -> None:
 
 def test_the_other_side_gets_a_fixed_line_for_a_secret_command(game: Game) -> None:
     theirs = view(game, "orks")
-    # The table's grid names every square; leave it out of the search.
-    text = json.dumps({k: v for k, v in theirs.items() if k != "table"})
+    # The table's grid names every square (in the table and on the map); leave them out.
+    text = json.dumps({k: v for k, v in theirs.items() if k not in ("table", "map")})
     assert "D2" not in text
     assert "by the ruin" not in text
     assert theirs["log"][-1]["lines"] == [
@@ -43,9 +43,8 @@ def test_the_other_side_gets_a_fixed_line_for_a_secret_command(game: Game) -> No
 
 def test_an_event_told_to_nobody_reads_as_a_fixed_acted_line(game: Game) -> None:
     spectator = view(game, "spectator")
-    assert spectator["log"][-1]["lines"] == [
-        {"event": "acted", "by": "jungle", "text": "Deathworld Veterans gave an order."}
-    ]
+    assert spectator["log"][-1]["lines"] == [{"event": "acted", "by": "jungle"}]
+    assert spectator["log"][-1]["said"] == [{"text": "Deathworld Veterans gave an order."}]
     assert spectator["pieces"] == []
 
 

@@ -19,6 +19,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from ghillie.dice.check import Check
 from ghillie.events import BoardChange
 from ghillie.forms import Order
+from ghillie.maps import MapView
 from ghillie.ruling import Ruling
 from ghillie.scenario import Scenario
 from ghillie.state import Facts, GameState, Phase, Piece
@@ -155,6 +156,10 @@ class Ruleset(ABC, Generic[S, B]):
         or any piece for the referee): built only from what that observer may see."""
         p = piece.public
         return PieceWords(p.get("name") or p.get("label") or p.get("key") or piece.kind)
+
+    def map_view(self, state: GameState[B], observer: str) -> MapView | None:
+        """``observer``'s map (ghillie.maps), from what it may see; None: no map to draw."""
+        return None
 
     def status(self, state: GameState[B], observer: str) -> list[str | Say]:
         """Where the game stands, in a few sentences for ``observer`` (turn, phase, whose

@@ -85,6 +85,10 @@ def _build(
         "waiting_for": forms.waiting_for(state),
     }
 
+    drawn = ruleset.map_view(state, observer)
+    if drawn is not None:
+        out["map"] = drawn.json(words)
+
     def described(piece: Piece) -> dict[str, Any]:
         return ruleset.describe(state, observer, piece).json(words)
 
@@ -126,7 +130,10 @@ def _build(
 def _entry(event: Event, observer: str, words: Speaker, scenario: Scenario) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "seq": event.seq,
-        "lines": [spoken(line, words, scenario) for line in event.told.get(observer, ())],
+        # The lines exactly as the record keeps them (the host signs what each side is shown
+        # of them), and beside them what the reader reads.
+        "lines": list(event.told.get(observer, ())),
+        "said": [spoken(line, words, scenario) for line in event.told.get(observer, ())],
     }
     if event.fair is not None:
         entry["proof"] = proof(event.fair, observer)
@@ -135,7 +142,7 @@ def _entry(event: Event, observer: str, words: Speaker, scenario: Scenario) -> d
 
 def _referee_entry(event: Event, words: Speaker, scenario: Scenario) -> dict[str, Any]:
     entry = event_to_json(event)
-    entry["told"] = {
+    entry["said"] = {
         side: [spoken(line, words, scenario) for line in lines]
         for side, lines in event.told.items()
     }
@@ -143,9 +150,9 @@ def _referee_entry(event: Event, words: Speaker, scenario: Scenario) -> dict[str
 
 
 def spoken(line: Mapping[str, Any], words: Speaker, scenario: Scenario) -> dict[str, Any]:
-    """A log line as its reader reads it: the sentence in the reader's language, the rules
-    it applies kept apart (a tooltip), and the line's other facts as they are."""
-    out = dict(line)
+    """A log line as its reader reads it: ``{"text": …}``, the sentence in the reader's
+    language, and ``"rules"``, the rules it applies (shown as a tooltip, never in the text)."""
+    out: dict[str, Any] = {"text": ""}
     if line.get("event") == "acted":
         # Deny by default (engine.py): a side told nothing of an event learns only who acted.
         by = line.get("by")

@@ -332,6 +332,7 @@ def test_the_websocket_sends_the_view_then_every_update_and_takes_commands(
                         "text": "The opponent wrote down their ambush orders.",
                     }
                 ],
+                "said": [{"text": "The opponent wrote down their ambush orders."}],
             }
         ]
         assert "CANARY" not in json.dumps(pushed)

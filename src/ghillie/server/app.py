@@ -118,7 +118,10 @@ class Contribution(BaseModel):
 class CommandAnswer(BaseModel):
     command_id: str
     seq: int
-    lines: list[dict[str, Any]]
+    lines: list[dict[str, Any]] = Field(description="what the acting side was told, as recorded")
+    said: list[dict[str, Any]] = Field(
+        default_factory=list, description="the same lines in the reader's words: text, rules"
+    )
 
 
 class OddsRequest(BaseModel):

@@ -797,7 +797,7 @@ def _public_key(private: str) -> str:
 def spoken_answer(answer: dict[str, Any], scenario: Scenario, lang: str) -> dict[str, Any]:
     """A command's answer (kept as data, with the acting side's own lines) in words."""
     words = speaker(scenario.ruleset, lang)
-    return {**answer, "lines": [spoken(line, words, scenario) for line in answer["lines"]]}
+    return {**answer, "said": [spoken(line, words, scenario) for line in answer["lines"]]}
 
 
 def _with_status(game: LiveGame, view: dict[str, Any]) -> dict[str, Any]:

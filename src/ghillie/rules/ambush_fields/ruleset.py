@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from ghillie.errors import NOT_NOW, Refusal
 from ghillie.events import BoardChange
+from ghillie.maps import MapView
 from ghillie.ruleset import Command, OddsQuery, Ruleset
 from ghillie.ruling import Ruling
 from ghillie.state import REFEREE, SPECTATOR, Facts, GameState, Phase
@@ -148,6 +149,12 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
                 if f["owner"] == side
             ]
         return out
+
+    def map_view(self, state: GameState[Board], observer: str) -> MapView | None:
+        from .map import map_view
+
+        fields = self.board_view(state, observer).get("fields", [])
+        return map_view(state, observer, fields)
 
     def candidates(self, state: GameState[Board], side: str) -> list[Facts]:
         from .candidates import candidates

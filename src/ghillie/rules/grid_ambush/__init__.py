@@ -11,6 +11,7 @@ from collections import Counter
 from typing import Any
 
 from ghillie.events import BoardChange
+from ghillie.maps import MapView
 from ghillie.ruleset import Command, Ruleset
 from ghillie.ruling import Ruling
 from ghillie.state import REFEREE, Facts, GameState, Phase
@@ -123,6 +124,11 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
 
     def fold(self, board: Board, change: BoardChange) -> Board:
         return fold(board, change)
+
+    def map_view(self, state: GameState[Board], observer: str) -> MapView | None:
+        from .map import map_view
+
+        return map_view(state, observer)
 
     def candidates(self, state: GameState[Board], side: str) -> list[Facts]:
         from .candidates import candidates

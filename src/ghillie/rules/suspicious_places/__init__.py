@@ -18,6 +18,7 @@ from ghillie.dice.source import RandomDice
 from ghillie.dice.steps import Die, StepDie, not_a_die
 from ghillie.events import BoardChange
 from ghillie.ids import RandomIds
+from ghillie.maps import MapView
 from ghillie.measure.tabletop import Cover
 from ghillie.ruleset import Command, OddsQuery, Params, Ruleset, param_error
 from ghillie.ruling import Ruling
@@ -425,6 +426,11 @@ class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
 
     def status(self, state: GameState[Board], observer: str) -> list[str | Say]:
         return words.status(state, observer)
+
+    def map_view(self, state: GameState[Board], observer: str) -> MapView | None:
+        from .map import map_view
+
+        return map_view(state, observer)
 
     def candidates(self, state: GameState[Board], side: str) -> list[Facts]:
         from .candidates import candidates

@@ -149,7 +149,7 @@ export class Orders {
     this.say(message, "pending", "Sending…");
     try {
       const answer = await api.command(this.options.game, this.options.token, command);
-      const lines = (answer.lines || []).map((line) => line.text).filter(Boolean);
+      const lines = (answer.said || []).map((line) => line.text).filter(Boolean);
       this.say(message, "ok", lines.length ? lines.join(" ") : "Done.");
       this.answeredSeq = answer.seq;
       this.options.afterCommand(answer);

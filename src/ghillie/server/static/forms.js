@@ -232,6 +232,25 @@ function array(info, schema, itemWord) {
     list.append(h("li", {}, h("div", { class: "item-body" }, item.el), remove));
   }
 
+  // A list of points (a unit's models): one tap moves them all, keeping their formation;
+  // single models can still be moved one by one.
+  const together = ctx.pick && schema.items && isPosition(unwrap(schema.items, ctx.root).schema, ctx.root)
+    ? h("button", {
+        type: "button",
+        class: "pick all",
+        dataset: { path },
+        onclick: () => ctx.pick(`${title}: where the middle of the group goes`, "point", (to) => {
+          const values = items.map((w) => w.get(false));
+          const placed = values.filter((v) => Array.isArray(v));
+          if (!placed.length) return;
+          const mid = [0, 1].map((k) => placed.reduce((sum, v) => sum + v[k], 0) / placed.length);
+          const round = (n) => Math.round(n * 10) / 10;
+          render(values.map((v) => (Array.isArray(v) ? [round(v[0] + to[0] - mid[0]), round(v[1] + to[1] - mid[1])] : v)));
+          changed(ctx);
+        }),
+      }, "Move them all: tap the map")
+    : null;
+
   add.addEventListener("click", () => {
     if (items.length < max) addItem(undefined);
     add.disabled = items.length >= max;
@@ -240,7 +259,7 @@ function array(info, schema, itemWord) {
   render(Array.isArray(schema.default) ? schema.default : Array.from({ length: min }, () => undefined));
 
   const widget = {
-    el: h("fieldset", { class: "group list" }, h("legend", {}, title, " ", hintCount(schema)), hint(info), list, add),
+    el: h("fieldset", { class: "group list" }, h("legend", {}, title, " ", hintCount(schema)), hint(info), together, list, add),
     get(strict) {
       if (strict && items.length < min) throw new FormError(`${title}: at least ${min}.`, path);
       return items.map((w) => {

@@ -114,7 +114,7 @@ export function log(view, more = () => null, titles = (name) => name) {
             "li",
             // Numbered by event, as the fairness lines and `ghillie audit` name them.
             { value: entry.seq, dataset: { seq: entry.seq } },
-            entry.lines.map(line),
+            (entry.said || []).map(line),
             more(entry),
           ),
     ),
@@ -147,7 +147,7 @@ function refereeEntry(entry, view, titles) {
 /** What each side was told, with sides told the very same thing listed together. */
 function told(entry, view) {
   const groups = new Map(); // the lines as JSON → [side names, lines]
-  for (const [side, lines] of Object.entries(entry.told || {})) {
+  for (const [side, lines] of Object.entries(entry.said || {})) {
     const key = JSON.stringify(lines);
     if (!groups.has(key)) groups.set(key, [[], lines]);
     groups.get(key)[0].push(side === "spectator" ? "spectators" : sideName(view, side));

@@ -6,8 +6,7 @@ import * as api from "./api.js";
 import { Orders } from "./commands.js";
 import { h } from "./dom.js";
 import { FairPlay } from "./fairplay.js";
-import { HexMap, hasHexMap } from "./hexmap.js";
-import { TableMap, hasMap } from "./map.js";
+import { Board, hasMap } from "./board.js";
 import * as panels from "./panels.js";
 import { sideName } from "./pieces.js";
 import { Live } from "./socket.js";
@@ -69,13 +68,9 @@ function render(view) {
   $("alarms").replaceChildren(fairplay.alarmBox() || "");
   $("fair").replaceChildren(fairplay.panel(view));
 
-  if (hasHexMap(view)) {
+  if (hasMap(view)) {
     $("map-box").hidden = false;
-    if (!map) map = new HexMap($("map"));
-    map.draw(view);
-  } else if (hasMap(view)) {
-    $("map-box").hidden = false;
-    if (!map) map = new TableMap($("map"));
+    if (!map) map = new Board($("map"));
     map.draw(view);
   }
 
@@ -91,8 +86,8 @@ function render(view) {
         game,
         token,
         ruleset,
-        // Points in inches are tapped on a tabletop map; squares and hexes are typed for now.
-        pick: hasMap(view) ? (label, where, done) => (where === "point" ? map.pick(label, done) : null) : null,
+        // A point, square or hex may be tapped on the map; without a map it is typed.
+        pick: hasMap(view) ? (label, where, done) => map.pick(label, where, done) : null,
         getView: () => current,
         afterCommand: () => {
           if (map) map.forgetPick();

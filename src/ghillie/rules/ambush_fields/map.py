@@ -1,0 +1,114 @@
+"""The ambush-fields hex map: the fields a side knows (its own, and the enemy's it has
+located), its own ships and the enemy ships it knows of — face-down counters until they are
+identified."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ghillie.maps import (
+    HEX_CAPTION,
+    Layer,
+    MapView,
+    Shape,
+    Token,
+    shown,
+    side_legend,
+    token_style,
+    whose,
+)
+from ghillie.measure.hexes import disc
+from ghillie.scenario import Mode
+from ghillie.state import REFEREE, GameState, Level, Piece
+from ghillie.words import N_, Say, say
+
+from .board import Board
+from .pieces import SHIP
+from .scenario import AmbushFieldsScenario
+
+CATEGORY = {"ship": N_("ship"), "fighter flight": N_("fighter flight"), "shuttle": N_("shuttle")}
+
+
+def map_view(
+    state: GameState[Board], observer: str, fields: list[dict[str, Any]]
+) -> MapView | None:
+    """``fields``: the fields this observer's board shows (ruleset.board_view's)."""
+    scenario = state.scenario
+    assert isinstance(scenario, AmbushFieldsScenario)
+    if scenario.mode is not Mode.MAP:
+        return None  # a printed map on the real table: hexes are typed
+    hex_map = scenario.hex_map
+    layers = [_field(state, observer, f, hex_map) for f in fields if f.get("centre")]
+    tokens = [t for p in shown(state, observer) if (t := _token(state, observer, p))]
+    legend = side_legend(state, observer)
+    if observer in state.sides:
+        legend.append(("counter", N_("Enemy counters you have detected but not identified")))
+    return MapView(
+        "hexes",
+        HEX_CAPTION,
+        columns=scenario.map.columns,
+        rows=scenario.map.rows,
+        shifted=scenario.map.shifted,
+        layers=layers,
+        tokens=tokens,
+        legend=legend,
+        focus=[t.id for t in tokens if t.id and state.pieces[t.id].owner == observer],
+    )
+
+
+def _field(state: GameState[Board], observer: str, field: dict[str, Any], hex_map: Any) -> Layer:
+    owner = field["owner"]
+    mine = owner == observer
+    centre = hex_map.from_label(field["centre"])
+    hexes = [hex_map.to_label(h) for h in disc(centre, int(field["radius"])) if hex_map.on_map(h)]
+    if not field.get("active", True):
+        style = "field-dropped"
+    else:
+        style = f"field-{whose(state, observer, owner)}"
+    name = state.scenario.side_name(owner)
+    words: Say = (
+        say("Your ambush field {key}", key=field.get("key", ""))
+        if mine
+        else say("An ambush field of {side}", side=name)
+    )
+    title = say(
+        "{field}: radius {radius} around hex {centre}, rating {rating}",
+        field=words,
+        radius=field["radius"],
+        centre=field["centre"],
+        rating=field["rating"],
+    )
+    legend: str | Say = (
+        N_("Your ambush fields") if mine else say("Fields of {side} you have located", side=name)
+    )
+    if observer == REFEREE:
+        legend = say("Ambush fields of {side}", side=name)
+    return Layer(style, legend, hexes=hexes, titles=[title])
+
+
+def _token(state: GameState[Board], observer: str, piece: Piece) -> Token | None:
+    if piece.kind != SHIP or not piece.public.get("at"):
+        return None
+    category = str(piece.public.get("category", "ship"))
+    known = state.known(observer, piece.id) if observer in state.sides else None
+    if observer in (piece.owner, REFEREE):
+        name: str | Say = str(piece.secret.get("name", category))
+        style = token_style(state, observer, piece.owner)
+        shape: Shape = "disc"
+    elif known is not None and known.level >= Level.IDENTIFIED:
+        name = str(known.facts.get("name", category))
+        style, shape = "enemy", "disc"
+    else:
+        name = say("{category} counter", category=say(CATEGORY.get(category, category)))
+        style, shape = "counter", "square"
+    heading = piece.public.get("heading")
+    speed = piece.public.get("speed")
+    title = say(
+        "{name} at hex {hex}, heading {heading}, speed {speed}",
+        name=name,
+        hex=piece.public["at"],
+        heading=heading or "—",
+        speed=speed if speed is not None else "—",
+    )
+    at = str(piece.public["at"])
+    return Token(name, title, style, at, piece.id, shape, radius=0.5, heading=heading)

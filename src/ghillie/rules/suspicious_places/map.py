@@ -1,0 +1,68 @@
+"""The suspicious-places map: terrain, the side's own pieces and the enemy's it knows of."""
+
+from __future__ import annotations
+
+from ghillie.maps import (
+    INCHES_CAPTION,
+    MapView,
+    Token,
+    shown,
+    side_legend,
+    terrain_layers,
+    token_style,
+)
+from ghillie.scenario import Mode
+from ghillie.state import REFEREE, GameState, Piece
+from ghillie.words import N_
+
+from .board import MARKER, SNIPER_MARKER, UNIT, Board, model_points
+from .scenario import SuspiciousPlacesScenario
+from .words import describe
+
+
+def map_view(state: GameState[Board], observer: str) -> MapView | None:
+    scenario = state.scenario
+    assert isinstance(scenario, SuspiciousPlacesScenario)
+    if scenario.mode is not Mode.MAP:
+        return None  # at a real table, the table is the map
+    tokens = [t for p in _shown(state, observer) if (t := _token(state, observer, p))]
+    legend = side_legend(state, observer)
+    if observer in state.sides:
+        legend.append(("true", N_("Where your sniper really is")))
+    return MapView(
+        "inches",
+        INCHES_CAPTION,
+        width=scenario.table.width,
+        depth=scenario.table.depth,
+        layers=terrain_layers(scenario.terrain),
+        tokens=tokens,
+        legend=legend,
+        focus=[t.id for t in tokens if t.id and state.pieces[t.id].owner == observer],
+    )
+
+
+def _shown(state: GameState[Board], observer: str) -> list[Piece]:
+    return shown(state, observer)
+
+
+def _token(state: GameState[Board], observer: str, piece: Piece) -> Token | None:
+    words = describe(state, observer, piece)
+    style = token_style(state, observer, piece.owner)
+    title = words
+    at = piece.public.get("at")
+    if piece.kind == UNIT:
+        models = model_points(piece)
+        if not models:
+            return None
+        return Token(words.name, title, style, models[0], piece.id, models=models, radius=0.5)
+    if at is None:
+        return None
+    label = str(piece.public.get("label", ""))
+    if piece.kind == MARKER:
+        return Token(label, title, style, tuple(at), piece.id, shape="square", radius=0.75)
+    if piece.kind == SNIPER_MARKER:
+        true = observer in (piece.owner, REFEREE) and piece.secret.get("true") is True
+        return Token(
+            label, title, "true" if true else style, tuple(at), piece.id, "diamond", radius=0.9
+        )
+    return None

@@ -1,0 +1,379 @@
+// The map, drawn from the view's `map` (ghillie/maps.py): layers of areas, tokens and an
+// optional grid of squares, in the map's own units — inches on a tabletop, hexes on a
+// printed hex map — so a tap turns straight into the point, square or hex an order takes.
+// Nothing here knows a ruleset: what a style means in a game comes in the map's legend.
+//
+// On a phone a whole table is a few pixels per inch, so the map pans and zooms (buttons,
+// wheel, drag, pinch), opens on the side's own pieces, and keeps its words at least 11 CSS
+// pixels high at any zoom.
+
+import { clear, h, s } from "./dom.js";
+import { center, corners, fromLabel, mapHexes, nearestHex } from "./hexes.js";
+
+const MARGIN = 2.5; // around a tabletop, in inches, for the rulers
+const MIN_TEXT = 12; // CSS pixels: map words stay readable at any zoom
+const MAX_ZOOM = 12;
+
+export function hasMap(view) {
+  return Boolean(view.map);
+}
+
+export class Board {
+  constructor(container) {
+    this.container = container;
+    this.picking = null; // {label, where, done} while the player picks on the map
+    this.zoom = 1;
+    this.centre = null; // [x, y] in map units
+    this.key = null; // what the drawn ground was made for
+    this.focused = false;
+    this.build();
+  }
+
+  build() {
+    this.svg = s("svg", { class: "map board", role: "img", "aria-label": "map", preserveAspectRatio: "xMidYMid meet" });
+    this.ground = s("g", { class: "ground" });
+    this.areas = s("g", { class: "areas" });
+    this.pieces = s("g", { class: "tokens" });
+    this.marks = s("g", { class: "marks" });
+    this.svg.append(this.ground, this.areas, this.pieces, this.marks);
+    this.banner = h("span", { class: "pick-banner" });
+    this.bar = h("div", { class: "pick-bar" }, this.banner,
+      h("button", { type: "button", onclick: () => this.cancelPick() }, "Cancel"));
+    const zoomIn = h("button", { type: "button", class: "zoom", "aria-label": "Zoom in", onclick: () => this.zoomBy(1.6) }, "+");
+    const zoomOut = h("button", { type: "button", class: "zoom", "aria-label": "Zoom out", onclick: () => this.zoomBy(1 / 1.6) }, "−");
+    const whole = h("button", { type: "button", class: "zoom whole", onclick: () => this.fit(null) }, "Whole map");
+    const mine = h("button", { type: "button", class: "zoom mine", onclick: () => this.fit(this.focusBox()) }, "My pieces");
+    this.caption = h("p", { class: "map-caption", "aria-live": "polite" });
+    this.legend = h("ul", { class: "legend" });
+    this.frame = h("div", { class: "map-frame" }, this.svg);
+    this.container.append(this.bar, this.frame, h("div", { class: "map-tools" }, zoomIn, zoomOut, mine, whole), this.caption, this.legend);
+    this.listen();
+    new ResizeObserver(() => this.apply()).observe(this.frame);
+  }
+
+  // --- drawing ------------------------------------------------------------------------------
+
+  draw(view) {
+    const map = view.map;
+    this.map = map;
+    const key = JSON.stringify([map.units, map.size, map.hexes, map.squares]);
+    if (key !== this.key) {
+      this.key = key;
+      this.drawGround(map);
+      this.zoom = 1;
+      this.centre = null;
+      this.focused = false;
+    }
+    clear(this.areas).append(...map.layers.map((layer) => this.drawLayer(layer)));
+    clear(this.pieces).append(...this.drawTokens(map.tokens));
+    this.drawLegend(map);
+    if (!this.picking) this.caption.textContent = map.caption;
+    if (!this.focused) {
+      this.focused = true;
+      // A phone opens on the side's own pieces; a desktop shows the whole map.
+      const narrow = this.frame.clientWidth < 700;
+      this.fit(narrow ? this.focusBox() : null);
+    } else {
+      this.apply();
+    }
+  }
+
+  drawGround(map) {
+    const g = clear(this.ground);
+    if (map.units === "hexes") {
+      const { columns, rows, shifted } = map.hexes;
+      this.hexes = mapHexes(columns, rows, shifted);
+      this.shifted = shifted;
+      const xs = this.hexes.map((one) => one.xy[0]);
+      const ys = this.hexes.map((one) => one.xy[1]);
+      this.extent = [Math.min(...xs) - 1.2, Math.min(...ys) - 1.1, Math.max(...xs) + 1.2, Math.max(...ys) + 1.1];
+      for (const one of this.hexes) {
+        g.append(
+          s("polygon", { class: "hex", points: corners(one.xy), dataset: { hex: one.label } }),
+          s("text", { class: "hex-label small", x: one.xy[0], y: one.xy[1] - 0.55, "text-anchor": "middle" }, one.label),
+        );
+      }
+    } else {
+      const [width, depth] = map.size;
+      this.hexes = null;
+      this.extent = [-MARGIN, -MARGIN, width + MARGIN, depth + MARGIN];
+      g.append(s("rect", { class: map.schematic ? "table schematic" : "table", x: 0, y: 0, width, height: depth }));
+      const ruler = s("g", { class: "ruler" });
+      for (let x = 0; x <= width; x += 6) ruler.append(s("text", { class: "small", x, y: -0.8, "text-anchor": "middle" }, String(x)));
+      for (let y = 6; y <= depth; y += 6) ruler.append(s("text", { class: "small", x: -0.8, y: y + 0.4, "text-anchor": "end" }, String(y)));
+      g.append(ruler);
+    }
+    for (const [ref, [x0, y0, x1, y1]] of Object.entries(map.squares || {})) {
+      g.append(
+        s("rect", { class: "square", x: x0, y: y0, width: x1 - x0, height: y1 - y0, dataset: { square: ref } }),
+        s("text", { class: "square-label", x: x0 + 0.6, y: y0 + 0.6, "dominant-baseline": "hanging" }, ref),
+      );
+    }
+  }
+
+  drawLayer(layer) {
+    const g = s("g", { class: `layer ${layer.style}` });
+    (layer.polygons || []).forEach((outline, i) => {
+      const title = (layer.titles || [])[i] || layer.legend;
+      g.append(s("polygon", { points: outline.map(([x, y]) => `${x},${y}`).join(" "), dataset: { title } }));
+    });
+    const hexTitle = (layer.titles || [])[0] || layer.legend;
+    for (const label of layer.hexes || []) {
+      const hex = fromLabel(label, this.shifted);
+      if (hex) g.append(s("polygon", { class: "area-hex", points: corners(center(hex), 0.97), dataset: { hex: label, title: hexTitle } }));
+    }
+    return g;
+  }
+
+  drawTokens(tokens) {
+    // Tokens sharing a hex stand side by side.
+    const byHex = new Map();
+    const out = [];
+    for (const token of tokens) {
+      if (typeof token.at === "string") {
+        const list = byHex.get(token.at) || [];
+        list.push(token);
+        byHex.set(token.at, list);
+      } else {
+        out.push(drawToken(token, token.at, 1));
+      }
+    }
+    for (const [label, list] of byHex) {
+      const hex = fromLabel(label, this.shifted);
+      if (!hex) continue;
+      const [cx, cy] = center(hex);
+      list.forEach((token, i) => {
+        const dx = (i - (list.length - 1) / 2) * (list.length > 2 ? 0.42 : 0.6);
+        const dy = list.length > 2 ? (i % 2 ? 0.18 : -0.08) : 0;
+        out.push(drawToken(token, [cx + dx, cy + dy], list.length > 1 ? 0.7 : 1));
+      });
+    }
+    return out;
+  }
+
+  drawLegend(map) {
+    const seen = new Set();
+    const items = [];
+    for (const entry of map.legend || []) {
+      const key = `${entry.style}|${entry.words}`;
+      if (seen.has(key) || !entry.words) continue;
+      seen.add(key);
+      items.push(h("li", {}, h("span", { class: `swatch ${entry.style}`, "aria-hidden": "true" }), entry.words));
+    }
+    clear(this.legend).append(...items);
+  }
+
+  // --- zoom and pan -------------------------------------------------------------------------
+
+  /** The box around the side's own tokens, or null. */
+  focusBox() {
+    const wanted = new Set((this.map && this.map.focus) || []);
+    const points = [];
+    for (const el of this.pieces.querySelectorAll("[data-piece]")) {
+      if (!wanted.has(el.dataset.piece)) continue;
+      const box = el.getBBox();
+      points.push([box.x, box.y], [box.x + box.width, box.y + box.height]);
+    }
+    if (!points.length) return null;
+    const xs = points.map((p) => p[0]);
+    const ys = points.map((p) => p[1]);
+    const pad = this.hexes ? 2 : 6;
+    return [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) + pad, Math.max(...ys) + pad];
+  }
+
+  fit(box) {
+    const [x0, y0, x1, y1] = this.extent;
+    const target = box || this.extent;
+    const zoom = Math.min((x1 - x0) / (target[2] - target[0]), (y1 - y0) / (target[3] - target[1]));
+    this.zoom = Math.max(1, Math.min(MAX_ZOOM, zoom));
+    this.centre = [(target[0] + target[2]) / 2, (target[1] + target[3]) / 2];
+    this.apply();
+  }
+
+  zoomBy(factor, at = null) {
+    const before = this.zoom;
+    this.zoom = Math.max(1, Math.min(MAX_ZOOM, this.zoom * factor));
+    if (at && this.centre) {
+      // Keep the point under the fingers (or the wheel) where it is.
+      const k = before / this.zoom;
+      this.centre = [at[0] + (this.centre[0] - at[0]) * k, at[1] + (this.centre[1] - at[1]) * k];
+    }
+    this.apply();
+  }
+
+  apply() {
+    if (!this.extent) return;
+    const [x0, y0, x1, y1] = this.extent;
+    // The map is as tall as its shape asks at this width (no empty bands), up to 70% of
+    // the screen's height.
+    const across = this.frame.clientWidth || 1;
+    const tall = Math.min(across * ((y1 - y0) / (x1 - x0)), window.innerHeight * 0.7);
+    this.svg.style.height = `${Math.round(tall)}px`;
+    const width = (x1 - x0) / this.zoom;
+    const height = (y1 - y0) / this.zoom;
+    let [cx, cy] = this.centre || [(x0 + x1) / 2, (y0 + y1) / 2];
+    cx = Math.max(x0 + width / 2, Math.min(x1 - width / 2, cx));
+    cy = Math.max(y0 + height / 2, Math.min(y1 - height / 2, cy));
+    this.centre = [cx, cy];
+    this.svg.setAttribute("viewBox", `${(cx - width / 2).toFixed(3)} ${(cy - height / 2).toFixed(3)} ${width.toFixed(3)} ${height.toFixed(3)}`);
+    // Map words stay at least MIN_TEXT CSS pixels high: a size in map units per zoom.
+    const shown = this.svg.getBoundingClientRect();
+    const perUnit = Math.min(shown.width / width, shown.height / height) || 1;
+    this.svg.style.setProperty("--text", `${(MIN_TEXT / perUnit).toFixed(3)}px`);
+    this.svg.classList.toggle("close", perUnit > 28);
+  }
+
+  listen() {
+    const pointers = new Map();
+    let moved = 0;
+    let pinch = null;
+    this.svg.addEventListener("pointerdown", (event) => {
+      pointers.set(event.pointerId, [event.clientX, event.clientY]);
+      moved = 0;
+      if (pointers.size === 2) pinch = { gap: gap(pointers), zoom: this.zoom };
+    });
+    this.svg.addEventListener("pointermove", (event) => {
+      const last = pointers.get(event.pointerId);
+      if (!last) return;
+      const now = [event.clientX, event.clientY];
+      pointers.set(event.pointerId, now);
+      if (pointers.size === 2 && pinch) {
+        this.zoom = Math.max(1, Math.min(MAX_ZOOM, pinch.zoom * (gap(pointers) / pinch.gap)));
+        this.apply();
+        moved += 10;
+        return;
+      }
+      const dx = now[0] - last[0];
+      const dy = now[1] - last[1];
+      moved += Math.abs(dx) + Math.abs(dy);
+      if (moved < 6 || this.zoom <= 1) return;
+      this.svg.setPointerCapture(event.pointerId);
+      const rect = this.svg.getBoundingClientRect();
+      const box = this.svg.viewBox.baseVal;
+      const perPixel = Math.max(box.width / rect.width, box.height / rect.height);
+      this.centre = [this.centre[0] - dx * perPixel, this.centre[1] - dy * perPixel];
+      this.apply();
+    });
+    const up = (event) => {
+      const wasTap = pointers.size === 1 && moved < 6;
+      pointers.delete(event.pointerId);
+      if (pointers.size < 2) pinch = null;
+      if (wasTap && event.type === "pointerup") this.tapped(event);
+    };
+    this.svg.addEventListener("pointerup", up);
+    this.svg.addEventListener("pointercancel", up);
+    this.svg.addEventListener("wheel", (event) => {
+      event.preventDefault();
+      this.zoomBy(event.deltaY < 0 ? 1.25 : 0.8, this.pointAt(event));
+    }, { passive: false });
+  }
+
+  pointAt(event) {
+    const matrix = this.svg.getScreenCTM();
+    if (!matrix) return null;
+    const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+    return [point.x, point.y];
+  }
+
+  // --- taps and picks -----------------------------------------------------------------------
+
+  /** Ask the player to tap the map for an order's field: `where` is "point", "square" or
+   * "hex"; `done` gets [x, y] in inches, or the square's or hex's label. */
+  pick(label, where, done) {
+    this.picking = { label, where, done };
+    this.container.classList.add("picking");
+    this.banner.textContent = `Tap the map: ${label}`;
+    this.container.scrollIntoView({ block: "nearest" });
+  }
+
+  cancelPick() {
+    this.picking = null;
+    this.container.classList.remove("picking");
+  }
+
+  /** The mark of the last pick stays until the order that used it is sent. */
+  forgetPick() {
+    clear(this.marks);
+  }
+
+  tapped(event) {
+    const at = this.pointAt(event);
+    if (!at) return;
+    const square = this.squareAt(at);
+    const hex = this.hexes ? nearestHex(this.hexes, at) : null;
+    if (this.picking) {
+      const { where, done } = this.picking;
+      let value = null;
+      if (where === "point") value = [Math.round(at[0] * 10) / 10, Math.round(at[1] * 10) / 10];
+      if (where === "square") value = square;
+      if (where === "hex") value = hex && hex.label;
+      if (value === null || value === undefined) {
+        this.banner.textContent = `Tap inside the map: ${this.picking.label}`;
+        return;
+      }
+      this.cancelPick();
+      this.mark(where, value, hex);
+      done(value);
+      return;
+    }
+    // A phone has no hover: a tap says what is there.
+    const titled = event.target.closest("[data-title]");
+    const words = [];
+    if (hex) words.push(`Hex ${hex.label}`);
+    if (square) words.push(`Square ${square}`);
+    if (titled) words.push(titled.dataset.title);
+    this.caption.textContent = words.join(" · ") || this.map.caption;
+  }
+
+  squareAt([x, y]) {
+    for (const [ref, [x0, y0, x1, y1]] of Object.entries((this.map && this.map.squares) || {})) {
+      if (x >= x0 && x < x1 && y >= y0 && y < y1) return ref;
+    }
+    return null;
+  }
+
+  mark(where, value, hex) {
+    clear(this.marks);
+    if (where === "point") this.marks.append(s("circle", { class: "picked", cx: value[0], cy: value[1], r: 0.6 }));
+    if (where === "hex" && hex) this.marks.append(s("polygon", { class: "picked", points: corners(hex.xy, 0.97) }));
+    if (where === "square") {
+      const [x0, y0, x1, y1] = this.map.squares[value];
+      this.marks.append(s("rect", { class: "picked", x: x0, y: y0, width: x1 - x0, height: y1 - y0 }));
+    }
+  }
+}
+
+function gap(pointers) {
+  const [a, b] = [...pointers.values()];
+  return Math.hypot(a[0] - b[0], a[1] - b[1]) || 1;
+}
+
+const HEXSIDES = ["A", "B", "C", "D", "E", "F"];
+
+function drawToken(token, [x, y], scale) {
+  const g = s("g", { class: `token ${token.style} ${token.shape}`, dataset: { piece: token.id || "", title: token.title } });
+  const r = (token.radius || 0.5) * (typeof token.at === "string" ? 0.6 * scale : 1);
+  const models = token.models && token.models.length ? token.models : [[x, y]];
+  for (const [mx, my] of models) {
+    if (token.shape === "square") {
+      g.append(s("rect", { class: "mark", x: mx - r, y: my - r, width: 2 * r, height: 2 * r, rx: r / 4 }));
+    } else if (token.shape === "diamond") {
+      g.append(s("polygon", { class: "mark", points: `${mx},${my - r} ${mx + r},${my} ${mx},${my + r} ${mx - r},${my}` }));
+    } else {
+      g.append(s("circle", { class: "mark", cx: mx, cy: my, r }));
+    }
+  }
+  const heading = HEXSIDES.indexOf(token.heading);
+  if (heading >= 0) {
+    // A tick towards the hexside it faces (A up the map, then clockwise).
+    const angle = (-90 + 60 * heading) * (Math.PI / 180);
+    g.append(s("line", {
+      class: "heading",
+      x1: x + r * Math.cos(angle), y1: y + r * Math.sin(angle),
+      x2: x + (r + 0.22 * scale) * Math.cos(angle), y2: y + (r + 0.22 * scale) * Math.sin(angle),
+    }));
+  }
+  const [lx, ly] = models[0];
+  g.append(s("text", { class: "label", x: lx, y: ly - r - 0.25, "text-anchor": "middle" }, token.label));
+  return g;
+}
