@@ -421,9 +421,10 @@ def _play_grid_ambush(jungle: Player, marines: Player) -> None:
     note_marbo, note_graw = f"{GA_CANARY}-marbo", f"{GA_CANARY}-graw"
 
     # The Deathworld Veterans write their orders: Marbo in D2, Graw's patrol in E2.
+    # The form starts with an order for each unit that may ambush, its unit chosen.
     orders = jungle.form("record_ambushes")
-    orders.locator('button.add[data-path="orders"]').click()
-    orders.locator('button.add[data-path="orders"]').click()
+    assert orders.locator("ol.items > li").count() == 2
+    assert orders.locator('select[name="orders.0.unit"]').input_value() == graw
     jungle.choose(orders, "orders.0.unit", marbo)
     orders.locator('input[name="orders.0.square"]').fill("Z9")
     # A refusal's detail is shown to the player, and the form keeps what was typed.
@@ -492,8 +493,16 @@ def _play_grid_ambush(jungle: Player, marines: Player) -> None:
     _assert_ambush_hidden(marines, note_marbo, note_graw, hidden_squares={"E2"})
 
 
+# The orders as ghillie writes them down for the entries the Veterans give (unit, square).
+# (The order form's help shows the rules' own example order, so the phrase alone is no sign.)
+GA_ORDERS = (
+    "Marbo setting up ambush in square D2",
+    "Sgt. Graw's patrol setting up ambush in square E2",
+)
+
+
 def _assert_ambush_hidden(player: Player, *notes: str, hidden_squares: set[str]) -> None:
-    assert_never_seen(player, *notes, "ambush in square")
+    assert_never_seen(player, *notes, *GA_ORDERS)
     documents = player.received_json()
     assert documents, "the page received nothing: the check would be empty"
     # Squares appear as the grid's keys; as a value only once the rules say where.
@@ -755,7 +764,8 @@ def test_a_lost_answer_is_retried_with_the_same_command_id_and_applied_once(
         jungle.page.route("**/api/games/*/commands", lose_the_first_answer)
         before = jungle.seq()
         orders = jungle.form("record_ambushes")
-        orders.locator('button.add[data-path="orders"]').click()
+        # The form starts with an order for Graw's patrol and one for Harker's squad.
+        orders.locator("ol.items > li").nth(1).locator("button.remove").click()
         jungle.choose(orders, "orders.0.unit", jungle.piece_id("graw"))
         orders.locator('input[name="orders.0.square"]').fill("D2")
         assert "Recorded 1 ambush order(s)" in jungle.submit(orders)
@@ -781,7 +791,8 @@ def test_a_dropped_socket_reconnects_and_catches_up(browser: Any, server: str) -
     try:
         orks.page.evaluate("() => window.ghillie.live.socket.close()")
         orders = jungle.form("record_ambushes")
-        orders.locator('button.add[data-path="orders"]').click()
+        # The form starts with an order for Graw's patrol and one for Harker's squad.
+        orders.locator("ol.items > li").nth(1).locator("button.remove").click()
         jungle.choose(orders, "orders.0.unit", jungle.piece_id("graw"))
         orders.locator('input[name="orders.0.square"]').fill("C2")
         jungle.submit(orders)

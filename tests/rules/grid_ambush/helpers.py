@@ -129,5 +129,10 @@ def known(game: Game, side: str, key: str) -> dict[str, Any] | None:
     )
 
 
+def offered(game: Game, side: str) -> list[str]:
+    """The commands ``side``'s view offers now, by name."""
+    return [c["type"] for c in game.view(side)["commands"]]
+
+
 def watchers(game: Game, owner: str) -> list[str]:
     return [s for s in (*game.state.sides, SPECTATOR) if s != owner]

@@ -14,8 +14,11 @@ from ghillie.events import BoardChange
 from ghillie.maps import MapView
 from ghillie.ruleset import Command, Ruleset
 from ghillie.ruling import Ruling
-from ghillie.state import REFEREE, Facts, GameState, Phase
+from ghillie.state import REFEREE, Facts, GameState, Phase, Piece
+from ghillie.words import Say
+from ghillie.words.piece import PieceWords
 
+from . import words
 from .ambush import end_game, reveal, scan
 from .board import Board, Status, Step, can_ambush, fold
 from .commands import (
@@ -44,6 +47,7 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
     map_modes = ("table", "map")
     scenario_model = GridAmbushScenario
     commands = COMMANDS
+    orders = words.ORDERS
 
     # --- setup -----------------------------------------------------------------------------
 
@@ -118,7 +122,13 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
             case _:
                 raise AssertionError(command)
 
-    # --- lookups ---------------------------------------------------------------------------
+    # --- in words ------------------------------------------------------------------------------
+
+    def describe(self, state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
+        return words.describe(state, observer, piece)
+
+    def status(self, state: GameState[Board], observer: str) -> list[str | Say]:
+        return words.status(state, observer)
 
     # --- board -------------------------------------------------------------------------------
 
