@@ -219,17 +219,15 @@ class Player:
         return text
 
     def pick(self, form: Any, path: str, x: float, y: float) -> None:
-        """Press "Pick on map" for a position field, then tap the map at (x, y) inches."""
+        """Press "Tap on the map" for a position field, then tap the map at (x, y) inches."""
+        # The whole map, as a player would zoom out to find the spot.
+        self.page.locator("#map button.whole").click()
         form.locator(f'button.pick[data-path="{path}"]').click()
         self.page.wait_for_selector(".map-box.picking")
-        # Pan to the spot, as a player would (the map may be zoomed wider than the screen).
         point = self.page.evaluate(
             """([x, y]) => {
                 const svg = document.querySelector('#map svg');
                 const at = () => new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
-                const scroller = svg.parentElement;
-                const box = scroller.getBoundingClientRect();
-                scroller.scrollLeft += at().x - (box.left + box.width / 2);
                 window.scrollBy(0, at().y - window.innerHeight / 2);
                 return [at().x, at().y];
             }""",
@@ -487,7 +485,7 @@ def _play_grid_ambush(jungle: Player, marines: Player) -> None:
     known = marines.page.locator("#known").inner_text()
     assert "Marbo" in known
     assert "on the table" in known
-    assert marines.page.locator(f'#map g.unit.enemy[data-piece="{marbo}"] circle').count() == 1
+    assert marines.page.locator(f'#map g.token.enemy[data-piece="{marbo}"] .mark').count() == 1
     assert "D2" in string_values(marines.received_json())
     # Graw's square and every note stay secret.
     _assert_ambush_hidden(marines, note_marbo, note_graw, hidden_squares={"E2"})
@@ -693,7 +691,7 @@ def _lay_out_the_birch_grove(lianra: Player, keno: Player) -> None:
     count = lianra.view()["board"]["markers_to_place"]
     place = lianra.form("place_markers")
     # In the birch grove (soft cover, out of the open): picked on the map, zoomed in.
-    lianra.page.locator("#map button.zoom").click()
+    lianra.page.get_by_role("button", name="Zoom in").click()
     for i in range(count):
         lianra.pick(place, f"markers.{i}.at", 30 + 3 * (i % 5), 34 + 4 * (i // 5))
     assert "Suspicious-place markers placed" in lianra.submit(place)
@@ -723,18 +721,18 @@ def _lay_out_the_birch_grove(lianra: Player, keno: Player) -> None:
     # Keno's map: Lianra's markers by label, Lianra's reserve on the table, his own squad,
     # officer and three sniper markers, the true one marked for him alone.
     keno_map = keno.page.locator("#map svg")
-    labels = keno_map.locator("g.marker.enemy .marker-label").all_text_contents()
+    labels = keno_map.locator("g.token.enemy.square .label").all_text_contents()
     assert sorted(labels) == sorted(f"M{i + 1}" for i in range(count))
-    assert keno_map.locator("g.unit.own").count() == 2
-    assert keno_map.locator("g.unit.enemy").count() == 1
-    assert keno_map.locator("g.sniper-marker.own").count() == 3
-    assert keno_map.locator("g.sniper-marker.own.true").count() == 1
-    assert keno_map.locator("g.terrain").count() == 3
+    assert keno_map.locator("g.token.own.disc").count() == 2
+    assert keno_map.locator("g.token.enemy.disc").count() == 1
+    assert keno_map.locator("g.token.diamond").count() == 3
+    assert keno_map.locator("g.token.diamond.true").count() == 1
+    assert keno_map.locator("g.layer polygon").count() == 3
     # Lianra's map: the same three sniper markers, none of them singled out.
     lianra_map = lianra.page.locator("#map svg")
-    assert lianra_map.locator("g.sniper-marker.enemy").count() == 3
-    assert lianra_map.locator("g.sniper-marker.true").count() == 0
-    assert lianra_map.locator("g.marker.own").count() == count
+    assert lianra_map.locator("g.token.enemy.diamond").count() == 3
+    assert lianra_map.locator("g.token.true").count() == 0
+    assert lianra_map.locator("g.token.own.square").count() == count
 
     assert_never_seen(keno, f"{SP_MAP_CANARY}-lianra")
     assert_never_seen(lianra, f"{SP_MAP_CANARY}-keno")
@@ -843,10 +841,11 @@ def test_every_command_of_every_ruleset_gets_a_form(browser: Any, server: str) -
                         for (const positions of [true, false]) {
                             const form = commandForm(spec.schema, {
                                 command: name,
+                                words: spec.fields,
                                 secretFields: new Set(spec.secret_fields),
-                                choices: () => null,
+                                choices: () => [],
                                 pick: positions ? () => {} : null,
-                                positions,
+                                mode: positions ? "map" : "table",
                             });
                             document.body.append(form.el);
                             const value = form.get(false);
@@ -880,4 +879,4 @@ def test_every_command_of_every_ruleset_gets_a_form(browser: Any, server: str) -
         if set(form["required"]) - {"type"}:
             assert form["inputs"] > 0, form
         if form["command"] == "observe":
-            assert form["refusal"] == "Fill in: Marker.", form
+            assert form["refusal"] == "Choose: Marker.", form
