@@ -200,10 +200,23 @@ def test_odds_for_a_command_about_to_be_given(client: TestClient) -> None:
     # The other side is not acting: no odds for it; nor for a command that rolls nothing.
     assert client.post(
         f"/api/games/{game}/odds", json={"command": observe}, headers=auth(lianra)
-    ).json() == {
-        "check": None,
-        "dice": {},
-        "outcomes": [],
+    ).json() == {"check": None, "dice": {}, "outcomes": [], "refused": None}
+    # An order the rules would refuse gets its refusal at once, with the field it concerns
+    # where the rules name one: the form says what to fix before it is sent.
+    nowhere = {**observe, "marker": "M99"}
+    refused = client.post(
+        f"/api/games/{game}/odds", json={"command": nowhere}, headers=auth(keno)
+    ).json()["refused"]
+    assert refused["code"] == "unknown_piece"
+    assert refused["detail"] == "There is no such piece that you can see."
+    half = {"type": "observe", "measured": {"range": 30}}
+    refused = client.post(
+        f"/api/games/{game}/odds", json={"command": half}, headers=auth(keno)
+    ).json()["refused"]
+    assert refused == {
+        "code": "malformed_command",
+        "detail": "Fill in this field.",
+        "field": "marker",
     }
 
 

@@ -134,6 +134,9 @@ class OddsAnswer(BaseModel):
     check: str | None = None
     dice: dict[str, str] = Field(default_factory=dict)
     outcomes: list[dict[str, Any]] = Field(default_factory=list)
+    refused: dict[str, str] | None = Field(
+        None, description="the refusal the command would get now: code, detail, field"
+    )
 
 
 class ProblemBody(BaseModel):

@@ -12,8 +12,10 @@ from ghillie.state import GameState
 
 
 def odds_for(state: GameState[Any], side: str, raw: Mapping[str, Any]) -> dict[str, Any]:
-    """``{"check", "dice", "outcomes"}`` for the command, or empty if it rolls no dice or
-    would be refused. The check is built only from what ``side`` may know.
+    """``{"check", "dice", "outcomes"}`` for the command; empty if it rolls no dice;
+    ``{"refused": {code, detail, field}}`` with the very refusal the command would get now,
+    so a form can say what to fix before it is sent. The check is built only from what
+    ``side`` may know.
 
     A command naming a die the game does not have is no half-written form: its Refusal
     (``bad_die``) is raised, and answered as a problem, as the command itself would be."""
@@ -24,7 +26,7 @@ def odds_for(state: GameState[Any], side: str, raw: Mapping[str, Any]) -> dict[s
     except Refusal as refusal:
         if refusal.code == BAD_DIE:
             raise
-        return {}
+        return {"refused": refusal.as_dict()}
     if check is None:
         return {}
     labels: Mapping[str, str] = next(

@@ -41,6 +41,15 @@ export function commandForm(schema, ctx) {
   form.get = (strict) => ({ type: ctx.command, ...(body.get(strict) || {}) });
   form.set = body.set;
   form.refresh = () => form.refreshers.forEach((refresh) => refresh());
+  /** The words a field is shown with ("Marker"), for messages that name it. */
+  form.labelOf = (path) => {
+    for (let p = path; p; p = p.replace(/\.?[^.]*$/, "")) {
+      const widget = form.paths[p];
+      const title = widget && widget.el && widget.el.querySelector(".field-title, legend");
+      if (title) return title.textContent;
+    }
+    return null;
+  };
   /** Show a refusal's reason beside the field it concerns; false if no such field shows. */
   form.mark = (path, message) => {
     form.unmark();

@@ -35,8 +35,18 @@ export class OddsPanel {
   }
 
   show(answer) {
+    if (answer && answer.refused) {
+      // The order as it stands would be refused: say why now, not only once it is sent.
+      const { code, detail, field } = answer.refused;
+      const label = field ? this.form.labelOf(field) : null;
+      const text = code === "malformed_command" && label
+        ? `Odds: fill in ${label} to see them.`
+        : `Odds: none yet — ${detail}`;
+      this.el.replaceChildren(h("small", { class: code === "malformed_command" ? "hint" : "hint warn" }, text));
+      return;
+    }
     if (!answer || !answer.outcomes || !answer.outcomes.length) {
-      this.el.replaceChildren(h("small", { class: "hint" }, "Odds: fill in the target (and, at a table, the measured range) to see them."));
+      this.el.replaceChildren(h("small", { class: "hint" }, "Odds: fill in the order to see them."));
       return;
     }
     const dice = Object.entries(answer.dice || {}).map(([label, die]) => `${label} ${die}`);
