@@ -389,3 +389,31 @@ def test_the_openapi_document_describes_the_api(client: TestClient) -> None:
     assert {"/api/games", "/api/games/{game_id}/commands", "/api/games/{game_id}/view"} <= set(
         spec["paths"]
     )
+
+
+def test_after_the_game_each_step_shows_every_side_beside_the_truth(client: TestClient) -> None:
+    game, tokens = new_game(client, "grid-ambush-table")
+    jungle, orks = tokens["jungle"], tokens["orks"]
+    orders = [{"unit": "graw", "square": "D2"}, {"unit": "harker", "square": "B2"}]
+    early = client.get(f"/api/games/{game}/story?seq=1", headers=auth(orks))
+    # While the game goes on, nobody may look back at the other side's secrets.
+    assert early.status_code == 409
+    assert early.json()["code"] == "game_not_over"
+    assert give(client, game, jungle, {"type": "record_ambushes", "orders": orders}, "1").is_success
+    assert give(client, game, jungle, {"type": "ready"}, "2").is_success
+    assert give(client, game, orks, {"type": "ready"}, "3").is_success
+    ended = give(client, game, jungle, {"type": "end_game"}, "4")
+    assert ended.is_success, ended.text
+    story = client.get(f"/api/games/{game}/story?seq=1", headers=auth(orks)).json()
+    assert story["seq"] == 1
+    assert story["last"] == 4
+    assert set(story["views"]) == {"jungle", "orks", "referee"}
+    # The orks' page showed no square then; the truth beside it does.
+    orks_then = json.dumps({k: v for k, v in story["views"]["orks"].items() if k != "table"})
+    assert "in ambush in square D2" not in orks_then
+    truth = json.dumps(story["views"]["referee"]["pieces"])
+    assert "in ambush in square D2" in truth
+    assert story["views"]["orks"]["commands"] == []
+    # Past the end is the end; a link that is not the game's is no game.
+    assert client.get(f"/api/games/{game}/story?seq=99", headers=auth(orks)).json()["seq"] == 4
+    assert client.get(f"/api/games/{game}/story?seq=1", headers=auth("nope")).status_code == 404

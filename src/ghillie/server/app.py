@@ -367,6 +367,23 @@ def create_app(
         await hub.observer(game_id, _bearer(authorization))
         return await hub.record(game_id)
 
+    @app.get("/api/games/{game_id}/story")
+    async def story(
+        game_id: str,
+        request: Request,
+        seq: int = 0,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """After the game: every side's view and the referee's as they stood after event
+        ``seq``, to step through the game with each side's view beside the truth."""
+        hub = the_hub(request)
+        await hub.observer(game_id, _bearer(authorization))
+        return await hub.story(game_id, seq, await _reader(hub, game_id, request))
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str) -> Response:
+        return _page("replay.html")
+
     @app.post("/api/games/{game_id}/odds")
     async def odds(
         game_id: str,

@@ -320,6 +320,23 @@ class Hub:
             raise Refusal(GAME_NOT_OVER, "The record is published when the game is over.")
         return make_record(game.game_id, game.header, game.events)
 
+    async def story(self, game_id: str, seq: int, lang: str = "en") -> dict[str, Any]:
+        """Once the game is over, the game as it stood after event ``seq``: what each side's
+        page showed then and the whole truth beside it (every secret is public by now)."""
+        game = await self.live(game_id)
+        if game.state.phase is not Phase.OVER:
+            raise Refusal(GAME_NOT_OVER, "The game can be stepped through once it is over.")
+        last = game.state.seq
+        seq = max(0, min(seq, last))
+        events = game.events[: seq + 1]
+        state = engine.replay(game.scenario, events)
+        observers = [*state.sides, REFEREE]
+        views = {o: project(state, events, o, lang) for o in observers}
+        for side in state.sides:
+            views[side]["commands"] = []  # a past view: nothing to give from it
+            views[side]["your_move"] = False
+        return {"seq": seq, "last": last, "views": views}
+
     # --- views -------------------------------------------------------------------------------
 
     async def view(

@@ -47,6 +47,8 @@ export const scenarios = () => call("GET", "/api/scenarios");
 export const createGame = (body) => call("POST", "/api/games", { body });
 export const view = (game, token, after = -1) =>
   call("GET", `/api/games/${encodeURIComponent(game)}/view?after=${after}`, { token });
+export const story = (game, token, seq) =>
+  call("GET", `/api/games/${encodeURIComponent(game)}/story?seq=${seq}`, { token });
 export const odds = (game, token, command) =>
   call("POST", `/api/games/${encodeURIComponent(game)}/odds`, { token, body: { command } });
 // The roll protocol over HTTP, for when the websocket is down (the socket is the usual way).

@@ -64,7 +64,11 @@ function render(view) {
   document.body.classList.toggle("referee", referee);
   // Before the start, and while a roll waits long for someone, the status says who.
   const notes = [fairplay.joiningNote(view), fairplay.slowRoll(view)].filter(Boolean);
-  $("status").replaceChildren(panels.status(view), ...notes.map((note) => h("p", { class: "fair-note" }, note)));
+  // Once the game is over, every secret is public: step through it, each view beside the truth.
+  const after = view.phase === "over"
+    ? h("p", {}, h("a", { class: "replay-link", href: `/replay/${encodeURIComponent(game)}#${token}` }, "Step through the game: what each side saw, beside the truth"))
+    : null;
+  $("status").replaceChildren(panels.status(view), after, ...notes.map((note) => h("p", { class: "fair-note" }, note)));
   $("alarms").replaceChildren(fairplay.alarmBox() || "");
   $("fair").replaceChildren(fairplay.panel(view));
 

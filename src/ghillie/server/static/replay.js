@@ -1,0 +1,85 @@
+// After the game: step through it event by event, each side's view as its page showed it
+// beside the referee's, which shows every secret. The server builds each past view with the
+// same view() as during the game (GET /api/games/{id}/story?seq=N, once the game is over).
+
+import * as api from "./api.js";
+import { h } from "./dom.js";
+import * as panels from "./panels.js";
+
+const $ = (id) => document.getElementById(id);
+const game = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const token = location.hash.slice(1);
+let asked = 0;
+
+function said(view, seq) {
+  const entry = (view.log || []).find((e) => e.seq === seq);
+  if (!entry) return [];
+  if (view.you === "referee") {
+    // Each side's lines, named; the spectators' are what anyone could see.
+    return Object.entries(entry.said || {})
+      .filter(([side]) => side !== "spectator")
+      .flatMap(([side, lines]) => lines.map((l) => `${(view.sides.find((s) => s.id === side) || {}).name || side}: ${l.text}`));
+  }
+  return (entry.said || []).map((l) => l.text);
+}
+
+function column(view, seq) {
+  const referee = view.you === "referee";
+  const name = referee ? "The whole truth (referee)" : (view.sides.find((s) => s.id === view.you) || {}).name;
+  const news = said(view, seq);
+  return h(
+    "section",
+    { class: `panel column${referee ? " truth" : ""}`, dataset: { observer: view.you } },
+    h("h2", {}, name),
+    h("div", { class: "status" }, panels.status(view)),
+    h("h3", {}, "Told at this event"),
+    news.length ? h("ul", { class: "news" }, news.map((text) => h("li", {}, text))) : h("p", { class: "empty" }, "Nothing."),
+    h("h3", {}, referee ? "Every piece" : "Its forces"),
+    referee ? panels.everything(view) : panels.own(view),
+    referee ? null : h("h3", {}, "What it knew of the enemy"),
+    referee ? null : panels.known(view),
+  );
+}
+
+async function show(seq) {
+  const ticket = ++asked;
+  let story;
+  try {
+    story = await api.story(game, token, seq);
+  } catch (error) {
+    $("what").textContent = error instanceof api.Problem ? error.message : "Could not reach the server.";
+    return;
+  }
+  if (ticket !== asked) return;
+  const views = Object.values(story.views);
+  $("title").textContent = views[0].title;
+  $("step").max = String(story.last);
+  $("step").value = String(story.seq);
+  $("at").textContent = String(story.seq);
+  $("last").textContent = String(story.last);
+  const truth = story.views.referee;
+  const entry = (truth.log || []).find((e) => e.seq === story.seq) || {};
+  const who = entry.side ? (truth.sides.find((s) => s.id === entry.side) || {}).name : null;
+  $("what").textContent = who ? `Event ${story.seq}: ${who} gave an order.` : `Event ${story.seq}: the game is set up.`;
+  const order = [...views.filter((v) => v.you !== "referee"), truth];
+  $("columns").replaceChildren(...order.map((view) => column(view, story.seq)));
+  history.replaceState(null, "", `#${token}`);
+  current = story.seq;
+}
+
+let current = 0;
+
+function main() {
+  $("first").addEventListener("click", () => show(0));
+  $("back").addEventListener("click", () => show(Math.max(0, current - 1)));
+  $("next").addEventListener("click", () => show(current + 1));
+  $("end").addEventListener("click", () => show(Number($("step").max) || 1e9));
+  $("step").addEventListener("input", () => show(Number($("step").value)));
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "ArrowRight") show(current + 1);
+    if (event.key === "ArrowLeft") show(Math.max(0, current - 1));
+  });
+  show(0);
+}
+
+main();
