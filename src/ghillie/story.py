@@ -5,8 +5,8 @@ The golden transcripts (``tests/golden/<ruleset>.txt``, written by ``scripts/gol
 (:func:`ghillie.view.view`): a step's order in the words of the form the giver filled in,
 with pieces named as the giver knows them, then per observer its status lines, the new
 lines of its log, its pieces, what it knows of the enemy, the orders it may give and the
-tokens of its map. A section that has not changed since an observer's last step is written
-as "as at step N". Hashes, signatures, roots and openings are left out of the text: they
+tokens of its map. A section unchanged since the observer was last shown it in full is
+written "as at step N". Hashes, signatures, roots and openings are left out of the text: they
 are the proof material, kept apart (:attr:`Told.proof`).
 
 No piece id is ever written: a piece is named as its reader knows it.
@@ -62,6 +62,7 @@ class Teller:
         self.seen: dict[str, int] = {}  # observer -> the last log entry it was shown
         self.sections: dict[tuple[str, str], tuple[list[str], int]] = {}
         self.names: dict[str, str] = {}  # every piece id named so far, as the referee knows it
+        self.label = "Step"  # what a step is called: "Step" of a script, "Event" of a record
 
     # --- a step ------------------------------------------------------------------------
 
@@ -75,13 +76,12 @@ class Teller:
         caption: str = "",
         refusal: Refusal | None = None,
         giver: Mapping[str, Any] | None = None,
-        label: str = "Step",
     ) -> Told:
         """``giver`` is the view the giver filled the order in from (by default the last
         one it was shown here)."""
         for view in views.values():
             self._learn(view)
-        head = [f"{label} {number} · " + self._headline(side, command)]
+        head = [f"{self.label} {number} · " + self._headline(side, command)]
         if command:
             head += [
                 INDENT + line for line in self.order(command, giver or self.before.get(side or ""))
@@ -202,7 +202,7 @@ class Teller:
     ) -> list[str]:
         last = self.sections.get((observer, key))
         if last is not None and last[0] == body:
-            return [f"{INDENT}{title}: as at step {last[1]}."]
+            return [f"{INDENT}{title}: as at {self.label.lower()} {last[1]}."]
         self.sections[(observer, key)] = (body, number)
         if not body:
             return [f"{INDENT}{title}: none."]
@@ -220,8 +220,16 @@ class Teller:
             how = " (entered)" if roll["entered"] else " (secret)" if roll["secret"] else ""
             bonus = f", {roll['value']} with its bonus" if roll["value"] != roll["face"] else ""
             out.append(f"Roll {roll['label']}: {roll['die']} showed {roll['face']}{bonus}{how}")
+        # Those told the same lines are named together: "To everyone" when all were.
+        groups: dict[tuple[str, ...], list[str]] = {}
         for side, said in entry.get("said", {}).items():
-            out += [f"To {self.side_name(side)}: {_said(s)}" for s in said if s.get("text")]
+            lines = tuple(_said(s) for s in said if s.get("text"))
+            if lines:
+                groups.setdefault(lines, []).append(side)
+        everyone = {*self.side_names, SPECTATOR}
+        for lines, sides in groups.items():
+            who = "everyone" if set(sides) >= everyone else ", ".join(map(self.side_name, sides))
+            out += [f"To {who}: {line}" for line in lines]
         return out
 
     def _proof(self, observer: str, entry: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -270,6 +278,7 @@ def tell_record(record: Mapping[str, Any]) -> Iterator[Told]:
     ruleset = registry.get(scenario.ruleset)
     names = {s.id: s.name for s in scenario.sides}
     teller = Teller(scenario.ruleset, names)
+    teller.label = "Event"
     state: GameState[Any] = engine.replay(scenario, [])
     for raw in record["events"]:
         event: Event = event_from_json(raw)
@@ -278,9 +287,7 @@ def tell_record(record: Mapping[str, Any]) -> Iterator[Told]:
             giver = project(state, [], event.side)
         state = engine.replay_one(state, event, ruleset)
         view = project(state, [event], REFEREE)
-        yield teller.step(
-            event.seq, event.side, event.command, {REFEREE: view}, giver=giver, label="Event"
-        )
+        yield teller.step(event.seq, event.side, event.command, {REFEREE: view}, giver=giver)
 
 
 # --- words ---------------------------------------------------------------------------
@@ -304,6 +311,8 @@ class _Reader:
     def group(self, values: Mapping[str, Any], prefix: str) -> list[str]:
         out: list[str] = []
         for key, value in values.items():
+            if value is None:
+                continue  # a field left empty (a record holds every field of the command)
             path = f"{prefix}{key}"
             label = _label(self.fields, path)
             if isinstance(value, Mapping):
