@@ -374,7 +374,7 @@ def _plain(value: Any, names: Mapping[str, str]) -> str:
     as the names they stand for."""
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if value is None:
+    if value is None or value == "":
         return "—"
     if _point(value):
         return f"({_number(value[0])}, {_number(value[1])})"
