@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -123,14 +124,54 @@ def test_a_record_written_another_way_fails(recorded: Path) -> None:
     assert "FAILED record: is not in the form ghillie writes" in result.output
 
 
+@pytest.mark.parametrize("ruleset", ["grid-ambush", "suspicious-places", "ambush-fields"])
+def test_replay_tells_the_game_with_every_secret_and_no_id(tmp_path: Path, ruleset: str) -> None:
+    path = tmp_path / "game.json"
+    runner.invoke(app, ["demo", ruleset, "--record", str(path)])
+    events = json.loads(path.read_text())["events"]
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Event 0 · The game is created." in out
+    assert [int(n) for n in re.findall(r"^Event (\d+) · ", out, re.M)] == [e["seq"] for e in events]
+    assert out.count("── Referee read:") == len(events)
+    assert "To everyone: " in out or "To " in out  # what each side was told
+    # No id: every piece is named as the referee knows it.
+    assert not re.search(r"[0-9a-f]{32}", out), re.search(r".*[0-9a-f]{32}.*", out)
+
+
 def test_replay_shows_every_secret(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     runner.invoke(app, ["demo", "suspicious-places", "--record", str(path)])
-    result = runner.invoke(app, ["replay", str(path)], terminal_width=200)
+    result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 0, result.output
-    # The machine gun's hiding note is Lianra's secret in play; the replay shows it.
-    assert "MG nest" in result.output or "secretly" in result.output
-    assert "(secret)" in result.output  # secret rolls are shown with their values
+    out = result.output
+    # Lianra's hidings, secret in play: the order as she gave it and the markers' contents.
+    assert "Lianra defenders: Record what the markers hide" in out
+    assert "Unit hidden there: Machine-gun position" in out
+    assert "Private note: MG nest behind the birches" in out
+    assert "marker M1 — face up · soft cover — Hides: Machine-gun position" in out
+    assert "(secret)" in out  # secret rolls, with their values
+    assert "Lianra defenders · sniper marker S1 — a marker of Sniper Tarn" in out
+    assert "Keno army knows marker M2: suspected" in out
+
+
+def test_replay_as_json_prints_the_recorded_events(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    runner.invoke(app, ["demo", "grid-ambush", "--record", str(path)])
+    result = runner.invoke(app, ["replay", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == json.loads(path.read_text())["events"]
+
+
+def test_replay_of_something_else_is_named_not_a_traceback(recorded: Path) -> None:
+    record = json.loads(recorded.read_text())
+    del record["scenario"]
+    recorded.write_text(json.dumps(record))
+    result = runner.invoke(app, ["replay", str(recorded)])
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert "not a record ghillie wrote" in " ".join(result.output.split())
 
 
 def _spliced(recorded: Path, text: str) -> str:

@@ -9,11 +9,11 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from ghillie.events import effect_to_json, event_from_json
 from ghillie.fairness.audit import Finding, Report
 from ghillie.fairness.audit import audit as run_audit
 from ghillie.fairness.record import FORMAT
-from ghillie.state import Level
+from ghillie.game import load_scenario
+from ghillie.story import tell_record
 
 console = Console()
 
@@ -147,74 +147,30 @@ def audit(
 
 def replay(
     record: Annotated[Path, typer.Argument(help="The game record.")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the recorded events as they are, ids and all.")
+    ] = False,
 ) -> None:
-    """Print the game event by event with every secret shown: where everyone really was."""
+    """Print the game event by event with every secret shown: where everyone really was, every
+    roll, and what each side was told — the referee's view after each event, pieces named."""
     data = _read(record)
-    names: dict[str, str] = {}
-    for raw in data["events"]:
-        event = event_from_json(raw)
-        who = event.side or "setup"
-        console.rule(f"[bold]{event.seq}[/bold] {who}")
-        if event.command:
-            _out(f"command: {json.dumps(event.command, ensure_ascii=False)}")
-        for roll in event.rolls:
-            how = "entered" if roll.entered else ("secret" if roll.secret else "open")
-            _out(f"roll {roll.label}: {roll.die} → {roll.value} ({how})")
-        for effect in event.effects:
-            data_ = effect_to_json(effect)
-            if data_["op"] == "place":
-                piece = data_["piece"]
-                names[piece["id"]] = str(
-                    piece["public"].get("name") or piece["public"].get("label") or piece["kind"]
-                )
-            _out(_describe(data_, names))
-        for side, lines in event.told.items():
-            for line in lines:
-                if line.get("event") != "acted":
-                    said = line.get("text", _json(line))
-                    _out(f"  {side} told: {said}")
-
-
-def _out(text: str) -> None:
-    # Game data is printed as it is: never read as rich markup.
-    console.print(text, markup=False, highlight=False)
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _describe(effect: dict[str, Any], names: dict[str, str]) -> str:
-    op = effect["op"]
-    if op == "place":
-        piece = effect["piece"]
-        secret = (
-            f" secretly {json.dumps(piece['secret'], ensure_ascii=False)}"
-            if piece["secret"]
-            else ""
+    if as_json:
+        typer.echo(json.dumps(data.get("events"), ensure_ascii=False, indent=1))
+        return
+    try:
+        title = load_scenario(data["scenario"]).title
+        typer.echo(f"{data['ruleset']} game {data['game']}: {title}")
+        typer.echo(
+            "Every secret shown: the referee's view after each event, with what each side was told."
         )
-        return f"+ {piece['owner']} {piece['kind']} {names.get(piece['id'], '')}{secret}"
-    if op == "update":
-        name = names.get(effect["id"], effect["id"][:8])
-        parts = []
-        if effect["public"]:
-            parts.append(f"now {json.dumps(effect['public'], ensure_ascii=False)}")
-        if effect["secret"]:
-            parts.append(f"secretly {json.dumps(effect['secret'], ensure_ascii=False)}")
-        if effect["unset"]:
-            parts.append(f"drops {', '.join(effect['unset'])}")
-        return f"~ {name}: " + "; ".join(parts)
-    if op == "remove":
-        return f"- {names.get(effect['id'], effect['id'][:8])} removed"
-    if op == "know":
-        level = Level(effect["level"]).name.lower()
-        facts = f" {_json(effect['facts'])}" if effect["facts"] else ""
-        return f"? {effect['side']} now has {names.get(effect['id'], '?')} {level}{facts}"
-    if op == "phase":
-        return f"phase: {effect['phase']}"
-    if op == "open":
-        shown = names.get(effect["id"], "?")
-        return (
-            f"= {effect['side']} is shown the commitment to {shown}'s {', '.join(effect['keys'])}"
+        for told in tell_record(data):
+            typer.echo("\n" + "═" * 78)
+            typer.echo("\n".join(told.lines()))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        console.print(
+            f"Cannot replay {record}: it is not a record ghillie wrote ({type(exc).__name__}: "
+            f"{str(exc)[:80]}); `ghillie audit` names what is wrong with it.",
+            style="red",
+            markup=False,
         )
-    return f"board: {effect['name']} {json.dumps(effect['data'], ensure_ascii=False)}"
+        raise typer.Exit(2) from None

@@ -2,7 +2,8 @@
 
 Each script is a scenario, fixed dice and ids, and a list of steps (a side, a command, and a
 caption for a newcomer). :func:`play` runs a script and yields, after every step, exactly
-what each side and a spectator would receive — nothing else.
+what each side and a spectator would receive — nothing else; :func:`story` tells it as
+text, the referee's view too (:mod:`ghillie.story`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from ghillie.dice.source import ScriptedDice
 from ghillie.errors import Refusal
 from ghillie.game import Game
 from ghillie.ids import SeededIds
-from ghillie.state import SPECTATOR, Facts
+from ghillie.state import REFEREE, SPECTATOR, Facts
+from ghillie.story import Teller, Told, text
 
 
 @dataclass(frozen=True)
@@ -56,9 +58,11 @@ def new_game(script: Script) -> Game:
     )
 
 
-def play(script: Script, game: Game | None = None) -> Iterator[Played]:
+def play(script: Script, game: Game | None = None, *, referee: bool = False) -> Iterator[Played]:
+    """Each step and the views after it: every side's and the spectators', and with
+    ``referee`` the referee's too (last)."""
     game = game or new_game(script)
-    observers = (*game.state.sides, SPECTATOR)
+    observers = (*game.state.sides, SPECTATOR, *((REFEREE,) if referee else ()))
     yield Played(
         0, Step("", {}, "The game is created."), None, {o: game.view(o) for o in observers}
     )
@@ -80,7 +84,8 @@ def scripts() -> dict[str, Script]:
 
 
 def transcript(script: Script) -> list[dict[str, Any]]:
-    """Every step of a script with what each observer's view became: the golden record.
+    """Every step of a script with what each observer's view became, as JSON (``ghillie
+    demo --json``; the golden transcripts tell the same as text, :func:`golden`).
 
     Step 0 holds each whole view. Later steps hold, per observer, only the parts of the view
     that changed, with the log given as the entries new since the step before — the whole
@@ -108,3 +113,41 @@ def transcript(script: Script) -> list[dict[str, Any]]:
             }
         )
     return steps
+
+
+def story(script: Script) -> list[Told]:
+    """Every step of a script as each side, the spectators and the referee read it: the
+    golden transcript (``tests/golden/<ruleset>.txt``) and, in each step's ``proof``, the
+    proof material beside it (``<ruleset>.proof.json``)."""
+    teller: Teller | None = None
+    out = []
+    for played in play(script, referee=True):
+        if teller is None:
+            sides = played.views[REFEREE]["sides"]
+            teller = Teller(script.ruleset, {s["id"]: s["name"] for s in sides})
+        out.append(
+            teller.step(
+                played.number,
+                played.step.side or None,
+                played.step.command or None,
+                played.views,
+                caption=played.step.caption,
+                refusal=played.refusal,
+            )
+        )
+    return out
+
+
+def golden(script: Script) -> tuple[str, list[dict[str, Any]]]:
+    """The golden transcript of a script, ``(text, proof)``: the story each side, the
+    spectators and the referee read after each step (``<ruleset>.txt``), and per step and
+    observer the proof material of each new log entry (``<ruleset>.proof.json``)."""
+    told = story(script)
+    title = examples.load(script.scenario).title
+    head = [
+        f"{script.ruleset}: {title}",
+        "The demo script as each side, the spectators and the referee read it after each step.",
+        f"Written by scripts/golden; the proof material is in {script.ruleset}.proof.json.",
+    ]
+    proof = [{"step": t.number, "proof": t.proof} for t in told]
+    return text(told, head), proof
