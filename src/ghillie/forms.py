@@ -43,11 +43,16 @@ class Choice:
     value: Any
     label: str | Say
     fills: Mapping[str, Any] = field(default_factory=dict)
+    # Offered only while these other fields of its group hold these values: the models of
+    # the unit chosen, not every unit's.
+    when: Mapping[str, Any] = field(default_factory=dict)
 
     def json(self, speaker: Speaker) -> dict[str, Any]:
         out: dict[str, Any] = {"value": self.value, "label": speaker.text(self.label)}
         if self.fills:
             out["fills"] = dict(self.fills)
+        if self.when:
+            out["when"] = dict(self.when)
         return out
 
 

@@ -100,7 +100,7 @@ def test_scan_is_offered_at_the_start_of_the_shooting_phase_with_the_scanning_mo
         {"value": tactical, "label": "Tactical squad Arvin", "fills": {"model": 0}}
     ]
     assert offer["choices"]["model"] == [
-        {"value": 0, "label": "Sergeant Arvin (Tactical squad Arvin)", "fills": {"unit": tactical}}
+        {"value": 0, "label": "Sergeant Arvin (Tactical squad Arvin)", "when": {"unit": tactical}}
     ]
     assert offer["defaults"] == {"unit": tactical, "model": 0}
     # Once a unit has fired, the start of the phase is past.
@@ -113,9 +113,14 @@ def test_a_model_that_scanned_is_not_offered_to_fire() -> None:
     game = started(graw="E2")
     marines_shooting(game)
     scan(game)  # D2 is empty
-    labels = _labels(game, MARINES, "fire", "models")
-    assert labels[0] == "model 1: Sergeant Telion (Scout squad Telion)"
-    assert labels[1] == "model 2: marine (Tactical squad Arvin) or scout (Scout squad Telion)"
+    # Each unit's models are offered while that unit is chosen, by their own names.
+    offer = _offer(game, MARINES, "fire")
+    tactical, scouts = unit(game, "tactical").id, unit(game, "scouts").id
+    arvin = [c["label"] for c in offer["choices"]["models"] if c["when"]["unit"] == tactical]
+    telion = [c["label"] for c in offer["choices"]["models"] if c["when"]["unit"] == scouts]
+    assert "Sergeant Arvin" not in arvin  # he scanned: he may not fire this phase
+    assert arvin[:2] == ["marine 1", "marine 2"]
+    assert telion[0] == "Sergeant Telion"
 
 
 @pytest.mark.spec("DWV-R08")

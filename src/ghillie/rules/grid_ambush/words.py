@@ -170,16 +170,22 @@ def shooters(state: GameState[Board], side: str) -> list[Choice]:
 
 
 def firing_models(state: GameState[Board], side: str) -> list[Choice]:
-    """The models that may fire, by their place in their unit ("model 2: marine (Tactical
-    squad Arvin)"); one choice per place, naming each unit's model in it."""
-    by_place: dict[int, list[str | Say]] = {}
-    for unit, models in _shooting(state, side):
-        for i, model in models:
-            by_place.setdefault(i, []).append(_model(unit, model))
+    """The models of the unit chosen that may fire ("Sergeant Arvin", "marine 2")."""
     return [
-        Choice(i, say("model {n}: {models}", n=i + 1, models=_either(names)))
-        for i, names in sorted(by_place.items())
+        Choice(i, _model_in(unit, models_of, i), when={"unit": unit.id})
+        for unit, models in _shooting(state, side)
+        for models_of in [[m for _, m in _living(unit)]]
+        for i, _ in models
     ]
+
+
+def _model_in(unit: Piece, living: list[Facts], i: int) -> str | Say:
+    """A model by its name, numbered where its unit has several of that name."""
+    name = str(unit.public["models"][i]["name"])
+    same = [j for j, m in enumerate(unit.public["models"]) if m["name"] == name]
+    if len(same) == 1:
+        return name
+    return say("{model} {n}", model=name, n=same.index(i) + 1)
 
 
 def _either(names: list[str | Say]) -> str | Say:
@@ -232,17 +238,11 @@ def scan_units(state: GameState[Board], side: str) -> list[Choice]:
 
 
 def scan_models(state: GameState[Board], side: str) -> list[Choice]:
-    """The models that may scan, by their place in their unit ("Sergeant Arvin (Tactical
-    squad Arvin)"). A place held by one unit's scanner only fills in that unit too."""
-    by_place: dict[int, list[tuple[Piece, Facts]]] = {}
-    for unit, i, model in _scanners(state, side):
-        by_place.setdefault(i, []).append((unit, model))
-    out = []
-    for i, found in sorted(by_place.items()):
-        label = _either([_model(unit, model) for unit, model in found])
-        fills = {"unit": found[0][0].id} if len(found) == 1 else {}
-        out.append(Choice(i, label, fills))
-    return out
+    """The models of the unit chosen that may scan now ("Sergeant Arvin")."""
+    return [
+        Choice(i, _model(unit, model), when={"unit": unit.id})
+        for unit, i, model in _scanners(state, side)
+    ]
 
 
 def scan_defaults(state: GameState[Board], side: str) -> Mapping[str, Any]:

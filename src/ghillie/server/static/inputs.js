@@ -91,8 +91,13 @@ export function pieces(info, schema) {
   // An option's value is the piece's id (or, for a value that is not a string, its place).
   const key = (o, i) => (typeof o.value === "string" ? o.value : `#${i}`);
   const find = (value) => offered.findIndex((o) => o.value === value);
+  // A choice may hold only while other fields of its group say so (the chosen unit's models).
+  const holds = (o) => Object.entries(o.when || {}).every(([name, value]) => {
+    const other = nearest(ctx, path, name);
+    return other && other.get(false) === value;
+  });
   const fill = () => {
-    offered = ctx.choices(wpath) || [];
+    offered = (ctx.choices(wpath) || []).filter(holds);
     select.replaceChildren(
       h("option", { value: "" }, offered.length ? "— choose —" : "— nothing to choose now —"),
       ...offered.map((o, i) => h("option", { value: key(o, i) }, o.label)),
@@ -127,12 +132,24 @@ export function pieces(info, schema) {
     const choice = chosen();
     widget.value = choice ? choice.value : undefined;
     if (choice && choice.fills) fillSiblings(ctx, path, choice.fills);
+    ctx.form.refresh(); // choices that depend on this one follow it
     changed(ctx);
   });
   ctx.form.refreshers.push(fill);
   fill();
   register(ctx, path, widget);
   return widget;
+}
+
+/** The field `name` nearest to `path`: in its own group, else in the groups around it (the
+ * unit beside a list of that unit's models). */
+function nearest(ctx, path, name) {
+  for (let parent = path; parent.includes("."); ) {
+    parent = parent.replace(/\.[^.]*$/, "");
+    const found = ctx.form.paths[`${parent}.${name}`];
+    if (found) return found;
+  }
+  return ctx.form.paths[name];
 }
 
 function fillSiblings(ctx, path, fills) {
