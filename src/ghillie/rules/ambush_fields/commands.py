@@ -51,11 +51,17 @@ class Move(BaseModel):
     heading: str = Field("A", pattern=r"^[A-F]$")
     speed: int = Field(0, ge=0, le=99)
     note: str = Field("", max_length=500, description="private to the owner")
+    leave: bool = Field(
+        False, description="it leaves the board across the map edge at 'to', an edge hex"
+    )
 
 
 class Plot(Command):
     """Plot this turn's movement ("plotted on a scrap of paper", BSG-R05). Secret: plots are
-    carried out together when both sides have ended the Movement Phase (BSG-R06)."""
+    carried out together when both sides have ended the Movement Phase (BSG-R06).
+
+    A move with ``leave`` takes the ship to ``to``, an edge hex, and off the board; a ship
+    that is off the board comes back with a move to an edge hex, where it enters."""
 
     phases: ClassVar[frozenset[Phase]] = PLAY
     secret_fields: ClassVar[frozenset[str]] = frozenset({"moves"})

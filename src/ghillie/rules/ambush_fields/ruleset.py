@@ -33,10 +33,12 @@ from .commands import (
 )
 from .fields import field_lost
 from .movement import apply, carry_out_plots, crossings, detect, invade, settle, units
-from .pieces import FIELD, own_field, own_ship, where
+from .pieces import FIELD, OFF_BOARD, is_edge, is_off_board, own_field, own_ship, where
 from .pieces import fields as field_geometry
 from .scenario import AmbushFieldsScenario, EnterTrigger
 from .setup import OFF_MAP, create, deploy, ready
+
+NOT_AN_EDGE = "not_an_edge"
 
 
 class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
@@ -203,19 +205,30 @@ def _known_fields(state: GameState[Board], side: str) -> list[dict[str, Any]]:
 
 
 def plot(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, command: Plot) -> None:
+    """Each move is kept secret until the phase ends. A ship leaves the board, or comes back
+    onto it, only at an edge hex of the map."""
     for move in command.moves:
         ship = own_ship(ruling.state, side, move.ship)
         try:
-            scenario.hex_map.from_label(move.to)
+            to = scenario.hex_map.from_label(move.to)
         except ValueError:
             raise Refusal(OFF_MAP, "That hex is not on this map.") from None
+        away = is_off_board(ship)
+        if away and move.leave:
+            raise Refusal(OFF_BOARD, "That ship is off the board: plot it back on at an edge hex.")
+        if (away or move.leave) and not is_edge(scenario.hex_map, to):
+            raise Refusal(NOT_AN_EDGE, "A ship leaves or comes back onto the board at an edge hex.")
         plotted = {"to": move.to, "heading": move.heading, "speed": move.speed, "note": move.note}
+        if move.leave:
+            plotted["leave"] = True
         ruling.update(ship.id, secret={"plot": plotted})
     ruling.tell(side, {"event": "plotted", "text": f"Plotted {len(command.moves)} move(s)."})
 
 
 def scan(ruling: Ruling[Board], side: str, command: Scan) -> None:
     chosen = sorted({own_ship(ruling.state, side, ref).id for ref in command.ships})
+    if any(is_off_board(ruling.piece(ship)) for ship in chosen):
+        raise Refusal(OFF_BOARD, "A ship off the board cannot scan.")
     ruling.change_board("scan", side=side, ships=chosen)
     ruling.tell(side, {"event": "scanning", "text": f"{len(chosen)} ship(s) will scan."})
 
@@ -228,7 +241,8 @@ def drop_field(ruling: Ruling[Board], side: str, command: DropField) -> None:
     shapes = field_geometry(ruling.state)
     shape = next(f for f in shapes if f.key == field.id)
     remaining = [f for f in shapes if f.key != field.id]
-    reveals = field_lost(shape, units(ruling.state), remaining)
+    # A field whose controller is off the board covers no hex of it: nothing is revealed.
+    reveals = field_lost(shape, units(ruling.state), remaining) if shape.active else []
     ruling.update(field.id, secret={"active": False})
     apply(ruling, reveals)
     for other in ruling.state.others(side):
