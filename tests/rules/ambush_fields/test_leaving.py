@@ -37,6 +37,7 @@ def scenario(basestar: str = "1010", eye: str = "1112") -> dict[str, Any]:
                 "name": "Galactica",
                 "flag": True,
                 "at": "1030",
+                "fighters": {"flights": 1, "name": "Viper flight"},
             },
         ],
         "fields": [{"key": "veil", "controller": "basestar", "radius": 3, "rating": 2}],
@@ -158,6 +159,7 @@ def test_a_ship_leaves_and_comes_back_only_at_an_edge_hex() -> None:
     assert refused(game, CYLONS, _plot("eye", "0512")) == "not_an_edge"
     assert refused(game, CYLONS, _plot("eye", "0112", leave=True)) == "off_board"
     assert refused(game, CYLONS, {"type": "scan", "ships": ["eye"]}) == "off_board"
+    assert refused(game, COLONIALS, {"type": "launch", "carrier": "galactica"}) == "off_board"
 
 
 def _plot(ship: str, to: str, **move: Any) -> dict[str, Any]:

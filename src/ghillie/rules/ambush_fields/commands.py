@@ -87,6 +87,29 @@ class DropField(Command):
     field: str = Field(max_length=64, description="the field's scenario key")
 
 
+class Launch(Command):
+    """A carrier launches one of the fighter flights aboard onto its own hex (Movement
+    Phase). Inside one of its side's fields this gives nothing away, and the flight is
+    hidden too (BSG-R07); a carrier outside them launches in plain sight."""
+
+    phases: ClassVar[frozenset[Phase]] = PLAY
+    secret_fields: ClassVar[frozenset[str]] = frozenset({"carrier"})
+    type: Literal["launch"] = "launch"
+    carrier: ShipRef = Field(max_length=64)
+
+
+class Recover(Command):
+    """A carrier takes one of its side's fighter flights aboard: the flight must be in the
+    carrier's hex, and the bays must have room (Movement Phase). It gives the carrier
+    nothing away (BSG-R07); a flight the enemy could see is seen to leave the board."""
+
+    phases: ClassVar[frozenset[Phase]] = PLAY
+    secret_fields: ClassVar[frozenset[str]] = frozenset({"carrier"})
+    type: Literal["recover"] = "recover"
+    flight: ShipRef = Field(max_length=64)
+    carrier: ShipRef = Field(max_length=64)
+
+
 class EndPhase(Command):
     """This side is done with the current phase; the phase ends when both sides are."""
 
@@ -103,8 +126,9 @@ class EndGame(Command):
 
 COMMANDS: dict[str, type[Command]] = {
     c.model_fields["type"].default: c
-    for c in (Ready, Deploy, Plot, Scan, DropField, EndPhase, EndGame)
+    for c in (Ready, Deploy, Plot, Scan, Launch, Recover, DropField, EndPhase, EndGame)
 }
+MOVEMENT_COMMANDS: tuple[type[Command], ...] = (Plot, Scan, Launch, Recover)
 
 
 class AssignEW(Command):

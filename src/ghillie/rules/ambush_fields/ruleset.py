@@ -18,6 +18,7 @@ from .combat import assign_ew, destroyed, do_identify, do_mass_identify, fire, s
 from .commands import (
     COMBAT_COMMANDS,
     COMMANDS,
+    MOVEMENT_COMMANDS,
     AssignEW,
     Deploy,
     Destroyed,
@@ -26,18 +27,23 @@ from .commands import (
     EndPhase,
     Fire,
     Identify,
+    Launch,
     MassIdentify,
     Plot,
     Ready,
+    Recover,
     Scan,
 )
 from .fields import field_lost
+from .hangar import launch, recover
 from .movement import apply, carry_out_plots, crossings, detect, invade, settle, units
 from .pieces import FIELD, OFF_BOARD, is_edge, is_off_board, own_field, own_ship, where
 from .pieces import fields as field_geometry
 from .scenario import AmbushFieldsScenario, EnterTrigger
 from .setup import OFF_MAP, create, deploy, ready
 
+SHIP_FACTS = 11
+FIELD_FACTS = 5
 NOT_AN_EDGE = "not_an_edge"
 
 
@@ -52,13 +58,20 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
 
     def secret_facts(self, scenario: AmbushFieldsScenario) -> int:
         # A ship: key, name, type, class, flag (setup.py), its fields, plot and the plot's
-        # note, scout points and EW spent, destroyed; a field: key, controller, radius,
-        # rating, active.
-        bound: Counter[str] = Counter(ship.side for ship in scenario.ships)
-        for side in bound:
-            bound[side] *= 11
+        # note, scout points and EW spent, destroyed. A carrier: its hangar. A field: key,
+        # controller, radius, rating, active. Launched flights are ships: a side has at
+        # most as many at once as its scenario ships and the flights aboard at the start
+        # (a flight lands before it is launched again).
+        ships: Counter[str] = Counter()
+        carriers: Counter[str] = Counter()
+        for ship in scenario.ships:
+            ships[ship.side] += 1 + len(ship.flights())
+            carriers[ship.side] += ship.fighters is not None
+        bound: Counter[str] = Counter()
+        for side, count in ships.items():
+            bound[side] = count * SHIP_FACTS + carriers[side]
         for field in scenario.fields:
-            bound[scenario.ship(field.controller).side] += 5
+            bound[scenario.ship(field.controller).side] += FIELD_FACTS
         return max(bound.values(), default=0)
 
     def new_board(self, scenario: AmbushFieldsScenario) -> Board:
@@ -77,7 +90,7 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
             return False
         if command is DropField:
             return board.step is Step.INITIATIVE
-        if command in (Plot, Scan):
+        if command in MOVEMENT_COMMANDS:
             return board.step is Step.MOVEMENT
         if command in COMBAT_COMMANDS:
             return board.step is Step.COMBAT
@@ -97,6 +110,10 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
                 plot(ruling, scenario, side, command)
             case Scan():
                 scan(ruling, side, command)
+            case Launch():
+                launch(ruling, scenario, side, command)
+            case Recover():
+                recover(ruling, scenario, side, command)
             case DropField():
                 drop_field(ruling, side, command)
             case AssignEW():
