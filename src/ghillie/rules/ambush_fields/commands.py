@@ -110,6 +110,15 @@ class Recover(Command):
     carrier: ShipRef = Field(max_length=64)
 
 
+class Hide(Command):
+    """A fugitive that has shaken off its pursuers hides in its side's field (BSG-R27,
+    A19): it goes dark, and the enemy loses it. Any phase."""
+
+    phases: ClassVar[frozenset[Phase]] = PLAY
+    type: Literal["hide"] = "hide"
+    ship: ShipRef = Field(max_length=64)
+
+
 class EndPhase(Command):
     """This side is done with the current phase; the phase ends when both sides are."""
 
@@ -126,7 +135,7 @@ class EndGame(Command):
 
 COMMANDS: dict[str, type[Command]] = {
     c.model_fields["type"].default: c
-    for c in (Ready, Deploy, Plot, Scan, Launch, Recover, DropField, EndPhase, EndGame)
+    for c in (Ready, Deploy, Plot, Scan, Launch, Recover, Hide, DropField, EndPhase, EndGame)
 }
 MOVEMENT_COMMANDS: tuple[type[Command], ...] = (Plot, Scan, Launch, Recover)
 

@@ -30,6 +30,7 @@ from .fields import (
     partial_information,
     range_to_field,
 )
+from .fugitives import track
 from .pieces import fields as field_geometry
 from .pieces import identity, is_off_board, known_as, sentence, ship_class, ships, visibility, where
 from .scenario import AmbushFieldsScenario
@@ -140,9 +141,11 @@ def apply(ruling: Ruling[Board], reveals: Iterable[Reveal]) -> None:
 
 
 def settle(ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:
-    """BSG-R06, R11, R16, R26 at the end of the phase, for each side's ships."""
+    """BSG-R06, R11, R16, R26 at the end of the phase, for each side's ships; then the
+    fugitives' pursuits (R27, A19)."""
     geometry = field_geometry(ruling.state)
     present = units(ruling.state)
+    was_in = {s.id: list(s.secret.get("in_fields", [])) for s in ships(ruling.state)}
     result = end_of_movement(present, geometry)
     apply(ruling, result.reveals)
     for field_id in result.partial_information:
@@ -151,15 +154,16 @@ def settle(ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:
     for field_id in result.located:
         for other in ruling.state.others(ruling.piece(field_id).owner):
             locate(ruling, other, field_id)
-    # Which friendly fields each ship is now in: R16 needs to know which one it leaves. A
-    # ship off the board is in none.
+    # Which friendly fields each ship is now in: R16 needs to know which one it leaves, and
+    # A19 when it entered. A ship off the board is in none.
     for ship in ships(ruling.state):
         at = where(ruling.state, ship)
         inside = [
             f.key for f in geometry if f.owner == ship.owner and at is not None and contains(f, at)
         ]
-        if list(ship.secret.get("in_fields", [])) != inside:
+        if was_in[ship.id] != inside:
             ruling.update(ship.id, secret={"in_fields": inside})
+    track(ruling, was_in)
 
 
 def detect(ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:

@@ -85,6 +85,15 @@ def is_off_board(ship: Piece) -> bool:
     return bool(ship.public.get("off_board"))
 
 
+def on_board(state: GameState[Any], side: str, piece_id: str) -> bool:
+    """Is the ship ``piece_id`` a counter on ``side``'s board: on the map, and seen (or
+    owned) by that side? Hidden units are "taken off the board" (BSG-R05)."""
+    ship = state.pieces.get(piece_id)
+    if ship is None or where(state, ship) is None:
+        return False
+    return ship.owner == side or state.known(side, ship.id).level >= Level.DETECTED
+
+
 def is_edge(hex_map: HexMap, at: Hex) -> bool:
     """A hex of the map with a neighbour off it — the first or last column or row: where a
     ship leaves the board or comes back onto it.

@@ -26,6 +26,7 @@ from .commands import (
     EndGame,
     EndPhase,
     Fire,
+    Hide,
     Identify,
     Launch,
     MassIdentify,
@@ -35,6 +36,7 @@ from .commands import (
     Scan,
 )
 from .fields import field_lost
+from .fugitives import hide
 from .hangar import launch, recover
 from .movement import apply, carry_out_plots, crossings, detect, invade, settle, units
 from .pieces import FIELD, OFF_BOARD, is_edge, is_off_board, own_field, own_ship, where
@@ -58,18 +60,24 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
 
     def secret_facts(self, scenario: AmbushFieldsScenario) -> int:
         # A ship: key, name, type, class, flag (setup.py), its fields, plot and the plot's
-        # note, scout points and EW spent, destroyed. A carrier: its hangar. A field: key,
+        # note, scout points and EW spent, destroyed — and on a side with a field, the
+        # pursuers it flees (fugitives.py). A carrier: its hangar. A field: key,
         # controller, radius, rating, active. Launched flights are ships: a side has at
         # most as many at once as its scenario ships and the flights aboard at the start
-        # (a flight lands before it is launched again).
+        # (a flight lands before it is launched again). A fugitive that hides is placed
+        # anew before its old piece goes: room for one more ship and its hangar.
         ships: Counter[str] = Counter()
         carriers: Counter[str] = Counter()
         for ship in scenario.ships:
             ships[ship.side] += 1 + len(ship.flights())
             carriers[ship.side] += ship.fighters is not None
+        fielded = {scenario.ship(f.controller).side for f in scenario.fields}
         bound: Counter[str] = Counter()
         for side, count in ships.items():
-            bound[side] = count * SHIP_FACTS + carriers[side]
+            per_ship = SHIP_FACTS + (side in fielded)
+            bound[side] = count * per_ship + carriers[side]
+            if side in fielded:
+                bound[side] += SHIP_FACTS + 1
         for field in scenario.fields:
             bound[scenario.ship(field.controller).side] += FIELD_FACTS
         return max(bound.values(), default=0)
@@ -92,6 +100,8 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
             return board.step is Step.INITIATIVE
         if command in MOVEMENT_COMMANDS:
             return board.step is Step.MOVEMENT
+        if command is Hide:
+            return True
         if command in COMBAT_COMMANDS:
             return board.step is Step.COMBAT
         return command is EndPhase
@@ -114,6 +124,8 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
                 launch(ruling, scenario, side, command)
             case Recover():
                 recover(ruling, scenario, side, command)
+            case Hide():
+                hide(ruling, side, command)
             case DropField():
                 drop_field(ruling, side, command)
             case AssignEW():
