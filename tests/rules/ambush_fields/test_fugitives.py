@@ -200,7 +200,10 @@ def test_leaving_the_field_ends_the_pursuit_and_entering_again_starts_a_new_one(
     # Nobody was on the Cylons' board when it entered again: it may hide at once.
     assert frigate(game)["secret"]["pursuers"] == []
     assert texts(game, CYLONS, "pursuit_lost")
-    game.command(CYLONS, {"type": "hide", "ship": "frigate"})
+    ruleset = registry.get("ambush-fields")
+    hides = [c for c in ruleset.candidates(game.state, CYLONS) if c["type"] == "hide"]
+    assert len(hides) == 1  # random games offer it
+    game.command(CYLONS, hides[0])
     assert names(game, COLONIALS) == []
 
 

@@ -108,6 +108,11 @@ def is_edge(hex_map: HexMap, at: Hex) -> bool:
     return column in (1, hex_map.columns) or row in (1, hex_map.rows)
 
 
+def edges(hex_map: HexMap) -> list[Hex]:
+    """Every edge hex of the map, in label order."""
+    return [h for h in hex_map.hexes() if is_edge(hex_map, h)]
+
+
 def known_as(state: GameState[Any], side: str, ship: Piece) -> str:
     """A ship named as ``side`` knows it: its own ships and identified enemies by name,
     any other by its category ("a fighter flight", BSG-R10)."""
