@@ -40,7 +40,10 @@ export function summary(piece) {
     if (p.content) words.push(humanize(p.content));
   } else if (piece.kind === "ship") {
     if (p.at) words.push(`hex ${p.at}`);
+    if (p.off_board) words.push(p.left_from ? `off the board (left at ${p.left_from})` : "off the board");
     if (((piece.secret || {}).in_fields || []).length) words.push("hidden in a field");
+    const hangar = (piece.secret || {}).hangar;
+    if (Array.isArray(hangar)) words.push(`${hangar.length} flight(s) aboard`);
     if (piece.level === "detected") words.push(`${p.category} counter`);
   } else if (piece.kind === "sniper_marker") {
     words.push("sniper marker");
@@ -136,9 +139,11 @@ export function choices(view, command, path, name) {
 
 const ships = (list) => list.filter((p) => p.kind === "ship");
 const isScout = (p) => (p.secret || {}).class === "scout";
+const onBoard = (p) => Boolean((p.public || {}).at);
 
-/** ambush-fields' choices: own ships (by id), own scouts, the enemy ships the side has
- * detected, its own fields (by scenario key) and the enemy fields it has located. */
+/** ambush-fields' choices: own ships (by id), own scouts, carriers and fighter flights, the
+ * enemy ships the side has detected, its own fields (by scenario key) and the enemy fields
+ * it has located. */
 function fleetChoices(view, command, name) {
   const own = ships(view.pieces || []);
   switch (name) {
@@ -149,6 +154,10 @@ function fleetChoices(view, command, name) {
     case "scouts":
     case "eccm_scout":
       return own.filter(isScout).map(option);
+    case "carrier":
+      return own.filter((p) => onBoard(p) && Array.isArray((p.secret || {}).hangar)).map(option);
+    case "flight":
+      return own.filter((p) => onBoard(p) && (p.secret || {}).class === "fighter_flight").map(option);
     case "target":
       return (command === "assign_ew" ? own : ships(view.known || [])).map(option);
     case "field": {
@@ -157,7 +166,7 @@ function fleetChoices(view, command, name) {
         return fields.filter((f) => f.owner === view.you && f.active).map((f) => ({ value: f.key, label: f.key }));
       }
       return fields
-        .filter((f) => f.owner !== view.you && f.active)
+        .filter((f) => f.owner !== view.you && f.active && f.centre)
         .map((f) => ({ value: f.id, label: `field at ${f.centre} (radius ${f.radius}, rating +${f.rating})` }));
     }
     default:
