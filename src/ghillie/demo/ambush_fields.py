@@ -1,6 +1,8 @@
 """The demo of ambush-fields: a basestar waits in its field; Galactica's fleet comes looking.
 
-Turn 1, Galactica's scan fails by one: partial information (the arc, the base number).
+Turn 1, the basestar launches a Raider flight inside its field, unseen, while Galactica
+launches Vipers in plain sight; Galactica's scan fails by one: partial information (the arc,
+the base number).
 Turn 2, with that −1, Raptor 312 locates the field; every ship in it shows as a counter.
 Then Raptor identifies the basestar, Galactica fires into the field (+2 against her), the
 basestar fires out (no modifier), and in turn 3 the Cylons drop the field.
@@ -58,6 +60,17 @@ SCRIPT = Script(
                 ],
             },
             "In secret, the scout Eye shifts inside the field.",
+        ),
+        Step(
+            CYLONS,
+            {"type": "launch", "carrier": "basestar"},
+            "Inside the field the basestar launches Raider wing 1: launching gives nothing "
+            "away, and the flight is hidden too.",
+        ),
+        Step(
+            COLONIALS,
+            {"type": "launch", "carrier": "galactica"},
+            "Galactica launches Viper wing 1 in the open: the Cylons see it appear at 1217.",
         ),
         *both_done(
             "Movement ends. At segment 7 ghillie rolls for Galactica in secret: 5 + 2 − 1 = 6 "

@@ -127,6 +127,24 @@ def test_scans_find_fields_and_the_scouts_work_on_them(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
+def test_carriers_launch_and_recover_and_ships_leave_the_board_and_come_back(name: str) -> None:
+    played = Played()
+    told: Counter[str] = Counter()
+    for seed in SEEDS:
+        game = None
+        for step in play(name, seed, played=played):
+            game = step.game
+        assert game is not None
+        for event in game.events():
+            told.update(line.get("event", "") for line in event.told.get("cylons", ()))
+            told.update(line.get("event", "") for line in event.told.get("colonials", ()))
+    assert played.accepted["launch"] >= 10
+    assert played.accepted["recover"] >= 3
+    assert told["left_board"] >= 3, "ships hardly ever leave the board"
+    assert told["entered_board"] >= 2, "ships that left hardly ever come back"
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
 def test_a_side_done_with_the_phase_waits(name: str) -> None:
     """Nothing to give but, rarely and late, ending the game; and the one still acting
     is never offered the end of the game."""

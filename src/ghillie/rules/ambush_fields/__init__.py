@@ -8,6 +8,8 @@ scouts' EW, Identify and Mass Identify (:mod:`.scouting`), and the board with th
 skeleton and each side's knowledge of each field (:mod:`.board`), on the hex geometry of
 :mod:`ghillie.measure.hexes` and :mod:`ghillie.measure.arcs`. The game (:mod:`.ruleset`):
 setup with hidden fleets, secret plots carried out together, the end-of-movement checks,
-segment 7's secret scans, dropping a field, and the Combat Phase (:mod:`.combat`). Still to
-come: the issue's browser game through three turns, and table mode's own flow.
+segment 7's secret scans, dropping a field, and the Combat Phase (:mod:`.combat`); carriers
+launching and recovering fighters (:mod:`.hangar`), ships leaving the board and coming back
+(:mod:`.movement`), and fugitives hiding once their pursuers are gone (:mod:`.fugitives`).
+Still to come: the issue's browser game through three turns, and table mode's own flow.
 """

@@ -9,6 +9,11 @@ then, late in the game, it ends the game instead); a field is dropped only now a
 and not before the third turn. The fleets close on the middle of the map, so that scans
 come within range and fields get found.
 
+Now and then a ship makes for the nearest edge of the map and leaves the board there; a
+ship off the board comes back where it left. Carriers launch their fighters in two turns of
+three and, in the third, take aboard a flight that is in their hex. A fugitive that has
+shaken off its pursuers may hide, in any phase.
+
 One's own ships are named by scenario key or by piece id (both are accepted, see
 :func:`.pieces.own_ship`), turn about, so that the error oracle can put an unseen piece
 where an own ship's id stands. Several plots, scans and deployments differ only in their
@@ -23,7 +28,9 @@ from ghillie.measure.hexes import Hex, HexMap, direction, distance, line
 from ghillie.state import Facts, GameState, Level, Phase, Piece
 
 from .board import Board, FieldState, Step
-from .pieces import FIELD, SHIP, ship_class, ships, where
+from .fugitives import may_hide
+from .hangar import fighters
+from .pieces import FIELD, SHIP, edges, is_off_board, ship_class, ships, where
 from .pieces import fields as field_geometry
 from .scenario import AmbushFieldsScenario, ShipClass
 from .scouting import mass_identify_reaches
@@ -54,7 +61,9 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
         late = board.turn >= END_GAME_FROM and state.seq % 13 == 0
         return [{"type": "end_game"}] if late else []
     own = [s for s in ships(state) if s.owner == side and where(state, s) is not None]
+    away = [s for s in ships(state) if s.owner == side and is_off_board(s)]
     out: list[Facts] = [{"type": "end_phase"}]
+    out += [{"type": "hide", "ship": name(s)} for s in own if may_hide(state, s)]
     if board.step is Step.INITIATIVE:
         if board.turn >= DROP_FROM and state.seq % 3 == 0:
             out += [
@@ -62,15 +71,18 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
                 for p in state.pieces.values()
                 if p.kind == FIELD and p.owner == side and p.secret["active"]
             ]
-    elif board.step is Step.MOVEMENT and own:
-        if any("plot" not in s.secret for s in own):
-            for variant in range(4):
+    elif board.step is Step.MOVEMENT and (own or away):
+        if any("plot" not in s.secret for s in own + away):
+            for variant in range(5):
                 moves = _moves(state, scenario, own, variant, name)
+                if variant in (2, 3):
+                    moves += _back(state, scenario, away, name)
                 if moves:
                     out.append({"type": "plot", "moves": moves})
-        if side not in board.scanners:
+        if side not in board.scanners and own:
             refs = [name(s) for s in own]
             out += [{"type": "scan", "ships": refs}, {"type": "scan", "ships": refs[:1]}]
+        out += _hangars(state, scenario, own, name)
     elif board.step is Step.COMBAT and own:
         out += _combat(state, scenario, side, own, name)
     return out
@@ -122,10 +134,15 @@ def _moves(
 ) -> list[Facts]:
     """Variant 0 stays put; 1 moves the whole fleet one hex the same way (a fleet that
     keeps together keeps inside its fields); 2 and 3 close on the middle of the map, where
-    the enemy is likely, by 1 and by up to :data:`SPEED` hexes."""
+    the enemy is likely, by 1 and by up to :data:`SPEED` hexes; 4 sends the ship nearest an
+    edge off the board there, while the others stay put."""
     hex_map = scenario.hex_map
     middle = _hex(hex_map, (hex_map.columns + 1) // 2, (hex_map.rows + 1) // 2)
     moves: list[Facts] = []
+    if variant == 4:
+        leaving = _to_the_edge(state, hex_map, own, name)
+        staying = _moves(state, scenario, own, 0, name)
+        return leaving + [m for m in staying if leaving and m["ship"] != leaving[0]["ship"]]
     for ship in own:
         at = where(state, ship)
         assert at is not None
@@ -152,6 +169,74 @@ def _moves(
     return moves
 
 
+def _to_the_edge(
+    state: GameState[Board], hex_map: HexMap, own: list[Piece], name: Namer
+) -> list[Facts]:
+    """The ship nearest an edge dashes for it and leaves the board there."""
+    nearest: list[tuple[int, str, str, Piece, Hex]] = []
+    for ship in own:
+        start = where(state, ship)
+        assert start is not None
+        for edge in edges(hex_map):
+            d = distance(start, edge)
+            nearest.append((d, ship.secret["key"], hex_map.to_label(edge), ship, edge))
+    if not nearest:
+        return []
+    _, _, _, ship, edge = min(nearest, key=lambda n: n[:3])
+    at = where(state, ship)
+    assert at is not None
+    path = line(at, edge)
+    heading = next((i for i in range(6) if len(path) > 1 and path[1] == at + direction(i)), 0)
+    move = {
+        "ship": name(ship),
+        "to": hex_map.to_label(edge),
+        "heading": "ABCDEF"[heading],
+        "speed": distance(at, edge),
+        "note": "",
+        "leave": True,
+    }
+    return [move]
+
+
+def _back(
+    state: GameState[Board], scenario: AmbushFieldsScenario, away: list[Piece], name: Namer
+) -> list[Facts]:
+    """Ships off the board come back at the edge hex where they left it."""
+    return [
+        {
+            "ship": name(ship),
+            "to": ship.public["left_from"],
+            "heading": ship.public.get("heading", "A"),
+            "speed": 1,
+            "note": "",
+        }
+        for ship in away
+        if scenario.hex_map.is_label(str(ship.public.get("left_from", "")))
+    ]
+
+
+def _hangars(
+    state: GameState[Board], scenario: AmbushFieldsScenario, own: list[Piece], name: Namer
+) -> list[Facts]:
+    """A launch from each carrier with flights aboard in two turns of three; in the third, a
+    landing for one flight in the hex of a carrier with room."""
+    carriers = [(c, fighters(scenario, c)) for c in own]
+    if state.board.turn % 3:
+        return [
+            {"type": "launch", "carrier": name(c)}
+            for c, spec in carriers
+            if spec is not None and c.secret.get("hangar")
+        ]
+    for flight in own:
+        if ship_class(flight) is not ShipClass.FIGHTER_FLIGHT:
+            continue
+        for carrier, spec in carriers:
+            room = spec is not None and len(carrier.secret.get("hangar", [])) < spec.bays
+            if room and where(state, carrier) == where(state, flight):
+                return [{"type": "recover", "flight": name(flight), "carrier": name(carrier)}]
+    return []
+
+
 def _combat(
     state: GameState[Board],
     scenario: AmbushFieldsScenario,
@@ -167,7 +252,10 @@ def _combat(
     seen = [
         p
         for p in state.pieces.values()
-        if p.kind == SHIP and p.owner != side and state.known(side, p.id).level >= Level.DETECTED
+        if p.kind == SHIP
+        and p.owner != side
+        and state.known(side, p.id).level >= Level.DETECTED
+        and where(state, p) is not None
     ]
     firer = own[k % len(own)]
     out += [{"type": "fire", "ship": name(firer), "target": t.id} for t in seen[:2]]

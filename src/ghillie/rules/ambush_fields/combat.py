@@ -145,6 +145,8 @@ def do_mass_identify(
         # An unlocated field is unseen: answered like no field at all.
         raise Refusal(UNKNOWN_PIECE, "There is no such piece that you can see.")
     shape: Field = next(f for f in field_geometry(state) if f.key == field_piece.id)
+    if not shape.active:
+        raise Refusal(NOT_NOW, "That field is not on the board now.")
     share, rest = divmod(command.points, len(command.scouts))
     for i, ref in enumerate(command.scouts):
         ship = own_ship(state, side, ref)
@@ -183,7 +185,8 @@ def segment_10(ruling: Ruling[Board]) -> None:
             shape = next(f for f in shapes if f.key == piece.id)
             remaining = [f for f in shapes if f.key != piece.id]
             survivors = [u for u in units(ruling.state) if u.key not in gone]
-            apply(ruling, field_lost(shape, survivors, remaining))
+            if shape.active:  # a controller lost off the board takes its field's hexes along
+                apply(ruling, field_lost(shape, survivors, remaining))
             ruling.update(piece.id, secret={"active": False})
             for other in ruling.state.others(piece.owner):
                 ruling.change_board("field", side=other, field=piece.id, state="dropped")

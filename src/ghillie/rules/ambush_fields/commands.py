@@ -51,11 +51,17 @@ class Move(BaseModel):
     heading: str = Field("A", pattern=r"^[A-F]$")
     speed: int = Field(0, ge=0, le=99)
     note: str = Field("", max_length=500, description="private to the owner")
+    leave: bool = Field(
+        False, description="it leaves the board across the map edge at 'to', an edge hex"
+    )
 
 
 class Plot(Command):
     """Plot this turn's movement ("plotted on a scrap of paper", BSG-R05). Secret: plots are
-    carried out together when both sides have ended the Movement Phase (BSG-R06)."""
+    carried out together when both sides have ended the Movement Phase (BSG-R06).
+
+    A move with ``leave`` takes the ship to ``to``, an edge hex, and off the board; a ship
+    that is off the board comes back with a move to an edge hex, where it enters."""
 
     phases: ClassVar[frozenset[Phase]] = PLAY
     secret_fields: ClassVar[frozenset[str]] = frozenset({"moves"})
@@ -81,6 +87,38 @@ class DropField(Command):
     field: str = Field(max_length=64, description="the field's scenario key")
 
 
+class Launch(Command):
+    """A carrier launches one of the fighter flights aboard onto its own hex (Movement
+    Phase). Inside one of its side's fields this gives nothing away, and the flight is
+    hidden too (BSG-R07); a carrier outside them launches in plain sight."""
+
+    phases: ClassVar[frozenset[Phase]] = PLAY
+    secret_fields: ClassVar[frozenset[str]] = frozenset({"carrier"})
+    type: Literal["launch"] = "launch"
+    carrier: ShipRef = Field(max_length=64)
+
+
+class Recover(Command):
+    """A carrier takes one of its side's fighter flights aboard: the flight must be in the
+    carrier's hex, and the bays must have room (Movement Phase). It gives the carrier
+    nothing away (BSG-R07); a flight the enemy could see is seen to leave the board."""
+
+    phases: ClassVar[frozenset[Phase]] = PLAY
+    secret_fields: ClassVar[frozenset[str]] = frozenset({"carrier"})
+    type: Literal["recover"] = "recover"
+    flight: ShipRef = Field(max_length=64)
+    carrier: ShipRef = Field(max_length=64)
+
+
+class Hide(Command):
+    """A fugitive that has shaken off its pursuers hides in its side's field (BSG-R27,
+    A19): it goes dark, and the enemy loses it. Any phase."""
+
+    phases: ClassVar[frozenset[Phase]] = PLAY
+    type: Literal["hide"] = "hide"
+    ship: ShipRef = Field(max_length=64)
+
+
 class EndPhase(Command):
     """This side is done with the current phase; the phase ends when both sides are."""
 
@@ -97,8 +135,9 @@ class EndGame(Command):
 
 COMMANDS: dict[str, type[Command]] = {
     c.model_fields["type"].default: c
-    for c in (Ready, Deploy, Plot, Scan, DropField, EndPhase, EndGame)
+    for c in (Ready, Deploy, Plot, Scan, Launch, Recover, Hide, DropField, EndPhase, EndGame)
 }
+MOVEMENT_COMMANDS: tuple[type[Command], ...] = (Plot, Scan, Launch, Recover)
 
 
 class AssignEW(Command):

@@ -15,7 +15,7 @@ from typing import Any
 
 from ghillie.measure.hexes import line
 from ghillie.ruling import Ruling
-from ghillie.state import Facts, GameState, Level
+from ghillie.state import Facts, GameState, Level, Piece
 
 from .board import Board, FieldState
 from .detection import Outcome, detection_check
@@ -30,22 +30,57 @@ from .fields import (
     partial_information,
     range_to_field,
 )
+from .fugitives import track
 from .pieces import fields as field_geometry
-from .pieces import identity, ship_class, ships, visibility, where
+from .pieces import identity, is_off_board, known_as, sentence, ship_class, ships, visibility, where
 from .scenario import AmbushFieldsScenario
 
 
 def carry_out_plots(ruling: Ruling[Board]) -> None:
+    """Every plotted move at once. A move with ``leave`` ends off the board, having left it
+    at its edge hex; a ship off the board comes back at the edge hex it is plotted to. A
+    side that sees the ship — and only such a side — sees it leave or come back."""
     for ship in ships(ruling.state):
         plot = ship.secret.get("plot")
         if plot is None:
             continue
-        ruling.update(
-            ship.id,
-            public={"at": plot["to"], "heading": plot["heading"], "speed": plot["speed"]},
-            secret={"note": plot.get("note", "")},
-            unset=("plot",),
-        )
+        motion = {"heading": plot["heading"], "speed": plot["speed"]}
+        note = {"note": plot.get("note", "")}
+        if plot.get("leave"):
+            _tell_watchers(ruling, ship, "left_board", "leaves the board at", plot["to"])
+            ruling.update(
+                ship.id,
+                public={"at": None, "off_board": True, "left_from": plot["to"], **motion},
+                secret=note,
+                unset=("plot",),
+            )
+        elif is_off_board(ship):
+            ruling.update(
+                ship.id,
+                public={"at": plot["to"], **motion},
+                secret=note,
+                unset=("plot", "off_board", "left_from"),
+            )
+            _tell_watchers(
+                ruling, ship, "entered_board", "comes back onto the board at", plot["to"]
+            )
+        else:
+            ruling.update(
+                ship.id, public={"at": plot["to"], **motion}, secret=note, unset=("plot",)
+            )
+
+
+def _tell_watchers(ruling: Ruling[Board], ship: Piece, event: str, words: str, at: str) -> None:
+    """The owner, and every other side that sees ``ship``, is told it ``words`` ``at``."""
+    ruling.tell(
+        ship.owner,
+        {"event": event, "ship": ship.id, "text": f"{ship.secret['name']} {words} {at}."},
+    )
+    for other in ruling.state.others(ship.owner):
+        if visibility(ruling.state, other, ship) is Visibility.HIDDEN:
+            continue
+        what = sentence(known_as(ruling.state, other, ship))
+        ruling.tell(other, {"event": event, "ship": ship.id, "text": f"{what} {words} {at}."})
 
 
 def crossings(state: GameState[Board], scenario: AmbushFieldsScenario) -> list[str]:
@@ -106,9 +141,11 @@ def apply(ruling: Ruling[Board], reveals: Iterable[Reveal]) -> None:
 
 
 def settle(ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:
-    """BSG-R06, R11, R16, R26 at the end of the phase, for each side's ships."""
+    """BSG-R06, R11, R16, R26 at the end of the phase, for each side's ships; then the
+    fugitives' pursuits (R27, A19)."""
     geometry = field_geometry(ruling.state)
     present = units(ruling.state)
+    was_in = {s.id: list(s.secret.get("in_fields", [])) for s in ships(ruling.state)}
     result = end_of_movement(present, geometry)
     apply(ruling, result.reveals)
     for field_id in result.partial_information:
@@ -117,11 +154,16 @@ def settle(ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:
     for field_id in result.located:
         for other in ruling.state.others(ruling.piece(field_id).owner):
             locate(ruling, other, field_id)
-    # Which friendly fields each ship now hides in: R16 needs to know which one it leaves.
-    for unit in present:
-        inside = [f.key for f in geometry if f.owner == unit.side and contains(f, unit.at)]
-        if list(ruling.piece(unit.key).secret.get("in_fields", [])) != inside:
-            ruling.update(unit.key, secret={"in_fields": inside})
+    # Which friendly fields each ship is now in: R16 needs to know which one it leaves, and
+    # A19 when it entered. A ship off the board is in none.
+    for ship in ships(ruling.state):
+        at = where(ruling.state, ship)
+        inside = [
+            f.key for f in geometry if f.owner == ship.owner and at is not None and contains(f, at)
+        ]
+        if was_in[ship.id] != inside:
+            ruling.update(ship.id, secret={"in_fields": inside})
+    track(ruling, was_in)
 
 
 def detect(ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:

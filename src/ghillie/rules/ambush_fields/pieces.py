@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ghillie.errors import UNKNOWN_PIECE, Refusal
-from ghillie.measure.hexes import Hex
+from ghillie.measure.hexes import Hex, HexMap, to_offset
 from ghillie.state import Facts, GameState, Level, Piece
 
 from .fields import Field, Visibility
@@ -20,6 +20,7 @@ from .scenario import AmbushFieldsScenario, ShipClass
 
 SHIP = "ship"
 FIELD = "field"
+OFF_BOARD = "off_board"  # refusal: that ship has left the board
 
 
 def identity(ship: Piece) -> Facts:
@@ -77,6 +78,55 @@ def where(state: GameState[Any], ship: Piece) -> Hex | None:
     assert isinstance(scenario, AmbushFieldsScenario)
     at = ship.public.get("at")
     return scenario.hex_map.from_label(at) if at else None
+
+
+def is_off_board(ship: Piece) -> bool:
+    """Has the ship left the board (a plotted move took it across the map edge)?"""
+    return bool(ship.public.get("off_board"))
+
+
+def on_board(state: GameState[Any], side: str, piece_id: str) -> bool:
+    """Is the ship ``piece_id`` a counter on ``side``'s board: on the map, and seen (or
+    owned) by that side? Hidden units are "taken off the board" (BSG-R05)."""
+    ship = state.pieces.get(piece_id)
+    if ship is None or where(state, ship) is None:
+        return False
+    return ship.owner == side or state.known(side, ship.id).level >= Level.DETECTED
+
+
+def is_edge(hex_map: HexMap, at: Hex) -> bool:
+    """A hex of the map with a neighbour off it — the first or last column or row: where a
+    ship leaves the board or comes back onto it.
+
+    >>> m = HexMap(24, 20)
+    >>> [is_edge(m, m.from_label(label)) for label in ("0101", "0510", "2410", "1220", "1219")]
+    [True, False, True, True, False]
+    """
+    if not hex_map.on_map(at):
+        return False
+    column, row = to_offset(at, hex_map.shifted)
+    return column in (1, hex_map.columns) or row in (1, hex_map.rows)
+
+
+def edges(hex_map: HexMap) -> list[Hex]:
+    """Every edge hex of the map, in label order."""
+    return [h for h in hex_map.hexes() if is_edge(hex_map, h)]
+
+
+def known_as(state: GameState[Any], side: str, ship: Piece) -> str:
+    """A ship named as ``side`` knows it: its own ships and identified enemies by name,
+    any other by its category ("a fighter flight", BSG-R10)."""
+    if ship.owner == side:
+        return str(ship.secret["name"])
+    known = state.known(side, ship.id)
+    if known.level >= Level.IDENTIFIED and "name" in known.facts:
+        return str(known.facts["name"])
+    return f"a {ship.public.get('category', 'ship')}"
+
+
+def sentence(text: str) -> str:
+    """``text`` with its first letter in capitals."""
+    return text[:1].upper() + text[1:]
 
 
 def fields(state: GameState[Any]) -> list[Field]:

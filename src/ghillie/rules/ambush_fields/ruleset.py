@@ -19,6 +19,7 @@ from .combat import assign_ew, destroyed, do_identify, do_mass_identify, fire, s
 from .commands import (
     COMBAT_COMMANDS,
     COMMANDS,
+    MOVEMENT_COMMANDS,
     AssignEW,
     Deploy,
     Destroyed,
@@ -26,18 +27,27 @@ from .commands import (
     EndGame,
     EndPhase,
     Fire,
+    Hide,
     Identify,
+    Launch,
     MassIdentify,
     Plot,
     Ready,
+    Recover,
     Scan,
 )
 from .fields import field_lost
+from .fugitives import hide
+from .hangar import launch, recover
 from .movement import apply, carry_out_plots, crossings, detect, invade, settle, units
-from .pieces import FIELD, own_field, own_ship, where
+from .pieces import FIELD, OFF_BOARD, is_edge, is_off_board, own_field, own_ship, where
 from .pieces import fields as field_geometry
 from .scenario import AmbushFieldsScenario, EnterTrigger
 from .setup import OFF_MAP, create, deploy, ready
+
+SHIP_FACTS = 11
+FIELD_FACTS = 5
+NOT_AN_EDGE = "not_an_edge"
 
 
 class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
@@ -51,13 +61,26 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
 
     def secret_facts(self, scenario: AmbushFieldsScenario) -> int:
         # A ship: key, name, type, class, flag (setup.py), its fields, plot and the plot's
-        # note, scout points and EW spent, destroyed; a field: key, controller, radius,
-        # rating, active.
-        bound: Counter[str] = Counter(ship.side for ship in scenario.ships)
-        for side in bound:
-            bound[side] *= 11
+        # note, scout points and EW spent, destroyed — and on a side with a field, the
+        # pursuers it flees (fugitives.py). A carrier: its hangar. A field: key,
+        # controller, radius, rating, active. Launched flights are ships: a side has at
+        # most as many at once as its scenario ships and the flights aboard at the start
+        # (a flight lands before it is launched again). A fugitive that hides is placed
+        # anew before its old piece goes: room for one more ship and its hangar.
+        ships: Counter[str] = Counter()
+        carriers: Counter[str] = Counter()
+        for ship in scenario.ships:
+            ships[ship.side] += 1 + len(ship.flights())
+            carriers[ship.side] += ship.fighters is not None
+        fielded = {scenario.ship(f.controller).side for f in scenario.fields}
+        bound: Counter[str] = Counter()
+        for side, count in ships.items():
+            per_ship = SHIP_FACTS + (side in fielded)
+            bound[side] = count * per_ship + carriers[side]
+            if side in fielded:
+                bound[side] += SHIP_FACTS + 1
         for field in scenario.fields:
-            bound[scenario.ship(field.controller).side] += 5
+            bound[scenario.ship(field.controller).side] += FIELD_FACTS
         return max(bound.values(), default=0)
 
     def new_board(self, scenario: AmbushFieldsScenario) -> Board:
@@ -76,8 +99,10 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
             return False
         if command is DropField:
             return board.step is Step.INITIATIVE
-        if command in (Plot, Scan):
+        if command in MOVEMENT_COMMANDS:
             return board.step is Step.MOVEMENT
+        if command is Hide:
+            return True
         if command in COMBAT_COMMANDS:
             return board.step is Step.COMBAT
         return command is EndPhase
@@ -96,6 +121,12 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
                 plot(ruling, scenario, side, command)
             case Scan():
                 scan(ruling, side, command)
+            case Launch():
+                launch(ruling, scenario, side, command)
+            case Recover():
+                recover(ruling, scenario, side, command)
+            case Hide():
+                hide(ruling, side, command)
             case DropField():
                 drop_field(ruling, side, command)
             case AssignEW():
@@ -224,19 +255,30 @@ def _known_fields(state: GameState[Board], side: str) -> list[dict[str, Any]]:
 
 
 def plot(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, command: Plot) -> None:
+    """Each move is kept secret until the phase ends. A ship leaves the board, or comes back
+    onto it, only at an edge hex of the map."""
     for move in command.moves:
         ship = own_ship(ruling.state, side, move.ship)
         try:
-            scenario.hex_map.from_label(move.to)
+            to = scenario.hex_map.from_label(move.to)
         except ValueError:
             raise Refusal(OFF_MAP, "That hex is not on this map.") from None
+        away = is_off_board(ship)
+        if away and move.leave:
+            raise Refusal(OFF_BOARD, "That ship is off the board: plot it back on at an edge hex.")
+        if (away or move.leave) and not is_edge(scenario.hex_map, to):
+            raise Refusal(NOT_AN_EDGE, "A ship leaves or comes back onto the board at an edge hex.")
         plotted = {"to": move.to, "heading": move.heading, "speed": move.speed, "note": move.note}
+        if move.leave:
+            plotted["leave"] = True
         ruling.update(ship.id, secret={"plot": plotted})
     ruling.tell(side, {"event": "plotted", "text": f"Plotted {len(command.moves)} move(s)."})
 
 
 def scan(ruling: Ruling[Board], side: str, command: Scan) -> None:
     chosen = sorted({own_ship(ruling.state, side, ref).id for ref in command.ships})
+    if any(is_off_board(ruling.piece(ship)) for ship in chosen):
+        raise Refusal(OFF_BOARD, "A ship off the board cannot scan.")
     ruling.change_board("scan", side=side, ships=chosen)
     ruling.tell(side, {"event": "scanning", "text": f"{len(chosen)} ship(s) will scan."})
 
@@ -249,7 +291,8 @@ def drop_field(ruling: Ruling[Board], side: str, command: DropField) -> None:
     shapes = field_geometry(ruling.state)
     shape = next(f for f in shapes if f.key == field.id)
     remaining = [f for f in shapes if f.key != field.id]
-    reveals = field_lost(shape, units(ruling.state), remaining)
+    # A field whose controller is off the board covers no hex of it: nothing is revealed.
+    reveals = field_lost(shape, units(ruling.state), remaining) if shape.active else []
     ruling.update(field.id, secret={"active": False})
     apply(ruling, reveals)
     for other in ruling.state.others(side):

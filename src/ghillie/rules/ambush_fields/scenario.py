@@ -110,6 +110,35 @@ class HostSpec(Strict):
         return ArcScheme.from_data(self.arcs) if self.arcs else DEFAULT_ARCS
 
 
+class FighterSpec(Strict):
+    """A carrier's fighters (BSG-R07: "launching and recovering fighters"): the flights
+    aboard at the start, all of one profile, and how many its bays hold. The flights are
+    numbered: ``name = "Viper flight"`` gives Viper flight 1, Viper flight 2, ... with the keys
+    ``<key>-1``, ``<key>-2``, ..."""
+
+    flights: int = Field(ge=0, le=20, description="fighter flights aboard at the start")
+    capacity: int | None = Field(
+        None, ge=1, le=20, description="how many flights its bays hold (default: flights)"
+    )
+    name: str = Field("Fighter flight", min_length=1, max_length=60)
+    type: str = Field("", max_length=40, description="the host game's fighter type")
+    key: str | None = Field(
+        None, pattern=KEY, description="the flights' keys begin so (default: '<carrier>-flight')"
+    )
+
+    @model_validator(mode="after")
+    def _fits(self) -> FighterSpec:
+        if self.capacity is not None and self.capacity < self.flights:
+            raise ValueError(f"{self.flights} flights do not fit in bays for {self.capacity}")
+        if self.capacity is None and self.flights == 0:
+            raise ValueError("a carrier with no flights aboard needs a capacity")
+        return self
+
+    @property
+    def bays(self) -> int:
+        return self.capacity if self.capacity is not None else self.flights
+
+
 class ShipSpec(Strict):
     key: str = Field(pattern=KEY)
     side: str = Field(pattern=SIDE_ID)
@@ -121,6 +150,21 @@ class ShipSpec(Strict):
         None, description="its starting hex, e.g. '0412'; none: the players deploy it"
     )
     heading: str = Field("A", pattern=HEXSIDE)
+    fighters: FighterSpec | None = Field(None, description="a carrier's fighter flights")
+
+    def flights(self) -> list[dict[str, str]]:
+        """The fighter flights aboard at the start, as a hangar lists them."""
+        if self.fighters is None:
+            return []
+        prefix = self.fighters.key or f"{self.key}-flight"
+        return [
+            {
+                "key": f"{prefix}-{i}",
+                "name": f"{self.fighters.name} {i}",
+                "type": self.fighters.type,
+            }
+            for i in range(1, self.fighters.flights + 1)
+        ]
 
 
 class FieldSpec(Strict):
@@ -150,6 +194,13 @@ class AmbushFieldsScenario(Scenario):
                 raise ValueError(f"ship {ship.key}: {ship.side!r} is not one of the sides")
             if ship.at is not None:
                 self.hex_map.from_label(ship.at)  # ValueError naming a label off the map
+            if ship.fighters is not None and ship.ship_class.small:
+                raise ValueError(
+                    f"ship {ship.key}: a {ship.ship_class.category} carries no fighters"
+                )
+        flight_keys = [f["key"] for ship in self.ships for f in ship.flights()]
+        if len(set(flight_keys)) != len(flight_keys) or set(flight_keys) & set(keys):
+            raise ValueError("every fighter flight's key must differ from every other key")
         if len({f.key for f in self.fields}) != len(self.fields):
             raise ValueError("field keys must be unique")
         controllers = [f.controller for f in self.fields]

@@ -37,6 +37,8 @@ def create(ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:
                 "type": spec.type,
                 "class": spec.ship_class.value,
                 "flag": spec.flag,
+                # A carrier's flights aboard (hangar.py): not pieces until launched.
+                **({"hangar": spec.flights()} if spec.fighters is not None else {}),
             },
         )
         ids[spec.key] = piece.id
