@@ -68,7 +68,8 @@ function render(view) {
   const after = view.phase === "over"
     ? h("p", {}, h("a", { class: "replay-link", href: `/replay/${encodeURIComponent(game)}#${token}` }, "Step through the game: what each side saw, beside the truth"))
     : null;
-  $("status").replaceChildren(panels.status(view), after, ...notes.map((note) => h("p", { class: "fair-note" }, note)));
+  const parts = [panels.status(view), after, ...notes.map((note) => h("p", { class: "fair-note" }, note))];
+  $("status").replaceChildren(...parts.filter(Boolean)); // replaceChildren would write "null"
   $("alarms").replaceChildren(fairplay.alarmBox() || "");
   $("fair").replaceChildren(fairplay.panel(view));
 
