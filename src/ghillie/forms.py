@@ -119,6 +119,8 @@ class Order:
             out["confirm"] = speaker.word(self.confirm)
         if self.only:
             out["only"] = self.only
+        if self.anytime:
+            out["anytime"] = True
         if self.rules:
             out["rules"] = list(self.rules)
         return out

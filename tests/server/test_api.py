@@ -351,7 +351,14 @@ def test_the_websocket_sends_the_view_then_every_update_and_takes_commands(
         assert "CANARY" not in json.dumps(pushed)
         # Only what changed travels (now the orks may get ready); not their pieces, not the
         # scenario, not the table.
-        assert set(pushed["view"]) == {"seq", "log", "commands", "your_move", "waiting_for"}
+        assert set(pushed["view"]) == {
+            "seq",
+            "log",
+            "commands",
+            "your_move",
+            "waiting_for",
+            "status",
+        }
         orks.send_json({"type": "command", "command_id": "w2", "command": {"type": "end_phase"}})
         refused = orks.receive_json()
         assert refused["type"] == "answer"

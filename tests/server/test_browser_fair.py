@@ -154,7 +154,7 @@ def test_two_pages_share_every_roll_and_their_record_passes_the_audit(
         ok.first.wait_for()
         lines = ok.all_inner_texts()
         assert any(
-            line.startswith("✓ marker M1 content = unit: matches the commitment published at event ")
+            line.startswith("✓ marker M1 content = unit: matches the commitment published at event")
             for line in lines
         ), lines
         assert keno.page.locator("#log .opening-bad, #log .opening-unknown").count() == 0

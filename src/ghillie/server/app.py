@@ -48,7 +48,7 @@ from ghillie.server.socket import serve_socket
 from ghillie.state import REFEREE
 from ghillie.store.base import EventStore
 from ghillie.words import speaker
-from ghillie.words.catalog import negotiate
+from ghillie.words.catalog import languages, negotiate
 
 log = logging.getLogger("ghillie.server")
 
@@ -145,6 +145,7 @@ class ProblemBody(BaseModel):
     status: int
     code: str
     detail: str
+    field: str | None = Field(None, description="the command field the refusal concerns")
 
 
 # Every API answer that is not a success is one of these problem documents.
@@ -472,6 +473,7 @@ def ruleset_catalogue(langs: list[str] | None = None) -> list[dict[str, Any]]:
                 ],
                 "odds": list(ruleset.odds_queries),
                 "lang": words.lang,
+                "languages": list(languages(ruleset.id)),
                 "commands": forms.describe(ruleset, words),
             }
         )

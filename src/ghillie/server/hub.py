@@ -821,4 +821,5 @@ def _with_status(game: LiveGame, view: dict[str, Any]) -> dict[str, Any]:
     view["fairness"] = status(game)
     if game.ledger is None and "commands" in view:
         view["commands"] = []  # nothing can be given before the game starts
+        view["your_move"] = False
     return view
