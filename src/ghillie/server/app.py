@@ -206,8 +206,11 @@ def create_app(
         return JSONResponse(exc.body(), status_code=exc.status, media_type=PROBLEM_JSON)
 
     @app.exception_handler(Refusal)
-    async def _refusal(_request: Request, exc: Refusal) -> Response:
-        return await _problem(_request, Problem.of(exc))
+    async def _refusal(request: Request, exc: Refusal) -> Response:
+        # A rule's fixed sentence, in the reader's language for that game's ruleset.
+        ruleset = the_hub(request).ruleset_of(str(request.path_params.get("game_id", "")))
+        words = speaker(ruleset, negotiate(accepted(request), ruleset)) if ruleset else None
+        return await _problem(request, Problem.of(exc, words))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, _exc: RequestValidationError) -> Response:

@@ -320,6 +320,11 @@ class Hub:
             raise Refusal(GAME_NOT_OVER, "The record is published when the game is over.")
         return make_record(game.game_id, game.header, game.events)
 
+    def ruleset_of(self, game_id: str) -> str | None:
+        """The ruleset of a game in memory (to word a refusal about it), or None."""
+        game = self._games.get(game_id)
+        return game.scenario.ruleset if game is not None else None
+
     async def story(self, game_id: str, seq: int, lang: str = "en") -> dict[str, Any]:
         """Once the game is over, the game as it stood after event ``seq``: what each side's
         page showed then and the whole truth beside it (every secret is public by now)."""

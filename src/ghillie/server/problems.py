@@ -11,6 +11,7 @@ from typing import Any
 
 from ghillie import errors
 from ghillie.errors import Refusal
+from ghillie.words import Speaker
 
 UNKNOWN_GAME = "unknown_game"  # also a wrong or missing token: the same answer
 BAD_REQUEST = "bad_request"
@@ -61,8 +62,11 @@ class Problem(Exception):
         self.field = field  # the command field the refusal concerns, if the rule said
 
     @classmethod
-    def of(cls, refusal: Refusal) -> Problem:
-        return cls(refusal.code, refusal.detail, field=refusal.field)
+    def of(cls, refusal: Refusal, words: Speaker | None = None) -> Problem:
+        """The refusal as a problem; with ``words``, its fixed detail in the reader's
+        language (a catalogue entry: the same sentence whatever the refusal touched)."""
+        detail = words.word(refusal.detail) if words is not None else refusal.detail
+        return cls(refusal.code, detail, field=refusal.field)
 
     def body(self) -> dict[str, Any]:
         body: dict[str, Any] = {

@@ -22,6 +22,7 @@ from ghillie.server.problems import (
     unknown_game,
     where,
 )
+from ghillie.words import speaker
 from ghillie.words.catalog import negotiate
 
 log = logging.getLogger("ghillie.socket")
@@ -158,7 +159,9 @@ async def _answer(
             return  # the answer went out with the update it made
         reply: dict[str, Any] = {"type": "answer", "command_id": command_id, "answer": answer}
     except Refusal as refusal:
-        reply = {"type": "answer", "command_id": command_id, "problem": Problem.of(refusal).body()}
+        words = speaker(hub.ruleset_of(game_id) or "", watcher.lang)
+        problem = Problem.of(refusal, words).body()
+        reply = {"type": "answer", "command_id": command_id, "problem": problem}
     except Problem as problem:
         reply = {"type": "answer", "command_id": command_id, "problem": problem.body()}
     except Exception as exc:  # a bug: the page is still told, as over HTTP (issue 10)
