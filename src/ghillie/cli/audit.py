@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,6 +15,7 @@ from ghillie.fairness.audit import Finding, Report
 from ghillie.fairness.audit import audit as run_audit
 from ghillie.fairness.record import FORMAT
 from ghillie.state import Level
+from ghillie.words import Speaker, speaker
 
 console = Console()
 
@@ -150,6 +152,7 @@ def replay(
 ) -> None:
     """Print the game event by event with every secret shown: where everyone really was."""
     data = _read(record)
+    words = speaker(str(data.get("ruleset", "")))
     names: dict[str, str] = {}
     for raw in data["events"]:
         event = event_from_json(raw)
@@ -171,13 +174,23 @@ def replay(
         for side, lines in event.told.items():
             for line in lines:
                 if line.get("event") != "acted":
-                    said = line.get("text", _json(line))
-                    _out(f"  {side} told: {said}")
+                    _out(f"  {side} told: {_said(words, line)}")
 
 
 def _out(text: str) -> None:
     # Game data is printed as it is: never read as rich markup.
     console.print(text, markup=False, highlight=False)
+
+
+def _said(words: Speaker, line: Mapping[str, Any]) -> str:
+    """A told line in English words; its JSON if it has none, or if a record's sentence
+    cannot be spoken (a record is read as it is, never trusted)."""
+    if "text" not in line:
+        return _json(line)
+    try:
+        return words.text(line["text"])
+    except Exception:
+        return _json(line["text"])
 
 
 def _json(value: Any) -> str:
