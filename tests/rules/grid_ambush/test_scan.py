@@ -382,7 +382,7 @@ def test_dwv_a14_a_second_scan_of_the_square_has_no_further_effect() -> None:
     (line,) = told(event, MARINES)
     assert line["square"] == "D2"
     assert said(line) == (
-        "marine (Tactical squad Arvin) scans with the auspex: the ambushers in D2 were found "
+        "Marine (Tactical squad Arvin) scans with the auspex: the ambushers in D2 were found "
         "already."
     )
     assert game.view(MARINES)["board"]["found_empty"] == []

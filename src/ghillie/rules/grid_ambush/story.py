@@ -21,12 +21,16 @@ def name(piece: Piece) -> str:
     return str(piece.public.get("name") or piece.public.get("key") or "?")
 
 
-def model_name(unit: Piece, model: Facts) -> str | Say:
+def model_name(unit: Piece, model: Facts, *, first: bool = False) -> str | Say:
     """A model as players call it: "Sergeant Arvin (Tactical squad Arvin)"; a unit of one
-    named model (Marbo) is just its name."""
+    named model (Marbo) is just its name. ``first``: it starts a sentence, so a name the
+    army list writes in lower case ("marine") starts with a capital."""
     if model["name"] == name(unit):
         return name(unit)
-    return say("{model} ({unit})", model=model["name"], unit=name(unit))
+    called = str(model["name"])
+    if first:
+        called = called[:1].upper() + called[1:]
+    return say("{model} ({unit})", model=called, unit=name(unit))
 
 
 def models(n: int) -> Say:
@@ -84,7 +88,12 @@ def scan_told(
     template = templates[0] if carried else templates[1]
     extra = {"device": carried} if carried else {}
     return say(
-        template, rules=rules, model=model_name(scanner, model), square=square, **extra, **args
+        template,
+        rules=rules,
+        model=model_name(scanner, model, first=True),
+        square=square,
+        **extra,
+        **args,
     )
 
 
