@@ -37,7 +37,20 @@ def test_the_other_side_gets_a_fixed_line_for_a_secret_command(game: Game) -> No
     assert "D2" not in text
     assert "by the ruin" not in text
     assert theirs["log"][-1]["lines"] == [
-        {"event": "ambushes_recorded", "text": "The opponent wrote down their ambush orders."}
+        {
+            "event": "ambushes_recorded",
+            "text": {
+                "say": "{side} write down their ambush orders in secret.",
+                "args": {"side": "Deathworld Veterans"},
+                "rules": ["DWV-R04"],
+            },
+        }
+    ]
+    assert theirs["log"][-1]["said"] == [
+        {
+            "text": "Deathworld Veterans write down their ambush orders in secret.",
+            "rules": ["DWV-R04"],
+        }
     ]
 
 

@@ -342,10 +342,19 @@ def test_the_websocket_sends_the_view_then_every_update_and_takes_commands(
                 "lines": [
                     {
                         "event": "ambushes_recorded",
-                        "text": "The opponent wrote down their ambush orders.",
+                        "text": {
+                            "say": "{side} write down their ambush orders in secret.",
+                            "args": {"side": "Deathworld Veterans"},
+                            "rules": ["DWV-R04"],
+                        },
                     }
                 ],
-                "said": [{"text": "The opponent wrote down their ambush orders."}],
+                "said": [
+                    {
+                        "text": "Deathworld Veterans write down their ambush orders in secret.",
+                        "rules": ["DWV-R04"],
+                    }
+                ],
             }
         ]
         assert "CANARY" not in json.dumps(pushed)

@@ -432,7 +432,7 @@ def _play_grid_ambush(jungle: Player, marines: Player) -> None:
     jungle.choose(orders, "orders.1.unit", graw)
     orders.locator('input[name="orders.1.square"]').fill("E2")
     orders.locator('input[name="orders.1.note"]').fill(note_graw)
-    assert "Recorded 2 ambush order(s)" in jungle.submit(orders)
+    assert "In secret, you write down 2 ambush orders: Marbo in square D2" in jungle.submit(orders)
     # The owner sees its own secrets.
     own = jungle.page.locator("#own").inner_text()
     assert note_marbo in own
@@ -470,7 +470,7 @@ def _play_grid_ambush(jungle: Player, marines: Player) -> None:
 
     scan = marines.form("scan")
     marines.choose(scan, "unit", tactical)
-    assert "ambushers detected" in marines.submit(scan)
+    assert "ambushers found in D2!" in marines.submit(scan)
 
     # The Veterans must set Marbo up now, in D2's jungle, picked on the map.
     jungle.wait_seq(marines.seq())
@@ -766,7 +766,9 @@ def test_a_lost_answer_is_retried_with_the_same_command_id_and_applied_once(
         orders.locator("ol.items > li").nth(1).locator("button.remove").click()
         jungle.choose(orders, "orders.0.unit", jungle.piece_id("graw"))
         orders.locator('input[name="orders.0.square"]').fill("D2")
-        assert "Recorded 1 ambush order(s)" in jungle.submit(orders)
+        assert "you write down 1 ambush order: Sgt. Graw's patrol in square D2" in jungle.submit(
+            orders
+        )
         assert len(sent) == 2
         assert sent[0]["command_id"] == sent[1]["command_id"]
         assert jungle.seq() == before + 1
@@ -800,7 +802,7 @@ def test_a_dropped_socket_reconnects_and_catches_up(browser: Any, server: str) -
         orks.page.wait_for_selector("#conn[data-state=live]")
         seqs = [entry["seq"] for entry in orks.view()["log"]]
         assert seqs == list(range(jungle.seq() + 1))
-        assert "Deathworld Veterans is ready" in orks.page.locator("#log").inner_text()
+        assert "Deathworld Veterans are set up and ready" in orks.page.locator("#log").inner_text()
         assert orks.page.locator("button.command-button[data-command=ready]").is_visible()
         assert jungle.errors == []
         assert orks.errors == []

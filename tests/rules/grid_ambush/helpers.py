@@ -18,6 +18,7 @@ import pytest
 from ghillie import Game, Refusal, examples
 from ghillie.events import Event
 from ghillie.state import SPECTATOR, Facts
+from ghillie.words import speaker
 from tests.contract.harness import comparable
 
 JUNGLE, MARINES, ORKS = "jungle", "marines", "orks"
@@ -111,8 +112,13 @@ def told(event: Event, side: str) -> list[Facts]:
     return list(event.told.get(side, ()))
 
 
+def said(line: Facts, lang: str = "en") -> str:
+    """A told line's words as its reader reads them (the line keeps them as a Say)."""
+    return speaker("grid-ambush", lang).text(line.get("text"))
+
+
 def texts(event: Event, side: str) -> str:
-    return " | ".join(str(line.get("text", "")) for line in told(event, side))
+    return " | ".join(said(line) for line in told(event, side))
 
 
 def seen(game: Game, observer: str) -> str:

@@ -18,6 +18,7 @@ from .helpers import (
     map_data,
     marines_shooting,
     refused,
+    said,
     scan,
     seen,
     started,
@@ -57,7 +58,7 @@ def test_dwv_r06_the_owner_reveals_at_the_beginning_of_its_own_turn() -> None:
         (line,) = told(event, observer)
         assert line["event"] == "ambush_revealed"
         assert line["square"] == "D2"
-        assert "revealed by its owner" in line["text"]
+        assert "Sgt. Graw's patrol breaks cover in D2" in said(line)
     _set_up(game, "graw", GRAW_IN_D2)
     # Several ambushes may be revealed at the beginning of the same turn.
     _reveal(game, "marbo")
@@ -145,7 +146,10 @@ def test_dwv_t07_its_heavy_weapons_fire_as_if_it_had_not_moved() -> None:
     event = game.command(JUNGLE, {"type": "fire", "unit": "graw", "weapon": "heavy"})
     (line,) = told(event, MARINES)
     assert line["counts_as_stationary"] is True
-    assert "counts as not having moved" in line["text"]
+    assert said(line) == (
+        "Sgt. Graw's patrol opens fire with heavy weapons. Revealed this turn, Sgt. Graw's "
+        "patrol counts as not having moved."
+    )
     # Compare a unit that did move this turn.
     moved = refused(game, JUNGLE, {"type": "fire", "unit": "command", "weapon": "heavy"})
     assert moved.code == "moved_heavy_weapon"
@@ -258,7 +262,7 @@ def test_dwv_a11_unrevealed_at_end_reveal_shows_the_square() -> None:
 def test_dwv_a11_unrevealed_at_end_destroyed_counts_it_as_destroyed() -> None:
     game, event = _ended("destroyed")
     lines = told(event, MARINES)
-    assert "counts as destroyed" in lines[1]["text"]
+    assert said(lines[1]) == "Sgt. Graw's patrol was never revealed and counts as destroyed."
     graw = known(game, MARINES, "graw")
     assert graw is not None
     assert graw["public"]["status"] == "destroyed"

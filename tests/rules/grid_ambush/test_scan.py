@@ -22,6 +22,7 @@ from .helpers import (
     map_data,
     marines_shooting,
     refused,
+    said,
     scan,
     started,
     told,
@@ -246,7 +247,9 @@ def test_dwv_a06_a_scan_of_an_empty_square_reports_no_ambushers_found() -> None:
     for observer in (MARINES, JUNGLE):
         (line,) = told(event, observer)
         assert line["found"] is False
-        assert line["text"].endswith("scans D2: no ambushers found.")
+        assert said(line) == (
+            "Sergeant Arvin (Tactical squad Arvin) scans with the auspex: no ambushers found in D2."
+        )
     assert game.view(MARINES)["board"]["found_empty"] == ["D2"]
     assert game.view(JUNGLE)["board"]["found_empty"] == []
     # A scan that finds nothing is still a scan: the scanning model may not fire.
@@ -260,8 +263,7 @@ def test_dwv_a06_report_empty_scan_off_says_only_that_a_scan_was_made() -> None:
     marines_shooting(game)
     event = scan(game)
     (line,) = told(event, MARINES)
-    assert line["text"].endswith("scans D2.")
-    assert "no ambushers" not in line["text"]
+    assert said(line) == "Sergeant Arvin (Tactical squad Arvin) scans D2 with the auspex."
     assert "found" not in line
     assert game.view(MARINES)["board"]["found_empty"] == []
 
@@ -279,8 +281,8 @@ def test_dwv_a06_an_empty_and_a_held_square_differ_only_in_what_the_scan_found()
     for observer in watchers(held, JUNGLE):
         hit, miss = told(found, observer)[0], told(nothing, observer)[0]
         assert {k for k in hit if hit[k] != miss.get(k)} == {"found", "text"}
-        assert hit["text"].removesuffix("ambushers detected!") == miss["text"].removesuffix(
-            "no ambushers found."
+        assert said(hit).removesuffix("ambushers found in D2!") == said(miss).removesuffix(
+            "no ambushers found in D2."
         )
     # The held square adds the reveal, and its owner's set-up; nothing else.
     assert [line["event"] for line in told(found, MARINES)] == ["scan", "ambush_revealed"]
@@ -379,8 +381,10 @@ def test_dwv_a14_a_second_scan_of_the_square_has_no_further_effect() -> None:
     event = scan(game, model=1)
     (line,) = told(event, MARINES)
     assert line["square"] == "D2"
-    assert "found already" in line["text"]
-    assert "no ambushers found" not in line["text"]
+    assert said(line) == (
+        "Marine (Tactical squad Arvin) scans with the auspex: the ambushers in D2 were found "
+        "already."
+    )
     assert game.view(MARINES)["board"]["found_empty"] == []
     assert game.view(MARINES)["board"]["waiting_for_setup"] is None
     # It was made: the second scanner chose not to fire.

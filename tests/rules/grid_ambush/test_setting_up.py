@@ -23,6 +23,7 @@ from .helpers import (
     known,
     map_data,
     refused,
+    said,
     started,
     table_data,
     texts,
@@ -117,8 +118,8 @@ def test_dwv_r08_a_first_model_on_open_ground_is_refused_and_nothing_changes() -
     # Put right, Marbo stands.
     event = game.command(JUNGLE, _set_up("marbo", MARBO_IN_B2))
     assert _lost(game, "marbo") == [False]
-    assert texts(event, JUNGLE) == "Marbo is set up in B2: its only model."
-    assert texts(event, MARINES) == "Marbo appears in B2: 1 model set up."
+    assert texts(event, JUNGLE) == "Marbo is set up in B2."
+    assert texts(event, MARINES) == "Marbo appears in B2."
 
 
 @pytest.mark.spec("DWV-R08")
@@ -210,19 +211,19 @@ def test_dwv_r08_models_with_no_room_are_removed_only_once_confirmed() -> None:
     assert mine["casualties"] == dict.fromkeys(
         ["4", "5", "6", "7", "8", "9"], "no room left to set it up"
     )
-    assert mine["text"] == (
+    assert said(mine) == (
         "Sgt. Graw's patrol is set up in D2 with 4 of its 10 models. Removed as casualties: "
         "model 5 (veteran), model 6 (veteran), model 7 (veteran), model 8 (veteran), model 9 "
-        "(veteran) and model 10 (veteran), because there is no room left for them in jungle "
+        "(veteran), and model 10 (veteran), because there is no room left for them in jungle "
         'or woods, within 2" of the unit and 1" from enemy models.'
     )
     # The enemy is told what the table shows: which models appear, how many were lost.
     (theirs,) = told(event, MARINES)
     assert "casualties" not in theirs
     assert (theirs["placed"], theirs["lost"]) == (4, 6)
-    assert theirs["text"] == (
-        "Sgt. Graw's patrol appears in D2: 4 models set up; 6 could not be set up and were "
-        "removed as casualties."
+    assert said(theirs) == (
+        "Sgt. Graw's patrol appears in D2: 4 models set up; 6 models could not be set up and "
+        "were removed as casualties."
     )
     assert told(event, "spectator") == told(event, MARINES)
 
@@ -319,12 +320,14 @@ def test_dwv_a09_no_jungle_in_the_square_removes_the_whole_unit_once_confirmed()
     one = refused(game, JUNGLE, _set_up("graw", [None] * 10, casualties=[0]))
     assert one.as_dict() == unconfirmed.as_dict()
     event = game.command(JUNGLE, _set_up("graw", [None] * 10, casualties=list(range(10))))
-    assert told(event, JUNGLE)[0]["text"].startswith(
-        "Sgt. Graw's patrol could not be set up: no model of it can be set up in A1"
+    assert said(told(event, JUNGLE)[0]) == (
+        "Sgt. Graw's patrol could not be set up: no model of it can be set up in A1 in jungle "
+        'or woods, at least 1" from enemy models. The whole unit, 10 models, is removed as '
+        "casualties."
     )
     (line,) = told(event, MARINES)
     assert (line["placed"], line["lost"]) == (0, 10)
-    assert line["text"] == (
+    assert said(line) == (
         "Sgt. Graw's patrol could not be set up in A1: the whole unit, 10 models, is removed "
         "as casualties."
     )
@@ -400,14 +403,15 @@ def test_dwv_a08_at_a_table_too_few_in_the_square_is_refused_not_trimmed() -> No
     event = game.command(JUNGLE, _set_up("graw", in_square=4, casualties=[2, 9]))
     assert _lost(game, "graw") == [False, False, True] + [False] * 6 + [True]
     (mine,) = told(event, JUNGLE)
-    assert mine["text"] == (
+    assert said(mine) == (
         "Sgt. Graw's patrol is set up in D2 with 8 of its 10 models. Removed as casualties: "
         "model 3 (veteran) and model 10 (veteran), as you said they could not be set up."
     )
     (theirs,) = told(event, ORKS)
     assert (theirs["placed"], theirs["lost"]) == (8, 2)
-    assert theirs["text"].endswith(
-        "8 models set up; 2 could not be set up and were removed as casualties."
+    assert said(theirs) == (
+        "Sgt. Graw's patrol appears in D2: 8 models set up; 2 models could not be set up and "
+        "were removed as casualties."
     )
 
 
@@ -449,7 +453,7 @@ def test_dwv_a09_at_a_table_the_whole_unit_is_lost_only_if_every_model_is_listed
     assert (refusal.code, refusal.field) == ("no_model_in_square", "in_square")
     event = game.command(JUNGLE, _set_up("graw", casualties=list(range(10))))
     assert unit(game, "graw").public["status"] == "destroyed"
-    assert told(event, JUNGLE)[0]["text"] == (
+    assert said(told(event, JUNGLE)[0]) == (
         "Sgt. Graw's patrol could not be set up: no model of it could be set up in D2. The "
         "whole unit, 10 models, is removed as casualties."
     )

@@ -19,6 +19,7 @@ from .helpers import (
     new_game,
     record,
     refused,
+    said,
     started,
     told,
     unit,
@@ -94,7 +95,9 @@ def test_dwv_r02_the_opponent_is_told_the_ambush_rules_are_in_use_before_deploym
         assert view["table"]["ambush_rules_in_use"] is True
         first = view["log"][0]["lines"]
         assert [line["event"] for line in first] == ["ambush_rules"]
-        assert "Ambush rules are in use" in first[0]["text"]
+        assert said(first[0]).startswith(
+            "The Ambush rules are in use: Deathworld Veterans may hide units in the grid's squares"
+        )
 
 
 @pytest.mark.spec("DWV-R02")
@@ -190,7 +193,11 @@ def test_dwv_r04_orders_are_stored_secretly_with_the_time_they_were_written() ->
         lines = told(event, watcher)
         assert lines == [] or all("orders" not in line for line in lines)
     (theirs,) = told(event, MARINES)
-    assert theirs["text"] == "The opponent wrote down their ambush orders."
+    assert said(theirs) == "Deathworld Veterans write down their ambush orders in secret."
+    assert said(mine) == (
+        "In secret, you write down 2 ambush orders: Sgt. Graw's patrol in square D2 and Marbo "
+        "in square B2."
+    )
     # The referee's view holds it; the owner's own pieces show it.
     referee = {p["public"]["key"]: p for p in game.view(REFEREE)["pieces"]}
     assert referee["graw"]["secret"]["order"] == written

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from ghillie.errors import MEASURED_BY_MAP, MEASUREMENT_REQUIRED, OFF_TABLE, Refusal
 from ghillie.ruling import Ruling
-from ghillie.state import Facts, Level, Phase, Piece
+from ghillie.state import SPECTATOR, Facts, Level, Phase, Piece
+from ghillie.words import say
 
 from .board import Board, Status, Step, model_in_square, on_table, own_unit
 from .codes import ALREADY_SCANNED, BAD_MODELS, BETWEEN_SQUARES, NO_SCANNER, NOT_IN_AMBUSH, TOO_LATE
 from .commands import Reveal, Scan
-from .scenario import AtEnd, ExtraScans, GridAmbushScenario
+from .scenario import AtEnd, EnemyTurnReveal, ExtraScans, GridAmbushScenario
+from .story import EMPTY, FOUND, FOUND_ALREADY, FOUND_YOURS, UNREPORTED, name, scan_told
 
 
 def reveal(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, command: Reveal) -> None:
@@ -23,11 +25,16 @@ def reveal(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, comma
         raise Refusal(TOO_LATE, "Ambushes are revealed at the beginning of your own turn.")
     if board.turn == 1 and not scenario.switches.reveal_turn_one:
         raise Refusal(TOO_LATE, "This scenario allows no reveal on turn 1.")
-    start_setup(ruling, unit, own_turn=True, found_by=None)
+    start_setup(ruling, scenario, unit, own_turn=True, found_by=None)
 
 
 def start_setup(
-    ruling: Ruling[Board], unit: Piece, *, own_turn: bool, found_by: str | None
+    ruling: Ruling[Board],
+    scenario: GridAmbushScenario,
+    unit: Piece,
+    *,
+    own_turn: bool,
+    found_by: str | None,
 ) -> None:
     square = unit.secret["square"]
     ruling.update(
@@ -43,16 +50,55 @@ def start_setup(
         ruling.reveal(unit.id, other, Level.IDENTIFIED)
         ruling.open(unit.id, other, "square")  # the square written down, proved
     ruling.change_board("pending", unit=unit.id)
-    how = "revealed by its owner" if found_by is None else "found by a scan"
-    name = unit.public["name"]
-    ruling.tell_public(
-        {
-            "event": "ambush_revealed",
-            "unit": unit.id,
-            "square": square,
-            "text": f"Ambush in {square}: {name}, {how}. Its owner sets it up now.",
-        }
-    )
+    line = {"event": "ambush_revealed", "unit": unit.id, "square": square}
+    owner, called = scenario.side_name(unit.owner), name(unit)
+    if found_by is None:
+        # RULES-SPEC DWV-R06, R08, R09: revealed by its owner, at the start of its own turn.
+        mine = say(
+            "{unit} breaks cover in {square}: set it up there now. It cannot move this turn, "
+            "but it fires as if it had not moved.",
+            unit=called,
+            square=square,
+            rules=("DWV-R06", "DWV-R08", "DWV-R09"),
+        )
+        theirs = say(
+            "Ambush! {unit} breaks cover in {square}; {side} set it up there now.",
+            unit=called,
+            square=square,
+            side=owner,
+            rules=("DWV-R06", "DWV-R08"),
+        )
+    else:
+        # RULES-SPEC DWV-R07, R08: found by an enemy scan, it is set up at once. Revealed in
+        # the enemy's turn it stays put then (DWV-A07), and under the option in its own too.
+        stays = (
+            not own_turn
+            and scenario.switches.enemy_turn_reveal is EnemyTurnReveal.NO_MOVE_NEXT_OWN_TURN
+        )
+        mine = (
+            say(
+                "{unit} must be set up in {square} at once. It cannot move in your next turn.",
+                unit=called,
+                square=square,
+                rules=("DWV-R07", "DWV-R08", "DWV-A07"),
+            )
+            if stays
+            else say(
+                "{unit} must be set up in {square} at once.",
+                unit=called,
+                square=square,
+                rules=("DWV-R07", "DWV-R08"),
+            )
+        )
+        theirs = say(
+            "{unit} is found in {square}; {side} set it up there at once.",
+            unit=called,
+            square=square,
+            side=owner,
+            rules=("DWV-R07", "DWV-R08"),
+        )
+    ruling.tell(unit.owner, {**line, "text": mine})
+    ruling.tell_each({**line, "text": theirs}, (*ruling.state.others(unit.owner), SPECTATOR))
 
 
 def scan(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, command: Scan) -> None:
@@ -88,46 +134,42 @@ def scan(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, command
         ),
         None,
     )
-    scanner = f"{unit.public['name']} ({model['name']})"
+    line = {"event": "scan", "square": square}
     if hidden is not None:
         ruling.change_board("found", square=square)
-        ruling.tell_public(
+        # RULES-SPEC DWV-R07: everyone sees ambushers found; their owner is told which enemy
+        # model found which of its units, and where.
+        found = {**line, "found": True}
+        rules = ("DWV-R07",)
+        ruling.tell(
+            hidden.owner,
             {
-                "event": "scan",
-                "square": square,
-                "found": True,
-                "text": f"{scanner} scans {square}: ambushers detected!",
-            }
+                **found,
+                "text": scan_told(FOUND_YOURS, unit, model, square, rules, unit=name(hidden)),
+            },
+        )
+        ruling.tell_each(
+            {**found, "text": scan_told(FOUND, unit, model, square, rules)},
+            (*ruling.state.others(hidden.owner), SPECTATOR),
         )
         own_turn = board.active == hidden.owner  # possible with dwv.scan_phase = either
-        start_setup(ruling, hidden, own_turn=own_turn, found_by=side)
+        start_setup(ruling, scenario, hidden, own_turn=own_turn, found_by=side)
     elif square in board.found:
         # RULES-SPEC DWV-A14: the first scan revealed the square's only ambusher; a
         # further scan of it this phase has no further effect (it was made, though: the
         # scanning model still may not fire). Said as what everyone saw, not as "empty".
-        ruling.tell_public(
-            {
-                "event": "scan",
-                "square": square,
-                "text": f"{scanner} scans {square}: its ambushers were found already.",
-            }
-        )
+        said = scan_told(FOUND_ALREADY, unit, model, square, ("DWV-A14",))
+        ruling.tell_public({**line, "text": said})
     elif scenario.switches.report_empty_scan:
         # RULES-SPEC DWV-A06: a yes/no test of one square; the leak is intended.
         ruling.change_board("found_empty", side=side, square=square)
-        ruling.tell_public(
-            {
-                "event": "scan",
-                "square": square,
-                "found": False,
-                "text": f"{scanner} scans {square}: no ambushers found.",
-            }
-        )
+        said = scan_told(EMPTY, unit, model, square, ("DWV-A06",))
+        ruling.tell_public({**line, "found": False, "text": said})
     else:
         # dwv.report_empty_scan = false: the scan is announced, its result is not; the
         # table shows it anyway, since nobody is set up.
         ruling.tell_public(
-            {"event": "scan", "square": square, "text": f"{scanner} scans {square}."}
+            {**line, "text": scan_told(UNREPORTED, unit, model, square, ("DWV-A06",))}
         )
 
 
@@ -154,7 +196,7 @@ def square_of(scenario: GridAmbushScenario, model: Facts, entered: str | None, u
 def end_game(ruling: Ruling[Board], scenario: GridAmbushScenario) -> None:
     rule = scenario.switches.unrevealed_at_end
     ruling.set_phase(Phase.OVER)
-    ruling.tell_public({"event": "game_over", "text": "The game is over."})
+    ruling.tell_public({"event": "game_over", "text": say("The game is over.")})
     for piece in list(ruling.state.pieces.values()):
         if piece.public.get("status") != Status.IN_AMBUSH.value:
             continue
@@ -169,7 +211,12 @@ def end_game(ruling: Ruling[Board], scenario: GridAmbushScenario) -> None:
                     "event": "unrevealed_at_end",
                     "unit": piece.id,
                     "square": piece.secret["square"],
-                    "text": f"{piece.public['name']} was hiding in {piece.secret['square']}.",
+                    "text": say(
+                        "{unit} was hiding in {square} all along.",
+                        unit=name(piece),
+                        square=piece.secret["square"],
+                        rules=("DWV-A11",),
+                    ),
                 }
             )
         elif rule is AtEnd.DESTROYED:
@@ -178,6 +225,10 @@ def end_game(ruling: Ruling[Board], scenario: GridAmbushScenario) -> None:
                 {
                     "event": "unrevealed_at_end",
                     "unit": piece.id,
-                    "text": f"{piece.public['name']} counts as destroyed.",
+                    "text": say(
+                        "{unit} was never revealed and counts as destroyed.",
+                        unit=name(piece),
+                        rules=("DWV-A11",),
+                    ),
                 }
             )

@@ -16,8 +16,9 @@ from ghillie.errors import MEASURED_BY_MAP, OFF_TABLE, Refusal
 from ghillie.measure.tabletop import XY
 from ghillie.ruling import Ruling
 from ghillie.state import SPECTATOR, GameState, Piece
+from ghillie.words import N_, Say, say, says, speaker
 
-from . import placement
+from . import placement, story
 from .board import Board, Status, model_in_square, own_unit
 from .codes import (
     BAD_MODELS,
@@ -284,10 +285,10 @@ class Words:
             return "No model is removed: every model is set up, so none is a casualty."
         if not result.placed:
             return (
-                f"{self.unit} cannot be set up: {self._why(Loss.NO_FIRST_MODEL, self.size)}. "
+                f"{self.unit} cannot be set up: {_en(self._why(Loss.NO_FIRST_MODEL, self.size))}. "
                 f"Confirm to remove the whole unit, {_count(self.size)}, as casualties."
             )
-        why = self._why(result.casualties[lost[0]], len(lost))
+        why = _en(self._why(result.casualties[lost[0]], len(lost)))
         them = "it" if len(lost) == 1 else "them"
         return (
             f"{_count(len(lost))} cannot be set up, {self.models(lost)}: {why}. Confirm to "
@@ -312,67 +313,142 @@ class Words:
 
     # --- what each side is told ------------------------------------------------------------
 
-    def owner_told(self, result: Setup) -> str:
+    def owner_told(self, result: Setup) -> Say:
+        """The owner: where the unit stands, and each model lost with the reason."""
         lost = sorted(result.casualties)
         if not result.placed:
-            why = self._why(result.casualties[0], self.size)
-            return (
-                f"{self.unit} could not be set up: {why}. The whole unit, {_count(self.size)}, "
-                "is removed as casualties."
+            return say(
+                "{unit} could not be set up: {why}. The whole unit, {models}, is removed as "
+                "casualties.",
+                unit=self.unit,
+                why=self._why(result.casualties[0], self.size),
+                models=story.models(self.size),
+                rules=("DWV-R08", "DWV-A09"),
             )
         if not lost:
-            every = "its only model" if self.size == 1 else f"all {self.size} models"
-            return f"{self.unit} is set up in {self.square}: {every}."
+            return says(
+                "{unit} is set up in {square}.",
+                "{unit} is set up in {square}: all {n} models.",
+                self.size,
+                unit=self.unit,
+                square=self.square,
+                rules=("DWV-R08",),
+            )
         by_reason: dict[Loss, list[int]] = {}
         for i in lost:
             by_reason.setdefault(result.casualties[i], []).append(i)
-        removed = "; ".join(
-            f"{self.models(indices)}, as {self._why(why, len(indices))}"
-            if why is Loss.NOT_SET_UP
-            else f"{self.models(indices)}, because {self._why(why, len(indices))}"
-            for why, indices in by_reason.items()
-        )
-        return (
-            f"{self.unit} is set up in {self.square} with {len(result.placed)} of its "
-            f"{_count(self.size)}. Removed as casualties: {removed}."
+        removed: Say | None = None
+        for why, indices in by_reason.items():
+            group = say(
+                N_("{models}, as {why}")
+                if why is Loss.NOT_SET_UP
+                else N_("{models}, because {why}"),
+                models=[self.named(i) for i in indices],
+                why=self._why(why, len(indices)),
+            )
+            removed = group if removed is None else say("{a}; {b}", a=removed, b=group)
+        return say(
+            "{unit} is set up in {square} with {placed} of its {models}. Removed as "
+            "casualties: {removed}.",
+            unit=self.unit,
+            square=self.square,
+            placed=len(result.placed),
+            models=story.models(self.size),
+            removed=removed,
+            rules=("DWV-R08",),
         )
 
-    def others_told(self, result: Setup) -> str:
+    def others_told(self, result: Setup) -> Say:
+        """Everyone else: what the open table shows, the models that appear and how many
+        could not be set up (never which, nor why)."""
         lost = len(result.casualties)
         if not result.placed:
-            return (
-                f"{self.unit} could not be set up in {self.square}: the whole unit, "
-                f"{_count(self.size)}, is removed as casualties."
+            return say(
+                "{unit} could not be set up in {square}: the whole unit, {models}, is removed "
+                "as casualties.",
+                unit=self.unit,
+                square=self.square,
+                models=story.models(self.size),
+                rules=("DWV-R08", "DWV-A09"),
             )
-        seen = f"{self.unit} appears in {self.square}: {_count(len(result.placed))} set up"
         if not lost:
-            return f"{seen}."
-        was = "was" if lost == 1 else "were"
-        return f"{seen}; {lost} could not be set up and {was} removed as casualties."
+            return says(
+                "{unit} appears in {square}.",
+                "{unit} appears in {square}: {n} models set up.",
+                len(result.placed),
+                unit=self.unit,
+                square=self.square,
+                rules=("DWV-R08",),
+            )
+        return says(
+            "{unit} appears in {square}: {placed} set up; {n} model could not be set up and "
+            "was removed as a casualty.",
+            "{unit} appears in {square}: {placed} set up; {n} models could not be set up and "
+            "were removed as casualties.",
+            lost,
+            unit=self.unit,
+            square=self.square,
+            placed=story.models(len(result.placed)),
+            rules=("DWV-R08",),
+        )
+
+    def named(self, i: int) -> str | Say:
+        """A model by its name, or by its number too where its name is not its own."""
+        name = self._models[i]["name"]
+        if sum(m["name"] == name for m in self._models) == 1:
+            return str(name)
+        return say("model {n} ({model})", n=i + 1, model=name)
 
     # --- the words for it --------------------------------------------------------------------
 
-    def _why(self, why: Loss, count: int) -> str:
-        them = "it" if count == 1 else "them"
+    def _why(self, why: Loss, count: int) -> Say:
+        """Why models could not be set up (``count`` of them): a clause of a sentence."""
         sq = self.square
         match why:
             case Loss.NO_FIRST_MODEL if self.table_mode:
-                return f"no model of it could be set up in {sq}"
+                return say("no model of it could be set up in {square}", square=sq)
+            case Loss.NO_FIRST_MODEL if self.wooded:
+                return say(
+                    'no model of it can be set up in {square} in jungle or woods, at least 1" '
+                    "from enemy models",
+                    square=sq,
+                    rules=("DWV-A09",),
+                )
             case Loss.NO_FIRST_MODEL:
-                return f"no model of it can be set up in {sq}{self._terrain()}"
+                return say(
+                    'no model of it can be set up in {square} at least 1" from enemy models',
+                    square=sq,
+                    rules=("DWV-A09",),
+                )
             case Loss.TOO_MANY_OUTSIDE:
-                return (
-                    f"there is no room left for {them} in {sq}, and at least half the unit must "
-                    f"be in {sq}"
+                return says(
+                    "there is no room left for it in {square}, and at least half the unit must "
+                    "be in {square}",
+                    "there is no room left for them in {square}, and at least half the unit "
+                    "must be in {square}",
+                    count,
+                    square=sq,
+                    rules=("DWV-A08",),
+                )
+            case Loss.NO_ROOM if self.wooded:
+                return says(
+                    'there is no room left for it in jungle or woods, within 2" of the unit and '
+                    '1" from enemy models',
+                    'there is no room left for them in jungle or woods, within 2" of the unit '
+                    'and 1" from enemy models',
+                    count,
                 )
             case Loss.NO_ROOM:
-                woods = " in jungle or woods" if self.wooded else ""
-                return (
-                    f'there is no room left for {them}{woods}, within 2" of the unit and 1" '
-                    "from enemy models"
+                return says(
+                    'there is no room left for it, within 2" of the unit and 1" from enemy models',
+                    'there is no room left for them, within 2" of the unit and 1" from enemy '
+                    "models",
+                    count,
                 )
             case Loss.NOT_SET_UP:
-                return f"you said {'it' if count == 1 else 'they'} could not be set up"
+                return says(
+                    "you said it could not be set up", "you said they could not be set up", count
+                )
         raise AssertionError(why)
 
     def _terrain(self) -> str:
@@ -388,6 +464,11 @@ class Words:
     @staticmethod
     def _at(point: XY | None) -> str:
         return f"({round(point[0], 2):g}, {round(point[1], 2):g})" if point is not None else ""
+
+
+def _en(said: Say) -> str:
+    """A sentence in English, for a refusal's detail (fixed English words, errors.py)."""
+    return speaker("grid-ambush").text(said)
 
 
 def _count(n: int) -> str:

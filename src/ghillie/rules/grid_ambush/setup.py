@@ -5,12 +5,14 @@ from __future__ import annotations
 from ghillie.errors import OFF_TABLE, Refusal
 from ghillie.ruling import Ruling
 from ghillie.state import Level, Phase, Piece
+from ghillie.words import say, says
 
 from .board import Board, Status, own_unit
 from .codes import DUPLICATE_UNIT, IN_ENEMY_ZONE, NOT_AMBUSH_CAPABLE, SQUARE_TAKEN, UNREADABLE_ORDER
 from .commands import RecordAmbushes
 from .orders import Named, parse_order
 from .scenario import SCANNING_WARGEAR, GridAmbushScenario, UnitSpec
+from .story import name
 
 
 def create_units(ruling: Ruling[Board], scenario: GridAmbushScenario) -> None:
@@ -42,13 +44,19 @@ def create_units(ruling: Ruling[Board], scenario: GridAmbushScenario) -> None:
                 },
             )
         )
-    if scenario.ambusher() is not None:
+    ambusher = scenario.ambusher()
+    if ambusher is not None:
         # RULES-SPEC DWV-R02: the opponent is told the Ambush rules are in use.
         ruling.tell_public(
             {
                 "event": "ambush_rules",
-                "text": "The Ambush rules are in use: ambushers may hide in grid squares "
-                "and be found by auspexes and scanners in the same square.",
+                "text": say(
+                    "The Ambush rules are in use: {side} may hide units in the grid's squares, "
+                    "written down before the armies set up, and an auspex or scanner in the "
+                    "same square finds them.",
+                    side=scenario.side_name(ambusher),
+                    rules=("DWV-R02", "DWV-R03", "DWV-R07"),
+                ),
             }
         )
 
@@ -123,12 +131,27 @@ def record(
             },
         )
     ruling.change_board("recorded", side=side)
+    written = [
+        say("{unit} in square {square}", unit=name(ruling.piece(pid)), square=sq)
+        for pid, (sq, _, _) in chosen.items()
+    ]
     ruling.tell(
         side,
         {
             "event": "ambushes_recorded",
             "orders": [{"unit": pid, "square": sq} for pid, (sq, _, _) in chosen.items()],
-            "text": f"Recorded {len(chosen)} ambush order(s) in secret.",
+            "text": says(
+                "In secret, you write down {n} ambush order: {orders}.",
+                "In secret, you write down {n} ambush orders: {orders}.",
+                len(written),
+                orders=written,
+                rules=("DWV-R04",),
+            )
+            if written
+            else say(
+                "You write down no ambush orders: all your units set up as usual.",
+                rules=("DWV-R04",),
+            ),
         },
     )
     for other in ruling.state.others(side):
@@ -137,7 +160,11 @@ def record(
             other,
             {
                 "event": "ambushes_recorded",
-                "text": "The opponent wrote down their ambush orders.",
+                "text": say(
+                    "{side} write down their ambush orders in secret.",
+                    side=scenario.side_name(side),
+                    rules=("DWV-R04",),
+                ),
             },
         )
 
@@ -145,7 +172,11 @@ def record(
 def ready(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str) -> None:
     ruling.change_board("ready", side=side)
     ruling.tell_public(
-        {"event": "ready", "side": side, "text": f"{scenario.side_name(side)} is ready."}
+        {
+            "event": "ready",
+            "side": side,
+            "text": say("{side} are set up and ready.", side=scenario.side_name(side)),
+        }
     )
     if ruling.board.ready != frozenset(scenario.side_ids()):
         return
@@ -165,6 +196,6 @@ def ready(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str) -> Non
             "event": "turn",
             "turn": 1,
             "side": first,
-            "text": f"Turn 1: {scenario.side_name(first)} to play.",
+            "text": say("Turn {turn}: {side} to play.", turn=1, side=scenario.side_name(first)),
         }
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ghillie.errors import OFF_TABLE, Refusal
 from ghillie.ruling import Ruling
 from ghillie.state import Piece
+from ghillie.words import say, says
 
 from .board import Board, Step, on_table
 from .codes import (
@@ -17,6 +18,7 @@ from .codes import (
 )
 from .commands import Assault, Fire, Move, Weapon
 from .scenario import EnemyTurnReveal, GridAmbushScenario
+from .story import name, weapons
 
 
 def move(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, command: Move) -> None:
@@ -41,7 +43,9 @@ def move(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, command
         raise Refusal(BAD_MODELS, "At a physical table, move the models there.")
     ruling.update(unit.id, public={"models": models, "moved_in": board.player_turn})
     ruling.change_board("turn_begun")
-    ruling.tell_public({"event": "move", "unit": unit.id, "text": f"{unit.public['name']} moves."})
+    ruling.tell_public(
+        {"event": "move", "unit": unit.id, "text": say("{unit} moves.", unit=name(unit))}
+    )
 
 
 def revealed_too_recently(scenario: GridAmbushScenario, board: Board, unit: Piece) -> bool:
@@ -60,15 +64,15 @@ def revealed_too_recently(scenario: GridAmbushScenario, board: Board, unit: Piec
 
 def end_phase(ruling: Ruling[Board], side: str) -> None:
     board = ruling.board
-    name = ruling.state.scenario.side_name(side)
+    scenario = ruling.state.scenario
     if board.step is Step.MOVEMENT:
         ruling.change_board("step", step=Step.SHOOTING.value)
-        ruling.tell_public(
-            {"event": "phase", "step": "shooting", "text": f"{name}: Shooting phase."}
-        )
+        said = say("{side} begin their Shooting phase.", side=scenario.side_name(side))
+        ruling.tell_public({"event": "phase", "step": "shooting", "text": said})
     elif board.step is Step.SHOOTING:
         ruling.change_board("step", step=Step.ASSAULT.value)
-        ruling.tell_public({"event": "phase", "step": "assault", "text": f"{name}: Assault phase."})
+        said = say("{side} begin their Assault phase.", side=scenario.side_name(side))
+        ruling.tell_public({"event": "phase", "step": "assault", "text": said})
     else:
         nxt = ruling.state.others(side)[0]
         ruling.change_board("next_turn", active=nxt)
@@ -78,7 +82,9 @@ def end_phase(ruling: Ruling[Board], side: str) -> None:
                 "event": "turn",
                 "turn": turn,
                 "side": nxt,
-                "text": f"Turn {turn}: {ruling.state.scenario.side_name(nxt)} to play.",
+                "text": say(
+                    "Turn {turn}: {side} to play.", turn=turn, side=scenario.side_name(nxt)
+                ),
             }
         )
 
@@ -113,9 +119,27 @@ def fire(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, command
     fired.append({"turn": board.player_turn, "weapon": command.weapon.value})
     ruling.update(unit.id, public={"fired": fired})
     ruling.change_board("shooting_started")
-    # RULES-SPEC DWV-R09: revealed in its own turn, it counts as not having moved.
-    stationary = " It counts as not having moved (revealed this turn)." if revealed_now else ""
-    weapon = command.weapon.value.replace("_", " ")
+    living = sum(1 for m in models if not m["lost"])
+    arms = weapons(command.weapon, len(firing))
+    said = (
+        say("{unit} opens fire with {weapons}.", unit=name(unit), weapons=arms)
+        if len(firing) == living
+        else says(
+            "{n} model of {unit} opens fire with {weapons}.",
+            "{n} models of {unit} open fire with {weapons}.",
+            len(firing),
+            unit=name(unit),
+            weapons=arms,
+        )
+    )
+    if revealed_now:
+        # RULES-SPEC DWV-R09: revealed in its own turn, it counts as not having moved.
+        said = say(
+            "{fire} Revealed this turn, {unit} counts as not having moved.",
+            fire=said,
+            unit=name(unit),
+            rules=("DWV-R09",),
+        )
     ruling.tell_public(
         {
             "event": "fire",
@@ -123,7 +147,7 @@ def fire(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, command
             "weapon": command.weapon.value,
             "models": list(firing),
             "counts_as_stationary": revealed_now,
-            "text": f"{unit.public['name']} fires {weapon} weapons.{stationary}",
+            "text": said,
         }
     )
 
@@ -141,5 +165,9 @@ def assault(ruling: Ruling[Board], side: str, command: Assault) -> None:
             "A unit that fired heavy or rapid fire weapons cannot assault.",
         )
     ruling.tell_public(
-        {"event": "assault", "unit": unit.id, "text": f"{unit.public['name']} assaults."}
+        {
+            "event": "assault",
+            "unit": unit.id,
+            "text": say("{unit} makes an assault move.", unit=name(unit)),
+        }
     )

@@ -21,6 +21,8 @@ from ghillie.words.piece import PieceWords
 from .board import Board, Status, Step, can_ambush
 from .commands import Weapon
 from .scenario import GridAmbushScenario, ScanPhase
+from .story import model_name as _model
+from .story import name as _name
 from .turn import revealed_too_recently
 
 UNIT = "unit"
@@ -32,10 +34,6 @@ def _scenario(state: GameState[Any]) -> GridAmbushScenario:
     scenario = state.scenario
     assert isinstance(scenario, GridAmbushScenario)
     return scenario
-
-
-def _name(piece: Piece) -> str:
-    return str(piece.public.get("name") or piece.public.get("key") or "?")
 
 
 def _units(state: GameState[Board], side: str, *statuses: Status) -> list[Piece]:
@@ -51,14 +49,6 @@ def _pick(units: list[Piece]) -> list[Choice]:
 
 def _living(unit: Piece) -> list[tuple[int, Facts]]:
     return [(i, m) for i, m in enumerate(unit.public["models"]) if not m["lost"]]
-
-
-def _model(unit: Piece, model: Facts) -> str | Say:
-    """A model as players call it: "Sergeant Arvin (Tactical squad Arvin)"; a unit of one
-    named model (Marbo) is just its name."""
-    if model["name"] == _name(unit):
-        return _name(unit)
-    return say("{model} ({unit})", model=model["name"], unit=_name(unit))
 
 
 def _scanned_now(unit: Piece, turn: int) -> set[int]:
