@@ -43,9 +43,31 @@ def games(server: str) -> dict[str, pages.Game]:
     return Games()
 
 
+@pytest.fixture(scope="module")
+def played(server: str) -> dict[str, pages.Game]:
+    """One game per scenario that has a demo script, with the whole script played: the
+    pages after reveals, fire, set-ups and the end of the game."""
+
+    class Played(dict[str, pages.Game]):
+        def __missing__(self, scenario: str) -> pages.Game:
+            self[scenario] = game = pages.create_game(server, scenario)
+            pages.play_steps(server, game, len(pages.demo_steps(scenario)))
+            return game
+
+    return Played()
+
+
 CASES = [
     pytest.param(scenario, observer, size, id=f"{scenario}-{observer}-{size}")
     for scenario, observer in pages.cases()
+    for size in pages.SIZES
+]
+
+
+PLAYED = [
+    pytest.param(scenario, observer, size, id=f"played-{scenario}-{observer}-{size}")
+    for scenario, observer in pages.cases()
+    if pages.demo_steps(scenario)
     for size in pages.SIZES
 ]
 
@@ -54,7 +76,18 @@ CASES = [
 def test_the_page_has_no_error_no_serious_axe_violation_and_no_forbidden_text(
     browser: Any, games: dict[str, pages.Game], scenario: str, observer: str, size: int
 ) -> None:
-    page = pages.open_page(browser, games[scenario].links[observer], size)
+    check(browser, games[scenario].links[observer], size)
+
+
+@pytest.mark.parametrize(("scenario", "observer", "size"), PLAYED)
+def test_after_a_whole_demo_game_the_page_still_speaks_the_game(
+    browser: Any, played: dict[str, pages.Game], scenario: str, observer: str, size: int
+) -> None:
+    check(browser, played[scenario].links[observer], size)
+
+
+def check(browser: Any, link: str, size: int) -> None:
+    page = pages.open_page(browser, link, size)
     try:
         page.rendered()
         page.open_everything()

@@ -37,7 +37,11 @@ const AUDIT = "keep your receipts and run ghillie audit";
 export const chainKey = (game, side) => `ghillie:chain:${game}:${side}`;
 export const receiptsKey = (game, side) => `ghillie:receipts:${game}:${side}`;
 export const alarmsKey = (game, side) => `ghillie:alarms:${game}:${side}`;
-export const recordName = (game) => `ghillie-${game}.json`;
+/** The record's file name, from the game's title and the day: "ghillie-green-hell-2026-12-01.json". */
+export const recordName = (title) => {
+  const slug = String(title || "game").toLowerCase().normalize("NFKD").replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "") || "game";
+  return `ghillie-${slug}-${new Date().toISOString().slice(0, 10)}.json`;
+};
 
 const short = (value) => (typeof value === "string" ? value.slice(0, 12) : "?");
 // A number the host wrote, fit to go into a sentence (an event or roll number).
@@ -631,6 +635,7 @@ export class FairPlay {
 
   /** The Fairness panel's content. */
   panel(view) {
+    this.title = view.title; // names the record's file
     const rows = [];
     if (this.me) {
       rows.push(this.chainRow(view));
@@ -696,7 +701,7 @@ export class FairPlay {
   }
 
   recordBox() {
-    const name = recordName(this.game);
+    const name = recordName(this.title);
     const note = h("p", { class: "message", "aria-live": "polite" });
     const button = h("button", { type: "button", class: "primary record-button" }, "Download the game record");
     button.addEventListener("click", () => this.download(button, note));
@@ -722,7 +727,7 @@ export class FairPlay {
         const receipts = JSON.stringify({ [this.me]: this.receipts() });
         text = text.replace(/\}\s*$/, `,"receipts":${receipts}}`);
       }
-      const name = recordName(this.game);
+      const name = recordName(this.title);
       const blob = new Blob([text], { type: "application/json" });
       const url = URL.createObjectURL(blob);
       const link = h("a", { href: url, download: name, hidden: true });

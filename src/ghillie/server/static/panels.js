@@ -46,9 +46,11 @@ function card(piece, extra) {
   );
 }
 
-const ORDER = { unit: 0, marker: 1, sniper_marker: 2 };
-const sorted = (list) =>
-  [...list].sort((a, b) => (ORDER[a.kind] ?? 9) - (ORDER[b.kind] ?? 9) || pieceName(a).localeCompare(pieceName(b), undefined, { numeric: true }));
+// Pieces of one kind together (in the order the game lists kinds), then by name.
+const sorted = (list) => {
+  const kinds = [...new Set(list.map((p) => p.kind))];
+  return [...list].sort((a, b) => kinds.indexOf(a.kind) - kinds.indexOf(b.kind) || pieceName(a).localeCompare(pieceName(b), undefined, { numeric: true }));
+};
 
 /** The side's own pieces, each with the secrets only it knows. */
 export function own(view) {
