@@ -48,7 +48,7 @@ from ghillie.server.socket import serve_socket
 from ghillie.state import REFEREE
 from ghillie.store.base import EventStore
 from ghillie.words import speaker
-from ghillie.words.catalog import languages, negotiate
+from ghillie.words.catalog import LANGUAGES, languages, negotiate, page_words
 
 log = logging.getLogger("ghillie.server")
 
@@ -370,6 +370,13 @@ def create_app(
         hub = the_hub(request)
         await hub.observer(game_id, _bearer(authorization))
         return await hub.record(game_id)
+
+    @app.get("/api/words")
+    async def words(lang: str = "en") -> dict[str, Any]:
+        """The pages' own words (headings, buttons, messages) in ``lang``: English message
+        to translation. A page asks for the language its game's view is in."""
+        found = page_words(lang if lang in LANGUAGES else "en")
+        return {"lang": lang if found else "en", "words": found}
 
     @app.get("/api/games/{game_id}/story")
     async def story(

@@ -24,10 +24,15 @@ _CORE = Path(__file__).parent / "locale"
 _RULES = Path(__file__).parent.parent / "rules"
 
 
+PAGES = "pages"  # the pages' own words (headings, buttons, alarms): static/*.js, t("…")
+
+
 def catalogue_path(domain: str, lang: str) -> Path:
-    """Where a domain's catalogue for ``lang`` lives ("core" or a ruleset's id)."""
+    """Where a domain's catalogue for ``lang`` lives ("core", "pages" or a ruleset's id)."""
     if domain == "core":
         return _CORE / f"{lang}.po"
+    if domain == PAGES:
+        return _CORE / f"pages-{lang}.po"
     return _RULES / domain.replace("-", "_") / "locale" / f"{lang}.po"
 
 
@@ -57,6 +62,22 @@ def _load(path: Path, lang: str) -> Translations | None:
     write_mo(buffer, catalogue)
     buffer.seek(0)
     return Translations(buffer)
+
+
+@cache
+def page_words(lang: str) -> dict[str, str]:
+    """The pages' own words in ``lang``, English message to translation (the page's ``t``);
+    empty for English or a language the pages do not speak."""
+    path = catalogue_path(PAGES, lang)
+    if lang == SOURCE or not path.exists():
+        return {}
+    with path.open("rb") as handle:
+        catalogue = read_po(handle, locale=lang)
+    return {
+        str(m.id): str(m.string)
+        for m in catalogue
+        if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string
+    }
 
 
 @cache

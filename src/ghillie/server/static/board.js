@@ -9,6 +9,7 @@
 
 import { clear, h, s } from "./dom.js";
 import { center, corners, fromLabel, mapHexes, nearestHex } from "./hexes.js";
+import { t } from "./i18n.js";
 
 const MARGIN = 2.5; // around a tabletop, in inches, for the rulers
 const MIN_TEXT = 12; // CSS pixels: map words stay readable at any zoom
@@ -30,7 +31,7 @@ export class Board {
   }
 
   build() {
-    this.svg = s("svg", { class: "map board", role: "img", "aria-label": "map", preserveAspectRatio: "xMidYMid meet" });
+    this.svg = s("svg", { class: "map board", role: "img", "aria-label": t("map"), preserveAspectRatio: "xMidYMid meet" });
     this.ground = s("g", { class: "ground" });
     this.areas = s("g", { class: "areas" });
     this.pieces = s("g", { class: "tokens" });
@@ -38,11 +39,11 @@ export class Board {
     this.svg.append(this.ground, this.areas, this.pieces, this.marks);
     this.banner = h("span", { class: "pick-banner" });
     this.bar = h("div", { class: "pick-bar" }, this.banner,
-      h("button", { type: "button", onclick: () => this.cancelPick() }, "Cancel"));
-    const zoomIn = h("button", { type: "button", class: "zoom", "aria-label": "Zoom in", onclick: () => this.zoomBy(1.6) }, "+");
-    const zoomOut = h("button", { type: "button", class: "zoom", "aria-label": "Zoom out", onclick: () => this.zoomBy(1 / 1.6) }, "−");
-    const whole = h("button", { type: "button", class: "zoom whole", onclick: () => this.fit(null) }, "Whole map");
-    const mine = h("button", { type: "button", class: "zoom mine", onclick: () => this.fit(this.focusBox()) }, "My pieces");
+      h("button", { type: "button", onclick: () => this.cancelPick() }, t("Cancel")));
+    const zoomIn = h("button", { type: "button", class: "zoom", "aria-label": t("Zoom in"), onclick: () => this.zoomBy(1.6) }, "+");
+    const zoomOut = h("button", { type: "button", class: "zoom", "aria-label": t("Zoom out"), onclick: () => this.zoomBy(1 / 1.6) }, "−");
+    const whole = h("button", { type: "button", class: "zoom whole", onclick: () => this.fit(null) }, t("Whole map"));
+    const mine = h("button", { type: "button", class: "zoom mine", onclick: () => this.fit(this.focusBox()) }, t("My pieces"));
     this.caption = h("p", { class: "map-caption", "aria-live": "polite" });
     this.legend = h("ul", { class: "legend" });
     this.frame = h("div", { class: "map-frame" }, this.svg);
@@ -282,7 +283,7 @@ export class Board {
   pick(label, where, done) {
     this.picking = { label, where, done };
     this.container.classList.add("picking");
-    this.banner.textContent = `Tap the map: ${label}`;
+    this.banner.textContent = t("Tap the map: {field}", { field: label });
     this.container.scrollIntoView({ block: "nearest" });
   }
 
@@ -308,7 +309,7 @@ export class Board {
       if (where === "square") value = square;
       if (where === "hex") value = hex && hex.label;
       if (value === null || value === undefined) {
-        this.banner.textContent = `Tap inside the map: ${this.picking.label}`;
+        this.banner.textContent = t("Tap inside the map: {field}", { field: this.picking.label });
         return;
       }
       this.cancelPick();
@@ -319,8 +320,8 @@ export class Board {
     // A phone has no hover: a tap says what is there.
     const titled = event.target.closest("[data-title]");
     const words = [];
-    if (hex) words.push(`Hex ${hex.label}`);
-    if (square) words.push(`Square ${square}`);
+    if (hex) words.push(t("Hex {hex}", { hex: hex.label }));
+    if (square) words.push(t("Square {square}", { square }));
     if (titled) words.push(titled.dataset.title);
     this.caption.textContent = words.join(" · ") || this.map.caption;
   }

@@ -7,6 +7,7 @@ import { h, humanize } from "./dom.js";
 import { FormError, commandForm } from "./forms.js";
 import { OddsPanel } from "./odds.js";
 import { hasFields, hasRequired } from "./schema.js";
+import { t } from "./i18n.js";
 
 export class Orders {
   /**
@@ -53,10 +54,10 @@ export class Orders {
     if (!names.length) {
       const idle =
         view.phase === "over"
-          ? "The game is over."
+          ? t("The game is over.")
           : view.seq < 0
-            ? "The game starts once every side has opened its page."
-            : "Nothing to do now: waiting for the other side.";
+            ? t("The game starts once every side has opened its page.")
+            : t("Nothing to do now: waiting for the other side.");
       this.container.replaceChildren(h("p", { class: "empty" }, idle));
       this.cards.clear();
     } else {
@@ -69,7 +70,7 @@ export class Orders {
     const spec = this.options.ruleset.commands[name] || { schema: { properties: {} }, fields: {} };
     const title = spec.title || humanize(name);
     const help = spec.help || "";
-    const rules = spec.rules && spec.rules.length ? h("abbr", { class: "rules", title: `Rules: ${spec.rules.join(", ")}` }, "§") : null;
+    const rules = spec.rules && spec.rules.length ? h("abbr", { class: "rules", title: t("Rules: {rules}", { rules: spec.rules.join(", ") }) }, "§") : null;
     const view = this.options.getView();
     const mode = view.mode === "map" ? "map" : "table";
     const simple = !hasFields(spec.schema) || !Object.entries(spec.fields || {}).some(([, w]) => !w.only || w.only === mode);
@@ -105,7 +106,7 @@ export class Orders {
     const el = h(
       "details",
       { class: "command", dataset: { command: name } },
-      h("summary", {}, title, spec.secret_fields && spec.secret_fields.length ? h("span", { class: "badge secret" }, "secret") : null),
+      h("summary", {}, title, spec.secret_fields && spec.secret_fields.length ? h("span", { class: "badge secret" }, t("secret")) : null),
       h(
         "form",
         {
@@ -146,18 +147,18 @@ export class Orders {
 
   async send(command, button, message, form) {
     button.disabled = true;
-    this.say(message, "pending", "Sending…");
+    this.say(message, "pending", t("Sending…"));
     try {
       const answer = await api.command(this.options.game, this.options.token, command);
       const lines = (answer.said || []).map((line) => line.text).filter(Boolean);
-      this.say(message, "ok", lines.length ? lines.join(" ") : "Done.");
+      this.say(message, "ok", lines.length ? lines.join(" ") : t("Done."));
       this.answeredSeq = answer.seq;
       this.options.afterCommand(answer);
     } catch (error) {
       if (error instanceof api.Problem) {
         this.refused(form, message, error.message, (error.body || {}).field);
       } else {
-        this.say(message, "error", "Could not reach the server. Check the connection and try again.");
+        this.say(message, "error", t("Could not reach the server. Check the connection and try again."));
       }
     } finally {
       button.disabled = false;

@@ -20,6 +20,7 @@ import {
   triState,
 } from "./inputs.js";
 import { isPosition, properties, unwrap } from "./schema.js";
+import { t } from "./i18n.js";
 
 export { FormError };
 
@@ -120,7 +121,7 @@ function tuple(info, schema) {
     get(strict) {
       const values = parts.map((p) => p.get(false));
       if (values.every((v) => v === undefined || v === null)) {
-        if (!optional && strict) throw new FormError(`Fill in: ${title}.`, path);
+        if (!optional && strict) throw new FormError(t("Fill in: {field}.", { field: title }), path);
         return undefined;
       }
       return parts.map((p) => p.get(strict));
@@ -228,8 +229,8 @@ function array(info, schema, itemWord) {
     const remove = h("button", {
       type: "button",
       class: "remove",
-      title: "Remove",
-      "aria-label": `Remove ${noun} ${index + 1}`,
+      title: t("Remove"),
+      "aria-label": t("Remove {item} {n}", { item: noun, n: index + 1 }),
       onclick: () => {
         const values = items.map((w) => w.get(false));
         values.splice(index, 1);
@@ -248,7 +249,7 @@ function array(info, schema, itemWord) {
         type: "button",
         class: "pick all",
         dataset: { path },
-        onclick: () => ctx.pick(`${title}: where the middle of the group goes`, "point", (to) => {
+        onclick: () => ctx.pick(t("{field}: where the middle of the group goes", { field: title }), "point", (to) => {
           const values = items.map((w) => w.get(false));
           const placed = values.filter((v) => Array.isArray(v));
           if (!placed.length) return;
@@ -257,7 +258,7 @@ function array(info, schema, itemWord) {
           render(values.map((v) => (Array.isArray(v) ? [round(v[0] + to[0] - mid[0]), round(v[1] + to[1] - mid[1])] : v)));
           changed(ctx);
         }),
-      }, "Move them all: tap the map")
+      }, t("Move them all: tap the map"))
     : null;
 
   add.addEventListener("click", () => {
@@ -270,7 +271,7 @@ function array(info, schema, itemWord) {
   const widget = {
     el: h("fieldset", { class: "group list" }, h("legend", {}, title, " ", hintCount(schema)), hint(info), together, list, add),
     get(strict) {
-      if (strict && items.length < min) throw new FormError(`${title}: at least ${min}.`, path);
+      if (strict && items.length < min) throw new FormError(t("{field}: at least {n}.", { field: title, n: min }), path);
       return items.map((w) => {
         const value = w.get(strict);
         return value === undefined ? null : value;

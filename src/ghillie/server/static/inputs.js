@@ -4,6 +4,7 @@
 // input takes `info`: {title, help, unit, optional, path, wpath, ctx}.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 export class FormError extends Error {
   constructor(message, path) {
@@ -38,15 +39,16 @@ export function labelled(info, control) {
 }
 
 function secretBadge() {
-  return h("span", { class: "badge secret", title: "Only your side ever sees this" }, "secret");
+  return h("span", { class: "badge secret", title: t("Only your side ever sees this") }, t("secret"));
 }
 
 export function changed(ctx) {
   if (ctx.changed) ctx.changed();
 }
 
-function need(info, what) {
-  return new FormError(`${what}: ${info.title}.`, info.path);
+/** A field left empty: `sentence` is already in the reader's words, with {field}. */
+function need(info, sentence) {
+  return new FormError(sentence.replace("{field}", info.title), info.path);
 }
 
 // --- scalars -------------------------------------------------------------------------------
@@ -69,7 +71,7 @@ export function text(info, schema) {
     get(strict) {
       const value = input.value.trim();
       if (value === "") {
-        if (!info.optional && strict) throw need(info, "Fill in");
+        if (!info.optional && strict) throw need(info, t("Fill in: {field}."));
         return undefined;
       }
       return value;
@@ -99,7 +101,7 @@ export function pieces(info, schema) {
   const fill = () => {
     offered = (ctx.choices(wpath) || []).filter(holds);
     select.replaceChildren(
-      h("option", { value: "" }, offered.length ? "— choose —" : "— nothing to choose now —"),
+      h("option", { value: "" }, offered.length ? t("— choose —") : t("— nothing to choose now —")),
       ...offered.map((o, i) => h("option", { value: key(o, i) }, o.label)),
     );
     // Keep the piece chosen if it is still on offer; otherwise the choice is cleared.
@@ -117,7 +119,7 @@ export function pieces(info, schema) {
     get(strict) {
       const choice = chosen();
       if (!choice) {
-        if (!info.optional && strict) throw need(info, "Choose");
+        if (!info.optional && strict) throw need(info, t("Choose: {field}."));
         return undefined;
       }
       return choice.value;
@@ -166,7 +168,7 @@ export function options(info, schema, choices) {
   const select = h(
     "select",
     { name: path, onchange: () => changed(ctx) },
-    h("option", { value: "", disabled: !optional }, optional ? "—" : "— choose —"),
+    h("option", { value: "", disabled: !optional }, optional ? "—" : t("— choose —")),
     choices.map((o) => h("option", { value: String(o.value) }, o.label)),
   );
   const pick = (value) => {
@@ -178,7 +180,7 @@ export function options(info, schema, choices) {
     get(strict) {
       const found = choices.find((o) => String(o.value) === select.value);
       if (!found) {
-        if (!optional && strict) throw need(info, "Choose");
+        if (!optional && strict) throw need(info, t("Choose: {field}."));
         return undefined;
       }
       return found.value;
@@ -208,12 +210,12 @@ export function number(info, schema) {
     get(strict) {
       const raw = input.value.trim();
       if (raw === "") {
-        if (!info.optional && strict) throw need(info, "Fill in");
+        if (!info.optional && strict) throw need(info, t("Fill in: {field}."));
         return undefined;
       }
       const value = Number(raw);
       if (!Number.isFinite(value) || (integer && !Number.isInteger(value))) {
-        if (strict) throw new FormError(`${info.title}: not a ${integer ? "whole " : ""}number.`, info.path);
+        if (strict) throw new FormError(t(integer ? "{field}: not a whole number." : "{field}: not a number.", { field: info.title }), info.path);
         return undefined;
       }
       return value;
@@ -252,8 +254,8 @@ export function triState(info) {
     "select",
     { name: info.path, onchange: () => changed(info.ctx) },
     h("option", { value: "" }, "—"),
-    h("option", { value: "true" }, "yes"),
-    h("option", { value: "false" }, "no"),
+    h("option", { value: "true" }, t("yes")),
+    h("option", { value: "false" }, t("no")),
   );
   const widget = {
     el: labelled(info, select),
@@ -268,7 +270,7 @@ export function triState(info) {
 
 // --- places --------------------------------------------------------------------------------
 
-const PLACEHOLDER = { square: "e.g. D2", hex: "e.g. 0412" };
+const PLACEHOLDER = { square: () => t("e.g. D2"), hex: () => t("e.g. 0412") };
 
 /** A square or a hex, by its label: typed, or tapped on the map. */
 export function place(info, schema, where) {
@@ -279,7 +281,7 @@ export function place(info, schema, where) {
     maxLength: schema.maxLength || 8,
     autocomplete: "off",
     autocapitalize: "characters",
-    placeholder: PLACEHOLDER[where] || "",
+    placeholder: PLACEHOLDER[where] ? PLACEHOLDER[where]() : "",
     oninput: () => changed(ctx),
   });
   const pick = pickButton(info, where, (label) => {
@@ -291,7 +293,7 @@ export function place(info, schema, where) {
     get(strict) {
       const value = input.value.trim().toUpperCase();
       if (value === "") {
-        if (!info.optional && strict) throw need(info, "Fill in");
+        if (!info.optional && strict) throw need(info, t("Fill in: {field}."));
         return undefined;
       }
       return value;
@@ -311,14 +313,14 @@ function pickButton(info, where, done) {
     class: "pick",
     dataset: { path: info.path },
     onclick: () => info.ctx.pick(info.title, where, done),
-  }, "Tap on the map");
+  }, t("Tap on the map"));
 }
 
 /** An [x, y] point on the table in inches, typed or tapped on the map. */
 export function position(info) {
   const { ctx, path, title, optional } = info;
-  const x = h("input", { type: "number", step: "any", inputMode: "decimal", name: `${path}.x`, placeholder: "across", "aria-label": `${title}: inches across` });
-  const y = h("input", { type: "number", step: "any", inputMode: "decimal", name: `${path}.y`, placeholder: "down", "aria-label": `${title}: inches down` });
+  const x = h("input", { type: "number", step: "any", inputMode: "decimal", name: `${path}.x`, placeholder: t("across"), "aria-label": t("{field}: inches across", { field: title }) });
+  const y = h("input", { type: "number", step: "any", inputMode: "decimal", name: `${path}.y`, placeholder: t("down"), "aria-label": t("{field}: inches down", { field: title }) });
   for (const input of [x, y]) input.addEventListener("input", () => changed(ctx));
   const pick = pickButton(info, "point", (point) => {
     x.value = String(point[0]);
@@ -329,12 +331,12 @@ export function position(info) {
     el: labelled(info, h("div", { class: "xy" }, x, y, pick)),
     get(strict) {
       if (x.value === "" && y.value === "") {
-        if (!optional && strict) throw need(info, "Give a position");
+        if (!optional && strict) throw need(info, t("Give a position: {field}."));
         return optional ? null : undefined;
       }
       const point = [Number(x.value), Number(y.value)];
       if (x.value === "" || y.value === "" || !point.every(Number.isFinite)) {
-        if (strict) throw new FormError(`${title}: give inches across and down.`, path);
+        if (strict) throw new FormError(t("{field}: give inches across and down.", { field: title }), path);
         return undefined;
       }
       return point;

@@ -3,6 +3,7 @@
 
 import { h } from "./dom.js";
 import * as api from "./api.js";
+import { t } from "./i18n.js";
 
 const DELAY = 250; // ms of quiet typing before asking
 
@@ -40,18 +41,18 @@ export class OddsPanel {
       const { code, detail, field } = answer.refused;
       const label = field ? this.form.labelOf(field) : null;
       const text = code === "malformed_command" && label
-        ? `Odds: fill in ${label} to see them.`
-        : `Odds: none yet — ${detail}`;
+        ? t("Odds: fill in {field} to see them.", { field: label })
+        : t("Odds: none yet — {reason}", { reason: detail });
       this.el.replaceChildren(h("small", { class: code === "malformed_command" ? "hint" : "hint warn" }, text));
       return;
     }
     if (!answer || !answer.outcomes || !answer.outcomes.length) {
-      this.el.replaceChildren(h("small", { class: "hint" }, "Odds: fill in the order to see them."));
+      this.el.replaceChildren(h("small", { class: "hint" }, t("Odds: fill in the order to see them.")));
       return;
     }
     const dice = Object.entries(answer.dice || {}).map(([label, die]) => `${label} ${die}`);
     this.el.replaceChildren(
-      h("p", { class: "odds-dice" }, "Odds", dice.length ? ` (${dice.join(", ")})` : "", ":"),
+      h("p", { class: "odds-dice" }, dice.length ? t("Odds ({dice}):", { dice: dice.join(", ") }) : t("Odds:")),
       h(
         "ul",
         { class: "odds-list" },

@@ -3,6 +3,7 @@
 
 import { h } from "./dom.js";
 import { pieceName, sideName, summary } from "./pieces.js";
+import { t } from "./i18n.js";
 
 /** Is the game waiting for this side? (the server says: it has an order to give that is not
  * one it may give at any time) */
@@ -14,14 +15,14 @@ export function status(view) {
   const rows = [...(view.status || [])];
   const waiting = (view.waiting_for || []).filter((side) => side !== view.you);
   if (view.phase !== "over" && waiting.length && !yourMove(view)) {
-    rows.push(`Waiting for ${waiting.map((side) => sideName(view, side)).join(" and ")}.`);
+    rows.push(t("Waiting for {sides}.", { sides: waiting.map((side) => sideName(view, side)).join(t(" and ")) }));
   }
-  if (!rows.length) rows.push(view.phase === "over" ? "The game is over." : "");
+  if (!rows.length) rows.push(view.phase === "over" ? t("The game is over.") : "");
   const yours = yourMove(view);
   return h(
     "div",
     {},
-    h("p", { class: "phase" }, rows[0], yours ? h("span", { class: "badge go" }, "your move") : null),
+    h("p", { class: "phase" }, rows[0], yours ? h("span", { class: "badge go" }, t("your move")) : null),
     rows.slice(1).map((row) => h("p", {}, row)),
   );
 }
@@ -55,20 +56,20 @@ const sorted = (list) => {
 /** The side's own pieces, each with the secrets only it knows. */
 export function own(view) {
   const list = sorted((view.pieces || []).filter((p) => p.owner === view.you));
-  if (!list.length) return h("p", { class: "empty" }, "No pieces.");
+  if (!list.length) return h("p", { class: "empty" }, t("No pieces."));
   return h("ul", { class: "pieces" }, list.map((p) => card(p)));
 }
 
-const LEVELS = { suspected: "suspected", detected: "detected", identified: "identified" };
+const LEVELS = { suspected: () => t("suspected"), detected: () => t("detected"), identified: () => t("identified") };
 
 /** What the side knows of others' pieces. */
 export function known(view) {
   const list = sorted(view.known || []);
-  if (!list.length) return h("p", { class: "empty" }, "Nothing known yet.");
+  if (!list.length) return h("p", { class: "empty" }, t("Nothing known yet."));
   return h(
     "ul",
     { class: "pieces" },
-    list.map((p) => card(p, h("span", { class: `badge level ${p.level}` }, LEVELS[p.level] || p.level))),
+    list.map((p) => card(p, h("span", { class: `badge level ${p.level}` }, (LEVELS[p.level] || (() => p.level))()))),
   );
 }
 
@@ -97,7 +98,7 @@ export function everything(view) {
 /** One line of the log: the server's sentence, and the rules it applied as a tooltip. */
 function line(entry) {
   const rules = entry.rules && entry.rules.length
-    ? h("abbr", { class: "rules", title: `Rules: ${entry.rules.join(", ")}` }, "§")
+    ? h("abbr", { class: "rules", title: t("Rules: {rules}", { rules: entry.rules.join(", ") }) }, "§")
     : null;
   return h("p", { class: `line ${entry.event || ""}` }, entry.text || "", rules ? " " : null, rules);
 }
@@ -126,7 +127,7 @@ export function log(view, more = () => null, titles = (name) => name) {
 function refereeEntry(entry, view, titles) {
   const command = entry.command || {};
   const who = entry.side ? sideName(view, entry.side) : "ghillie";
-  const what = command.type ? titles(command.type) : "the game is set up";
+  const what = command.type ? titles(command.type) : t("the game is set up");
   const rolls = (entry.rolls || []).map(
     (r) => `${r.label} ${r.die} → ${r.value}${r.secret ? " (secret)" : ""}${r.entered ? " (entered)" : ""}`,
   );
@@ -139,7 +140,7 @@ function refereeEntry(entry, view, titles) {
       h(
         "div",
         { class: "told" },
-        h("small", {}, `told ${sides.join(", ")}:`),
+        h("small", {}, t("told {sides}:", { sides: sides.join(", ") })),
         lines.map(line),
       ),
     ),

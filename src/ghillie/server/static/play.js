@@ -10,6 +10,7 @@ import { Board, hasMap } from "./board.js";
 import * as panels from "./panels.js";
 import { sideName } from "./pieces.js";
 import { Live } from "./socket.js";
+import { language, t, useLanguage } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -17,10 +18,10 @@ const game = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop
 const token = location.hash.slice(1);
 
 const CONNECTION = {
-  connecting: "connecting…",
-  live: "live",
-  offline: "offline — reconnecting",
-  "bad-link": "not a valid link",
+  connecting: () => t("connecting…"),
+  live: () => t("live"),
+  offline: () => t("offline — reconnecting"),
+  "bad-link": () => t("not a valid link"),
 };
 
 let catalogue = null; // the rulesets, with their command schemas
@@ -33,7 +34,7 @@ let fairplay = null;
 function showConnection(state, seconds) {
   const chip = $("conn");
   chip.dataset.state = state;
-  chip.textContent = CONNECTION[state] + (state === "offline" && seconds ? ` in ${seconds}s` : "");
+  chip.textContent = CONNECTION[state]() + (state === "offline" && seconds ? t(" in {n}s", { n: seconds }) : "");
   if (state === "bad-link") badLink();
   if (state === "offline" && current) {
     // While the socket is down, fetch the news over plain HTTP (a proxy may block sockets).
@@ -44,12 +45,22 @@ function showConnection(state, seconds) {
 function badLink() {
   $("app").replaceChildren(
     h("section", { class: "panel error-panel" },
-      h("h2", {}, "This link does not open a game"),
-      h("p", {}, "Check that you copied the whole link, including the part after #, or ask whoever created the game for your link again.")),
+      h("h2", {}, t("This link does not open a game")),
+      h("p", {}, t("Check that you copied the whole link, including the part after #, or ask whoever created the game for your link again."))),
   );
 }
 
 function render(view) {
+  // The page's own words follow the language the server speaks this game in for this reader.
+  if (view.lang && view.lang !== language()) {
+    useLanguage(view.lang).then((changed) => {
+      if (!changed || !current) return;
+      // Cards were built in the old words: build them again.
+      $("commands").replaceChildren();
+      orders = null;
+      render(current);
+    });
+  }
   // Before event 0 the pages are still joining: there is no game to give orders in yet.
   if (view.seq < 0) view = { ...view, commands: [] };
   current = view;
@@ -59,14 +70,14 @@ function render(view) {
   document.title = `${panels.yourMove(view) ? "▶ " : ""}${view.title} — ghillie`;
   $("title").textContent = view.title;
   $("who").textContent = referee
-    ? "Referee view: you see every side's secrets. Never show this screen to a player."
-    : `You are playing: ${sideName(view, view.you)}`;
+    ? t("Referee view: you see every side's secrets. Never show this screen to a player.")
+    : t("You are playing: {side}", { side: sideName(view, view.you) });
   document.body.classList.toggle("referee", referee);
   // Before the start, and while a roll waits long for someone, the status says who.
   const notes = [fairplay.joiningNote(view), fairplay.slowRoll(view)].filter(Boolean);
   // Once the game is over, every secret is public: step through it, each view beside the truth.
   const after = view.phase === "over"
-    ? h("p", {}, h("a", { class: "replay-link", href: `/replay/${encodeURIComponent(game)}#${token}` }, "Step through the game: what each side saw, beside the truth"))
+    ? h("p", {}, h("a", { class: "replay-link", href: `/replay/${encodeURIComponent(game)}#${token}` }, t("Step through the game: what each side saw, beside the truth")))
     : null;
   const parts = [panels.status(view), after, ...notes.map((note) => h("p", { class: "fair-note" }, note))];
   $("status").replaceChildren(...parts.filter(Boolean)); // replaceChildren would write "null"
@@ -82,7 +93,7 @@ function render(view) {
   if (referee) {
     $("orders-box").hidden = true;
     $("known-box").hidden = true;
-    $("own-title").textContent = "Every piece, with its secrets";
+    $("own-title").textContent = t("Every piece, with its secrets");
     $("own").replaceChildren(...panels.everything(view));
   } else {
     if (!orders) {

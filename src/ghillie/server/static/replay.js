@@ -5,6 +5,7 @@
 import * as api from "./api.js";
 import { h } from "./dom.js";
 import * as panels from "./panels.js";
+import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const game = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -25,18 +26,18 @@ function said(view, seq) {
 
 function column(view, seq) {
   const referee = view.you === "referee";
-  const name = referee ? "The whole truth (referee)" : (view.sides.find((s) => s.id === view.you) || {}).name;
+  const name = referee ? t("The whole truth (referee)") : (view.sides.find((s) => s.id === view.you) || {}).name;
   const news = said(view, seq);
   return h(
     "section",
     { class: `panel column${referee ? " truth" : ""}`, dataset: { observer: view.you } },
     h("h2", {}, name),
     h("div", { class: "status" }, panels.status(view)),
-    h("h3", {}, "Told at this event"),
-    news.length ? h("ul", { class: "news" }, news.map((text) => h("li", {}, text))) : h("p", { class: "empty" }, "Nothing."),
-    h("h3", {}, referee ? "Every piece" : "Its forces"),
+    h("h3", {}, t("Told at this event")),
+    news.length ? h("ul", { class: "news" }, news.map((text) => h("li", {}, text))) : h("p", { class: "empty" }, t("Nothing.")),
+    h("h3", {}, referee ? t("Every piece") : t("Its forces")),
     referee ? panels.everything(view) : panels.own(view),
-    referee ? null : h("h3", {}, "What it knew of the enemy"),
+    referee ? null : h("h3", {}, t("What it knew of the enemy")),
     referee ? null : panels.known(view),
   );
 }
@@ -47,7 +48,7 @@ async function show(seq) {
   try {
     story = await api.story(game, token, seq);
   } catch (error) {
-    $("what").textContent = error instanceof api.Problem ? error.message : "Could not reach the server.";
+    $("what").textContent = error instanceof api.Problem ? error.message : t("Could not reach the server.");
     return;
   }
   if (ticket !== asked) return;
@@ -60,7 +61,7 @@ async function show(seq) {
   const truth = story.views.referee;
   const entry = (truth.log || []).find((e) => e.seq === story.seq) || {};
   const who = entry.side ? (truth.sides.find((s) => s.id === entry.side) || {}).name : null;
-  $("what").textContent = who ? `Event ${story.seq}: ${who} gave an order.` : `Event ${story.seq}: the game is set up.`;
+  $("what").textContent = who ? t("Event {n}: {side} gave an order.", { n: story.seq, side: who }) : t("Event {n}: the game is set up.", { n: story.seq });
   const order = [...views.filter((v) => v.you !== "referee"), truth];
   $("columns").replaceChildren(...order.map((view) => column(view, story.seq)));
   history.replaceState(null, "", `#${token}`);

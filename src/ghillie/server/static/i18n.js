@@ -1,0 +1,39 @@
+// The pages' own words in the reader's language: headings, buttons and messages. The game's
+// words (orders, pieces, the log) come from the server already spoken; these are the page's
+// frame around them. `t("Waiting for {sides}.", {sides})` gives the sentence in the language
+// the page was last told to use (English until then), its {names} filled in.
+
+let table = {};
+let current = "en";
+
+export function t(message, args) {
+  const found = table[message] || message;
+  if (!args) return found;
+  return found.replace(/\{(\w+)\}/g, (whole, name) => (name in args ? String(args[name]) : whole));
+}
+
+export const language = () => current;
+
+/** Use `lang` from now on (the language the view's words are in); true if it changed. */
+export async function useLanguage(lang) {
+  if (!lang || lang === current) return false;
+  try {
+    const response = await fetch(`/api/words?lang=${encodeURIComponent(lang)}`);
+    const answer = await response.json();
+    table = answer.words || {};
+    current = answer.lang || "en";
+  } catch {
+    return false; // the words are a courtesy: English stays
+  }
+  document.documentElement.lang = current;
+  translateStatic();
+  return true;
+}
+
+/** Elements written in the page's HTML with data-t: their English text, translated. */
+export function translateStatic(root = document) {
+  for (const el of root.querySelectorAll("[data-t]")) {
+    if (!el.dataset.en) el.dataset.en = el.textContent;
+    el.textContent = t(el.dataset.en);
+  }
+}
