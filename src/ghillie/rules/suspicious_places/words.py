@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ghillie.forms import Ask, Choice, Order, entered, measured
-from ghillie.state import GameState, Phase, Piece
+from ghillie.state import REFEREE, SPECTATOR, GameState, Phase, Piece
 from ghillie.words import N_, Say, say, says
 from ghillie.words.piece import PieceWords
 
@@ -408,7 +408,8 @@ COVER = {"soft": N_("soft cover"), "hard": N_("hard cover")}
 
 def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
     p, secret = piece.public, piece.secret
-    own = observer == piece.owner or observer not in state.sides
+    # A piece's secrets are for its owner and the referee; a spectator is no owner.
+    own = observer in (piece.owner, REFEREE)
     if piece.kind == MARKER:
         about: list[str | Say] = [FACES.get(Face(p["face"]), "") if p.get("face") else ""]
         if p.get("cover") in COVER:
@@ -447,6 +448,16 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
     return PieceWords(_name(piece), [a for a in about if a], details)
 
 
+def _sees(state: GameState[Any], observer: str, piece: Piece) -> bool:
+    """May ``observer`` be told of ``piece`` by name: the referee always, a spectator when
+    every other side can see it, a side when it can."""
+    if observer == REFEREE:
+        return True
+    if observer == SPECTATOR:
+        return all(state.can_see(s, piece.id) for s in state.sides)
+    return state.can_see(observer, piece.id)
+
+
 def status(state: GameState[Board], observer: str) -> list[str | Say]:
     scenario = state.scenario
     assert isinstance(scenario, SuspiciousPlacesScenario)
@@ -475,7 +486,7 @@ def status(state: GameState[Board], observer: str) -> list[str | Say]:
         )
     if board.activation is not None:
         unit = state.pieces.get(board.activation.unit)
-        if unit is not None and (observer not in state.sides or state.can_see(observer, unit.id)):
+        if unit is not None and _sees(state, observer, unit):
             lines.append(
                 says(
                     "{unit} is activated: {n} action left.",
