@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ghillie.dice.steps import Die
 from ghillie.forms import Ask, Choice, Order, entered, measured
 from ghillie.state import REFEREE, SPECTATOR, GameState, Phase, Piece
 from ghillie.words import N_, Say, say, says
@@ -18,7 +19,8 @@ from .scenario import SuspiciousPlacesScenario, UnitKind
 # --- what a field may name ---------------------------------------------------------------
 
 
-def _name(piece: Piece) -> str | Say:
+def name(piece: Piece) -> str | Say:
+    """A piece as every side knows it: a marker by its label, a unit by its name."""
     p = piece.public
     if piece.kind == MARKER:
         return say("marker {label}", label=p.get("label", "?"))
@@ -27,8 +29,19 @@ def _name(piece: Piece) -> str | Say:
     return str(p.get("name") or p.get("key") or "?")
 
 
+def die(value: str | int | Die) -> Say | str:
+    """A die as the rules write it: d8 in English, к8 in Russian (a number stays a number:
+    a leadership of 5)."""
+    if isinstance(value, int):
+        return str(value)
+    d = Die.parse(value) if isinstance(value, str) else value
+    if d.plus:
+        return say("d{faces}+{plus}", faces=d.faces, plus=d.plus)
+    return say("d{faces}", faces=d.faces)
+
+
 def _pick(pieces: list[Piece]) -> list[Choice]:
-    return [Choice(p.id, _name(p)) for p in sorted(pieces, key=_order)]
+    return [Choice(p.id, name(p)) for p in sorted(pieces, key=_order)]
 
 
 def _order(piece: Piece) -> tuple[int, str]:
@@ -418,18 +431,18 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
             about.append(N_("in the open"))
         details: list[tuple[str, Any]] = []
         if own and secret.get("unit") in state.pieces:
-            details.append((N_("Hides"), _name(state.pieces[secret["unit"]])))
+            details.append((N_("Hides"), name(state.pieces[secret["unit"]])))
         elif own and secret.get("content"):
             content = str(secret["content"])
             details.append((N_("Hides"), say(CONTENT.get(content) or content)))
-        return PieceWords(_name(piece), [a for a in about if a], details)
+        return PieceWords(name(piece), [a for a in about if a], details)
     if piece.kind == SNIPER_MARKER:
         details = []
         if own and "true" in secret:
             details.append((N_("The sniper is here"), bool(secret["true"])))
         sniper = state.pieces.get(p.get("sniper", ""))
-        about = [say("a marker of {sniper}", sniper=_name(sniper))] if sniper and own else []
-        return PieceWords(_name(piece), about, details)
+        about = [say("a marker of {sniper}", sniper=name(sniper))] if sniper and own else []
+        return PieceWords(name(piece), about, details)
     about = [STATUS.get(Status(p["status"]), "")]
     if p["status"] == Status.ON_TABLE:
         about.append(says("{n} model", "{n} models", int(p.get("models") or 0)))
@@ -438,14 +451,14 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
     if p.get("panic"):
         about.append(N_("in panic"))
     if p.get("attached_to") in state.pieces:
-        about.append(say("with {squad}", squad=_name(state.pieces[p["attached_to"]])))
-    details = [(N_("Quality"), p.get("quality")), (N_("Weapon"), p.get("weapon"))]
+        about.append(say("with {squad}", squad=name(state.pieces[p["attached_to"]])))
+    details = [(N_("Quality"), die(p["quality"])), (N_("Weapon"), die(p["weapon"]))]
     if p.get("leadership"):
-        details.append((N_("Leadership"), p["leadership"]))
+        details.append((N_("Leadership"), die(p["leadership"])))
     details.append(
         (N_("Can observe with"), [say(dict(MEANS).get(m, m)) for m in p.get("means", [])])
     )
-    return PieceWords(_name(piece), [a for a in about if a], details)
+    return PieceWords(name(piece), [a for a in about if a], details)
 
 
 def _sees(state: GameState[Any], observer: str, piece: Piece) -> bool:
@@ -492,7 +505,7 @@ def status(state: GameState[Board], observer: str) -> list[str | Say]:
                     "{unit} is activated: {n} action left.",
                     "{unit} is activated: {n} actions left.",
                     board.activation.actions,
-                    unit=_name(unit),
+                    unit=name(unit),
                 )
             )
         else:
