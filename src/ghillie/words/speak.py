@@ -11,7 +11,7 @@ from typing import Any
 from babel.lists import format_list
 from babel.numbers import format_decimal
 
-from ghillie.words.catalog import LANGUAGES, translations
+from ghillie.words.catalog import SOURCE, languages, translations
 from ghillie.words.say import N_, Say, from_json
 
 _FORMATTER = string.Formatter()
@@ -80,7 +80,9 @@ def _fill(template: str, args: Mapping[str, str]) -> str:
 
 @cache
 def speaker(domain: str, lang: str = "en") -> Speaker:
-    return Speaker(lang if lang in LANGUAGES else "en", domain)
+    """The speaker of a ruleset's words in ``lang``, or in English where the ruleset has no
+    catalogue for it (so a view says which language it is really in)."""
+    return Speaker(lang if lang in languages(domain) else SOURCE, domain)
 
 
 def rules_of(value: Any) -> list[str]:
