@@ -59,14 +59,12 @@ def parse_command(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any]) -> Command
         # Name the first field at fault (its path comes from the command's shape; the input
         # itself never reaches the refusal: hide_input_in_errors).
         found = exc.errors(include_input=False, include_url=False)
-        # A die the game does not have gets the dice it has, from the model.
+        # A die the game does not have gets the dice it has (the step dice, dice/steps.py).
         first = next((e for e in found if e["type"] == NOT_A_DIE), found[0])
         field = ".".join(str(part) for part in first["loc"]) or None
         if first["type"] == NOT_A_DIE:
-            dice = first.get("ctx", {}).get("dice", "")
-            raise Refusal(
-                BAD_DIE, f"That is not a die in this game: use {dice}.", field=field
-            ) from None
+            detail = "That is not a die in this game: use d4, d6, d8, d10 or d12."
+            raise Refusal(BAD_DIE, detail, field=field) from None
         if first["type"] == "missing":
             raise Refusal(MALFORMED_COMMAND, "Fill in this field.", field=field) from None
         if first["type"] == "extra_forbidden":

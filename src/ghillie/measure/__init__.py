@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ghillie.errors import MEASURED_BY_MAP, MEASUREMENT_REQUIRED, Refusal
 from ghillie.measure.tabletop import XY, Cover, Tabletop
 from ghillie.state import Facts, Piece
+from ghillie.words import N_
 
 T = TypeVar("T")
 
@@ -55,9 +56,10 @@ class Measure(ABC):
         """What the event records about where these measurements came from."""
 
 
-def _need(value: T | None, what: str) -> T:
+def _need(value: T | None, detail: str) -> T:
+    """``value``, or a refusal asking for it (``detail``: a fixed sentence, N_)."""
     if value is None:
-        raise Refusal(MEASUREMENT_REQUIRED, f"Measure the {what} at the table and enter it.")
+        raise Refusal(MEASUREMENT_REQUIRED, detail)
     return value
 
 
@@ -67,13 +69,16 @@ class TableMeasure(Measure):
         self.by = by
 
     def range(self, a: Piece, b: Piece) -> float:
-        return _need(self.entered.range, "range")
+        return _need(self.entered.range, N_("Measure the range at the table and enter it."))
 
     def cover(self, target: Piece) -> Cover:
-        return _need(self.entered.cover, "cover")
+        return _need(self.entered.cover, N_("Measure the cover at the table and enter it."))
 
     def line_of_sight(self, a: Piece, b: Piece) -> bool:
-        return _need(self.entered.line_of_sight, "line of sight")
+        return _need(
+            self.entered.line_of_sight,
+            N_("Measure the line of sight at the table and enter it."),
+        )
 
     def asserted(self) -> Facts:
         return {"measured_by": self.by, **self.entered.model_dump(mode="json", exclude_none=True)}

@@ -9,9 +9,10 @@ from functools import cache
 from typing import Any
 
 from babel.lists import format_list
+from babel.numbers import format_decimal
 
-from ghillie.words.catalog import LANGUAGES, translations
-from ghillie.words.say import Say, from_json
+from ghillie.words.catalog import SOURCE, languages, translations
+from ghillie.words.say import N_, Say, from_json
 
 _FORMATTER = string.Formatter()
 
@@ -25,14 +26,18 @@ class Speaker:
 
     def text(self, value: Any) -> str:
         """Words for a value: a ``Say`` (or its stored JSON form), a list (joined as the
-        language joins lists: "A, B and C"), a number, or a string as it is."""
+        language joins lists: "A, B and C"), a number (a fraction as the language writes
+        it: 23.5, 23,5), or a string as it is."""
         value = from_json(value)
         if isinstance(value, Say):
             return self._say(value)
         if isinstance(value, (list, tuple)):
             return self.join([self.text(v) for v in value])
         if isinstance(value, bool):
-            return self.word("yes") if value else self.word("no")
+            return self.word(N_("yes")) if value else self.word(N_("no"))
+        if isinstance(value, float):
+            # A measurement: 30, 23.5 — or 23,5 where the language writes it so.
+            return format_decimal(round(value, 1), format="0.#", locale=self.lang)
         return "" if value is None else str(value)
 
     def word(self, message: str) -> str:
@@ -75,7 +80,9 @@ def _fill(template: str, args: Mapping[str, str]) -> str:
 
 @cache
 def speaker(domain: str, lang: str = "en") -> Speaker:
-    return Speaker(lang if lang in LANGUAGES else "en", domain)
+    """The speaker of a ruleset's words in ``lang``, or in English where the ruleset has no
+    catalogue for it (so a view says which language it is really in)."""
+    return Speaker(lang if lang in languages(domain) else SOURCE, domain)
 
 
 def rules_of(value: Any) -> list[str]:

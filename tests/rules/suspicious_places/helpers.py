@@ -18,6 +18,7 @@ from typing import Any
 from ghillie import Game, examples
 from ghillie.events import Event, Roll
 from ghillie.state import REFEREE
+from ghillie.words import speaker
 from tests.contract.harness import comparable
 
 KENO, LIANRA = "keno", "lianra"
@@ -175,6 +176,11 @@ def line(event: Event, side: str) -> dict[str, Any]:
     lines = [dict(x) for x in event.told[side]]
     assert lines, f"{side} was told nothing"
     return lines[0]
+
+
+def said(line: Mapping[str, Any], lang: str = "en") -> str:
+    """A told line's sentence as its reader reads it (the line keeps it as data)."""
+    return speaker("suspicious-places", lang).text(line["text"])
 
 
 def rolls(event: Event) -> dict[str, Roll]:

@@ -24,6 +24,7 @@ from .helpers import (
     observe,
     piece,
     rolls,
+    said,
     setup_table,
     table_data,
     unit,
@@ -240,7 +241,7 @@ def test_under_hidden_suppression_an_empty_marker_reads_the_same_after_a_partial
     assert {k: v for k, v in squad.items() if k not in ("target", "text")} == {
         k: v for k, v in empty.items() if k not in ("target", "text")
     }
-    assert squad["text"].replace("M1", "M3") == empty["text"]
+    assert said(squad).replace("M1", "M3") == said(empty)
 
 
 # --- fire at units: lone figures, snipers --------------------------------------------------
@@ -320,7 +321,7 @@ def test_a_sniper_with_both_dice_higher_lets_its_owner_choose_the_model() -> Non
     told = line(event, KENO)
     assert told["result"] == "full"
     assert "hit_model" not in told
-    assert "chooses" in told["text"]
+    assert said(told).endswith("one hit, on a model Lianra defenders chooses.")
 
 
 @pytest.mark.spec("SW-R32")
@@ -338,7 +339,7 @@ def test_ordinary_fire_with_one_die_higher_only_suppresses() -> None:
     told = line(event, KENO)
     assert told["result"] == "partial"
     assert "hit_model" not in told
-    assert "suppression" in told["text"]
+    assert "apply the host rules' suppression" in said(told)
     assert told["target_roll"] == 5  # a unit's range die is rolled in the open
 
 
@@ -347,7 +348,8 @@ def test_ordinary_fire_with_one_die_higher_only_suppresses() -> None:
 def test_a_snipers_single_hit_and_the_host_suppression(rule: str, doubled: bool) -> None:
     game, dice = _lianra_sniper_fires({"sw.sniper_hit": rule})
     told = line(_sniper_fire(game, dice, (3, 5, 2, 1)), KENO)
-    assert ("suppression, doubled" in told["text"]) is doubled
+    assert "drawn at random, on model 1 of the group" in said(told)
+    assert ("suppression comes doubled, at most 3" in said(told)) is doubled
     assert told["hit_model"] == 1
 
 

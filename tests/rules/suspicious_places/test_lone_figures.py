@@ -28,6 +28,7 @@ from .helpers import (
     observe,
     piece,
     rolls,
+    said,
     setup_map,
     setup_table,
     table_data,
@@ -186,7 +187,10 @@ def test_a_failed_morale_test_gives_suppression_then_panic() -> None:
     assert _status(game, "medic")["suppression"] == 2
     told = _morale(game, "failed")  # with two already: a panic marker instead
     assert (_status(game, "medic")["suppression"], _status(game, "medic")["panic"]) == (2, True)
-    assert "panics" in told["text"]
+    assert said(told) == (
+        "Medic Ilya fails the morale test and panics: with two suppression markers already, "
+        "a panic marker."
+    )
     seen = known(game, LIANRA, "medic")
     assert seen is not None
     assert seen["public"]["panic"] is True
@@ -209,7 +213,7 @@ def test_a_failed_attempt_to_remove_panic_takes_the_figure_off_the_table() -> No
     assert _status(game, "medic")["panic"] is False
     _morale(game, "failed_two_steps")
     event = game.command(KENO, command)
-    assert "fled or surrendered" in line(event, LIANRA)["text"]
+    assert said(line(event, LIANRA)).endswith("leaves the table: fled or surrendered.")
     assert known(game, LIANRA, "medic")["public"]["status"] == "off_table"  # type: ignore[index]
     assert _refused(game, KENO, {"type": "activate", "unit": "medic"}) == "not_on_table"
 

@@ -22,6 +22,7 @@ from .helpers import (
     line,
     map_data,
     piece,
+    said,
     setup_map,
     setup_table,
     table_data,
@@ -88,7 +89,10 @@ def test_under_activation_reveals_false_the_squad_stays_hidden_until_it_fires() 
     )
     assert known(game, KENO, "mg")["public"]["status"] == "on_table"  # type: ignore[index]
     assert not exists(game, "M1")
-    assert line(event, KENO)["text"].startswith("M1 removed")
+    assert said(line(event, KENO)).startswith(
+        "Machine-gun position comes out from under marker M1 and is placed on its spot. "
+        "Machine-gun position fires at Keno regulars (sergeant)"
+    )
 
 
 @pytest.mark.spec("SW-A14")
@@ -145,10 +149,13 @@ def test_at_a_table_the_mover_names_the_markers_its_move_exposed() -> None:
         {
             "event": "exposed",
             "revealed": "nothing",
-            "text": "M3 removed: nothing was there.",
+            "text": found[0]["text"],
             "asserted_by": KENO,
         }
     ]
+    assert said(found[0]) == (
+        "Marker M3 is removed (Keno regulars (sergeant) moves and exposes it): nothing was there."
+    )
     assert _exposed(game, LIANRA) == found  # the claim is on the record for both sides
     with pytest.raises(Refusal) as refused:
         game.command(KENO, {"type": "move", "to": [1, 1]})

@@ -22,6 +22,7 @@ from .helpers import (
     line,
     map_data,
     piece,
+    said,
     setup_table,
     table_data,
     unit,
@@ -273,10 +274,13 @@ def test_what_lies_under_each_marker_is_recorded_in_secret() -> None:
         ready=False,
     )
     hide_event = game.events()[2]
-    assert line(hide_event, KENO) == {
-        "event": "hidden",
-        "text": "The opponent recorded in secret what lies under the markers.",
-    }
+    told = line(hide_event, KENO)
+    assert set(told) == {"event", "text"}
+    assert said(told) == "Lianra defenders records in secret what lies under its markers."
+    assert said(line(hide_event, LIANRA)) == (
+        "You record in secret what lies under your markers: mines under marker M1, "
+        "Machine-gun position under marker M2, and nothing under marker M3."
+    )
     text = str(game.view(KENO))
     assert "behind the broken wall" not in text
     for entry in game.view(KENO)["known"]:

@@ -3,6 +3,8 @@ measuring, and a hidden sniper giving itself away."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ghillie import lookup
 from ghillie.errors import Refusal
 from ghillie.measure import MapMeasure, Measure, Measured, TableMeasure, refuse_entered_on_map
@@ -10,12 +12,15 @@ from ghillie.measure.tabletop import Cover
 from ghillie.ruling import Ruling
 from ghillie.scenario import Mode
 from ghillie.state import SPECTATOR, Facts, Piece
+from ghillie.words import Say, say, says
 
-from .board import MARKER, SNIPER_MARKER, UNIT, Board, Status, where
+from .board import ACTIONS_PER_ACTIVATION, MARKER, SNIPER_MARKER, UNIT, Board, Status, where
 from .commands import Activate, EndActivation, OtherAction, Pass
-from .reveal import expose, reveal_sniper
+from .reveal import Found, expose, reveal_sniper
 from .scenario import SuspiciousPlacesScenario as Scenario
 from .scenario import UnitKind
+from .story import die as die_words
+from .story import name, owner_roll, shown, then
 
 NOT_ACTIVATED = "not_activated"
 NO_ACTIONS_LEFT = "no_actions_left"
@@ -39,15 +44,21 @@ def activate(ruling: Ruling[Board], scenario: Scenario, side: str, command: Acti
     if unit.id in ruling.board.activated:
         raise Refusal(ALREADY_ACTIVATED, "That unit has already been activated this turn.")
     ruling.change_board("activate", unit=unit.id)
-    line: Facts = {
-        "event": "activate",
-        "unit": unit.id,
-        "text": f"{unit.public['name']} activates (2 actions).",
-    }
+    rules = ("SW-R18",) if unit.public["unit_kind"] == UnitKind.LONE else ("SW-R10",)
+    activates = says(
+        "{unit} activates: {n} action.",
+        "{unit} activates: {n} actions.",
+        ACTIONS_PER_ACTIVATION,
+        rules=rules,
+        unit=name(unit),
+    )
+    line: Facts = {"event": "activate", "unit": unit.id, "text": activates}
     if unit.public["status"] == Status.CAMOUFLAGED and scenario.switches.activation_reveals:
         # SW-R06 / SW-A14: activating a camouflaged squad replaces its marker with the squad.
-        found = expose(ruling, ruling.piece(unit.secret["marker"]))
-        line = {**line, **found, "text": f"{unit.public['name']} activates. {found['text']}"}
+        found = expose(
+            ruling, ruling.piece(unit.secret["marker"]), rules=("SW-R06",), by_owner=True
+        )
+        line = {**line, **found, "text": then(activates, found["text"])}
     ruling.tell_public(line)
 
 
@@ -55,7 +66,11 @@ def pass_turn(ruling: Ruling[Board], scenario: Scenario, side: str, command: Pas
     other = ruling.state.others(side)[0]
     ruling.change_board("pass", next=other)
     ruling.tell_public(
-        {"event": "pass", "side": side, "text": f"{scenario.side_name(side)} passes."}
+        {
+            "event": "pass",
+            "side": side,
+            "text": say("{side} passes.", side=scenario.side_name(side)),
+        }
     )
     if ruling.board.passes >= 2:
         ruling.change_board("next_turn")
@@ -66,7 +81,11 @@ def pass_turn(ruling: Ruling[Board], scenario: Scenario, side: str, command: Pas
                 "event": "turn",
                 "turn": ruling.board.turn,
                 "side": first,
-                "text": f"Turn {ruling.board.turn}: {scenario.side_name(first)} activates first.",
+                "text": say(
+                    "Two passes in a row end the turn. Turn {turn}: {side} activates first.",
+                    turn=ruling.board.turn,
+                    side=scenario.side_name(first),
+                ),
             }
         )
 
@@ -78,13 +97,17 @@ def end_activation(
     assert activation is not None
     unit = ruling.piece(activation.unit)
     ruling.change_board("end_activation", next=ruling.state.others(side)[0])
-    ruling.tell_public(
-        {
-            "event": "end_activation",
-            "unit": unit.id,
-            "text": f"{unit.public['name']} ends its activation.",
-        }
+    text = (
+        says(
+            "{unit} ends its activation with {n} action unused.",
+            "{unit} ends its activation with {n} actions unused.",
+            activation.actions,
+            unit=name(unit),
+        )
+        if activation.actions
+        else say("{unit} ends its activation.", unit=name(unit))
     )
+    ruling.tell_public({"event": "end_activation", "unit": unit.id, "text": text})
 
 
 def acting_unit(ruling: Ruling[Board], side: str, ref: str | None) -> Piece:
@@ -134,7 +157,8 @@ def unhide_to_act(ruling: Ruling[Board], unit: Piece) -> Facts | None:
     """SW-A14 option (``sw.activation_reveals = false``): a camouflaged squad stays hidden
     while it observes; it is revealed when it moves or fires."""
     if unit.public["status"] == Status.CAMOUFLAGED:
-        return expose(ruling, ruling.piece(unit.secret["marker"]))
+        marker = ruling.piece(unit.secret["marker"])
+        return expose(ruling, marker, rules=("SW-R06", "SW-A14"), by_owner=True)
     return None
 
 
@@ -149,9 +173,7 @@ def betrayal(ruling: Ruling[Board], sniper: Piece) -> None:
     ruling.tell_public(
         {
             "event": "sniper_betrayed",
-            **reveal_sniper(
-                ruling, ruling.piece(sniper.id), "gives himself away (a 1 on his quality die)"
-            ),
+            **reveal_sniper(ruling, ruling.piece(sniper.id), Found.BETRAYED),
         }
     )
 
@@ -170,15 +192,25 @@ def other_action(
 ) -> None:
     unit = acting_unit(ruling, side, command.unit)
     spend(ruling)
-    what = f": {command.what}" if command.what else ""
-    ruling.tell_public(
-        {
-            "event": "other_action",
-            "unit": unit.id,
-            "what": command.what,
-            "text": f"{unit.public['name']} spends an action{what}.",
-        }
+    text = (
+        say("{unit} spends an action: {what}.", unit=name(unit), what=command.what)
+        if command.what
+        else say("{unit} spends an action.", unit=name(unit))
     )
+    ruling.tell_public(
+        {"event": "other_action", "unit": unit.id, "what": command.what, "text": text}
+    )
+
+
+@dataclass(frozen=True)
+class Roll:
+    """An observation or a shot in words, for each reader: the rules tell each side a
+    different part of one roll (tell_roll)."""
+
+    rolled: Say  # who rolled what at what: everyone reads it
+    result: Say  # what came of it, as every side sees it
+    explained: Say  # the range die and the steps that built it: for the side that measured
+    owner_result: Say | None = None  # for the target's owner: why it came out so
 
 
 def tell_roll(
@@ -187,7 +219,7 @@ def tell_roll(
     target: Piece,
     public: Facts,
     die: Facts,
-    die_text: str,
+    words: Roll,
     measure: Measure,
     owner_extra: Facts,
     concealed: bool,
@@ -196,9 +228,28 @@ def tell_roll(
     also its range die and measurements; the target's owner also what was under it and —
     unless a hidden sniper acted (SW-R34: the die would point at its true marker) — the
     range die and the roll on it; spectators what lies open on the table."""
-    ruling.tell(side, {**public, **die, "text": die_text, **measure.asserted()})
-    owner_line = {**public, "content": content(target)}
+    target_roll = die.get("target", die.get("target_roll"))
+    plain = then(words.rolled, words.result)
+    actor = then(words.rolled, words.explained, shown(target_roll), words.result)
+    ruling.tell(side, {**public, **die, "text": actor, **measure.asserted()})
+    owner_line = {**public, "content": content(target), "text": plain}
     if not concealed:
-        owner_line |= {**die, **owner_extra, "text": die_text}
+        rolled = owner_extra.get("target", owner_extra.get("target_roll"))
+        assert isinstance(rolled, int)
+        owner_text = then(
+            words.rolled,
+            owner_roll(str(die["range_die"]), rolled),
+            words.owner_result or words.result,
+        )
+        owner_line |= {**die, **owner_extra, "text": owner_text}
     ruling.tell(target.owner, owner_line)
-    ruling.tell(SPECTATOR, public if concealed else {**public, **die, "text": die_text})
+    if concealed:
+        ruling.tell(SPECTATOR, {**public, "text": plain})
+    else:
+        watched = then(
+            words.rolled,
+            say("Range die {die}.", die=die_words(str(die["range_die"]))),
+            shown(target_roll),
+            words.result,
+        )
+        ruling.tell(SPECTATOR, {**public, **die, "text": watched})

@@ -10,6 +10,7 @@ from ghillie.measure.tabletop import XY, group_covers
 from ghillie.ruling import Ruling
 from ghillie.scenario import Mode
 from ghillie.state import Phase, Piece
+from ghillie.words import Say, say, says
 
 from .activation import NOT_ON_TABLE
 from .board import UNIT, Board, Status, model_points
@@ -17,6 +18,7 @@ from .commands import EndGame, Join, Leave, Morale, MoraleResult, RemovePanic, S
 from .reveal import expose_markers, exposed_on_map
 from .scenario import SuspiciousPlacesScenario as Scenario
 from .scenario import UnitKind
+from .words import name
 
 SUPPRESSION_CAP = 3  # SW-R31: "не больше 3"
 NOT_LONE = "not_lone"
@@ -37,39 +39,66 @@ def suppress(ruling: Ruling[Board], scenario: Scenario, side: str, command: Supp
     else:
         after = before + command.markers
     ruling.update(unit.id, public={"suppression": after})
-    why = " (sniper fire: doubled, at most 3)" if command.by_sniper else ""
+    text = (
+        says(
+            "{unit} now has {n} suppression marker: a sniper's fire gives two for one, at most 3.",
+            "{unit} now has {n} suppression markers: a sniper's fire gives two for one, at most 3.",
+            after,
+            rules=("SW-R31",),
+            unit=name(unit),
+        )
+        if command.by_sniper
+        else says(
+            "{unit} now has {n} suppression marker.",
+            "{unit} now has {n} suppression markers.",
+            after,
+            unit=name(unit),
+        )
+    )
     ruling.tell_public(
-        {
-            "event": "suppression",
-            "unit": unit.id,
-            "suppression": after,
-            "text": f"{unit.public['name']} now has {after} suppression marker(s){why}.",
-        }
+        {"event": "suppression", "unit": unit.id, "suppression": after, "text": text}
     )
 
 
-def _lone(ruling: Ruling[Board], side: str, ref: str) -> tuple[str, str]:
+def _lone(ruling: Ruling[Board], side: str, ref: str) -> tuple[str, str | Say]:
     unit = lookup.own(ruling.state, side, ref, [UNIT])
     if unit.public["unit_kind"] != UnitKind.LONE:
         raise Refusal(NOT_LONE, "That is not a lone figure.")
     if unit.public["status"] != Status.ON_TABLE:
         raise Refusal(NOT_ON_TABLE, "That figure is not on the table.")
-    return unit.id, unit.public["name"]
+    return unit.id, name(unit)
 
 
 def morale(ruling: Ruling[Board], scenario: Scenario, side: str, command: Morale) -> None:
     """SW-R22: a failed test gives a suppression marker instead of a morale step; with two
     already, or a two-step failure, a panic marker instead."""
-    unit_id, name = _lone(ruling, side, command.unit)
+    unit_id, figure = _lone(ruling, side, command.unit)
     unit = ruling.piece(unit_id)
+    rules = ("SW-R22",)
     if command.result is MoraleResult.PASSED:
-        text = f"{name} passes the morale test."
-    elif command.result is MoraleResult.FAILED_TWO_STEPS or unit.public["suppression"] >= 2:
+        text = say("{unit} passes the morale test.", rules=rules, unit=figure)
+    elif command.result is MoraleResult.FAILED_TWO_STEPS:
         ruling.update(unit_id, public={"panic": True})
-        text = f"{name} fails the morale test and panics."
+        text = say(
+            "{unit} fails the morale test by two steps and panics: a panic marker.",
+            rules=rules,
+            unit=figure,
+        )
+    elif unit.public["suppression"] >= 2:
+        ruling.update(unit_id, public={"panic": True})
+        text = say(
+            "{unit} fails the morale test and panics: with two suppression markers already, "
+            "a panic marker.",
+            rules=rules,
+            unit=figure,
+        )
     else:
         ruling.update(unit_id, public={"suppression": unit.public["suppression"] + 1})
-        text = f"{name} fails the morale test: one suppression marker."
+        text = say(
+            "{unit} fails the morale test: a suppression marker instead of a step of morale.",
+            rules=rules,
+            unit=figure,
+        )
     ruling.tell_public(
         {"event": "morale", "unit": unit_id, "result": command.result.value, "text": text}
     )
@@ -78,18 +107,22 @@ def morale(ruling: Ruling[Board], scenario: Scenario, side: str, command: Morale
 def remove_panic(
     ruling: Ruling[Board], scenario: Scenario, side: str, command: RemovePanic
 ) -> None:
-    unit_id, name = _lone(ruling, side, command.unit)
+    unit_id, figure = _lone(ruling, side, command.unit)
     if not ruling.piece(unit_id).public["panic"]:
         raise Refusal(NOT_PANICKED, "That figure is not panicking.")
     if command.passed:
         ruling.update(unit_id, public={"panic": False})
-        text = f"{name} rallies: panic removed."
+        text = say("{unit} rallies: the panic marker is removed.", rules=("SW-R22",), unit=figure)
     else:
         # SW-R22: "он бежал или сдался" — he fled or surrendered.
         ruling.update(
             unit_id, public={"status": Status.OFF_TABLE.value, "at": None, "attached_to": None}
         )
-        text = f"{name} fails to rally and leaves the table (fled or surrendered)."
+        text = say(
+            "{unit} fails to remove the panic and leaves the table: fled or surrendered.",
+            rules=("SW-R22",),
+            unit=figure,
+        )
     ruling.tell_public(
         {"event": "remove_panic", "unit": unit_id, "passed": command.passed, "text": text}
     )
@@ -103,7 +136,7 @@ def _beside(scenario: Scenario, squad: Piece, point: XY) -> bool:
 
 
 def join(ruling: Ruling[Board], scenario: Scenario, side: str, command: Join) -> None:
-    unit_id, name = _lone(ruling, side, command.unit)
+    unit_id, figure = _lone(ruling, side, command.unit)
     squad = lookup.own(ruling.state, side, command.squad, [UNIT])
     if (
         squad.public["unit_kind"] not in (UnitKind.SQUAD, UnitKind.VEHICLE)
@@ -117,18 +150,22 @@ def join(ruling: Ruling[Board], scenario: Scenario, side: str, command: Join) ->
         if at is None or not _beside(scenario, squad, tuple(at)):
             raise Refusal(TOO_FAR, "A lone figure joins a squad it stands with; move there first.")
     ruling.update(unit_id, public={"attached_to": squad.id, "at": None})
-    ruling.tell_public(
-        {
-            "event": "join",
-            "unit": unit_id,
-            "squad": squad.id,
-            "text": f"{name} joins {squad.public['name']}.",
-        }
+    text = (
+        say(
+            "{unit} joins {squad}: an officer, he gives it his leadership and may pass it his "
+            "actions.",
+            rules=("SW-R19",),
+            unit=figure,
+            squad=name(squad),
+        )
+        if ruling.piece(unit_id).public["officer"]
+        else say("{unit} joins {squad}.", rules=("SW-R19",), unit=figure, squad=name(squad))
     )
+    ruling.tell_public({"event": "join", "unit": unit_id, "squad": squad.id, "text": text})
 
 
 def leave(ruling: Ruling[Board], scenario: Scenario, side: str, command: Leave) -> None:
-    unit_id, name = _lone(ruling, side, command.unit)
+    unit_id, figure = _lone(ruling, side, command.unit)
     unit = ruling.piece(unit_id)
     squad_id = unit.public["attached_to"]
     if not squad_id:
@@ -143,15 +180,24 @@ def leave(ruling: Ruling[Board], scenario: Scenario, side: str, command: Leave) 
             # Leaving is free; going further is a move (one action).
             raise Refusal(TOO_FAR, "A figure leaves its squad where the squad stands.")
     ruling.update(unit_id, public={"attached_to": None, "at": at})
-    ruling.tell_public({"event": "leave", "unit": unit_id, "text": f"{name} leaves the squad."})
+    squad_name = name(ruling.piece(squad_id))
+    ruling.tell_public(
+        {
+            "event": "leave",
+            "unit": unit_id,
+            "text": say("{unit} leaves {squad}.", rules=("SW-R19",), unit=figure, squad=squad_name),
+        }
+    )
     if scenario.mode is Mode.MAP:
         # SW-R07/R08: standing on its own, the figure may see a marker in the open.
-        figure = ruling.piece(unit_id)
-        found = expose_markers(ruling, scenario, exposed_on_map(ruling.state, scenario, figure))
+        alone = ruling.piece(unit_id)
+        found = expose_markers(ruling, scenario, exposed_on_map(ruling.state, scenario, alone))
         for line in found:
             ruling.tell_public({"event": "exposed", **line})
 
 
 def end_game(ruling: Ruling[Board], scenario: Scenario, side: str, command: EndGame) -> None:
     ruling.set_phase(Phase.OVER)
-    ruling.tell_public({"event": "game_over", "text": f"{scenario.side_name(side)} ends the game."})
+    ruling.tell_public(
+        {"event": "game_over", "text": say("{side} ends the game.", side=scenario.side_name(side))}
+    )

@@ -7,6 +7,7 @@ from ghillie.errors import OFF_TABLE, Refusal
 from ghillie.ruling import Ruling
 from ghillie.scenario import Mode
 from ghillie.state import Facts
+from ghillie.words import say
 
 from .activation import (
     ATTACHED,
@@ -19,8 +20,9 @@ from .activation import (
 )
 from .board import MARKER, SNIPER_MARKER, Board
 from .commands import Move
-from .reveal import expose_markers, exposed_on_map
+from .reveal import expose_markers, exposed_at_table, exposed_on_map
 from .scenario import SuspiciousPlacesScenario as Scenario
+from .words import name
 
 
 def move(ruling: Ruling[Board], scenario: Scenario, side: str, command: Move) -> None:
@@ -44,10 +46,13 @@ def move(ruling: Ruling[Board], scenario: Scenario, side: str, command: Move) ->
             raise Refusal(
                 BAD_MOVE, "At a table, move the models there and name the markers it exposed."
             )
-        exposed = [
-            lookup.enemy(ruling.state, side, ref, [MARKER, SNIPER_MARKER])
-            for ref in command.exposes
-        ]
+        exposed = exposed_at_table(
+            unit,
+            [
+                lookup.enemy(ruling.state, side, ref, [MARKER, SNIPER_MARKER])
+                for ref in command.exposes
+            ],
+        )
     spend(ruling)
     unhidden = unhide_to_act(ruling, unit)
     if unhidden:
@@ -56,7 +61,9 @@ def move(ruling: Ruling[Board], scenario: Scenario, side: str, command: Move) ->
         assert command.to is not None
         ruling.update(unit.id, public={"at": list(command.to)})
         exposed = exposed_on_map(ruling.state, scenario, ruling.piece(unit.id))
-    ruling.tell_public({"event": "move", "unit": unit.id, "text": f"{unit.public['name']} moves."})
+    ruling.tell_public(
+        {"event": "move", "unit": unit.id, "text": say("{unit} moves.", unit=name(unit))}
+    )
     lines += expose_markers(ruling, scenario, exposed)
     for line in lines:
         ruling.tell_public(

@@ -5,18 +5,21 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Any
 
 from ghillie import lookup
 from ghillie.dice.steps import Die
 from ghillie.errors import OFF_TABLE, Refusal
 from ghillie.ruling import Ruling
 from ghillie.scenario import Mode
-from ghillie.state import Level, Phase, Piece
+from ghillie.state import SPECTATOR, Level, Phase, Piece
+from ghillie.words import Say, say, says
 
 from .board import MARKER, SNIPER_MARKER, UNIT, Board, Face, Status
 from .commands import Hide, PlaceMarkers, PlaceSniper
 from .reveal import expose_at_start
 from .scenario import SuspiciousPlacesScenario, UnitKind
+from .words import name
 
 NO_MARKERS_LEFT = "no_markers_left"
 BAD_MARKER = "bad_marker"
@@ -88,21 +91,66 @@ def roll_marker_pool(ruling: Ruling[Board], scenario: SuspiciousPlacesScenario) 
             "event": "marker_pool",
             "rolls": rolls,
             "pool": pool,
-            "text": f"You rolled {', '.join(map(str, rolls.values())) or 'no dice'}"
-            f"{f' (+{scenario.extra_markers})' if scenario.extra_markers else ''}: "
-            f"{pool} suspicious-place marker(s) to place.",
+            "text": _pool(ruling, scenario, rolls, pool),
         },
     )
-    for other in ruling.state.others(side):
-        ruling.tell(
-            other,
-            {
-                "event": "camouflage",
-                "units": [u.id for u in units],
-                "text": f"{scenario.side_name(side)} declares {len(units)} unit(s) camouflaged "
-                "and in ambush; their markers will be laid out.",
-            },
+    names = [name(u) for u in units]
+    told = (
+        says(
+            "{side} declares {n} unit camouflaged and in ambush: {units}. Its suspicious-place "
+            "markers will be laid out.",
+            "{side} declares {n} units camouflaged and in ambush: {units}. Their "
+            "suspicious-place markers will be laid out.",
+            len(units),
+            rules=("SW-R01", "SW-R02"),
+            side=scenario.side_name(side),
+            units=names,
         )
+        if units
+        else say(
+            "{side} will lay out suspicious-place markers.",
+            rules=("SW-R02", "SW-R04"),
+            side=scenario.side_name(side),
+        )
+    )
+    for other in ruling.state.others(side):
+        ruling.tell(other, {"event": "camouflage", "units": [u.id for u in units], "text": told})
+
+
+def _pool(
+    ruling: Ruling[Board], scenario: SuspiciousPlacesScenario, rolls: dict[str, int], pool: int
+) -> Say:
+    """The owner's marker rolls, unit by unit (SW-R02, SW-A04)."""
+    rolled = [
+        say("{roll} for {unit}", roll=roll, unit=name(ruling.piece(unit)))
+        for unit, roll in rolls.items()
+    ]
+    extra = scenario.extra_markers
+    if rolled and extra:
+        return says(
+            "You rolled {rolls}, and the scenario gives {extra} more: {n} suspicious-place "
+            "marker to lay out.",
+            "You rolled {rolls}, and the scenario gives {extra} more: {n} suspicious-place "
+            "markers to lay out.",
+            pool,
+            rules=("SW-R02", "SW-A04"),
+            rolls=rolled,
+            extra=extra,
+        )
+    if rolled:
+        return says(
+            "You rolled {rolls}: {n} suspicious-place marker to lay out.",
+            "You rolled {rolls}: {n} suspicious-place markers to lay out.",
+            pool,
+            rules=("SW-R02", "SW-A04"),
+            rolls=rolled,
+        )
+    return says(
+        "The scenario gives you {n} suspicious-place marker to lay out.",
+        "The scenario gives you {n} suspicious-place markers to lay out.",
+        pool,
+        rules=("SW-R02", "SW-R04"),
+    )
 
 
 def place_markers(
@@ -162,9 +210,14 @@ def place_markers(
         {
             "event": "markers_placed",
             "markers": [m.id for m in placed],
-            "text": "Suspicious-place markers placed: "
-            + ", ".join(m.public["label"] for m in placed)
-            + ".",
+            "text": says(
+                "{side} lays out {n} suspicious-place marker: {labels}.",
+                "{side} lays out {n} suspicious-place markers: {labels}.",
+                len(placed),
+                rules=("SW-R02",),
+                side=scenario.side_name(side),
+                labels=[m.public["label"] for m in placed],
+            ),
         }
     )
 
@@ -229,8 +282,10 @@ def hide(
     if units != camouflaged:
         raise Refusal(UNIT_UNASSIGNED, "Every camouflaged unit must sit under a marker.")
     recorded = []
+    under: dict[str, Say] = {}
     for hiding in command.hidings:
         marker = lookup.own(ruling.state, side, hiding.marker, [MARKER])
+        label = marker.public["label"]
         if hiding.unit is not None:
             unit = lookup.own(ruling.state, side, hiding.unit, [UNIT])
             ruling.update(
@@ -238,20 +293,28 @@ def hide(
             )
             ruling.update(unit.id, secret={"marker": marker.id})
             recorded.append({"marker": marker.id, "unit": unit.id})
+            under[marker.id] = say("{unit} under marker {label}", unit=name(unit), label=label)
         else:
             assert hiding.content is not None
             ruling.update(marker.id, secret={"content": hiding.content.value, "note": hiding.note})
             recorded.append({"marker": marker.id, "content": hiding.content.value})
+            under[marker.id] = _under(hiding.content.value, label)
     for marker_piece in ruling.state.owned(side, MARKER):
         if marker_piece.id not in markers:
             ruling.update(marker_piece.id, secret={"content": "nothing"})
+            under[marker_piece.id] = _under("nothing", marker_piece.public["label"])
     ruling.change_board("hidden", side=side)
+    in_order = sorted(ruling.state.owned(side, MARKER), key=_label_order)
     ruling.tell(
         side,
         {
             "event": "hidden",
             "hidings": recorded,
-            "text": "Recorded in secret what lies under your markers.",
+            "text": say(
+                "You record in secret what lies under your markers: {hidings}.",
+                rules=("SW-R03", "SW-R04"),
+                hidings=[under[m.id] for m in in_order if m.id in under],
+            ),
         },
     )
     for other in ruling.state.others(side):
@@ -259,9 +322,27 @@ def hide(
             other,
             {
                 "event": "hidden",
-                "text": "The opponent recorded in secret what lies under the markers.",
+                "text": say(
+                    "{side} records in secret what lies under its markers.",
+                    rules=("SW-R03",),
+                    side=scenario.side_name(side),
+                ),
             },
         )
+
+
+def _under(content: str, label: str) -> Say:
+    if content == "mine":
+        return say("mines under marker {label}", label=label)
+    if content == "ied":
+        return say("an improvised explosive device under marker {label}", label=label)
+    return say("nothing under marker {label}", label=label)
+
+
+def _label_order(piece: Piece) -> tuple[int, str]:
+    label = str(piece.public.get("label", ""))
+    digits = "".join(c for c in label if c.isdigit())
+    return (int(digits) if digits else 0, label)
 
 
 def place_sniper(
@@ -304,7 +385,10 @@ def lay_sniper_markers(
     spots: list[list[float] | None],
     true_index: int,
     note: str,
+    *,
+    again: bool = False,
 ) -> None:
+    """SW-R33 (and SW-R37 when ``again``): three markers, one of them true."""
     # Labels follow the random ids, not the order given, so a label never says which is true.
     entries = sorted((ruling.new_id(), i) for i in range(3))
     first = ruling.board.labels.get("S", 0) + 1
@@ -324,14 +408,49 @@ def lay_sniper_markers(
         sniper.id, public={"status": Status.HIDDEN.value, "at": None}, secret={"note": note}
     )
     labels = [f"S{first + n}" for n in range(3)]
-    ruling.tell_public(
-        {
-            "event": "sniper_markers",
-            "unit": sniper.id,
-            "markers": [marker_id for marker_id, _ in entries],
-            "text": f"{sniper.public['name']} hides: sniper markers {', '.join(labels)}.",
-        }
-    )
+    true = next(f"S{first + n}" for n, (_, i) in enumerate(entries) if i == true_index)
+    scenario = ruling.state.scenario
+    args: dict[str, Any] = {
+        "sniper": name(sniper),
+        "labels": labels,
+        "side": scenario.side_name(sniper.owner),
+    }
+    if again:
+        seen = say(
+            "{sniper} passes his reaction test at threat +2 and hides again under sniper "
+            "markers {labels}; only {side} knows which one is true.",
+            rules=("SW-R37",),
+            **args,
+        )
+        own = say(
+            "{sniper} passes his reaction test at threat +2 and hides again under sniper "
+            "markers {labels}; he is really under {true}, where he stood.",
+            rules=("SW-R37",),
+            true=true,
+            **args,
+        )
+    else:
+        seen = say(
+            "{sniper} is not placed: he hides under sniper markers {labels}; only {side} knows "
+            "which one is true.",
+            rules=("SW-R33",),
+            **args,
+        )
+        own = say(
+            "{sniper} is not placed: he hides under sniper markers {labels}; he is really "
+            "under {true}.",
+            rules=("SW-R33",),
+            true=true,
+            **args,
+        )
+    line = {
+        "event": "sniper_markers",
+        "unit": sniper.id,
+        "markers": [marker_id for marker_id, _ in entries],
+    }
+    ruling.tell(sniper.owner, {**line, "text": own})
+    for other in (*ruling.state.others(sniper.owner), SPECTATOR):
+        ruling.tell(other, {**line, "text": seen})
 
 
 def ready(ruling: Ruling[Board], scenario: SuspiciousPlacesScenario, side: str) -> None:
@@ -356,7 +475,11 @@ def ready(ruling: Ruling[Board], scenario: SuspiciousPlacesScenario, side: str) 
             raise Refusal(SETUP_INCOMPLETE, "Lay out your sniper markers first.")
     ruling.change_board("ready", side=side)
     ruling.tell_public(
-        {"event": "ready", "side": side, "text": f"{scenario.side_name(side)} is ready."}
+        {
+            "event": "ready",
+            "side": side,
+            "text": say("{side} is ready.", side=scenario.side_name(side)),
+        }
     )
     if ruling.board.ready == frozenset(scenario.side_ids()):
         first = scenario.first or scenario.side_ids()[0]
@@ -367,7 +490,9 @@ def ready(ruling: Ruling[Board], scenario: SuspiciousPlacesScenario, side: str) 
                 "event": "turn",
                 "turn": 1,
                 "side": first,
-                "text": f"Turn 1: {scenario.side_name(first)} activates first.",
+                "text": say(
+                    "Turn {turn}: {side} activates first.", turn=1, side=scenario.side_name(first)
+                ),
             }
         )
         expose_at_start(ruling, scenario)

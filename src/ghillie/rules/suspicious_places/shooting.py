@@ -3,6 +3,7 @@ figures SW-R21; snipers SW-R30..R32, R34)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,8 +12,10 @@ from ghillie.dice.check import Check
 from ghillie.dice.steps import Die
 from ghillie.errors import Refusal
 from ghillie.measure import Measure
+from ghillie.measure.tabletop import Cover
 from ghillie.ruling import Ruling
 from ghillie.state import Facts, Piece
+from ghillie.words import Say, say
 
 from .activation import (
     ATTACHED,
@@ -20,6 +23,7 @@ from .activation import (
     NO_CHANGE,
     NO_LINE_OF_SIGHT,
     NOT_ON_TABLE,
+    Roll,
     acting_unit,
     betrayal,
     is_hidden_sniper,
@@ -31,11 +35,13 @@ from .activation import (
 )
 from .board import MARKER, SNIPER_MARKER, UNIT, Board, Face, Status
 from .bookkeeping import SUPPRESSION_CAP
-from .checks import Shot, fire_die, shot
+from .checks import Shot, fire_die, fire_zone_length, shot
 from .commands import Fire
-from .reveal import expose
+from .reveal import expose, false_sniper_marker
 from .scenario import PartialFire, RangeDie, SniperHit, UnitKind
 from .scenario import SuspiciousPlacesScenario as Scenario
+from .story import die as die_words
+from .story import name, range_die, then
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,10 @@ class Planned:
     check: Check[Shot]
     sniper: bool
     concealed: bool  # a hidden sniper shoots: SW-R34
+    weapon: Die
+    distance: float
+    cover: Cover
+    lone: bool
 
 
 def plan(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) -> Planned:
@@ -77,7 +87,9 @@ def plan(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) ->
     # learns neither it nor the roll on it.
     concealed = is_hidden_sniper(unit)
     check = shot(target_die, quality, weapon, sniper=sniper and concealed)
-    return Planned(unit, target, measure, target_die, check, sniper, concealed)
+    return Planned(
+        unit, target, measure, target_die, check, sniper, concealed, weapon, distance, cover, lone
+    )
 
 
 def fire(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) -> None:
@@ -98,31 +110,134 @@ def fire(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) ->
         lambda label, die: ruling.roll(label, die, secret=secret and label == "target")
     )
 
+    content = target.secret.get("content", "nothing")  # what its owner knows is there
     if target.kind == UNIT:
         found = _hit_unit(ruling, scenario, unit, target, outcome, sniper)
+        owner_result = None
     else:
         found = _hit_marker(ruling, scenario, target, outcome, sniper)
-    name = target.public.get("label") or target.public["name"]
-    rolled = f"rolled {values['quality']} and {values['weapon']} — {found['text']}"
+        owner_result = _owner_result(ruling, target, content, outcome.hits, found)
     public: dict[str, Any] = {
         "event": "fire",
         "unit": unit.id,
         "target": target.id,
         "dice": {"quality": values["quality"], "weapon": values["weapon"]},
         **found,
-        "text": f"{unit.public['name']} fires at {name}: {rolled}",
     }
     die: dict[str, Any] = {"range_die": str(target_die)}
     if not secret or (concealed and target.kind == UNIT):
         die["target_roll"] = values["target"]
-    die_text = f"{unit.public['name']} fires at {name} (range die {target_die}): {rolled}"
+    rolled = _rolled(planned, values)
     if unhidden:
-        public["text"] = f"{unhidden['text']} {public['text']}"
-        die_text = f"{unhidden['text']} {die_text}"
+        text = unhidden["text"]
+        assert isinstance(text, Say)
+        rolled = then(text, rolled)
+    result = found["text"]
+    assert isinstance(result, Say)
+    said = Roll(
+        rolled=rolled,
+        result=result,
+        explained=range_die(
+            planned.distance,
+            fire_zone_length(
+                Die.parse(unit.public["quality"]), sniper=sniper, rule=scenario.switches.fire_zone
+            ),
+            planned.cover,
+            lone=planned.lone,
+            sniper=sniper,
+            boundary=scenario.switches.zone_boundary,
+            overflow=scenario.switches.overflow,
+            rules=(
+                "SW-R15",
+                "SW-A17",
+                *(("SW-R30",) if sniper else ()),
+                *(("SW-R21",) if planned.lone else ()),
+            ),
+        ),
+        owner_result=owner_result,
+    )
     extra = {"target_roll": values["target"], "higher": outcome.hits}
-    tell_roll(ruling, side, target, public, die, die_text, measure, extra, concealed)
+    tell_roll(ruling, side, target, public, die, said, measure, extra, concealed)
     if outcome.betrayed:
         betrayal(ruling, unit)
+
+
+def _rolled(planned: Planned, values: Mapping[str, int]) -> Say:
+    """Who fires at what, and the shooter's two dice (SW-R15, the general rules)."""
+    target = planned.target
+    args: dict[str, Any] = {
+        "unit": name(planned.unit),
+        "quality": values["quality"],
+        "quality_die": die_words(planned.unit.public["quality"]),
+        "roll": values["weapon"],
+        "weapon_die": die_words(planned.weapon),
+    }
+    if target.kind == MARKER:
+        return say(
+            "{unit} fires at marker {label}: rolled {quality} (quality {quality_die}) and "
+            "{roll} (weapon {weapon_die}).",
+            rules=("SW-R15",),
+            label=target.public["label"],
+            **args,
+        )
+    if target.kind == SNIPER_MARKER:
+        return say(
+            "{unit} fires at sniper marker {label}: rolled {quality} (quality {quality_die}) "
+            "and {roll} (weapon {weapon_die}).",
+            rules=("SW-R15",),
+            label=target.public["label"],
+            **args,
+        )
+    return say(
+        "{unit} fires at {target}: rolled {quality} (quality {quality_die}) and {roll} "
+        "(weapon {weapon_die}).",
+        target=name(target),
+        **args,
+    )
+
+
+def _owner_result(
+    ruling: Ruling[Board], target: Piece, content: str, hits: int, found: Facts
+) -> Say:
+    """For the marker's owner: why the shot came out as it did (SW-R16, R17, A08, A10)."""
+    result = found["result"]
+    if result == "revealed":
+        text = found["text"]
+        assert isinstance(text, Say)
+        return text
+    if result == "marker_stays":
+        if target.kind == SNIPER_MARKER and not target.secret["true"]:
+            return say(
+                "Both dice are higher, but a false sniper marker never reacts in this game.",
+                rules=("SW-A10",),
+            )
+        if target.kind == SNIPER_MARKER:
+            return say("Both dice are higher, but a sniper marker is not removed.", rules=RULE_17)
+        if content == "mine":
+            return say(
+                "Both dice are higher, but a marker over mines is not removed.", rules=RULE_17
+            )
+        return say(
+            "Both dice are higher, but a marker over an improvised explosive device is not "
+            "removed.",
+            rules=RULE_17,
+        )
+    if hits == 0:
+        return say("Neither die is higher: no effect.")
+    unit = ruling.state.pieces.get(str(target.secret.get("unit", "")))
+    hidden = unit.secret.get("hidden_suppression", 0) if unit is not None else 0
+    if content == "unit" and unit is not None and hidden:
+        return say(
+            "One die is higher: {unit} under it takes a suppression marker the enemy does not "
+            "see ({n} hidden in all).",
+            rules=("SW-A08",),
+            unit=name(unit),
+            n=hidden,
+        )
+    return say("One die is higher: no visible effect on a marker.", rules=("SW-A08",))
+
+
+RULE_17 = ("SW-R17",)
 
 
 def _hit_marker(
@@ -134,35 +249,22 @@ def _hit_marker(
         if target.kind == SNIPER_MARKER:
             if target.secret["true"] or not scenario.switches.sniper_false_marker_removable:
                 # SW-R17; SW-A10 option: a false marker never reacts, so it looks the same.
-                return {
-                    "result": "marker_stays",
-                    "text": "full success, but the marker stays (SW-R17).",
-                }
-            for other in ruling.state.others(target.owner):
-                ruling.open(target.id, other, "true")
-            ruling.remove(target.id)
-            return {
-                "result": "revealed",
-                "revealed": "nothing",
-                "text": f"{target.public['label']} removed: a false sniper marker.",
-            }
+                return {"result": "marker_stays", "text": STAYS}
+            found = false_sniper_marker(ruling, target)
+            return {"result": "revealed", **found, "text": then(FULL, found["text"])}
         content = target.secret.get("content", "nothing")
         if content in ("mine", "ied"):
             # SW-R17: a marker over mines or an IED is not removed.
-            return {
-                "result": "marker_stays",
-                "text": "full success, but the marker stays (SW-R17).",
-            }
+            return {"result": "marker_stays", "text": STAYS}
         # SW-R16: the enemy under it is placed with one suppression marker (SW-A08: no losses).
-        return {
-            "result": "revealed",
-            **expose(
-                ruling,
-                target,
-                suppression=suppression if content == "unit" else 0,
-                cap=SUPPRESSION_CAP if sniper else None,
-            ),
-        }
+        found = expose(
+            ruling,
+            target,
+            rules=("SW-R16",),
+            suppression=suppression if content == "unit" else 0,
+            cap=SUPPRESSION_CAP if sniper else None,
+        )
+        return {"result": "revealed", **found, "text": then(FULL, found["text"])}
     if (
         outcome.hits == 1
         and target.kind == MARKER
@@ -175,7 +277,11 @@ def _hit_marker(
             hidden = min(hidden, SUPPRESSION_CAP)
         ruling.update(unit.id, secret={"hidden_suppression": hidden})
     # SW-A08: one die higher (or none) has no visible effect on a marker.
-    return {"result": NO_CHANGE, "text": "no visible effect."}
+    return {"result": NO_CHANGE, "text": say("No visible effect.", rules=("SW-A08",))}
+
+
+FULL = say("A full success.", rules=("SW-R16",))
+STAYS = say("A full success, but the marker stays.", rules=("SW-R17",))
 
 
 def _hit_unit(
@@ -188,14 +294,16 @@ def _hit_unit(
 ) -> Facts:
     hits = outcome.hits
     if not sniper:
-        words = {
-            0: "a miss.",
-            1: "one die higher: apply the host rules (suppression).",
-            2: "both dice higher: apply the host rules' hits.",
-        }
-        return {"result": ("miss", "partial", "full")[hits], "text": words[hits]}
+        if hits == 0:
+            return {"result": "miss", "text": MISS}
+        if hits == 1:
+            return {
+                "result": "partial",
+                "text": say("One die higher: apply the host rules' suppression."),
+            }
+        return {"result": "full", "text": say("Both dice higher: apply the host rules' hits.")}
     if hits == 0:
-        return {"result": "miss", "text": "a miss."}
+        return {"result": "miss", "text": MISS}
     if hits == 1:
         # SW-R32: one hit, allocated at random within the target group — and SW-R20: lone
         # figures attached to it are in the group, so they can be hit like anyone else.
@@ -203,24 +311,53 @@ def _hit_unit(
         attached = _attached(ruling, target)
         group = models + len(attached)
         model = ruling.roll("hit", Die(group)) if group > 1 else 1
-        doubled = (
-            " plus the host rules' suppression, doubled (SW-R31, A16)"
-            if scenario.switches.sniper_hit is SniperHit.DOUBLED
-            else ""
-        )
+        doubled = scenario.switches.sniper_hit is SniperHit.DOUBLED
         hit: dict[str, Any] = {"result": "partial", "hit_model": model}
         if model > models:
             figure = attached[model - models - 1]
-            return {
-                **hit,
-                "hit_unit": figure.id,
-                "text": f"one hit, on {figure.public['name']} with the group{doubled}.",
-            }
-        return {**hit, "text": f"one hit, on model {model} of the group{doubled}."}
+            return {**hit, "hit_unit": figure.id, "text": _sniper_hit(name(figure), doubled)}
+        return {**hit, "text": _sniper_hit(None, doubled, model)}
     return {
         "result": "full",
-        "text": "both dice higher: one hit on a model the sniper's owner chooses (SW-R32).",
+        "text": say(
+            "Both dice higher: one hit, on a model {side} chooses.",
+            rules=("SW-R32",),
+            side=scenario.side_name(shooter.owner),
+        ),
     }
+
+
+MISS = say("A miss.")
+
+
+def _sniper_hit(figure: str | Say | None, doubled: bool, model: int = 0) -> Say:
+    """SW-R32: one die higher, one hit at random in the group; SW-R31, A16: with the host
+    rules' suppression, doubled."""
+    if figure is not None and doubled:
+        return say(
+            "One die higher: one hit, drawn at random, on {figure} with the group; the host "
+            "rules' suppression comes doubled, at most 3.",
+            rules=("SW-R32", "SW-R20", "SW-R31", "SW-A16"),
+            figure=figure,
+        )
+    if figure is not None:
+        return say(
+            "One die higher: one hit, drawn at random, on {figure} with the group.",
+            rules=("SW-R32", "SW-R20"),
+            figure=figure,
+        )
+    if doubled:
+        return say(
+            "One die higher: one hit, drawn at random, on model {model} of the group; the host "
+            "rules' suppression comes doubled, at most 3.",
+            rules=("SW-R32", "SW-R31", "SW-A16"),
+            model=model,
+        )
+    return say(
+        "One die higher: one hit, drawn at random, on model {model} of the group.",
+        rules=("SW-R32",),
+        model=model,
+    )
 
 
 def _attached(ruling: Ruling[Board], squad: Piece) -> list[Piece]:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ghillie import lookup
 from ghillie.dice.check import Check
 from ghillie.dice.steps import Die
 from ghillie.errors import Refusal
 from ghillie.ruling import Ruling
 from ghillie.state import SPECTATOR, Piece
+from ghillie.words import Say, say
 
 from . import setup
 from .activation import NOT_HIDDEN, acting_unit, betrayal, is_hidden_sniper, spend
@@ -18,6 +22,8 @@ from .commands import CovertMove, Rehide
 from .reveal import sniper_markers
 from .scenario import SuspiciousPlacesScenario as Scenario
 from .scenario import UnitKind
+from .story import die as die_words
+from .story import name, then
 
 
 def plan_covert(
@@ -48,17 +54,19 @@ def covert(ruling: Ruling[Board], scenario: Scenario, side: str, command: Covert
     if scenario.switches.covert_move_costs_action:
         spend(ruling)  # SW-A12
     values, outcome = check.roll(lambda label, die: ruling.roll(label, die))
+    was = next(m for m in markers if m.secret["true"])
     moved = False
-    if outcome.value == "success" and to is not None and not to.secret["true"]:
-        current = next(m for m in markers if m.secret["true"])
-        ruling.update(current.id, secret={"true": False})
+    if outcome.value == "success" and to is not None and to.id != was.id:
+        ruling.update(was.id, secret={"true": False})
         ruling.update(to.id, secret={"true": True})
         moved = True
-    rolled = ", ".join(map(str, values.values()))
-    text = f"{unit.public['name']} tests a covert move: rolled {rolled}."
-    public = {"event": "covert_move", "unit": unit.id, "dice": dict(values), "text": text}
+    public: dict[str, Any] = {
+        "event": "covert_move",
+        "unit": unit.id,
+        "dice": dict(values),
+        "text": _tested(unit, values),
+    }
     result = {"success": "success", "failure": "failure", "betrayed": "betrayed"}[outcome.value]
-    where_now = f" Now under {to.public['label']}." if moved and to else " Stays put."
     ruling.tell(
         side,
         {
@@ -66,14 +74,76 @@ def covert(ruling: Ruling[Board], scenario: Scenario, side: str, command: Covert
             "result": result,
             "moved": moved,
             "to": to.id if to else None,
-            "text": text + where_now,
+            "text": then(public["text"], _own_outcome(outcome, moved, to, was)),
         },
     )
+    told = public
+    if outcome is not CovertMoveResult.BETRAYED:
+        # The dice are open and the leadership is on the roster: success or failure is
+        # plain to see; where he went is not (SW-R36: "запутать противника").
+        told = {**public, "text": then(public["text"], _seen_outcome(outcome, side, scenario))}
     for other in ruling.state.others(side):
-        ruling.tell(other, public)
-    ruling.tell(SPECTATOR, public)
+        ruling.tell(other, told)
+    ruling.tell(SPECTATOR, told)
     if outcome.value == "betrayed":
         betrayal(ruling, unit)
+
+
+COVERT = ("SW-R36", "SW-A11", "SW-A12")
+
+
+def _tested(unit: Piece, values: Mapping[str, int]) -> Say:
+    """The sniper's covert-move test as everyone sees it: his quality die against his own
+    leadership (SW-R36, SW-A11)."""
+    leadership = unit.public["leadership"]
+    args: dict[str, Any] = {
+        "sniper": name(unit),
+        "quality": values["quality"],
+        "quality_die": die_words(unit.public["quality"]),
+    }
+    if "leadership" in values:
+        return say(
+            "{sniper} tests a covert move: rolled {quality} (quality {quality_die}) against "
+            "{leadership} (leadership {leadership_die}).",
+            rules=COVERT,
+            leadership=values["leadership"],
+            leadership_die=die_words(str(leadership)),
+            **args,
+        )
+    against = Die.parse(leadership).highest if isinstance(leadership, str) else int(leadership)
+    return say(
+        "{sniper} tests a covert move: rolled {quality} (quality {quality_die}) against his "
+        "leadership of {leadership}.",
+        rules=COVERT,
+        leadership=against,
+        **args,
+    )
+
+
+def _seen_outcome(outcome: CovertMoveResult, side: str, scenario: Scenario) -> Say:
+    if outcome is CovertMoveResult.SUCCESS:
+        return say(
+            "Success, but only {side} knows whether he moved.",
+            rules=("SW-R36",),
+            side=scenario.side_name(side),
+        )
+    return say("Failure: he stays where he was.", rules=("SW-R36",))
+
+
+def _own_outcome(
+    outcome: CovertMoveResult, moved: bool, to: Piece | None, was: Piece
+) -> Say | None:
+    """What the sniper's own side reads: where he is now."""
+    if outcome is CovertMoveResult.BETRAYED:
+        return None
+    here = was.public["label"]
+    if outcome is CovertMoveResult.FAILURE:
+        return say("Failure: he stays under sniper marker {label}.", label=here)
+    if moved and to is not None:
+        return say("Success: he slips to sniper marker {label}.", label=to.public["label"])
+    if to is None:
+        return say("Success, and he stays under sniper marker {label} to bluff.", label=here)
+    return say("Success; he is already under sniper marker {label} and stays.", label=here)
 
 
 def rehide(ruling: Ruling[Board], scenario: Scenario, side: str, command: Rehide) -> None:
@@ -93,8 +163,12 @@ def rehide(ruling: Ruling[Board], scenario: Scenario, side: str, command: Rehide
             {
                 "event": "rehide",
                 "unit": unit.id,
-                "text": f"{unit.public['name']} fails to hide again.",
+                "text": say(
+                    "{sniper} fails his reaction test at threat +2 and cannot hide again.",
+                    rules=("SW-R37",),
+                    sniper=name(unit),
+                ),
             }
         )
         return
-    setup.lay_sniper_markers(ruling, unit, points, 0, command.note)
+    setup.lay_sniper_markers(ruling, unit, points, 0, command.note, again=True)

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ghillie.dice.steps import Die
 from ghillie.forms import Ask, Choice, Order, entered, measured
-from ghillie.state import REFEREE, GameState, Phase, Piece
+from ghillie.state import REFEREE, SPECTATOR, GameState, Phase, Piece
 from ghillie.words import N_, Say, say, says
 from ghillie.words.piece import PieceWords
 
@@ -18,7 +19,8 @@ from .scenario import SuspiciousPlacesScenario, UnitKind
 # --- what a field may name ---------------------------------------------------------------
 
 
-def _name(piece: Piece) -> str | Say:
+def name(piece: Piece) -> str | Say:
+    """A piece as every side knows it: a marker by its label, a unit by its name."""
     p = piece.public
     if piece.kind == MARKER:
         return say("marker {label}", label=p.get("label", "?"))
@@ -27,8 +29,19 @@ def _name(piece: Piece) -> str | Say:
     return str(p.get("name") or p.get("key") or "?")
 
 
+def die(value: str | int | Die) -> Say | str:
+    """A die as the rules write it: d8 in English, к8 in Russian (a number stays a number:
+    a leadership of 5)."""
+    if isinstance(value, int):
+        return str(value)
+    d = Die.parse(value) if isinstance(value, str) else value
+    if d.plus:
+        return say("d{faces}+{plus}", faces=d.faces, plus=d.plus)
+    return say("d{faces}", faces=d.faces)
+
+
 def _pick(pieces: list[Piece]) -> list[Choice]:
-    return [Choice(p.id, _name(p)) for p in sorted(pieces, key=_order)]
+    return [Choice(p.id, name(p)) for p in sorted(pieces, key=_order)]
 
 
 def _order(piece: Piece) -> tuple[int, str]:
@@ -408,7 +421,7 @@ COVER = {"soft": N_("soft cover"), "hard": N_("hard cover")}
 
 def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
     p, secret = piece.public, piece.secret
-    # Secrets are told to their owner and the referee only; a spectator is neither.
+    # A piece's secrets are for its owner and the referee; a spectator is no owner.
     own = observer in (piece.owner, REFEREE)
     if piece.kind == MARKER:
         about: list[str | Say] = [FACES.get(Face(p["face"]), "") if p.get("face") else ""]
@@ -418,20 +431,20 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
             about.append(N_("in the open"))
         details: list[tuple[str, Any]] = []
         if own and secret.get("unit") in state.pieces:
-            details.append((N_("Hides"), _name(state.pieces[secret["unit"]])))
+            details.append((N_("Hides"), name(state.pieces[secret["unit"]])))
         elif own and secret.get("content"):
             content = str(secret["content"])
             details.append((N_("Hides"), say(CONTENT.get(content) or content)))
         if own and secret.get("note"):
             details.append((N_("Your note"), str(secret["note"])))
-        return PieceWords(_name(piece), [a for a in about if a], details)
+        return PieceWords(name(piece), [a for a in about if a], details)
     if piece.kind == SNIPER_MARKER:
         details = []
         if own and "true" in secret:
             details.append((N_("The sniper is here"), bool(secret["true"])))
         sniper = state.pieces.get(p.get("sniper", ""))
-        about = [say("a marker of {sniper}", sniper=_name(sniper))] if sniper and own else []
-        return PieceWords(_name(piece), about, details)
+        about = [say("a marker of {sniper}", sniper=name(sniper))] if sniper and own else []
+        return PieceWords(name(piece), about, details)
     about = [STATUS.get(Status(p["status"]), "")]
     if p["status"] == Status.ON_TABLE:
         about.append(says("{n} model", "{n} models", int(p.get("models") or 0)))
@@ -440,15 +453,25 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
     if p.get("panic"):
         about.append(N_("in panic"))
     if p.get("attached_to") in state.pieces:
-        about.append(say("with {squad}", squad=_name(state.pieces[p["attached_to"]])))
-    details = [(N_("Quality"), p.get("quality")), (N_("Weapon"), p.get("weapon"))]
+        about.append(say("with {squad}", squad=name(state.pieces[p["attached_to"]])))
+    details = [(N_("Quality"), die(p["quality"])), (N_("Weapon"), die(p["weapon"]))]
     if p.get("leadership"):
-        details.append((N_("Leadership"), p["leadership"]))
+        details.append((N_("Leadership"), die(p["leadership"])))
     means = [say(dict(MEANS).get(m) or str(m)) for m in p.get("means", [])]
     details.append((N_("Can observe with"), means))
     if own and secret.get("note"):
         details.append((N_("Your note"), str(secret["note"])))
-    return PieceWords(_name(piece), [a for a in about if a], details)
+    return PieceWords(name(piece), [a for a in about if a], details)
+
+
+def _sees(state: GameState[Any], observer: str, piece: Piece) -> bool:
+    """May ``observer`` be told of ``piece`` by name: the referee always, a spectator when
+    every other side can see it, a side when it can."""
+    if observer == REFEREE:
+        return True
+    if observer == SPECTATOR:
+        return all(state.can_see(s, piece.id) for s in state.sides)
+    return state.can_see(observer, piece.id)
 
 
 def status(state: GameState[Board], observer: str) -> list[str | Say]:
@@ -479,13 +502,13 @@ def status(state: GameState[Board], observer: str) -> list[str | Say]:
         )
     if board.activation is not None:
         unit = state.pieces.get(board.activation.unit)
-        if unit is not None and (observer == REFEREE or state.can_see(observer, unit.id)):
+        if unit is not None and _sees(state, observer, unit):
             lines.append(
                 says(
                     "{unit} is activated: {n} action left.",
                     "{unit} is activated: {n} actions left.",
                     board.activation.actions,
-                    unit=_name(unit),
+                    unit=name(unit),
                 )
             )
         else:
