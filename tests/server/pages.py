@@ -346,10 +346,10 @@ class OpenPage:
         self.context.close()
 
 
-def open_page(browser: Any, url: str, size: int) -> OpenPage:
+def open_page(browser: Any, url: str, size: int, locale: str = "en-GB") -> OpenPage:
     """Open ``url`` in a new context of SIZES[size], recording console errors and page
     errors from the start; does not wait for it to draw (see :meth:`OpenPage.rendered`)."""
-    context = browser.new_context(viewport=SIZES[size])
+    context = browser.new_context(viewport=SIZES[size], locale=locale)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     opened = OpenPage(context, page)

@@ -179,3 +179,31 @@ def test_the_harness_sees_an_error_a_violation_and_text_in_a_closed_details(
     assert any("'BSG-R07' in body" in line for line in after), after  # ...open, they show it
     assert any("32-hex" in line and "options of select" in line for line in after), after
     assert not any("SW-R32" in line for line in after)  # a title= is not visible text
+
+
+def test_a_russian_reader_plays_the_russian_rules_in_russian_and_the_others_in_english(
+    browser: Any, games: dict[str, pages.Game]
+) -> None:
+    """Стальная война follows the browser's language: headings, forms and log in the rule
+    text's own words; every other ruleset stays English for the same reader."""
+    russian = pages.open_page(
+        browser, games["suspicious-places-table"].links["lianra"], 390, "ru-RU"
+    )
+    english = pages.open_page(browser, games["grid-ambush-table"].links["jungle"], 390, "ru-RU")
+    try:
+        russian.rendered()
+        russian.page.wait_for_function("() => document.documentElement.lang === 'ru'")
+        russian.settle()
+        text = russian.page.inner_text("body")
+        assert "Ваши приказы" in text  # the page's own words
+        assert "Выложить маркеры «подозрительное место»" in text  # the ruleset's orders
+        assert "маркер" in russian.page.inner_text("#log")  # the log
+        assert "Your orders" not in text
+        english.rendered()
+        assert "Your orders" in english.page.inner_text("body")
+        assert english.page.evaluate("() => document.documentElement.lang") == "en"
+        assert russian.errors == []
+        assert english.errors == []
+    finally:
+        russian.close()
+        english.close()

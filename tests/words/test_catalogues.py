@@ -14,10 +14,10 @@ from ghillie.demo import new_game, scripts
 from ghillie.words.catalog import negotiate
 from ghillie.words.extract import domains, extract, load, message_problems, placeholders, problems
 
-TRANSLATED = ("core", "suspicious-places")
+TRANSLATED = ("core", "pages", "suspicious-places")
 
 
-def test_the_catalogued_domains_are_the_core_and_suspicious_places() -> None:
+def test_the_catalogued_domains_are_the_core_the_pages_and_suspicious_places() -> None:
     assert domains() == list(TRANSLATED)
 
 

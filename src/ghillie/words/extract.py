@@ -13,18 +13,20 @@ storage) and each ruleset with a ``locale`` folder.
 from __future__ import annotations
 
 import argparse
+import re
 import string
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from babel.core import Locale
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from ghillie.words.catalog import LANGUAGES, SOURCE, catalogue_path
+from ghillie.words.catalog import LANGUAGES, PAGES, SOURCE, catalogue_path
 
 # say(template, ...), says(singular, plural, n, ...), N_(word), Refusal(code, detail, ...).
 KEYWORDS: Mapping[str, tuple[int, ...] | None] = {
@@ -48,14 +50,35 @@ HEADER = """\
 # changed ones fuzzy); a translation keeps every {{placeholder}} of its message."""
 
 
+STATIC = PACKAGE / "server" / "static"
+
+
 def domains() -> list[str]:
-    """The core and every ruleset that has catalogues (a ``locale`` folder)."""
+    """The core, the pages and every ruleset that has catalogues (a ``locale`` folder)."""
     rulesets = sorted(p.parent.name.replace("_", "-") for p in RULES.glob("*/locale") if p.is_dir())
-    return ["core", *rulesets]
+    return ["core", PAGES, *rulesets]
 
 
 def source(domain: str) -> Path:
-    return PACKAGE if domain == "core" else RULES / domain.replace("-", "_")
+    if domain == "core":
+        return PACKAGE
+    if domain == PAGES:
+        return STATIC
+    return RULES / domain.replace("-", "_")
+
+
+_DATA_T = re.compile(r"<[a-z0-9]+[^>]*\sdata-t[\s>][^>]*?>?([^<]+)</", re.IGNORECASE)
+
+
+def extract_html(
+    fileobj: Any, keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Babel extraction method for the pages' HTML: the text of every element marked
+    ``data-t`` (the page translates it when it learns the reader's language)."""
+    text = fileobj.read().decode("utf-8")
+    for match in _DATA_T.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        yield line, "t", match.group(1).strip(), []
 
 
 def extract(domain: str) -> Catalog:
@@ -64,13 +87,20 @@ def extract(domain: str) -> Catalog:
 
     def wanted(path: str) -> bool:
         rel = Path(path).relative_to(root).parts
+        if domain == PAGES:
+            return not rel or rel[0] != "vendor"
         return not (rel[-1].startswith((".", "_")) or (domain == "core" and rel[0] in NOT_CORE))
 
     template = Catalog(project="ghillie", creation_date=_STAMP, fuzzy=False)
+    pages = domain == PAGES
     for filename, lineno, message, comments, context in extract_from_dir(
         root,
-        method_map=[("**.py", "python")],
-        keywords=KEYWORDS,
+        method_map=(
+            [("*.js", "javascript"), ("*.html", "ghillie.words.extract:extract_html")]
+            if pages
+            else [("**.py", "python")]
+        ),
+        keywords={"t": None} if pages else KEYWORDS,
         comment_tags=("TRANSLATORS:",),
         strip_comment_tags=True,
         directory_filter=wanted,

@@ -215,7 +215,7 @@ export function number(info, schema) {
       }
       const value = Number(raw);
       if (!Number.isFinite(value) || (integer && !Number.isInteger(value))) {
-        if (strict) throw new FormError(t(integer ? "{field}: not a whole number." : "{field}: not a number.", { field: info.title }), info.path);
+        if (strict) throw new FormError(integer ? t("{field}: not a whole number.", { field: info.title }) : t("{field}: not a number.", { field: info.title }), info.path);
         return undefined;
       }
       return value;

@@ -15,7 +15,7 @@ export function status(view) {
   const rows = [...(view.status || [])];
   const waiting = (view.waiting_for || []).filter((side) => side !== view.you);
   if (view.phase !== "over" && waiting.length && !yourMove(view)) {
-    rows.push(t("Waiting for {sides}.", { sides: waiting.map((side) => sideName(view, side)).join(t(" and ")) }));
+    rows.push(t("Waiting for {sides}.", { sides: waiting.map((side) => sideName(view, side)).join(t(", ")) }));
   }
   if (!rows.length) rows.push(view.phase === "over" ? t("The game is over.") : "");
   const yours = yourMove(view);

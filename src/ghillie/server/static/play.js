@@ -31,7 +31,10 @@ let orders = null;
 let live = null;
 let fairplay = null;
 
+let connection = ["connecting", 0]; // the last state shown, to word again in a new language
+
 function showConnection(state, seconds) {
+  connection = [state, seconds];
   const chip = $("conn");
   chip.dataset.state = state;
   chip.textContent = CONNECTION[state]() + (state === "offline" && seconds ? t(" in {n}s", { n: seconds }) : "");
@@ -58,6 +61,8 @@ function render(view) {
       // Cards were built in the old words: build them again.
       $("commands").replaceChildren();
       orders = null;
+      const [state, seconds] = connection;
+      $("conn").textContent = CONNECTION[state]() + (state === "offline" && seconds ? t(" in {n}s", { n: seconds }) : "");
       render(current);
     });
   }
@@ -96,6 +101,7 @@ function render(view) {
     $("own-title").textContent = t("Every piece, with its secrets");
     $("own").replaceChildren(...panels.everything(view));
   } else {
+    $("own-title").textContent = t("Your forces");
     if (!orders) {
       const ruleset = catalogue.find((r) => r.id === view.ruleset) || { commands: {}, odds: [] };
       orders = new Orders($("commands"), $("result"), {
