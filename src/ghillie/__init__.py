@@ -2,8 +2,8 @@
 
 >>> from ghillie import Game, examples
 >>> game = Game.create(examples.load("suspicious-places"), seed=7)
->>> sorted(game.view("keno"))[:4]
-['board', 'commands', 'known', 'log']
+>>> sorted(game.view("keno"))[:5]
+['board', 'commands', 'known', 'lang', 'log']
 """
 
 from ghillie.errors import Refusal, ScenarioError

@@ -548,7 +548,7 @@ def _play_suspicious_places(lianra: Player, keno: Player) -> None:
     for i in range(count):
         place.locator(f'select[name="markers.{i}.cover"]').select_option("none")
         place.locator(f'select[name="markers.{i}.open"]').select_option("false")
-    assert "Suspicious-place markers placed" in lianra.submit(place)
+    assert "suspicious-place markers" in lianra.submit(place)
 
     # In secret: the machine gun under M1, a minefield under M2 if there is one.
     m1, mg = lianra.piece_id("M1"), lianra.piece_id("mg")
@@ -562,13 +562,13 @@ def _play_suspicious_places(lianra: Player, keno: Player) -> None:
         lianra.choose(hide, "hidings.1.marker", lianra.piece_id("M2"))
         hide.locator('select[name="hidings.1.content"]').select_option("mine")
         hide.locator('input[name="hidings.1.note"]').fill(notes[1])
-    assert "Recorded in secret" in lianra.submit(hide)
+    assert "You record in secret what lies under your markers" in lianra.submit(hide)
 
     sniper = lianra.form("place_sniper")
     lianra.choose(sniper, "sniper", lianra.piece_id("sniper"))
     sniper.locator('select[name="true_marker"]').select_option(label="the second marker")
     sniper.locator('input[name="note"]').fill(notes[2])
-    assert "sniper markers" in lianra.submit(sniper)
+    assert "he hides under sniper markers" in lianra.submit(sniper)
     assert notes[0] in lianra.page.locator("#own").inner_text()
 
     keno.wait_seq(lianra.seq())
@@ -655,7 +655,7 @@ def _observe(keno: Player, m1: str) -> None:
     # The exact odds, live, before the order is given (d4 range die at 1": 3/4 reveal).
     observe.locator(".odds-list li").first.wait_for()
     assert "%" in observe.locator(".odds").inner_text()
-    assert "observes M1" in keno.submit(observe)
+    assert "observes marker M1" in keno.submit(observe)
 
 
 # --- suspicious-places on ghillie's map -----------------------------------------------------------
@@ -694,7 +694,7 @@ def _lay_out_the_birch_grove(lianra: Player, keno: Player) -> None:
     lianra.page.get_by_role("button", name="Zoom in").click()
     for i in range(count):
         lianra.pick(place, f"markers.{i}.at", 30 + 3 * (i % 5), 34 + 4 * (i // 5))
-    assert "Suspicious-place markers placed" in lianra.submit(place)
+    assert "suspicious-place markers" in lianra.submit(place)
 
     hide = lianra.form("hide")
     for i, unit in enumerate(("borz", "ilex")):
@@ -702,7 +702,7 @@ def _lay_out_the_birch_grove(lianra: Player, keno: Player) -> None:
         lianra.choose(hide, f"hidings.{i}.marker", lianra.piece_id(f"M{i + 1}"))
         lianra.choose(hide, f"hidings.{i}.unit", lianra.piece_id(unit))
         hide.locator(f'input[name="hidings.{i}.note"]').fill(f"{SP_MAP_CANARY}-lianra")
-    assert "Recorded in secret" in lianra.submit(hide)
+    assert "You record in secret what lies under your markers" in lianra.submit(hide)
 
     # Keno's sniper hides under three markers of his own, one of them true.
     keno.wait_seq(lianra.seq())
@@ -712,7 +712,7 @@ def _lay_out_the_birch_grove(lianra: Player, keno: Player) -> None:
         keno.pick(sniper, f"markers.{i}", x, y)
     sniper.locator('select[name="true_marker"]').select_option(label="the third marker")
     sniper.locator('input[name="note"]').fill(f"{SP_MAP_CANARY}-keno")
-    assert "sniper markers" in keno.submit(sniper)
+    assert "he hides under sniper markers" in keno.submit(sniper)
     keno.press("ready")
     lianra.wait_seq(keno.seq())
     lianra.press("ready")
