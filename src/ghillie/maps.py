@@ -181,6 +181,11 @@ def side_legend(state: GameState[Any], observer: str) -> list[tuple[str, str | S
     return [("own", N_("Your pieces")), ("enemy", N_("Enemy pieces you know of"))]
 
 
+def focus(state: GameState[Any], observer: str, tokens: Sequence[Token]) -> list[str]:
+    """The tokens a phone's map first zooms to: the observer's own pieces."""
+    return [t.id for t in tokens if t.id and state.pieces[t.id].owner == observer]
+
+
 def shown(state: GameState[Any], observer: str) -> list[Piece]:
     """The pieces ``observer``'s map may show: every piece for the referee; a side's own and
     those it knows of; for spectators, those every side but the owner knows of."""

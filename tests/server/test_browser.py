@@ -10,11 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -24,6 +20,8 @@ import pytest
 from playwright import sync_api
 
 from ghillie import registry
+
+from . import pages
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = [
@@ -42,47 +40,10 @@ TIMEOUT_MS = 10_000
 # --- a real server and a real browser ----------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _healthy(base: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{base}/api/health", timeout=1) as answer:
-            return bool(answer.status == 200)
-    except OSError:
-        return False
-
-
-@contextlib.contextmanager
-def serving(where: Path, command: list[str]) -> Iterator[str]:
+def serving(where: Path, command: list[str]) -> contextlib.AbstractContextManager[str]:
     """Run ``command`` (a ``ghillie serve`` that takes --port and --db) on a fresh SQLite file
-    in ``where`` and a free port; yield its base URL once it answers."""
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    db = where / "ghillie.db"
-    log = (where / "server.log").open("wb")
-    process = subprocess.Popen(
-        [*command, "--port", str(port), "--db", str(db)], stdout=log, stderr=subprocess.STDOUT
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while not _healthy(base):
-            if process.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                pytest.fail("the server did not start:\n" + (where / "server.log").read_text())
-            time.sleep(0.1)
-        yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
+    in ``where`` and a free port; yield its base URL once it answers (tests/server/pages.py)."""
+    return pages.serve(where, command)
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ from ghillie.maps import (
     MapView,
     Shape,
     Token,
+    focus,
     shown,
     side_legend,
     token_style,
@@ -52,7 +53,7 @@ def map_view(
         layers=layers,
         tokens=tokens,
         legend=legend,
-        focus=[t.id for t in tokens if t.id and state.pieces[t.id].owner == observer],
+        focus=focus(state, observer, tokens),
     )
 
 

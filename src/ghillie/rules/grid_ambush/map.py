@@ -11,6 +11,7 @@ from ghillie.maps import (
     Layer,
     MapView,
     Token,
+    focus,
     shown,
     side_legend,
     terrain_layers,
@@ -56,7 +57,7 @@ def map_view(state: GameState[Board], observer: str) -> MapView:
         tokens=tokens,
         squares=squares,
         legend=[] if table else side_legend(state, observer),
-        focus=[t.id for t in tokens if t.id and state.pieces[t.id].owner == observer],
+        focus=focus(state, observer, tokens),
         schematic=table,
     )
 

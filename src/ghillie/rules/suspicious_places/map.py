@@ -6,6 +6,7 @@ from ghillie.maps import (
     INCHES_CAPTION,
     MapView,
     Token,
+    focus,
     shown,
     side_legend,
     terrain_layers,
@@ -37,7 +38,7 @@ def map_view(state: GameState[Board], observer: str) -> MapView | None:
         layers=terrain_layers(scenario.terrain),
         tokens=tokens,
         legend=legend,
-        focus=[t.id for t in tokens if t.id and state.pieces[t.id].owner == observer],
+        focus=focus(state, observer, tokens),
     )
 
 
