@@ -60,11 +60,12 @@ def demo(
 
 
 def _new_lines(view: dict[str, Any], after: int) -> list[str]:
+    # What the reader reads of each line (its recorded form keeps the words as data).
     return [
-        line.get("text", json.dumps(line, ensure_ascii=False))
+        said["text"] or json.dumps(line, ensure_ascii=False)
         for entry in view["log"]
         if entry["seq"] > after
-        for line in entry["lines"]
+        for line, said in zip(entry["lines"], entry["said"], strict=True)
         if line.get("event") != "acted"
     ]
 
