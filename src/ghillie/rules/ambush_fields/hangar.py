@@ -164,7 +164,9 @@ def launch(
         ruling.tell(other, line)
     # What the enemy now sees of the flight, told to its owner (the other side has its own
     # line above).
-    tell_sighted(ruling, before, rules=("BSG-R07", "BSG-R17"), seer=False)
+    tell_sighted(
+        ruling, before, rules=("BSG-R17", "BSG-A12") if inside else ("BSG-R07",), seer=False
+    )
 
 
 def recover(

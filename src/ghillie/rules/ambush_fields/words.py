@@ -552,7 +552,7 @@ def _own_ship(state: GameState[Board], observer: str, ship: Piece) -> PieceWords
         about.append(say("off the board (left at hex {hex})", hex=p.get("left_from", "?")))
     elif p.get("at"):
         about.append(_place(ship))
-    about.extend(_seen_by_enemy(state, ship))
+    about.extend(_seen_by_enemy(state, observer, ship))
     details: list[tuple[str, Any]] = []
     if s.get("flag"):
         details.append((N_("Flag rating"), True))
@@ -623,7 +623,7 @@ def _plotted(plot: Mapping[str, Any]) -> Say:
     )
 
 
-def _seen_by_enemy(state: GameState[Board], ship: Piece) -> list[str | Say]:
+def _seen_by_enemy(state: GameState[Board], observer: str, ship: Piece) -> list[str | Say]:
     """What the enemy sees of one's own ship — what the table shows: nothing while it is
     hidden, a face-down counter once detected, a labelled one once identified."""
     out: list[str | Say] = []
@@ -641,7 +641,7 @@ def _seen_by_enemy(state: GameState[Board], ship: Piece) -> list[str | Say]:
                 out.append(
                     say(
                         "hidden in {field}",
-                        field=[field_name(state, ship.owner, f) for f in hiding],
+                        field=[field_name(state, observer, f) for f in hiding],
                     )
                 )
             elif not is_off_board(ship):
