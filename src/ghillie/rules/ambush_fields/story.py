@@ -25,7 +25,7 @@ from ghillie.words import N_, Say, say, says
 
 from .board import Board, Step
 from .fields import Visibility
-from .pieces import FIELD, ships, visibility, where
+from .pieces import ships, visibility, where
 from .scenario import AmbushFieldsScenario
 
 CATEGORY = {"ship": N_("ship"), "fighter flight": N_("fighter flight"), "shuttle": N_("shuttle")}
@@ -178,10 +178,6 @@ def dropped(state: GameState[Board], reader: str, field: Piece, why: str) -> Say
         side=side,
         rules=("BSG-R29", "BSG-R30"),
     )
-
-
-def fields_of(state: GameState[Board], side: str) -> list[Piece]:
-    return [p for p in state.pieces.values() if p.kind == FIELD and p.owner == side]
 
 
 # --- what a side newly sees ------------------------------------------------------------------

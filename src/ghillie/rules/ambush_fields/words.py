@@ -628,7 +628,7 @@ def _seen_by_enemy(state: GameState[Board], observer: str, ship: Piece) -> list[
     hidden, a face-down counter once detected, a labelled one once identified."""
     out: list[str | Say] = []
     for other in _enemy_of(state, ship.owner):
-        seen = visibility_of(state, other, ship)
+        seen = level(state, other, ship)
         if seen is Visibility.IDENTIFIED:
             out.append(N_("identified by the enemy"))
         elif seen is Visibility.DETECTED:
@@ -647,10 +647,6 @@ def _seen_by_enemy(state: GameState[Board], observer: str, ship: Piece) -> list[
             elif not is_off_board(ship):
                 out.append(N_("not yet on the enemy's board"))
     return out
-
-
-def visibility_of(state: GameState[Board], side: str, ship: Piece) -> Visibility:
-    return level(state, side, ship)
 
 
 def _enemy_ship(state: GameState[Board], observer: str, ship: Piece) -> PieceWords:
