@@ -43,4 +43,4 @@ def test_a_ship_named_by_its_secret_key_is_named_as_its_owner_knows_it() -> None
     own = views["colonials"]["pieces"]
     galactica = next(p for p in own if p["secret"].get("key") == "galactica")
     said = teller.order({"type": "scan", "ships": ["galactica"]}, views["colonials"])
-    assert said == [f"Ships: {galactica['name']}"]
+    assert said == [f"Scanning ships: {galactica['name']}"]

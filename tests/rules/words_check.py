@@ -1,6 +1,6 @@
 """A ruleset speaks the game: every command has its words and every field says what it asks,
-in players' words. One check for any ruleset, by its id (``check_words("grid-ambush")``),
-so that it can be run over every registered ruleset once all of them are in words.
+in players' words. One check for any ruleset, by its id (``check_words("grid-ambush")``);
+tests/rules/test_words.py runs it over every registered ruleset.
 
 Players' words carry no RULES-SPEC ids (those go in an order's ``rules``, a tooltip), no
 code markup (double backticks, ``null``) and no field names (``in_square``): a player at

@@ -156,7 +156,8 @@ def _known(view: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
 
 
 def _last_text(view: Mapping[str, Any]) -> str:
-    return str(view["log"][-1]["lines"][-1].get("text", ""))
+    """The last line of the side's log, as it reads it."""
+    return str(view["log"][-1]["said"][-1]["text"])
 
 
 Views = Mapping[str, Mapping[str, Any]]

@@ -38,7 +38,7 @@ from .test_browser import DESKTOP, PHONE, Player, assert_never_seen, create_game
 
 browser = test_browser.browser
 NOTE = "keep watch"  # the Cylons' private note on the scout's plot
-OWN_REFS = ("ship", "scout", "eccm_scout")  # fields naming one's own ship, by id or key
+OWN_REFS = ("ship", "scout", "eccm_scout", "field")  # one's own ship or field, by id or key
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +61,9 @@ def referee_view(base: str, url: str) -> Any:
 
 
 def own_ids(command: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, Any]:
-    """The command with its own ships named by id, as the page's choices send them."""
-    keys = {p["secret"]["key"]: p["id"] for p in view["pieces"] if p["kind"] == "ship"}
+    """The command with its own ships and fields named by id, as the page's choices send
+    them."""
+    keys = {p["secret"]["key"]: p["id"] for p in view["pieces"] if p["kind"] in ("ship", "field")}
 
     def walk(value: Any, name: str) -> Any:
         if isinstance(value, Mapping):
@@ -77,9 +78,9 @@ def own_ids(command: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, An
 
 
 def fill(player: Player, form: Any, value: Any, path: str) -> None:
-    """Fill the form's fields under ``path`` as a player would: choose pieces from the
-    lists the page offers, tap hexes on the map (type them at a table), type numbers and
-    notes."""
+    """Fill the form's fields under ``path`` as a player would: choose pieces and named
+    choices from the lists the page offers, tap hexes on the map (type them at a table),
+    type numbers and notes."""
     if isinstance(value, Mapping):
         for key, item in value.items():
             if key != "type":
@@ -94,18 +95,18 @@ def fill(player: Player, form: Any, value: Any, path: str) -> None:
         for i, item in enumerate(value):
             fill(player, form, item, f"{path}.{i}")
         return
-    choice = form.locator(f'select[name="{path}:choice"]')
-    if choice.count():
-        choice.select_option(str(value))
-        return
-    if path.endswith(".to") and player.page.locator("#map svg.hexmap").count():
-        # A tap on a hex writes its label into the focused "to" box.
-        form.locator(f'input[name="{path}"]').focus()
-        # Whatever lies on the hex (a field's shading, a ship) takes the tap, as on a phone.
-        player.page.locator(f'#map polygon.hex[data-hex="{value}"]').click(force=True)
-        assert form.locator(f'input[name="{path}"]').input_value() == value
-        return
     field = form.locator(f'[name="{path}"]')
+    pick = form.locator(f'button.pick[data-path="{path}"]')
+    if pick.count():
+        # A hex: "Tap on the map", then a tap on the hex (on the whole map, as a player
+        # zooms out to find it). Whatever lies on the hex (a field's shading, a ship) takes
+        # the tap, as on a phone.
+        player.page.locator("#map button.whole").click()
+        pick.click()
+        player.page.wait_for_selector("#map.picking")
+        player.page.locator(f'#map polygon.hex[data-hex="{value}"]').click(force=True)
+        assert field.input_value() == value
+        return
     if field.evaluate("e => e.tagName") == "SELECT":
         field.select_option(str(value))
     else:
@@ -131,19 +132,21 @@ def test_a_three_turn_ambush_fields_game_in_two_browsers(browser: Any, server: s
         COLONIALS: Player(browser, links[COLONIALS], PHONE),
     }
     colonials, cylons = pages[COLONIALS], pages[CYLONS]
-    colonials.page.on("dialog", lambda dialog: dialog.accept())  # "End the game for everyone?"
+    for player in pages.values():
+        # "Drop this field for good?", "End the game for everyone?"
+        player.page.on("dialog", lambda dialog: dialog.accept())
     try:
         for player in pages.values():
-            player.page.wait_for_selector("#map svg.hexmap polygon.hex")
+            player.page.wait_for_selector("#map svg.map polygon.hex")
             # 24 columns × 20 rows, each hex labelled column-then-row.
             assert player.page.locator("#map polygon.hex").count() == 24 * 20
             assert "1206" in player.page.locator("#map text.hex-label").all_text_contents()
         # The Cylons see their field shaded, the 37 hexes within 3 of the basestar.
-        assert cylons.page.locator("#map g.field.own .field-hex").count() == 37
-        assert cylons.page.locator(f'#map g.ship.own[data-name="{BASESTAR_NAME}"]').count() == 1
+        assert cylons.page.locator("#map g.layer.field-own .area-hex").count() == 37
+        assert token(cylons, "own", BASESTAR_NAME).count() == 1
         # The Colonials see their own fleet and the picket outside the field, nothing more.
-        assert colonials.page.locator('#map g.ship.own[data-name="Galactica"]').count() == 1
-        assert colonials.page.locator("#map .field-hex").count() == 0
+        assert token(colonials, "own", "Galactica").count() == 1
+        assert colonials.page.locator("#map .area-hex").count() == 0
 
         located = False
         for order in STORY:
@@ -170,42 +173,49 @@ def test_a_three_turn_ambush_fields_game_in_two_browsers(browser: Any, server: s
             player.close()
 
 
+def token(player: Player, style: str, name: str) -> Any:
+    """The map's token of this style ("own", "enemy", "counter") labelled ``name``."""
+    return player.page.locator(f'#map g.token.{style}:has(> text.label:text-is("{name}"))')
+
+
 def see(step: str, colonials: Player, cylons: Player) -> None:
     """What the players see on their pages at each turn of the story."""
     log = colonials.page.inner_text("#log")
-    counters = colonials.page.locator("#map g.ship.counter:not(.identified)")
+    theirs = cylons.page.inner_text("#log")
+    counters = colonials.page.locator("#map g.token.counter")
     if step == "partial":
         # BSG-R15: an arc and a base number, no field on the map.
-        assert "Galactica: partial: arc" in log
+        assert "Galactica scans: partial information on an ambush field in its" in log
         assert "base number" in log
-        assert colonials.page.locator("#map .field-hex").count() == 0
+        assert colonials.page.locator("#map .area-hex").count() == 0
         assert counters.count() == 0
+        # The Cylons make that roll at the table: they are told of it.
+        assert "Galactica scans your field veil (Basestar Nemesis) and fails by one" in theirs
     elif step == "located":
         # BSG-R17: the field on the map with its extent, a face-down counter for each ship.
-        assert "a field located at 1206, radius 3, rating 2" in log
-        assert colonials.page.locator("#map g.field .field-hex").count() == 37
+        assert "an ambush field located around hex 1206, radius 3, rating 2" in log
+        assert colonials.page.locator("#map g.layer.field-enemy .area-hex").count() == 37
         assert counters.count() == len(CYLON_SHIPS_IN_THE_FIELD)
-        assert (
-            colonials.page.locator(f'#map g.ship.counter[data-name="{BASESTAR_NAME}"]').count() == 0
-        )
+        assert token(colonials, "enemy", BASESTAR_NAME).count() == 0
+        # The Cylons see that their field is on the enemy's board, and their ships as counters.
+        assert "locates your field veil (Basestar Nemesis)" in theirs
+        assert "The enemy now sees 4 of your ships as face-down counters" in theirs
+        assert "located by the enemy" in cylons.page.inner_text("#own")
     elif step == "identified":
-        basestar = colonials.page.locator(
-            f'#map g.ship.counter.identified[data-name="{BASESTAR_NAME}"]'
-        )
-        assert basestar.count() == 1
-        assert "Raptor 312: identified." in log
+        assert token(colonials, "enemy", BASESTAR_NAME).count() == 1
+        assert "identified, it is Basestar Nemesis (Basestar)" in log
         assert counters.count() == len(CYLON_SHIPS_IN_THE_FIELD) - 1
+        assert "to identify Basestar Nemesis: the enemy has identified it" in theirs
     elif step == "into":
-        assert "Galactica fires: total modifier +2" in log
+        assert "Galactica fires at Basestar Nemesis: total modifier +2 (the field's +2)" in log
+        assert "Galactica fires at Basestar Nemesis: total modifier +2" in theirs
     elif step == "out":
-        assert "fires: total modifier +0" in cylons.page.inner_text("#log")
-        assert "A ship fires at Galactica." in log
+        assert "Basestar Nemesis fires at Galactica: total modifier +0" in theirs
+        assert "Basestar Nemesis fires at Galactica: total modifier +0" in log
     elif step == "dropped":
-        assert "An ambush field is dropped." in log
+        assert "Cylons drop their ambush field around hex 1206" in log
         assert counters.count() == 0
-        shown = colonials.page.locator("#map g.ship.counter.identified").evaluate_all(
-            "l => l.map(g => g.dataset.name)"
-        )
+        shown = colonials.page.locator("#map g.token.enemy > text.label").all_text_contents()
         assert set(CYLON_SHIPS_IN_THE_FIELD) <= set(shown)
     elif step == "open":
-        assert "Galactica fires: total modifier +0" in log
+        assert "Galactica fires at Basestar Nemesis: total modifier +0" in log

@@ -82,7 +82,7 @@ def test_ambush_fields_at_a_table_deploy_plot_and_scan_by_hex(browser: Any, serv
         give(colonials, {"type": "scan", "ships": [keys["pegasus"], keys["raptor"]]})
         # A move starts from where the ship is: at a table only the changed hex is typed.
         form = colonials.form("plot")  # a plot has one move to begin with
-        form.locator('select[name="moves.0.ship:choice"]').select_option(keys["pegasus"])
+        form.locator('select[name="moves.0.ship"]').select_option(keys["pegasus"])
         assert form.locator('input[name="moves.0.to"]').input_value() == "2028"
         form.locator('input[name="moves.0.to"]').fill("2023")
         form.locator('input[name="moves.0.speed"]').fill("5")
@@ -103,8 +103,8 @@ def test_ambush_fields_at_a_table_deploy_plot_and_scan_by_hex(browser: Any, serv
 
         # Segment 7: each scanner's report is no contact, partial or located — nothing else.
         log = colonials.page.inner_text("#log")
-        assert "Pegasus:" in log
-        assert "Raptor 718:" in log
+        assert "Pegasus scans:" in log
+        assert "Raptor 718 scans:" in log
         reports = [
             line
             for entry in colonials.view()["log"]

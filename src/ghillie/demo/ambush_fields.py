@@ -103,7 +103,8 @@ SCRIPT = Script(
             COLONIALS,
             {"type": "identify", "scout": "raptor", "target": BASESTAR, "points": 2},
             "Raptor 312 spends 2 scout points: enough for a rating 2 field — the counter at "
-            "1206 is the basestar. (The Colonials are told only that it worked.)",
+            "1206 is the basestar. (The Colonials are told that it worked, never the rating; "
+            "the Cylons, who answer the attempt, are told of it.)",
         ),
         Step(
             COLONIALS,

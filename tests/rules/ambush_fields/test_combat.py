@@ -79,14 +79,29 @@ def test_bsg_t10_the_field_modifier_as_the_rules_apply_it() -> None:
     game.command(COLONIALS, {"type": "fire", "ship": "galactica", "target": eye, "modifiers": 2})
     game.command(CYLONS, {"type": "fire", "ship": "basestar", "target": galactica})
     fired = [
-        line["modifier"]
-        for entry in game.view(COLONIALS)["log"] + game.view(CYLONS)["log"]
-        for line in entry["lines"]
-        if line.get("event") == "fire" and "modifier" in line and "fires:" in line["text"]
+        (line["modifier"], said["text"])
+        for side in (COLONIALS, CYLONS)
+        for entry in game.view(side)["log"]
+        for line, said in zip(entry["lines"], entry["said"], strict=True)
+        if line.get("event") == "fire" and line["by"] == side
     ]
     # outside → inside: the rating, 2, even though the field is located (R22); with +2
     # more, capped at 3; inside → outside: 0.
-    assert fired == [2, 3, 0]
+    assert [modifier for modifier, _ in fired] == [2, 3, 0]
+    assert [text for _, text in fired] == [
+        "Galactica fires at the ship counter at hex 1010: total modifier +2 (the field's +2).",
+        "Galactica fires at the ship counter at hex 1112: total modifier +3 (the field's +2, "
+        "other modifiers +2, and held to +3).",
+        "Basestar fires at Galactica: total modifier +0 (no field in the way).",
+    ]
+    # The target's side reads the same shot, the firing ship named as it knows it.
+    told = [
+        said["text"]
+        for entry in game.view(CYLONS)["log"]
+        for line, said in zip(entry["lines"], entry["said"], strict=True)
+        if line.get("event") == "fire" and line["by"] == COLONIALS
+    ]
+    assert told[0] == "Galactica fires at Basestar: total modifier +2 (the field's +2)."
 
 
 @pytest.mark.spec("BSG-T08", "BSG-R24", "BSG-A13")
@@ -99,13 +114,30 @@ def test_bsg_t08_identify_needs_the_rating_in_points_and_never_says_it() -> None
     game.command(COLONIALS, {"type": "identify", "scout": "raptor", "target": target, "points": 2})
     assert game.state.known(COLONIALS, target).level.name == "IDENTIFIED"
     lines = [
-        line
+        (line, said["text"])
         for entry in game.view(COLONIALS)["log"]
-        for line in entry["lines"]
+        for line, said in zip(entry["lines"], entry["said"], strict=True)
         if line.get("event") == "identify"
     ]
-    assert [line["result"] for line in lines] == ["not identified", "identified"]
-    assert all("rating" not in line and "2" not in line["text"] for line in lines)
+    assert [line["result"] for line, _ in lines] == ["not identified", "identified"]
+    # Whether it worked, and what the counter is: never the field's rating.
+    assert all("rating" not in line for line, _ in lines)
+    assert [text for _, text in lines] == [
+        "Raptor spends 1 scout point to identify the ship counter at hex 1010: not identified.",
+        "Raptor spends 2 scout points to identify the ship counter at hex 1010: identified, it "
+        "is Basestar (BS).",
+    ]
+    # The field's owner answers the attempt at the table: it is told of both (R24).
+    owner = [
+        said["text"]
+        for entry in game.view(CYLONS)["log"]
+        for line, said in zip(entry["lines"], entry["said"], strict=True)
+        if line.get("event") == "identify"
+    ]
+    assert owner == [
+        "Raptor spends 1 scout point to identify Basestar: not enough, it stays unidentified.",
+        "Raptor spends 2 scout points to identify Basestar: the enemy has identified it.",
+    ]
 
 
 @pytest.mark.spec("BSG-T09", "BSG-R25")
@@ -152,6 +184,6 @@ def test_bsg_r23_a_scouts_eccm_cancels_the_field_penalty_on_one_target() -> None
         line["modifier"]
         for entry in game.view(COLONIALS)["log"]
         for line in entry["lines"]
-        if line.get("event") == "fire" and "fires:" in line["text"]
+        if line.get("event") == "fire" and line["by"] == COLONIALS
     ]
     assert fired == [1, 0]

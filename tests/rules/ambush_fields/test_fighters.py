@@ -84,10 +84,11 @@ def own(game: Game, side: str, key: str) -> dict[str, Any]:
 
 
 def lines(game: Game, side: str, event: str) -> list[dict[str, Any]]:
+    """The side's lines of ``event``, each with its text as the side reads it."""
     return [
-        line
+        {**line, "text": said["text"]}
         for entry in game.view(side)["log"]
-        for line in entry["lines"]
+        for line, said in zip(entry["lines"], entry["said"], strict=True)
         if line.get("event") == event
     ]
 
@@ -116,7 +117,10 @@ def test_a_carrier_launching_inside_its_field_gives_nothing_away_and_the_flight_
     assert [f["key"] for f in own(game, CYLONS, "basestar")["secret"]["hangar"]] == [
         "basestar-flight-2"
     ]
-    assert lines(game, CYLONS, "launch")[-1]["text"] == "Basestar launches Raider flight 1 at 1010."
+    assert (
+        lines(game, CYLONS, "launch")[-1]["text"]
+        == "Basestar launches Raider flight 1 at hex 1010, inside your field: unseen."
+    )
     assert known_ships(game, COLONIALS) == []
     assert game.view(COLONIALS)["log"][-1]["lines"] == [{"event": "acted", "by": CYLONS}]
     both_end_phase(game)  # movement ends: still inside the field, still hidden (R06)
@@ -147,7 +151,7 @@ def test_a_carrier_in_the_open_launches_in_plain_sight() -> None:
     game = at_movement()
     game.command(COLONIALS, {"type": "launch", "carrier": "galactica"})
     (line,) = lines(game, CYLONS, "launch")
-    assert line["text"] == "Galactica launches Viper flight 1 at 1020."
+    assert line["text"] == "Galactica launches Viper flight 1 at hex 1020."
     flight = next(k for k in known_ships(game, CYLONS) if k["id"] == line["flight"])
     assert flight["level"] == "identified"
     assert flight["public"]["at"] == "1020"
@@ -170,7 +174,9 @@ def test_a_flight_launched_in_a_located_field_shows_as_a_face_down_counter() -> 
         both_end_phase(game)  # combat, initiative: turn 2's Movement Phase
     game.command(CYLONS, {"type": "launch", "carrier": "basestar"})
     (line,) = lines(game, COLONIALS, "launch")
-    assert line["text"] == "A ship launches a fighter flight at 1010."
+    assert line["text"] == (
+        "The ship counter at hex 1010 launches a fighter flight, a new counter in its hex."
+    )
     flight = next(k for k in known_ships(game, COLONIALS) if k["id"] == line["flight"])
     assert (flight["level"], flight["facts"]) == ("detected", {})
     assert flight["public"]["category"] == "fighter flight"

@@ -73,9 +73,9 @@ def names(game: Game, side: str) -> list[str]:
 
 def texts(game: Game, side: str, *events: str) -> list[str]:
     return [
-        line["text"]
+        said["text"]
         for entry in game.view(side)["log"]
-        for line in entry["lines"]
+        for line, said in zip(entry["lines"], entry["said"], strict=True)
         if line.get("event") in events
     ]
 
@@ -106,8 +106,8 @@ def test_a_fugitive_hides_once_its_pursuers_have_left_and_stays_hidden_when_they
     assert frigate(game)["secret"]["pursuers"] == [galactica]
     assert names(game, COLONIALS) == ["Frigate"]  # R27: it cannot hide yet
     assert texts(game, CYLONS, "fugitive") == [
-        "Frigate is in the field, but the enemy has its signature: it stays identified until "
-        "every enemy ship now on the board has left it."
+        "Frigate is in your field and has its protection, but the enemy has its signature: it "
+        "stays identified until the enemy ship now on the board has left it."
     ]
     assert refused(game, CYLONS, {"type": "hide", "ship": "frigate"}) == "still_pursued"
     next_movement(game)
@@ -127,7 +127,9 @@ def test_a_fugitive_hides_once_its_pursuers_have_left_and_stays_hidden_when_they
     assert new["secret"]["in_fields"]
     assert names(game, COLONIALS) == []
     assert texts(game, COLONIALS, "trail_lost") == ["Frigate goes dark: its trail is lost."]
-    assert texts(game, CYLONS, "hidden") == ["Frigate goes dark in the field and hides."]
+    assert texts(game, CYLONS, "hidden") == [
+        "Frigate goes dark in the field and hides: the enemy loses its trail."
+    ]
     next_movement(game)
     plot(game, COLONIALS, {"ship": "galactica", "to": "1030", "speed": 1})  # she returns
     both_end_phase(game)

@@ -13,6 +13,7 @@ import pytest
 from ghillie import Game, Refusal
 from ghillie.dice.source import ScriptedDice
 from ghillie.fairness.audit import audit
+from ghillie.words import speaker
 
 CYLONS, COLONIALS = "cylons", "colonials"
 
@@ -65,6 +66,11 @@ def known_ships(game: Game, side: str) -> list[dict[str, Any]]:
 def known_names(game: Game, side: str) -> list[str]:
     known = known_ships(game, side)
     return sorted(str(k["facts"].get("name", k["public"]["category"])) for k in known)
+
+
+def said(line: dict[str, Any]) -> str:
+    """A told line's words as its reader reads them (the line keeps them as a Say)."""
+    return speaker("ambush-fields").text(line.get("text"))
 
 
 def scan_line(game: Game) -> dict[str, Any]:
@@ -157,7 +163,7 @@ def test_no_contact_reads_the_same_whether_the_roll_failed_or_there_was_nothing(
     assert {k: v for k, v in a.items() if k != "ship"} == {
         k: v for k, v in b.items() if k != "ship"
     }
-    assert a["text"] == "Galactica: no contact"
+    assert said(a) == "Galactica scans: no contact."
 
 
 @pytest.mark.spec("BSG-R29", "BSG-R30")

@@ -80,9 +80,9 @@ def known_ships(game: Game, side: str) -> list[dict[str, Any]]:
 
 def texts(game: Game, side: str, *events: str) -> list[str]:
     return [
-        line["text"]
+        said["text"]
         for entry in game.view(side)["log"]
-        for line in entry["lines"]
+        for line, said in zip(entry["lines"], entry["said"], strict=True)
         if line.get("event") in events
     ]
 
@@ -101,7 +101,7 @@ def test_a_hidden_ship_leaves_unseen_and_comes_back_identified_outside_the_field
     eye = own(game, CYLONS, "eye")
     assert eye["public"]["at"] is None
     assert (eye["public"]["off_board"], eye["public"]["left_from"]) == (True, "0112")
-    assert texts(game, CYLONS, "left_board") == ["Eye leaves the board at 0112."]
+    assert texts(game, CYLONS, "left_board") == ["Eye leaves the board at hex 0112."]
     assert texts(game, COLONIALS, "left_board") == []
     assert known_ships(game, COLONIALS) == []
     next_movement(game)
@@ -134,7 +134,7 @@ def test_a_ship_the_enemy_sees_is_seen_to_leave_and_to_come_back() -> None:
     game = at_movement()
     plot(game, COLONIALS, "galactica", "1030", leave=True, speed=1)
     both_end_phase(game)
-    assert texts(game, CYLONS, "left_board") == ["Galactica leaves the board at 1030."]
+    assert texts(game, CYLONS, "left_board") == ["Galactica leaves the board at hex 1030."]
     (galactica,) = known_ships(game, CYLONS)
     assert galactica["level"] == "identified"
     assert galactica["public"]["at"] is None
@@ -142,10 +142,12 @@ def test_a_ship_the_enemy_sees_is_seen_to_leave_and_to_come_back() -> None:
     next_movement(game)
     plot(game, COLONIALS, "galactica", "0130", heading="B", speed=2)
     both_end_phase(game)
-    assert texts(game, CYLONS, "entered_board") == ["Galactica comes back onto the board at 0130."]
+    assert texts(game, CYLONS, "entered_board") == [
+        "Galactica comes back onto the board at hex 0130."
+    ]
     assert known_ships(game, CYLONS)[0]["public"]["at"] == "0130"
     assert texts(game, COLONIALS, "entered_board") == [
-        "Galactica comes back onto the board at 0130."
+        "Galactica comes back onto the board at hex 0130."
     ]
 
 
@@ -175,7 +177,7 @@ def test_a_controller_that_leaves_takes_its_field_along() -> None:
     # The Eye is left in the open: identified where it is (R06). No field is on the board,
     # so Galactica rolls nothing and reads "no contact" (no dice were scripted).
     assert [k["facts"]["name"] for k in known_ships(game, COLONIALS)] == ["Eye"]
-    assert texts(game, COLONIALS, "scan") == ["Galactica: no contact"]
+    assert texts(game, COLONIALS, "scan") == ["Galactica scans: no contact."]
     both_end_phase(game)
     game.command(CYLONS, {"type": "drop_field", "field": "veil"})  # nothing left to reveal
     assert [k["facts"]["name"] for k in known_ships(game, COLONIALS)] == ["Eye"]

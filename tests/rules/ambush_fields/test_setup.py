@@ -11,6 +11,8 @@ import pytest
 
 from ghillie import Game, Refusal, examples
 
+from .test_game import said
+
 CYLONS, COLONIALS = "cylons", "colonials"
 
 # The table example leaves every starting hex to the players. The veil (radius 3) is
@@ -166,9 +168,9 @@ def test_ending_before_play_needs_both_sides_and_shows_nothing_until_then() -> N
     game = deployed()
     asked = game.command(CYLONS, {"type": "end_game"})
     assert game.state.phase.value == "setup"
-    assert "asks to end the game before it begins" in asked.told[COLONIALS][0]["text"]
-    assert "It ends once Colonial fleet asks too" in asked.told[CYLONS][0]["text"]
-    assert asked.told["spectator"][0]["text"] == "Cylons asks to end the game before it begins."
+    assert "Cylons ask to end the game before it begins" in said(asked.told[COLONIALS][0])
+    assert "It ends once Colonial fleet ask too" in said(asked.told[CYLONS][0])
+    assert said(asked.told["spectator"][0]) == "Cylons ask to end the game before it begins."
     assert game.view(CYLONS)["board"]["ending"] == [CYLONS]
     assert known(game, CYLONS) == {}
     text = str(game.view(CYLONS))

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Any
 
 from ghillie.events import BoardChange
 
@@ -55,6 +56,10 @@ class Board:
     fields: Mapping[str, Mapping[str, FieldState]] = field(default_factory=dict)
     # side -> the fields it holds partial information on (BSG-R15, R16: permanent).
     pi: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # side -> each piece of partial information as it was given, in order (BSG-R15: a scan's
+    # arc and base number; R16: a ship seen coming out of hiding). What the side is shown of
+    # it: never which field a piece concerns, which the side is not told.
+    hints: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
     # Sides that asked to end the game before it began: it ends once every side has, since
     # ending publishes the record, and with it every side's secret set-up (issue 10).
     ending: frozenset[str] = frozenset()
@@ -109,4 +114,8 @@ def fold(board: Board, change: BoardChange) -> Board:
             side = data["side"]
             held = board.pi.get(side, frozenset()) | {data["field"]}
             return replace(board, pi={**board.pi, side: held})
+        case "hint":
+            side = data["side"]
+            given = (*board.hints.get(side, ()), dict(data["hint"]))
+            return replace(board, hints={**board.hints, side: given})
     raise ValueError(f"ambush-fields has no board change {change.name!r}")

@@ -10,7 +10,8 @@ from __future__ import annotations
 from ghillie import lookup
 from ghillie.errors import NOT_NOW, UNKNOWN_PIECE, Refusal
 from ghillie.ruling import Ruling
-from ghillie.state import Facts
+from ghillie.state import SPECTATOR, Facts
+from ghillie.words import N_, Say, say, says
 
 from .board import Board, FieldState
 from .commands import AssignEW, Destroyed, Fire, Identify, MassIdentify
@@ -23,11 +24,12 @@ from .fields import (
     field_lost,
     protective_modifier,
 )
-from .movement import apply, raise_to, units
+from .movement import apply, came_out, raise_to, units
 from .pieces import FIELD, SHIP, own_ship, ship_class, ships, visibility, where
 from .pieces import fields as field_geometry
 from .scenario import AmbushFieldsScenario, ShipClass
 from .scouting import identify, mass_identify, mass_identify_reaches
+from .story import dropped, field_name, identified_as, ship_name, sight, tell_sighted
 
 OUT_OF_RANGE = "out_of_range"
 NOT_A_SCOUT = "not_a_scout"
@@ -59,21 +61,67 @@ def assign_ew(
     ruling.update(target.id, secret={"ew_on": {turn: on}})
     at = where(ruling.state, target)
     rating = cover_rating(at, side, field_geometry(ruling.state)) if at else None
+    scout = ruling.piece(own_ship(ruling.state, side, command.scout).id)
+    spent = says(
+        "{scout} spends {n} scout point of EW on {ship}",
+        "{scout} spends {n} scout points of EW on {ship}",
+        command.points,
+        scout=scout.secret["name"],
+        ship=target.secret["name"],
+    )
     if rating is not None and on > rating:
-        _give_away(ruling, target.id)
-    ruling.tell(side, {"event": "ew", "text": f"{command.points} point(s) of EW assigned."})
+        text = says(
+            "{spent}: {total} point on it this turn, more than the rating of its field, "
+            "{rating}, so it gives itself away.",
+            "{spent}: {total} points on it this turn, more than the rating of its field, "
+            "{rating}, so it gives itself away.",
+            on,
+            spent=spent,
+            total=on,
+            rating=rating,
+            rules=("BSG-R08", "BSG-A03", "BSG-A04"),
+        )
+    elif rating is not None:
+        text = says(
+            "{spent}: {total} point on it this turn, within the rating of its field, {rating}: "
+            "it stays hidden.",
+            "{spent}: {total} points on it this turn, within the rating of its field, "
+            "{rating}: it stays hidden.",
+            on,
+            spent=spent,
+            total=on,
+            rating=rating,
+            rules=("BSG-R07", "BSG-R08"),
+        )
+    else:
+        text = say("{spent}.", spent=spent)
+    ruling.tell(side, {"event": "ew", "text": text})
+    if rating is not None and on > rating:
+        _give_away(ruling, target.id, rules=("BSG-R08",))
 
 
-def _give_away(ruling: Ruling[Board], ship_id: str) -> None:
-    """A hidden ship becomes detected (R08, R09), and its field is partly known (R16)."""
+def _give_away(ruling: Ruling[Board], ship_id: str, rules: tuple[str, ...]) -> None:
+    """A hidden ship becomes detected (R08, R09), and its field is partly known (R16): the
+    other side sees a counter appear, and its owner is told so."""
     ship = ruling.piece(ship_id)
+    before = sight(ruling.state)
+    gave: list[tuple[str, list[str]]] = []
     for other in ruling.state.others(ship.owner):
         if visibility(ruling.state, other, ship) is Visibility.HIDDEN:
             raise_to(ruling, ship.id, other, Visibility.DETECTED)
-            for field_id in ship.secret.get("in_fields", []):
+            hiding = list(ship.secret.get("in_fields", []))
+            for field_id in hiding:
                 ruling.change_board("pi", side=other, field=field_id)
                 if ruling.board.knows(other, field_id) is FieldState.UNKNOWN:
                     ruling.change_board("field", side=other, field=field_id, state="partial")
+            if hiding:
+                gave.append((other, hiding))
+    # The ship is seen where it is, but the other side is not told why: the rule ids of its
+    # line name only what it sees, a counter.
+    tell_sighted(ruling, before, rules=("BSG-R10",), owner=False)
+    tell_sighted(ruling, before, rules=rules, seer=False)
+    for other, hiding in gave:
+        came_out(ruling, other, ruling.piece(ship_id), hiding, gave_away=True)
 
 
 def fire(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, command: Fire) -> None:
@@ -83,25 +131,45 @@ def fire(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, comma
     if source is None or aim is None:
         raise Refusal(NOT_NOW, "Both ships must be on the map.")
     shapes = field_geometry(ruling.state)
-    field = protective_modifier(source, aim, target.owner, shapes)
+    field = protected = protective_modifier(source, aim, target.owner, shapes)
     if command.eccm:
         # BSG-R23: counter-EW cancels the field's penalty on this target, point for point.
         if command.eccm_scout is None:
             raise Refusal(NOT_A_SCOUT, "Only a scout spends scout points.")
         _scout(ruling, scenario, side, command.eccm_scout, command.eccm)
         field = max(0, field - command.eccm)
-    modifier = capped(field + command.modifiers)
-    _give_away(ruling, firer.id)  # BSG-R09: firing gives a hidden ship away
-    line = {
-        "event": "fire",
-        "ship": firer.id,
-        "target": target.id,
-        "modifier": modifier,
-        "text": f"{firer.secret['name']} fires: total modifier {modifier:+d} "
-        "(the field's, then the ±3 cap).",
-    }
-    ruling.tell(side, line)
-    ruling.tell(target.owner, {**line, "text": f"A ship fires at {target.secret['name']}."})
+    total = capped(field + command.modifiers)
+    _give_away(ruling, firer.id, rules=("BSG-R09",))  # BSG-R09: firing gives a hidden ship away
+    why: list[Say] = []
+    if protected:
+        why.append(say("the field's {n}", n=f"{protected:+d}"))
+        if command.eccm:
+            why.append(say("counter-EW cancelling {n}", n=protected - field, rules=("BSG-R23",)))
+    else:
+        why.append(say("no field in the way"))
+    if command.modifiers:
+        why.append(say("other modifiers {n}", n=f"{command.modifiers:+d}"))
+    if total != field + command.modifiers:
+        why.append(say("held to {n}", n=f"{total:+d}"))
+    for reader in (side, target.owner):
+        ruling.tell(
+            reader,
+            {
+                "event": "fire",
+                "by": side,
+                "ship": firer.id,
+                "target": target.id,
+                "modifier": total,
+                "text": say(
+                    "{ship} fires at {target}: total modifier {total} ({why}).",
+                    ship=ship_name(ruling.state, reader, firer, first=True),
+                    target=ship_name(ruling.state, reader, target),
+                    total=f"{total:+d}",
+                    why=why,
+                    rules=("BSG-R20", "BSG-R21", "BSG-R22"),
+                ),
+            },
+        )
 
 
 def do_identify(
@@ -126,11 +194,56 @@ def do_identify(
     if result.refused is not None:
         raise Refusal(NOT_NOW, "That ship cannot be identified now.")
     scout = _scout(ruling, scenario, side, command.scout, command.points)
+    state = ruling.state
+    was = ship_name(state, side, target)
     if result.identified:
         raise_to(ruling, target.id, side, Visibility.IDENTIFIED)
     # BSG-R24: success or failure only, never the rating.
     word = "identified" if result.identified else "not identified"
-    ruling.tell(side, {"event": "identify", "result": word, "text": f"{scout['name']}: {word}."})
+    spent = says(
+        "{scout} spends {n} scout point to identify {target}",
+        "{scout} spends {n} scout points to identify {target}",
+        command.points,
+        scout=scout["name"],
+        target=was,
+    )
+    ruling.tell(
+        side,
+        {
+            "event": "identify",
+            "result": word,
+            "text": say(
+                "{spent}: identified, it is {ship}.",
+                spent=spent,
+                ship=identified_as(ruling.state, side, target),
+                rules=("BSG-R24",),
+            )
+            if result.identified
+            else say("{spent}: not identified.", spent=spent, rules=("BSG-R24", "BSG-A13")),
+        },
+    )
+    # The field's owner answers the attempt at the table (R24: "only whether their
+    # identifying attempt has worked or not"): it is told of it, either way.
+    tried = says(
+        "{scout} spends {n} scout point to identify {ship}",
+        "{scout} spends {n} scout points to identify {ship}",
+        command.points,
+        scout=ship_name(state, target.owner, scout_ship, first=True),
+        ship=target.secret["name"],
+    )
+    ruling.tell(
+        target.owner,
+        {
+            "event": "identify",
+            "result": word,
+            "ship": target.id,
+            "text": say("{tried}: the enemy has identified it.", tried=tried, rules=("BSG-R24",))
+            if result.identified
+            else say(
+                "{tried}: not enough, it stays unidentified.", tried=tried, rules=("BSG-R24",)
+            ),
+        },
+    )
 
 
 def do_mass_identify(
@@ -155,20 +268,54 @@ def do_mass_identify(
             raise Refusal(OUT_OF_RANGE, "A scout is beyond normal EW range of the field.")
         _scout(ruling, scenario, side, ref, share + (1 if i < rest else 0))
     result = mass_identify(command.points, shape.rating, located)
+    known = {s: field_name(ruling.state, s, field_piece) for s in (side, field_piece.owner)}
+    before = sight(ruling.state)
     if result.outcome is not None:
         for ship in ships(ruling.state):
             at = where(ruling.state, ship)
             if ship.owner == shape.owner and at is not None and contains(shape, at):
                 raise_to(ruling, ship.id, side, result.outcome)
     word = result.outcome.value if result.outcome else "no effect"
-    ruling.tell(side, {"event": "mass_identify", "result": word, "text": f"Mass identify: {word}."})
+    outcome = MASS_OUTCOME[word]
+    scouts = [own_ship(state, side, ref) for ref in command.scouts]
+    for reader in (side, field_piece.owner):
+        pooled = says(
+            "{scouts} pool {n} scout point against {field}",
+            "{scouts} pool {n} scout points against {field}",
+            command.points,
+            scouts=[ship_name(ruling.state, reader, s) for s in scouts],
+            field=known[reader],
+        )
+        ruling.tell(
+            reader,
+            {
+                "event": "mass_identify",
+                "result": word,
+                "text": say(
+                    "{pooled}: {outcome}.",
+                    pooled=pooled,
+                    outcome=say(outcome),
+                    rules=("BSG-R25", "BSG-A12", "BSG-A13"),
+                ),
+            },
+        )
+    tell_sighted(ruling, before, rules=("BSG-R25",))
 
 
 def destroyed(ruling: Ruling[Board], side: str, command: Destroyed) -> None:
     ship = own_ship(ruling.state, side, command.ship)
     ruling.update(ship.id, secret={"destroyed": True})
     ruling.tell(
-        side, {"event": "destroyed", "text": f"{ship.secret['name']} is lost at segment 10."}
+        side,
+        {
+            "event": "destroyed",
+            "text": say(
+                "{ship} is destroyed: it is taken off the board at the end of the Combat Phase, "
+                "when every loss is applied.",
+                ship=ship.secret["name"],
+                rules=("BSG-R28",),
+            ),
+        },
     )
 
 
@@ -185,18 +332,77 @@ def segment_10(ruling: Ruling[Board]) -> None:
             shape = next(f for f in shapes if f.key == piece.id)
             remaining = [f for f in shapes if f.key != piece.id]
             survivors = [u for u in units(ruling.state) if u.key not in gone]
+            heard = {o: dropped(state, o, piece, "lost") for o in state.others(piece.owner)}
+            mine = field_name(state, piece.owner, piece)
+            before = sight(ruling.state)
             if shape.active:  # a controller lost off the board takes its field's hexes along
                 apply(ruling, field_lost(shape, survivors, remaining))
             ruling.update(piece.id, secret={"active": False})
             for other in ruling.state.others(piece.owner):
                 ruling.change_board("field", side=other, field=piece.id, state="dropped")
-            ruling.tell_public({"event": "field_dropped", "text": "An ambush field is dropped."})
+            ruling.tell(
+                piece.owner,
+                {
+                    "event": "field_dropped",
+                    "field": piece.id,
+                    "text": say(
+                        "{field} drops with its controlling ship: every ship that was in it is "
+                        "identified.",
+                        field=mine,
+                        rules=("BSG-R28", "BSG-R30"),
+                    ),
+                },
+            )
+            for other, text in heard.items():
+                ruling.tell(other, {"event": "field_dropped", "text": text})
+            ruling.tell(
+                SPECTATOR,
+                {
+                    "event": "field_dropped",
+                    "text": say(
+                        "An ambush field of {side} drops.",
+                        side=state.scenario.side_name(piece.owner),
+                        rules=("BSG-R28",),
+                    ),
+                },
+            )
+            tell_sighted(ruling, before, rules=("BSG-R30",))
     for ship in lost:
         visible_to = [
             o
             for o in ruling.state.others(ship.owner)
             if visibility(ruling.state, o, ship) is not Visibility.HIDDEN
         ]
+        names = {o: ship_name(ruling.state, o, ship, first=True) for o in visible_to}
         ruling.remove(ship.id)
+        ruling.tell(
+            ship.owner,
+            {
+                "event": "lost",
+                "ship": ship.id,
+                "text": say(
+                    "{ship} is destroyed and taken off the board.",
+                    ship=ship.secret["name"],
+                    rules=("BSG-R28",),
+                ),
+            },
+        )
         for other in visible_to:
-            ruling.tell(other, {"event": "lost", "text": "A ship is lost."})
+            ruling.tell(
+                other,
+                {
+                    "event": "lost",
+                    "text": say(
+                        "{ship} is destroyed and taken off the board.",
+                        ship=names[other],
+                        rules=("BSG-R28",),
+                    ),
+                },
+            )
+
+
+MASS_OUTCOME = {
+    Visibility.IDENTIFIED.value: N_("every ship in it is identified"),
+    Visibility.DETECTED.value: N_("every ship in it shows as a counter"),
+    "no effect": N_("not enough, no effect"),
+}

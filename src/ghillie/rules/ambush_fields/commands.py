@@ -84,7 +84,7 @@ class DropField(Command):
 
     phases: ClassVar[frozenset[Phase]] = PLAY
     type: Literal["drop_field"] = "drop_field"
-    field: str = Field(max_length=64, description="the field's scenario key")
+    field: str = Field(max_length=64, description="the field's id (or its scenario key)")
 
 
 class Launch(Command):

@@ -13,8 +13,8 @@ of its side's active fields. The ship then goes dark: the identified counter lea
 enemy's board, and the ship goes on under a new id, hidden like any unit in the field, so
 that no one can tie a counter seen later to the ship that was identified. A side that has
 located a field it is in sees a new face-down counter where it was (R17 DEFAULT: every unit
-in a located field stays detected) — hiding is never refused for that, since the owner is
-not told which of its fields the enemy has located.
+in a located field stays detected) — hiding is never refused for that: the rules let the
+fugitive go dark, and its owner is told that the enemy sees the new counter.
 
 The pursuers are kept in the fugitive's secret part as piece ids its side can see; an empty
 list means it has shaken them off. A ship that leaves its side's fields is no fugitive any
@@ -28,12 +28,14 @@ from collections.abc import Mapping, Sequence
 from ghillie.errors import Refusal
 from ghillie.ruling import Ruling
 from ghillie.state import SPECTATOR, GameState, Level, Piece
+from ghillie.words import say, says
 
 from .board import Board, FieldState
 from .commands import Hide
 from .fields import Visibility, hiding_fields
-from .pieces import FIELD, known_as, on_board, own_ship, sentence, ships, visibility, where
+from .pieces import FIELD, on_board, own_ship, ships, visibility, where
 from .pieces import fields as field_geometry
+from .story import ship_name, sight, tell_sighted
 
 STILL_PURSUED = "still_pursued"
 NOT_IN_A_FIELD = "not_in_a_field"
@@ -74,8 +76,17 @@ def track(ruling: Ruling[Board], was_in: Mapping[str, Sequence[str]]) -> None:
                     {
                         "event": "fugitive",
                         "ship": ship.id,
-                        "text": f"{name} is in the field, but the enemy has its signature: it "
-                        "stays identified until every enemy ship now on the board has left it.",
+                        "text": says(
+                            "{ship} is in your field and has its protection, but the enemy has "
+                            "its signature: it stays identified until the enemy ship now on "
+                            "the board has left it.",
+                            "{ship} is in your field and has its protection, but the enemy has "
+                            "its signature: it stays identified until the {n} enemy ships now "
+                            "on the board have left it.",
+                            len(pursuers),
+                            ship=name,
+                            rules=("BSG-R27", "BSG-A19"),
+                        ),
                     },
                 )
                 continue
@@ -90,8 +101,11 @@ def track(ruling: Ruling[Board], was_in: Mapping[str, Sequence[str]]) -> None:
             {
                 "event": "pursuit_lost",
                 "ship": ship.id,
-                "text": f"{name} has shaken off its pursuers: it may hide while it stays in "
-                "the field.",
+                "text": say(
+                    "{ship} has shaken off its pursuers: it may hide while it stays in the field.",
+                    ship=name,
+                    rules=("BSG-R27", "BSG-A19"),
+                ),
             },
         )
 
@@ -114,7 +128,8 @@ def hide(ruling: Ruling[Board], side: str, command: Hide) -> None:
     if not inside:
         raise Refusal(NOT_IN_A_FIELD, "A ship can hide only inside one of your fields.")
     watchers = [o for o in state.others(side) if visibility(state, o, old) is not Visibility.HIDDEN]
-    lost = {o: sentence(known_as(state, o, old)) for o in watchers}
+    lost = {o: ship_name(state, o, old, first=True) for o in watchers}
+    spectated = ship_name(state, SPECTATOR, old, first=True)
     # The new counter is placed before the old one goes (one more ship's facts for an
     # event: Ruleset.secret_facts counts them).
     new = Piece(
@@ -132,6 +147,7 @@ def hide(ruling: Ruling[Board], side: str, command: Hide) -> None:
     if old.id in scanning:
         ruling.change_board("scan", side=side, ships=sorted((scanning - {old.id}) | {new.id}))
     ruling.remove(old.id)
+    before = sight(state)
     for other in state.others(side):
         # R17 DEFAULT: in a field this side has located, every unit is at least detected.
         if any(ruling.board.knows(other, f.key) is FieldState.LOCATED for f in inside):
@@ -139,12 +155,32 @@ def hide(ruling: Ruling[Board], side: str, command: Hide) -> None:
     name = old.secret["name"]
     ruling.tell(
         side,
-        {"event": "hidden", "ship": new.id, "text": f"{name} goes dark in the field and hides."},
+        {
+            "event": "hidden",
+            "ship": new.id,
+            "text": say(
+                "{ship} goes dark in the field and hides: the enemy loses its trail.",
+                ship=name,
+                rules=("BSG-R27", "BSG-A19"),
+            ),
+        },
     )
     for other, what in lost.items():
-        ruling.tell(other, {"event": "trail_lost", "text": f"{what} goes dark: its trail is lost."})
+        ruling.tell(
+            other,
+            {
+                "event": "trail_lost",
+                "text": say("{ship} goes dark: its trail is lost.", ship=what, rules=("BSG-R27",)),
+            },
+        )
     if watchers and len(watchers) == len(state.others(side)):
         ruling.tell(
             SPECTATOR,
-            {"event": "trail_lost", "text": f"{lost[watchers[0]]} goes dark: its trail is lost."},
+            {
+                "event": "trail_lost",
+                "text": say(
+                    "{ship} goes dark: its trail is lost.", ship=spectated, rules=("BSG-R27",)
+                ),
+            },
         )
+    tell_sighted(ruling, before, rules=("BSG-R17", "BSG-A12"))

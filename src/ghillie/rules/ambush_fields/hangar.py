@@ -25,14 +25,16 @@ from __future__ import annotations
 from ghillie.errors import Refusal
 from ghillie.ruling import Ruling
 from ghillie.state import Facts, Piece
+from ghillie.words import say
 
 from .board import Board, FieldState
 from .commands import Launch, Recover
 from .fields import Visibility, hiding_fields
 from .movement import raise_to
-from .pieces import OFF_BOARD, SHIP, known_as, own_ship, sentence, ship_class, visibility, where
+from .pieces import OFF_BOARD, SHIP, own_ship, ship_class, visibility, where
 from .pieces import fields as field_geometry
 from .scenario import AmbushFieldsScenario, FighterSpec, ShipClass
+from .story import category, ship_name, sight, tell_sighted
 
 NOT_A_CARRIER = "not_a_carrier"
 NOT_A_FLIGHT = "not_a_flight"
@@ -93,15 +95,29 @@ def launch(
         },
     )
     ruling.update(carrier.id, secret={"hangar": aboard[1:]})
+    before = sight(ruling.state)
     ruling.place(flight)
     name = flight.secret["name"]
+    unseen = inside and not any(
+        ruling.board.knows(o, f.key) is FieldState.LOCATED
+        for o in ruling.state.others(side)
+        for f in inside
+    )
     ruling.tell(
         side,
         {
             "event": "launch",
             "carrier": carrier.id,
             "flight": flight.id,
-            "text": f"{carrier.secret['name']} launches {name} at {label}.",
+            "text": say(
+                "{carrier} launches {flight} at hex {hex}, inside your field: unseen."
+                if unseen
+                else "{carrier} launches {flight} at hex {hex}.",
+                carrier=carrier.secret["name"],
+                flight=name,
+                hex=label,
+                rules=("BSG-R07",),
+            ),
         },
     )
     for other in ruling.state.others(side):
@@ -113,15 +129,44 @@ def launch(
         else:
             raise_to(ruling, flight.id, other, Visibility.IDENTIFIED)
         seen = visibility(ruling.state, other, carrier) is not Visibility.HIDDEN
-        what = known_as(ruling.state, other, ruling.piece(flight.id))
+        launched = ruling.piece(flight.id)
+        what = ship_name(ruling.state, other, launched)
         line: dict[str, object] = {"event": "launch", "flight": flight.id}
+        identified = visibility(ruling.state, other, launched) is Visibility.IDENTIFIED
         if seen:
             line["carrier"] = carrier.id
-            by = sentence(known_as(ruling.state, other, carrier))
-            line["text"] = f"{by} launches {what} at {label}."
+            by = ship_name(ruling.state, other, carrier, first=True)
+            line["text"] = (
+                say(
+                    "{carrier} launches {flight} at hex {hex}.",
+                    carrier=by,
+                    flight=what,
+                    hex=label,
+                    rules=("BSG-R07",),
+                )
+                if identified
+                else say(
+                    "{carrier} launches a {category}, a new counter in its hex.",
+                    carrier=by,
+                    category=category(launched),
+                    rules=("BSG-R17", "BSG-A12"),
+                )
+            )
+        elif identified:
+            line["text"] = say("{flight} appears at hex {hex}.", flight=what, hex=label)
         else:
-            line["text"] = f"{sentence(what)} appears at {label}."
+            line["text"] = say(
+                "A {category} counter appears at hex {hex}.",
+                category=category(launched),
+                hex=label,
+                rules=("BSG-R17", "BSG-A12"),
+            )
         ruling.tell(other, line)
+    # What the enemy now sees of the flight, told to its owner (the other side has its own
+    # line above).
+    tell_sighted(
+        ruling, before, rules=("BSG-R17", "BSG-A12") if inside else ("BSG-R07",), seer=False
+    )
 
 
 def recover(
@@ -146,13 +191,16 @@ def recover(
     for other in state.others(side):
         if visibility(state, other, flight) is Visibility.HIDDEN:
             continue
-        what = sentence(known_as(state, other, flight))
         ruling.tell(
             other,
             {
                 "event": "recovered",
                 "flight": flight.id,
-                "text": f"{what} lands aboard a carrier and leaves the board.",
+                "text": say(
+                    "{flight} lands aboard a carrier and leaves the board.",
+                    flight=ship_name(state, other, flight, first=True),
+                    rules=("BSG-R07",),
+                ),
             },
         )
     ruling.update(carrier.id, secret={"hangar": [*aboard, back]})
@@ -162,6 +210,11 @@ def recover(
         {
             "event": "recovered",
             "carrier": carrier.id,
-            "text": f"{flight_name} lands aboard {carrier.secret['name']}.",
+            "text": say(
+                "{flight} lands aboard {carrier}.",
+                flight=flight_name,
+                carrier=carrier.secret["name"],
+                rules=("BSG-R07",),
+            ),
         },
     )

@@ -15,6 +15,7 @@ from ghillie.errors import UNKNOWN_PIECE, Refusal
 from ghillie.measure.hexes import Hex, HexMap, to_offset
 from ghillie.state import Facts, GameState, Level, Piece
 
+from .board import FieldState
 from .fields import Field, Visibility
 from .scenario import AmbushFieldsScenario, ShipClass
 
@@ -55,16 +56,19 @@ def own_ship(state: GameState[Any], side: str, ref: str) -> Piece:
     return piece
 
 
-def own_field(state: GameState[Any], side: str, key: str) -> Piece:
-    piece = next(
-        (
-            p
-            for p in state.pieces.values()
-            if p.kind == FIELD and p.owner == side and p.secret.get("key") == key
-        ),
-        None,
-    )
+def own_field(state: GameState[Any], side: str, ref: str) -> Piece:
+    """One of ``side``'s fields, by piece id (as the pages name it) or by scenario key."""
+    piece = state.pieces.get(ref)
     if piece is None:
+        piece = next(
+            (
+                p
+                for p in state.pieces.values()
+                if p.kind == FIELD and p.owner == side and p.secret.get("key") == ref
+            ),
+            None,
+        )
+    if piece is None or piece.kind != FIELD or piece.owner != side:
         raise Refusal(UNKNOWN_PIECE, "There is no such piece that you can see.")
     return piece
 
@@ -113,22 +117,6 @@ def edges(hex_map: HexMap) -> list[Hex]:
     return [h for h in hex_map.hexes() if is_edge(hex_map, h)]
 
 
-def known_as(state: GameState[Any], side: str, ship: Piece) -> str:
-    """A ship named as ``side`` knows it: its own ships and identified enemies by name,
-    any other by its category ("a fighter flight", BSG-R10)."""
-    if ship.owner == side:
-        return str(ship.secret["name"])
-    known = state.known(side, ship.id)
-    if known.level >= Level.IDENTIFIED and "name" in known.facts:
-        return str(known.facts["name"])
-    return f"a {ship.public.get('category', 'ship')}"
-
-
-def sentence(text: str) -> str:
-    """``text`` with its first letter in capitals."""
-    return text[:1].upper() + text[1:]
-
-
 def fields(state: GameState[Any]) -> list[Field]:
     """Every field as geometry: centred on its controller's hex now (BSG-R04)."""
     out = []
@@ -152,3 +140,31 @@ def fields(state: GameState[Any]) -> list[Field]:
 
 def ship_class(ship: Piece) -> ShipClass:
     return ShipClass(ship.secret["class"])
+
+
+def known_fields(state: GameState[Any], side: str) -> list[dict[str, Any]]:
+    """A side's own fields, and the enemy fields it has located (BSG-R17: "always visible
+    on the board") with their current place, extent and rating."""
+    scenario = state.scenario
+    assert isinstance(scenario, AmbushFieldsScenario)
+    out = []
+    for piece in state.pieces.values():
+        if piece.kind != FIELD:
+            continue
+        mine = piece.owner == side
+        if not mine and state.board.knows(side, piece.id) is not FieldState.LOCATED:
+            continue
+        controller = state.pieces.get(piece.secret["controller"])
+        at = where(state, controller) if controller is not None else None
+        out.append(
+            {
+                "id": piece.id,
+                "owner": piece.owner,
+                "centre": scenario.hex_map.to_label(at) if at else None,
+                "radius": piece.secret["radius"],
+                "rating": piece.secret["rating"],
+                "active": piece.secret["active"],
+                **({"key": piece.secret["key"]} if mine else {}),
+            }
+        )
+    return out

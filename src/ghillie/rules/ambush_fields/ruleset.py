@@ -11,9 +11,11 @@ from ghillie.events import BoardChange
 from ghillie.maps import MapView
 from ghillie.ruleset import Command, OddsQuery, Ruleset
 from ghillie.ruling import Ruling
-from ghillie.state import REFEREE, SPECTATOR, Facts, GameState, Phase
+from ghillie.state import REFEREE, SPECTATOR, Facts, GameState, Phase, Piece
+from ghillie.words import Say, say, says
+from ghillie.words.piece import PieceWords
 
-from . import detection
+from . import detection, words
 from .board import Board, FieldState, Step, done, fold
 from .combat import assign_ew, destroyed, do_identify, do_mass_identify, fire, segment_10
 from .commands import (
@@ -40,10 +42,11 @@ from .fields import field_lost
 from .fugitives import hide
 from .hangar import launch, recover
 from .movement import apply, carry_out_plots, crossings, detect, invade, settle, units
-from .pieces import FIELD, OFF_BOARD, is_edge, is_off_board, own_field, own_ship, where
+from .pieces import OFF_BOARD, is_edge, is_off_board, known_fields, own_field, own_ship
 from .pieces import fields as field_geometry
 from .scenario import AmbushFieldsScenario, EnterTrigger
 from .setup import OFF_MAP, create, deploy, ready
+from .story import dropped, field_name, phase, sight, tell_sighted
 
 SHIP_FACTS = 11
 FIELD_FACTS = 5
@@ -57,6 +60,7 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
     map_modes = ("table", "map")
     scenario_model = AmbushFieldsScenario
     commands = COMMANDS
+    orders = words.ORDERS
     odds_queries: ClassVar[Mapping[str, OddsQuery]] = {"detect": detection.ODDS}
 
     def secret_facts(self, scenario: AmbushFieldsScenario) -> int:
@@ -162,7 +166,7 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
             "ending": sorted(board.ending),
         }
         if observer in state.sides:
-            out["fields"] = _known_fields(state, observer)
+            out["fields"] = known_fields(state, observer)
         elif observer == REFEREE:
             # Every field, as its owner knows it, and which other sides have located it:
             # the same list shape as a side's, so one map draws both.
@@ -176,10 +180,16 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
                     ),
                 }
                 for side in state.sides
-                for f in _known_fields(state, side)
+                for f in known_fields(state, side)
                 if f["owner"] == side
             ]
         return out
+
+    def describe(self, state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
+        return words.describe(state, observer, piece)
+
+    def status(self, state: GameState[Board], observer: str) -> list[str | Say]:
+        return words.status(state, observer)
 
     def map_view(self, state: GameState[Board], observer: str) -> MapView | None:
         from .map import map_view
@@ -200,63 +210,42 @@ def end_game(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str) -
     waiting = [s for s in ruling.state.sides if s != side and s not in ruling.board.ending]
     if ruling.state.phase is Phase.SETUP and waiting:
         ruling.change_board("ending", side=side)
-        names = " and ".join(scenario.side_name(s) for s in waiting)
+        names = [scenario.side_name(s) for s in waiting]
         ruling.tell(
             side,
             {
                 "event": "end_asked",
-                "text": f"You asked to end the game before it begins. It ends once {names} "
-                f"{'ask' if len(waiting) > 1 else 'asks'} too; nothing is revealed until then.",
+                "text": say(
+                    "You ask to end the game before it begins. It ends once {sides} ask too; "
+                    "nothing is revealed until then.",
+                    sides=names,
+                ),
             },
         )
-        asked = f"{scenario.side_name(side)} asks to end the game before it begins."
+        asked = say("{side} ask to end the game before it begins.", side=scenario.side_name(side))
         for other in waiting:
             ruling.tell(
                 other,
                 {
                     "event": "end_asked",
                     "by": side,
-                    "text": f"{asked} End the game too to agree: the record, with both sides' "
-                    "set-up, is published then.",
+                    "text": say(
+                        "{asked} End the game too to agree: the record, with both sides' "
+                        "set-up, is published then.",
+                        asked=asked,
+                    ),
                 },
             )
         ruling.tell(SPECTATOR, {"event": "end_asked", "by": side, "text": asked})
         return
     ruling.set_phase(Phase.OVER)
-    ruling.tell_public({"event": "game_over", "text": "The game is over."})
-
-
-def _known_fields(state: GameState[Board], side: str) -> list[dict[str, Any]]:
-    """A side's own fields, and the enemy fields it has located (BSG-R17: "always visible
-    on the board") with their current place, extent and rating."""
-    scenario = state.scenario
-    assert isinstance(scenario, AmbushFieldsScenario)
-    out = []
-    for piece in state.pieces.values():
-        if piece.kind != FIELD:
-            continue
-        mine = piece.owner == side
-        if not mine and state.board.knows(side, piece.id) is not FieldState.LOCATED:
-            continue
-        controller = state.pieces.get(piece.secret["controller"])
-        at = where(state, controller) if controller is not None else None
-        out.append(
-            {
-                "id": piece.id,
-                "owner": piece.owner,
-                "centre": scenario.hex_map.to_label(at) if at else None,
-                "radius": piece.secret["radius"],
-                "rating": piece.secret["rating"],
-                "active": piece.secret["active"],
-                **({"key": piece.secret["key"]} if mine else {}),
-            }
-        )
-    return out
+    ruling.tell_public({"event": "game_over", "text": say("The game is over.")})
 
 
 def plot(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, command: Plot) -> None:
     """Each move is kept secret until the phase ends. A ship leaves the board, or comes back
     onto it, only at an edge hex of the map."""
+    moves: list[Say] = []
     for move in command.moves:
         ship = own_ship(ruling.state, side, move.ship)
         try:
@@ -272,7 +261,35 @@ def plot(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, comma
         if move.leave:
             plotted["leave"] = True
         ruling.update(ship.id, secret={"plot": plotted})
-    ruling.tell(side, {"event": "plotted", "text": f"Plotted {len(command.moves)} move(s)."})
+        if move.leave:
+            moves.append(
+                say("{ship} to leave the board at hex {hex}", ship=ship.secret["name"], hex=move.to)
+            )
+        else:
+            moves.append(
+                say(
+                    "{ship} to hex {hex}, heading {heading}, speed {speed}",
+                    ship=ship.secret["name"],
+                    hex=move.to,
+                    heading=move.heading,
+                    speed=move.speed,
+                )
+            )
+    ruling.tell(
+        side,
+        {
+            "event": "plotted",
+            "text": says(
+                "In secret, you plot {n} move: {moves}. It is carried out when both sides have "
+                "ended the Movement Phase.",
+                "In secret, you plot {n} moves: {moves}. They are carried out together when "
+                "both sides have ended the Movement Phase.",
+                len(moves),
+                moves=moves,
+                rules=("BSG-R05", "BSG-R06"),
+            ),
+        },
+    )
 
 
 def scan(ruling: Ruling[Board], side: str, command: Scan) -> None:
@@ -280,7 +297,21 @@ def scan(ruling: Ruling[Board], side: str, command: Scan) -> None:
     if any(is_off_board(ruling.piece(ship)) for ship in chosen):
         raise Refusal(OFF_BOARD, "A ship off the board cannot scan.")
     ruling.change_board("scan", side=side, ships=chosen)
-    ruling.tell(side, {"event": "scanning", "text": f"{len(chosen)} ship(s) will scan."})
+    names = [ruling.piece(ship).secret["name"] for ship in chosen]
+    ruling.tell(
+        side,
+        {
+            "event": "scanning",
+            "text": say(
+                "In secret, you say {ships} will scan this turn: at the end of the Movement "
+                "Phase each rolls against every enemy field.",
+                ships=names,
+                rules=("BSG-R12", "BSG-R13", "BSG-A06"),
+            )
+            if names
+            else say("In secret, you say no ship of yours scans this turn.", rules=("BSG-A06",)),
+        },
+    )
 
 
 def drop_field(ruling: Ruling[Board], side: str, command: DropField) -> None:
@@ -293,19 +324,57 @@ def drop_field(ruling: Ruling[Board], side: str, command: DropField) -> None:
     remaining = [f for f in shapes if f.key != field.id]
     # A field whose controller is off the board covers no hex of it: nothing is revealed.
     reveals = field_lost(shape, units(ruling.state), remaining) if shape.active else []
+    state = ruling.state
+    scenario = state.scenario
+    # Each side names the field as it knew it before it went.
+    known = {s: dropped(state, s, field, "dropped") for s in state.others(side)}
+    mine = field_name(state, side, field)
+    before = sight(state)
     ruling.update(field.id, secret={"active": False})
     apply(ruling, reveals)
     for other in ruling.state.others(side):
         ruling.change_board("field", side=other, field=field.id, state=FieldState.DROPPED.value)
-    ruling.tell_public({"event": "field_dropped", "text": "An ambush field is dropped."})
+    ruling.tell(
+        side,
+        {
+            "event": "field_dropped",
+            "field": field.id,
+            "text": say(
+                "You drop {field}: it can never be raised again, and every ship that was in it "
+                "is identified.",
+                field=mine,
+                rules=("BSG-R29", "BSG-R30"),
+            ),
+        },
+    )
+    name = scenario.side_name(side)
+    for other, text in known.items():
+        ruling.tell(other, {"event": "field_dropped", "text": text})
+    ruling.tell(
+        SPECTATOR,
+        {
+            "event": "field_dropped",
+            "text": say("{side} drop an ambush field.", side=name, rules=("BSG-R29",)),
+        },
+    )
+    tell_sighted(ruling, before, rules=("BSG-R30",))
 
 
 def end_phase(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str) -> None:
     step = ruling.board.step
     ruling.change_board(done(side).name, side=side)
     if ruling.board.step is step:
-        name = scenario.side_name(side)
-        ruling.tell_public({"event": "done", "side": side, "text": f"{name} is done."})
+        ruling.tell_public(
+            {
+                "event": "done",
+                "side": side,
+                "text": say(
+                    "{side} are done with the {phase}.",
+                    side=scenario.side_name(side),
+                    phase=phase(step),
+                ),
+            }
+        )
         return
     if step is Step.MOVEMENT:
         immediate = scenario.switches.enter_trigger is EnterTrigger.IMMEDIATE
@@ -323,6 +392,8 @@ def end_phase(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str) 
             "event": "phase",
             "turn": board.turn,
             "step": board.step.value,
-            "text": f"Turn {board.turn}: {board.step.value.capitalize()} Phase.",
+            "text": say(
+                "Turn {turn}: the {phase} begins.", turn=board.turn, phase=phase(board.step)
+            ),
         }
     )

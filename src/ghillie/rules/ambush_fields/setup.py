@@ -6,13 +6,15 @@ from __future__ import annotations
 from ghillie.errors import NOT_NOW, Refusal
 from ghillie.ruling import Ruling
 from ghillie.state import Level, Phase, Piece
+from ghillie.words import Say, say, says
 
-from .board import Board, start
+from .board import Board, Step, start
 from .commands import Deploy
 from .fields import hiding_fields
 from .pieces import FIELD, SHIP, identity, own_ship, ships, where
 from .pieces import fields as field_geometry
 from .scenario import AmbushFieldsScenario
+from .story import phase, sight, tell_sighted
 
 OFF_MAP = "off_map"
 
@@ -82,6 +84,7 @@ def take_the_board(ruling: Ruling[Board]) -> None:
 def deploy(
     ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, command: Deploy
 ) -> None:
+    placed: list[Say] = []
     for placement in command.ships:
         ship = own_ship(ruling.state, side, placement.ship)
         if scenario.ship(ship.secret["key"]).at is not None:
@@ -91,7 +94,27 @@ def deploy(
         except ValueError:
             raise Refusal(OFF_MAP, "That hex is not on this map.") from None
         ruling.update(ship.id, public={"at": placement.at, "heading": placement.heading})
-    ruling.tell(side, {"event": "deployed", "text": f"Deployed {len(command.ships)} ship(s)."})
+        placed.append(
+            say(
+                "{ship} at hex {hex}, heading {heading}",
+                ship=ship.secret["name"],
+                hex=placement.at,
+                heading=placement.heading,
+            )
+        )
+    ruling.tell(
+        side,
+        {
+            "event": "deployed",
+            "text": says(
+                "In secret, you deploy {n} ship: {ships}.",
+                "In secret, you deploy {n} ships: {ships}.",
+                len(placed),
+                ships=placed,
+                rules=("BSG-R05",),
+            ),
+        },
+    )
 
 
 def ready(ruling: Ruling[Board], side: str) -> None:
@@ -100,9 +123,48 @@ def ready(ruling: Ruling[Board], side: str) -> None:
         raise Refusal(NOT_NOW, f"Deploy every ship first: {len(waiting)} have no hex yet.")
     ruling.change_board("ready", side=side)
     name = ruling.state.scenario.side_name(side)
-    ruling.tell_public({"event": "ready", "side": side, "text": f"{name} is ready."})
+    ruling.tell_public(
+        {"event": "ready", "side": side, "text": say("{side} are ready.", side=name)}
+    )
     if ruling.board.ready >= set(ruling.state.sides):
+        before = sight(ruling.state)
         take_the_board(ruling)
         ruling.set_phase(Phase.PLAY)
         ruling.change_board(start().name)
-        ruling.tell_public({"event": "turn", "turn": 1, "text": "Turn 1: Initiative Phase."})
+        ruling.tell_public(
+            {
+                "event": "turn",
+                "turn": 1,
+                "text": say(
+                    "The fleets take the board. Turn {turn}: the {phase} begins.",
+                    turn=1,
+                    phase=phase(Step.INITIATIVE),
+                ),
+            }
+        )
+        _hidden_at_the_start(ruling)
+        tell_sighted(ruling, before, rules=("BSG-R05",))
+
+
+def _hidden_at_the_start(ruling: Ruling[Board]) -> None:
+    """Each side is told which of its ships start hidden in its fields (BSG-R05)."""
+    state = ruling.state
+    for side in state.sides:
+        hidden = [
+            s.secret["name"] for s in ships(state) if s.owner == side and s.secret.get("in_fields")
+        ]
+        if hidden:
+            ruling.tell(
+                side,
+                {
+                    "event": "start_hidden",
+                    "text": says(
+                        "{ships} starts hidden in your fields: off the enemy's board.",
+                        "{n} of your ships start hidden in your fields, off the enemy's board: "
+                        "{ships}.",
+                        len(hidden),
+                        ships=hidden,
+                        rules=("BSG-R05",),
+                    ),
+                },
+            )
