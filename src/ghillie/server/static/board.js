@@ -146,7 +146,7 @@ export class Board {
       list.forEach((token, i) => {
         const dx = (i - (list.length - 1) / 2) * (list.length > 2 ? 0.42 : 0.6);
         const dy = list.length > 2 ? (i % 2 ? 0.18 : -0.08) : 0;
-        out.push(drawToken(token, [cx + dx, cy + dy], list.length > 1 ? 0.7 : 1));
+        out.push(drawToken(token, [cx + dx, cy + dy], list.length > 1 ? 0.7 : 1, i));
       });
     }
     return out;
@@ -351,7 +351,8 @@ function gap(pointers) {
 
 const HEXSIDES = ["A", "B", "C", "D", "E", "F"];
 
-function drawToken(token, [x, y], scale) {
+/** A token; `stack` > 0 lifts its label above those of the tokens before it in its hex. */
+function drawToken(token, [x, y], scale, stack = 0) {
   const g = s("g", { class: `token ${token.style} ${token.shape}`, dataset: { piece: token.id || "", title: token.title } });
   const r = (token.radius || 0.5) * (typeof token.at === "string" ? 0.6 * scale : 1);
   const models = token.models && token.models.length ? token.models : [[x, y]];
@@ -375,6 +376,6 @@ function drawToken(token, [x, y], scale) {
     }));
   }
   const [lx, ly] = models[0];
-  g.append(s("text", { class: "label", x: lx, y: ly - r - 0.25, "text-anchor": "middle" }, token.label));
+  g.append(s("text", { class: "label", x: lx, y: ly - r - 0.25, dy: `${-1.15 * stack}em`, "text-anchor": "middle" }, token.label));
   return g;
 }
