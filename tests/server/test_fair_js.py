@@ -457,7 +457,7 @@ def _entry(rng: random.Random, seq: int, side: str, setup: bool) -> dict[str, An
         "openings": [random_value(rng) for _ in range(rng.randint(0, 2))],
     }
     if setup:
-        proof["setup"] = {"version": 2, "key": rng.randbytes(32).hex(), "roster": 128}
+        proof["setup"] = {"version": 3, "key": rng.randbytes(32).hex(), "roster": 128}
     lines = [random_string(rng, 30) for _ in range(rng.randint(0, 3))]
     return {"seq": seq, "lines": lines, "proof": proof}
 

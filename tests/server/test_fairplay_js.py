@@ -75,7 +75,7 @@ def party(name: str, chain: Chain, held: bool = False) -> dict[str, Any]:
 
 
 SETUP = {
-    "version": 2,
+    "version": 3,
     "key": KEY.public,
     "parties": [party("host", HOST_CHAIN, True), party("blue", BLUE), party("red", RED)],
     "roster": SIZE,
@@ -757,10 +757,11 @@ def test_a_page_shown_another_reveal_than_the_record_keeps_the_evidence(
     browser: Any, server: str
 ) -> None:
     """The host shows one side a reveal that is not the record's (another value for the fact
-    opened, against a root shown to that page alone). Unless the host signs what it showed,
-    the page raises the alarm; if it signs it, the page keeps that signature over a digest
-    that is not the record's for that side and event: the receipt the audit holds the record
-    to (TRUST.md §1.4, projection replay)."""
+    opened, against a root shown to that page alone, and against a root of the event that
+    wrote it shown to that page alone: what a marker hides never changes). Unless the host
+    signs what it showed, the page raises the alarm; if it signs it, the page keeps that
+    signature over a digest that is not the record's for that side and event: the receipt
+    the audit holds the record to (TRUST.md §1.4, projection replay)."""
     scenario = "suspicious-places"
     raw = bytes(range(32))
     sides = examples.load(scenario).side_ids()
@@ -772,6 +773,7 @@ def test_a_page_shown_another_reveal_than_the_record_keeps_the_evidence(
         (e["seq"], to, ops[0]) for e in events for to, ops in e["fair"]["openings"].items()
     )
     root_seq = opening["root_seq"]
+    assert opening["written"]["seq"] < root_seq  # the page checks two roots
 
     def log() -> list[dict[str, Any]]:
         return [
@@ -782,20 +784,30 @@ def test_a_page_shown_another_reveal_than_the_record_keeps_the_evidence(
     honest = log()
     lie = copy.deepcopy(opening)
     lie["value"] = "lied" if opening["value"] != "lied" else "lied too"
-    real = leaf(bytes.fromhex(opening["blind"]), fact_digest(record["game"], **_fact(opening)))
-    fake = leaf(bytes.fromhex(lie["blind"]), fact_digest(record["game"], **_fact(lie)))
-    leaves = sorted([bytes.fromhex(x) for x in opening["leaves"] if bytes.fromhex(x) != real])
-    leaves = sorted([*leaves, fake])
-    lie["leaves"] = [x.hex() for x in leaves]
     unsigned = log()
-    unsigned[root_seq]["proof"]["roots"] = {
-        **unsigned[root_seq]["proof"]["roots"],
-        opening["side"]: published_root(record["game"], opening["side"], root_seq, leaves),
-    }
+
+    def forge(proof: dict[str, Any], at: int) -> list[str]:
+        """The leaves of event ``at``'s root with the lie's leaf for the fact's, whose root
+        the page is shown at ``at``."""
+        blind = bytes.fromhex(proof["blind"])
+        real = leaf(blind, fact_digest(record["game"], **_fact(opening)))
+        fake = leaf(blind, fact_digest(record["game"], **_fact(lie)))
+        leaves = sorted([bytes.fromhex(x) for x in proof["leaves"] if bytes.fromhex(x) != real])
+        leaves = sorted([*leaves, fake])
+        unsigned[at]["proof"]["roots"] = {
+            **unsigned[at]["proof"]["roots"],
+            opening["side"]: published_root(record["game"], opening["side"], at, leaves),
+        }
+        return [x.hex() for x in leaves]
+
+    written = opening["written"]["seq"]
+    lie["leaves"] = forge(opening, root_seq)
+    lie["written"]["leaves"] = forge(opening["written"], written)
     unsigned[seq]["proof"]["openings"] = [lie]
+    changed = (written, root_seq, seq)
     signed = copy.deepcopy(unsigned)
     host = HostKey.from_bytes(raw)
-    for at in (root_seq, seq):
+    for at in changed:
         entry = signed[at]
         digest = shown_digest(_content(entry, to))
         entry["proof"]["shown"] = host.sign(shown_message(record["game"], at, to, digest))
@@ -835,25 +847,23 @@ def test_a_page_shown_another_reveal_than_the_record_keeps_the_evidence(
     ]
     # The lie, as the record signed it: the page raises the alarm for both events.
     got = out["unsigned"]
-    assert got["checks"][str(seq)] == [True]  # the lie checks against the root it came with
-    assert shown_alarm(root_seq) in got["alarms"]
-    assert shown_alarm(seq) in got["alarms"]
-    assert {r["seq"] for r in got["receipts"]["shown"]} == set(range(len(events))) - {root_seq, seq}
+    assert got["checks"][str(seq)] == [True]  # the lie checks against the roots it came with
+    for at in changed:
+        assert shown_alarm(at) in got["alarms"]
+    assert {r["seq"] for r in got["receipts"]["shown"]} == set(range(len(events))) - set(changed)
     # The lie, signed: the page cannot tell, but keeps the host's signature on what it was
     # shown, which is not what the record says it showed.
     got = out["signed"]
     quiet(got)
     kept = {r["seq"]: r for r in got["receipts"]["shown"]}
     assert len(kept) == len(events)
-    for at in (root_seq, seq):
+    for at in changed:
         assert kept[at]["digest"] != recorded(at)
         assert kept[at]["sig"] != events[at]["fair"]["shown"][to]
         message = shown_message(record["game"], at, to, bytes.fromhex(kept[at]["digest"]))
         assert verify(events[0]["fair"]["setup"]["key"], message, kept[at]["sig"])
     assert all(
-        kept[e["seq"]]["digest"] == recorded(e["seq"])
-        for e in events
-        if e["seq"] not in (root_seq, seq)
+        kept[e["seq"]]["digest"] == recorded(e["seq"]) for e in events if e["seq"] not in changed
     )
 
 

@@ -41,3 +41,9 @@ def check_capacity(scenario: Scenario) -> None:
             f"this scenario lets one side hide up to {bound} secret facts; ghillie can keep "
             f"at most {MAX_FACTS} for each side (use fewer pieces on a side)"
         )
+
+
+def fixed_secrets(scenario: Scenario) -> frozenset[str]:
+    """The secret keys that never change once written in a game of ``scenario`` (the
+    ruleset's ``fixed_secrets``): their openings prove the event that wrote them."""
+    return registry.get(scenario.ruleset).fixed_secrets

@@ -337,9 +337,15 @@ export class FairPlay {
 
   /** Each opening shown at event `seq` must be of another side's roster, against the root
    * that side had the event before (what the rules reveal is what was committed to then),
-   * and check against that root. */
+   * and check against that root; one that says when its fact was written, against the root
+   * that side had then too. `missing` is the event of a root this page never received. */
   checkOpenings(seq, openings, view) {
     const sides = new Set((view.sides || []).map((s) => s && s.id));
+    const rootOf = (at, side) => {
+      const roots = isCount(at) ? this.roots.get(at) : undefined;
+      const root = roots ? roots[side] : undefined;
+      return typeof root === "string" ? root : null;
+    };
     const results = openings.map((opening) => {
       const fits =
         opening &&
@@ -349,11 +355,17 @@ export class FairPlay {
         sides.has(opening.side) &&
         opening.side !== this.me;
       if (!fits) return { opening, ok: false };
-      const roots = this.roots.get(opening.root_seq);
-      const root = roots ? roots[opening.side] : undefined;
       const size = this.setup ? this.setup.roster : undefined;
-      const ok = typeof root === "string" ? fair.checkOpening(this.game, opening, root, size) : null;
-      return { opening, ok };
+      const root = rootOf(opening.root_seq, opening.side);
+      const written = opening.written;
+      const at = written && typeof written === "object" ? written.seq : undefined;
+      const writtenRoot = at === undefined ? undefined : rootOf(at, opening.side);
+      // A write proof that names no event this page could hold fails with the rest.
+      const knowable = at === undefined || (isCount(at) && at <= opening.root_seq);
+      if (knowable && (root === null || writtenRoot === null)) {
+        return { opening, ok: null, missing: root === null ? opening.root_seq : at };
+      }
+      return { opening, ok: fair.checkOpening(this.game, opening, root, size, writtenRoot) };
     });
     this.checks.set(seq, results);
     results.forEach(({ ok }, i) => {
@@ -742,7 +754,7 @@ export class FairPlay {
 
   /** Lines for a log entry: each opening shown to this side, checked. */
   openingLines(entry) {
-    return (this.checks.get(entry.seq) || []).map(({ opening, ok }) => {
+    return (this.checks.get(entry.seq) || []).map(({ opening, ok, missing }) => {
       if (!opening || typeof opening !== "object") {
         return h("p", { class: "line opening opening-bad" }, `✗ Something revealed here does NOT match its commitment — ${AUDIT}.`);
       }
@@ -755,7 +767,7 @@ export class FairPlay {
       if (ok === false) {
         return h("p", { class: "line opening opening-bad" }, `✗ ${what} does NOT match its commitment${at} — ${AUDIT}.`);
       }
-      return h("p", { class: "line opening opening-unknown" }, `? ${what}: this page never received the commitment of event ${opening.root_seq} to check it against.`);
+      return h("p", { class: "line opening opening-unknown" }, `? ${what}: this page never received the commitment of event ${missing} to check it against.`);
     });
   }
 
