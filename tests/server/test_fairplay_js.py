@@ -99,6 +99,34 @@ for _seq in range(7):
 OPENINGS["honest"] = RED_ROSTER.opening("amb", "square", 5)  # F2, against event 5
 OPENINGS["own_roster"] = BLUE_ROSTER.opening("amb", "square", 5)
 
+# Red's roster in a game whose secrets never change once written: an ambush written down at
+# event 1 in D7 and marker M1, hiding the machine-gun position, recorded at event 2; all
+# opened at event 6, against event 5, each proving the event that wrote it.
+FIXED_ROSTER = Roster(GAME, "red", bytes([8]) * 32, SIZE, frozenset({"square", "content", "unit"}))
+FIXED_ROOTS: dict[int, str] = {}
+for _seq in range(7):
+    if _seq == 1:
+        FIXED_ROSTER.write(Written("amb", "square", 3, h("salt4"), 0), "D7")
+    if _seq == 2:
+        FIXED_ROSTER.write(Written("mk", "content", 7, h("salt5"), 0), "unit")
+        FIXED_ROSTER.write(Written("mk", "unit", 9, h("salt6"), 0), "mg")
+    FIXED_ROOTS[_seq] = FIXED_ROSTER.root(_seq)
+    FIXED_ROSTER.sealed(_seq)
+FIXED = {
+    key: FIXED_ROSTER.opening(piece, key, 5)
+    for piece, key in (("amb", "square"), ("mk", "content"), ("mk", "unit"))
+}
+SECRET_WORDS = [
+    {"key": "square", "what": "The ambush square of {piece}", "values": []},
+    {
+        "key": "content",
+        "what": "What {piece} hides",
+        "values": [["unit", "a unit"], ["mine", "a mine"]],
+    },
+    {"key": "unit", "what": "The unit {piece} hides", "values": []},
+]
+KNOWN = [{"id": "mk", "name": "marker M1"}, {"id": "mg", "name": "Machine-gun position"}]
+
 
 def sign_shown(entry: dict[str, Any], side: str = "blue", key: HostKey = KEY) -> dict[str, Any]:
     """Sign what ``entry`` shows, as the host does (its view of one side)."""
@@ -286,6 +314,27 @@ def cases() -> dict[str, dict[str, Any]]:
     late_size[3]["proof"]["setup"] = {**SETUP, "roster": SIZE - 1}
     late_size[6]["proof"]["openings"] = [OPENINGS["honest"]]
     case("roster size not from a later event", view(resigned(late_size)))
+    # Openings that prove when their fact was written.
+    case("fixed: honest", fixed_view(FIXED["square"]))
+    case(
+        "fixed: one piece's two facts", fixed_view(FIXED["content"], FIXED["unit"], FIXED["square"])
+    )
+    case("fixed: the write's root never received", fixed_view(FIXED["square"], without=1))
+    leaves = FIXED["square"]["written"]["leaves"]
+    case(
+        "fixed: a leaf of the write's root changed",
+        fixed_view(written_but(leaves=sorted(["00" * 32, *leaves[1:]]))),
+    )
+    case("fixed: another write event", fixed_view(written_but(seq=2)))
+    case("fixed: written after the root", fixed_view(written_but(seq=6)))
+    case("fixed: written at no event", fixed_view(written_but(seq="1")))
+    case(
+        "fixed: the blinding value of now", fixed_view(written_but(blind=FIXED["square"]["blind"]))
+    )
+    case(
+        "fixed: a write proof that is not one",
+        fixed_view({**FIXED["square"], "written": "event 1"}),
+    )
 
     # 4. The host's words in alarm texts.
     wordy = honest_log()
@@ -384,6 +433,21 @@ def opened(opening: Any) -> list[dict[str, Any]]:
     log = honest_log()
     log[6]["proof"]["openings"] = [opening]
     return log
+
+
+def fixed_view(*openings: Any, without: int | None = None) -> dict[str, Any]:
+    """Red's fixed roster's roots in every entry and ``openings`` at event 6, signed, with the
+    ruleset's words and the pieces' names (entry ``without`` left out)."""
+    log = honest_log()
+    for e in log:
+        e["proof"]["roots"] = {**e["proof"]["roots"], "red": FIXED_ROOTS[e["seq"]]}
+    log[6]["proof"]["openings"] = list(openings)
+    log = [e for e in resigned(log) if e["seq"] != without]
+    return {**view(log), "secret_words": SECRET_WORDS, "known": KNOWN}
+
+
+def written_but(**changes: Any) -> dict[str, Any]:
+    return {**FIXED["square"], "written": {**FIXED["square"]["written"], **changes}}
 
 
 RUN = """
@@ -491,7 +555,63 @@ def test_an_honest_opening_matches(results: dict[str, Any]) -> None:
     got = results["honest opening"]
     quiet(got)
     assert got["checks"] == {"6": [True]}
-    assert got["lines"] == ["✓ amb square = F2: matches the commitment published at event 5."]
+    # A view without the ruleset's words for its secrets still names no field.
+    assert got["lines"] == ["✓ A secret of amb (F2): matches the commitment published at event 5."]
+
+
+def test_an_opening_of_a_fact_that_never_changes_names_the_event_that_wrote_it(
+    results: dict[str, Any],
+) -> None:
+    got = results["fixed: honest"]
+    quiet(got)
+    assert got["checks"] == {"6": [True]}
+    assert got["lines"] == [
+        "✓ The ambush square of amb (D7) was written at event 1 and has not changed since: it "
+        "matches the commitments published then and at event 5."
+    ]
+    # One piece's facts that checked alike read as one line, in the players' words.
+    got = results["fixed: one piece's two facts"]
+    quiet(got)
+    assert got["checks"] == {"6": [True, True, True]}
+    assert got["lines"] == [
+        "✓ What marker M1 hides (a unit: Machine-gun position) was written at event 2 and has "
+        "not changed since: it matches the commitments published then and at event 5.",
+        "✓ The ambush square of amb (D7) was written at event 1 and has not changed since: it "
+        "matches the commitments published then and at event 5.",
+    ]
+    assert "Revealed secrets checked against their commitments: 3 match." in got["panel"]
+
+
+def test_a_write_proof_the_page_cannot_check_says_so(results: dict[str, Any]) -> None:
+    got = results["fixed: the write's root never received"]
+    assert got["checks"] == {"6": [None]}
+    assert got["lines"] == [
+        "? The ambush square of amb (D7): this page never received the commitment of event 1 "
+        "to check it against."
+    ]
+    assert not any("NOT match" in alarm for alarm in got["alarms"]), got["alarms"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "fixed: a leaf of the write's root changed",
+        "fixed: another write event",
+        "fixed: written after the root",
+        "fixed: written at no event",
+        "fixed: the blinding value of now",
+        "fixed: a write proof that is not one",
+    ],
+)
+def test_a_false_write_proof_raises_the_alarm(results: dict[str, Any], name: str) -> None:
+    got = results[name]
+    assert got["checks"] == {"6": [False]}, name
+    assert got["alarms"] == [
+        f"Something revealed at event 6 does NOT match what was committed to — {AUDIT}."
+    ], name
+    assert len(got["lines"]) == 1
+    assert got["lines"][0].startswith("✗ The ambush square of amb (D7) does NOT match"), got
+    assert not any(line.startswith("✓") for line in got["lines"]), got["lines"]
 
 
 # --- 1. parties ---------------------------------------------------------------------------------
@@ -888,6 +1008,10 @@ QUIET = {
     "spectator checks nothing of shown",
     "host-held game",
     "waiting for words",  # not an alarm: the status names no party the game does not have
+    "fixed: honest",
+    "fixed: one piece's two facts",
+    # Not an alarm: the line says the page cannot check it ("?"), as for any root it lacks.
+    "fixed: the write's root never received",
 }
 
 
@@ -901,7 +1025,7 @@ def test_every_lying_view_raises_the_alarm_and_no_honest_one_does(
         else:
             assert got["alarms"], name
             assert "held by this page" not in got["panel"] or got["chain"] == "page", name
-    assert len(results) - len(QUIET) == 64
+    assert len(results) - len(QUIET) == 70
     # Roll 7 answered once only, when asked twice; nothing given for a request under another key.
     assert answered(results["held: asked twice for one roll"]) == [7]
     assert answered(results["held: a request under another key"]) == []
