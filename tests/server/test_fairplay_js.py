@@ -12,7 +12,8 @@ What a page must not let the host do:
 - **take elements ahead of their time**: only the next roll (after the last head kept, roll 0
   before the game) is answered, and only after that head (genesis for roll 0);
 - **open a fact against a root of its choosing**: an opening is of another side's roster,
-  against the root of the event before, and the set-up comes from event 0 alone;
+  against the root of the event before (and, for a fact that never changes, against that
+  side's root of the event that wrote it, no later), and the set-up comes from event 0 alone;
 - **write the alarm's words**: the host's numbers appear only as whole numbers, sides only by
   their names in this game;
 - **show a page something the record does not hold**: every entry carries the host's
