@@ -126,7 +126,8 @@ class Ruleset(ABC, Generic[S, B]):
     # the markers' contents recorded): the proof names that event. Writing such a key of a
     # piece a second time is a bug, and the ledger raises (ghillie.fairness.roster).
     fixed_secrets: ClassVar[frozenset[str]] = frozenset()
-    # The secret facts a rule may open to another side, in the players' words, by key.
+    # The secret facts a rule may open to another side, in the players' words, by key; every
+    # fixed key among them (the pages then demand its proof of its write).
     secret_words: ClassVar[Mapping[str, SecretWords]] = {}
 
     @abstractmethod

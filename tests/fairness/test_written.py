@@ -62,6 +62,14 @@ def test_the_rulesets_fix_what_is_written_once_and_only_that() -> None:
     assert registry.get("ambush-fields").fixed_secrets == frozenset()
 
 
+def test_every_fixed_key_has_its_words_so_that_the_pages_demand_its_proof() -> None:
+    # The view's secret_words say which keys are fixed; a page demands a write proof of
+    # those and refuses one elsewhere.
+    for name in registry.rulesets():
+        ruleset = registry.get(name)
+        assert ruleset.fixed_secrets <= set(ruleset.secret_words), name
+
+
 def test_an_opening_of_a_fixed_fact_proves_the_event_that_wrote_it() -> None:
     proved = 0
     for name, record in RECORDS.items():

@@ -102,12 +102,17 @@ OPENINGS["own_roster"] = BLUE_ROSTER.opening("amb", "square", 5)
 
 # Red's roster in a game whose secrets never change once written: an ambush written down at
 # event 1 in D7 and marker M1, hiding the machine-gun position, recorded at event 2; all
-# opened at event 6, against event 5, each proving the event that wrote it.
-FIXED_ROSTER = Roster(GAME, "red", bytes([8]) * 32, SIZE, frozenset({"square", "content", "unit"}))
+# opened at event 6, against event 5, each proving the event that wrote it. (A host that
+# also proves when sniper marker S1's "true", a fact that may change, was written: it did
+# not change, so the proof hashes well, but the rules never make one.)
+FIXED_ROSTER = Roster(
+    GAME, "red", bytes([8]) * 32, SIZE, frozenset({"square", "content", "unit", "true"})
+)
 FIXED_ROOTS: dict[int, str] = {}
 for _seq in range(7):
     if _seq == 1:
         FIXED_ROSTER.write(Written("amb", "square", 3, h("salt4"), 0), "D7")
+        FIXED_ROSTER.write(Written("s1", "true", 11, h("salt7"), 0), True)
     if _seq == 2:
         FIXED_ROSTER.write(Written("mk", "content", 7, h("salt5"), 0), "unit")
         FIXED_ROSTER.write(Written("mk", "unit", 9, h("salt6"), 0), "mg")
@@ -115,16 +120,18 @@ for _seq in range(7):
     FIXED_ROSTER.sealed(_seq)
 FIXED = {
     key: FIXED_ROSTER.opening(piece, key, 5)
-    for piece, key in (("amb", "square"), ("mk", "content"), ("mk", "unit"))
+    for piece, key in (("amb", "square"), ("mk", "content"), ("mk", "unit"), ("s1", "true"))
 }
 SECRET_WORDS = [
-    {"key": "square", "what": "The ambush square of {piece}", "values": []},
+    {"key": "square", "what": "The ambush square of {piece}", "values": [], "fixed": True},
     {
         "key": "content",
         "what": "What {piece} hides",
         "values": [["unit", "a unit"], ["mine", "a mine"]],
+        "fixed": True,
     },
-    {"key": "unit", "what": "The unit {piece} hides", "values": []},
+    {"key": "unit", "what": "The unit {piece} hides", "values": [], "fixed": True},
+    {"key": "true", "what": "What {piece} hides", "values": [[True, "the sniper"]], "fixed": False},
 ]
 KNOWN = [{"id": "mk", "name": "marker M1"}, {"id": "mg", "name": "Machine-gun position"}]
 
@@ -336,6 +343,13 @@ def cases() -> dict[str, dict[str, Any]]:
         "fixed: a write proof that is not one",
         fixed_view({**FIXED["square"], "written": "event 1"}),
     )
+    plain = {k: v for k, v in FIXED["square"].items() if k != "written"}
+    case("fixed: the write proof left out", fixed_view(plain))
+    case("fixed: a write proof of a fact that may change", fixed_view(FIXED["true"]))
+    case(
+        "fixed: a write proof of a fact that may change, no ruleset data",
+        fixed_view(FIXED["true"], words=False),
+    )
 
     # 4. The host's words in alarm texts.
     wordy = honest_log()
@@ -436,15 +450,16 @@ def opened(opening: Any) -> list[dict[str, Any]]:
     return log
 
 
-def fixed_view(*openings: Any, without: int | None = None) -> dict[str, Any]:
+def fixed_view(*openings: Any, without: int | None = None, words: bool = True) -> dict[str, Any]:
     """Red's fixed roster's roots in every entry and ``openings`` at event 6, signed, with the
-    ruleset's words and the pieces' names (entry ``without`` left out)."""
+    ruleset's words (unless not ``words``) and the pieces' names (entry ``without`` left
+    out)."""
     log = honest_log()
     for e in log:
         e["proof"]["roots"] = {**e["proof"]["roots"], "red": FIXED_ROOTS[e["seq"]]}
     log[6]["proof"]["openings"] = list(openings)
     log = [e for e in resigned(log) if e["seq"] != without]
-    return {**view(log), "secret_words": SECRET_WORDS, "known": KNOWN}
+    return {**view(log), "known": KNOWN, **({"secret_words": SECRET_WORDS} if words else {})}
 
 
 def written_but(**changes: Any) -> dict[str, Any]:
@@ -583,6 +598,25 @@ def test_an_opening_of_a_fact_that_never_changes_names_the_event_that_wrote_it(
     assert "Revealed secrets checked against their commitments: 3 match." in got["panel"]
 
 
+def test_a_write_proof_of_a_fact_that_may_change_raises_the_alarm(
+    results: dict[str, Any],
+) -> None:
+    # It may hash well (the fact did not change), but the rules never make one: the page
+    # demands a proof where the ruleset's words say the fact is fixed, and none elsewhere.
+    got = results["fixed: a write proof of a fact that may change"]
+    assert got["checks"] == {"6": [False]}
+    alarm = f"Something revealed at event 6 does NOT match what was committed to — {AUDIT}."
+    assert got["alarms"] == [alarm]
+    # Without the ruleset's data the page cannot know: the proof checks; the audit finds it.
+    got = results["fixed: a write proof of a fact that may change, no ruleset data"]
+    quiet(got)
+    assert got["checks"] == {"6": [True]}
+    assert got["lines"] == [
+        "✓ A secret of s1 (yes) was written at event 1 and has not changed since: it matches "
+        "the commitments published then and at event 5."
+    ]
+
+
 def test_a_write_proof_the_page_cannot_check_says_so(results: dict[str, Any]) -> None:
     got = results["fixed: the write's root never received"]
     assert got["checks"] == {"6": [None]}
@@ -602,6 +636,7 @@ def test_a_write_proof_the_page_cannot_check_says_so(results: dict[str, Any]) ->
         "fixed: written at no event",
         "fixed: the blinding value of now",
         "fixed: a write proof that is not one",
+        "fixed: the write proof left out",
     ],
 )
 def test_a_false_write_proof_raises_the_alarm(results: dict[str, Any], name: str) -> None:
@@ -1013,6 +1048,7 @@ QUIET = {
     "fixed: one piece's two facts",
     # Not an alarm: the line says the page cannot check it ("?"), as for any root it lacks.
     "fixed: the write's root never received",
+    "fixed: a write proof of a fact that may change, no ruleset data",
 }
 
 
@@ -1026,7 +1062,7 @@ def test_every_lying_view_raises_the_alarm_and_no_honest_one_does(
         else:
             assert got["alarms"], name
             assert "held by this page" not in got["panel"] or got["chain"] == "page", name
-    assert len(results) - len(QUIET) == 70
+    assert len(results) - len(QUIET) == 72
     # Roll 7 answered once only, when asked twice; nothing given for a request under another key.
     assert answered(results["held: asked twice for one roll"]) == [7]
     assert answered(results["held: a request under another key"]) == []

@@ -360,6 +360,11 @@ export class FairPlay {
         sides.has(opening.side) &&
         opening.side !== this.me;
       if (!fits) return { opening, ok: false };
+      // Whether it must prove its write is the ruleset's (public) word for its key: a host
+      // that left the proof out, or wrote one for a fact that may change, is caught here.
+      const words = this.secretWords.get(opening.key);
+      const proves = Object.prototype.hasOwnProperty.call(opening, "written");
+      if (words && typeof words.fixed === "boolean" && words.fixed !== proves) return { opening, ok: false };
       const size = this.setup ? this.setup.roster : undefined;
       const root = rootOf(opening.root_seq, opening.side);
       const written = opening.written;
