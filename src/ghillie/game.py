@@ -17,7 +17,7 @@ from ghillie import engine, registry
 from ghillie.dice.source import DiceSource
 from ghillie.events import Event
 from ghillie.fairness import referee
-from ghillie.fairness.capacity import check_capacity, roster_size
+from ghillie.fairness.capacity import check_capacity, fixed_secrets, roster_size
 from ghillie.fairness.ledger import Ledger, Secrets, seeded_bytes
 from ghillie.ids import IdSource, RandomIds, SeededIds
 from ghillie.scenario import Scenario, parse_scenario, read_scenario_file
@@ -79,7 +79,15 @@ class Game:
         game_id = game_id or ids.new_id()
         sides = parsed.side_ids()
         kept = Secrets.new(list(sides), random_bytes)
-        ledger = Ledger(game_id, sides, kept, {}, random_bytes, size=roster_size(parsed))
+        ledger = Ledger(
+            game_id,
+            sides,
+            kept,
+            {},
+            random_bytes,
+            size=roster_size(parsed),
+            fixed=fixed_secrets(parsed),
+        )
         ledger.injected_dice = dice is not None
         first, state = referee.create(ledger, parsed, ids, dice=dice)
         header = {
@@ -145,6 +153,7 @@ def restore(
         header,
         events[0] if events else None,
         size=roster_size(scenario),
+        fixed=fixed_secrets(scenario),
     )
     state = engine.replay(scenario, [])
     for event in events:

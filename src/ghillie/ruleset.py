@@ -97,6 +97,18 @@ class OddsQuery:
     rules: str = field(kw_only=True)  # the RULES-SPEC ids the check follows, e.g. "SW-R10..R14"
 
 
+@dataclass(frozen=True)
+class SecretWords:
+    """One secret fact a rule may open to another side, as its players name it, for the
+    line a side's page writes when it checks the opening: ``what`` names the fact of a
+    piece (``"What {piece} hides"``), and ``values`` word the values that are not shown as
+    they are (``("mine", "a mine")``). Both are marked with ``N_`` and spoken in the
+    reader's language."""
+
+    what: str
+    values: tuple[tuple[Any, str], ...] = ()
+
+
 class Ruleset(ABC, Generic[S, B]):
     id: ClassVar[str]
     title: ClassVar[str]
@@ -107,6 +119,16 @@ class Ruleset(ABC, Generic[S, B]):
     # Each command in the players' words, and what each of its fields asks for (forms.py).
     orders: ClassVar[Mapping[str, Order]] = {}
     odds_queries: ClassVar[Mapping[str, OddsQuery]] = {}
+    # The secret keys whose value never changes once written (an ambush's square, what a
+    # marker hides). An opening of such a fact also proves the event that wrote it, so a
+    # side sees that the square was fixed before it moved (docs/fairness.md). Declare a key
+    # only if the event that writes it is one every side knows of (the orders written down,
+    # the markers' contents recorded): the proof names that event. Writing such a key of a
+    # piece a second time is a bug, and the ledger raises (ghillie.fairness.roster).
+    fixed_secrets: ClassVar[frozenset[str]] = frozenset()
+    # The secret facts a rule may open to another side, in the players' words, by key; every
+    # fixed key among them (the pages then demand its proof of its write).
+    secret_words: ClassVar[Mapping[str, SecretWords]] = {}
 
     @abstractmethod
     def new_board(self, scenario: S) -> B:

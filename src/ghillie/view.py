@@ -123,6 +123,18 @@ def _build(
         offered = forms.offered(state, observer, engine.allowed_commands(state, observer), words)
         out["commands"] = offered
         out["your_move"] = any(not forms.order(ruleset, c["type"]).anytime for c in offered)
+        # How the page names what the rules open to this side, when it checks an opening,
+        # and which of those facts never change, whose openings must prove their write (a
+        # list, not an object keyed by the secrets' keys: no view has a "content" field).
+        out["secret_words"] = [
+            {
+                "key": key,
+                "what": words.word(said.what),
+                "values": [[value, words.word(text)] for value, text in said.values],
+                "fixed": key in ruleset.fixed_secrets,
+            }
+            for key, said in ruleset.secret_words.items()
+        ]
     out["log"] = [_entry(e, observer, words, scenario) for e in events]
     return out
 

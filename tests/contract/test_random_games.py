@@ -9,7 +9,9 @@ carries a unique canary string. After every step:
 - a refused command left the state and the log exactly as they were;
 - replaying the log gives the live state;
 - no side holds more secret facts than the ruleset's bound for the scenario, which sizes
-  every roster (``Ruleset.secret_facts``), and no command is refused for want of room.
+  every roster (``Ruleset.secret_facts``), and no command is refused for want of room;
+- no fact the ruleset fixes once written (``Ruleset.fixed_secrets``) is written again: its
+  openings prove the event that wrote it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from ghillie import Game, Refusal, examples, registry
 from ghillie.engine import replay
 from ghillie.errors import SECRETS_FULL
+from ghillie.fairness.ledger import writes
 
 from .harness import (
     SCENARIOS,
@@ -47,12 +50,14 @@ class RandomGame(RuleBasedStateMachine):
         super().__init__()
         self.game: Game
         self.canaries: dict[str, set[str]] = {}
+        self.fixed: set[tuple[str, str]] = set()  # (piece, key) of every fixed fact written
 
     @initialize(seed=st.integers(0, 2**32 - 1))
     def create(self, seed: int) -> None:
         self.game = Game.create(examples.load(self.scenario), seed=seed)
         self.ruleset = registry.get(self.game.state.ruleset)
         self.canaries = {side: set() for side in self.game.state.sides}
+        self._fixed_written_once(replay(self.game.scenario, []), self.game.events()[0])
 
     @rule(data=st.data())
     def a_side_gives_a_command(self, data: st.DataObject) -> None:
@@ -88,7 +93,16 @@ class RandomGame(RuleBasedStateMachine):
             STATS["refusals checked"] += 1
             return False
         STATS["commands accepted"] += 1
+        self._fixed_written_once(before, self.game.events()[-1])
         return True
+
+    def _fixed_written_once(self, before: Any, event: Any) -> None:
+        fixed = self.ruleset.fixed_secrets
+        for _, piece, key, _ in writes(before, event):
+            if key in fixed:
+                assert (piece, key) not in self.fixed, f"{key} of a piece written twice"
+                self.fixed.add((piece, key))
+                STATS["fixed facts written once"] += 1
 
     @invariant()
     def no_canary_reaches_another_side(self) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 from ghillie import engine, examples, registry
 from ghillie.events import event_from_json
 from ghillie.fairness import referee
-from ghillie.fairness.capacity import roster_size
+from ghillie.fairness.capacity import fixed_secrets, roster_size
 from ghillie.fairness.chains import Chain
 from ghillie.fairness.encoding import sha256
 from ghillie.fairness.hashlog import (
@@ -56,7 +56,14 @@ def rebuild_commitments(record: dict[str, Any]) -> dict[str, Any]:
     sides = tuple(p["party"] for p in setup["parties"] if p["party"] != HOST)
     anchors = {p["party"]: p["anchor"] for p in setup["parties"]}
     secrets = Secrets.from_json({**out["secrets"], "key": "00" * 32})
-    ledger = Ledger(out["game"], sides, secrets, anchors, size=roster_size(scenario))
+    ledger = Ledger(
+        out["game"],
+        sides,
+        secrets,
+        anchors,
+        size=roster_size(scenario),
+        fixed=fixed_secrets(scenario),
+    )
     state = engine.replay(scenario, [])
     for raw in out["events"]:
         event = event_from_json(raw)
@@ -116,6 +123,7 @@ class ShadowGame(PagesGame):
             fake,
             draw,
             size=roster_size(self.scenario),
+            fixed=fixed_secrets(self.scenario),
         )
         ledger.real = {s: pages[s].anchor.hex() for s in sides}
         ledger.shown = sides
@@ -141,12 +149,15 @@ class LeftOut(PagesGame):
         self.game_id = "left-out"
         self.ids = SeededIds(host)
         draw = seeded_bytes(host)
-        size = roster_size(self.scenario)
+        size, fixed = roster_size(self.scenario), fixed_secrets(self.scenario)
         anchors = {side: chains[side].anchor.hex() for side in kept}
-        self.ledger = Ledger(self.game_id, kept, Secrets.new([], draw), anchors, draw, size=size)
+        self.ledger = Ledger(
+            self.game_id, kept, Secrets.new([], draw), anchors, draw, size=size, fixed=fixed
+        )
         dummy = self.ledger.secrets.dummy
         self.ledger.rosters = {
-            side: Roster(self.game_id, side, dummy, size) for side in self.scenario.side_ids()
+            side: Roster(self.game_id, side, dummy, size, fixed)
+            for side in self.scenario.side_ids()
         }
         self.receipts = {
             side: {"key": self.ledger.key.public, "heads": [], "requests": []}

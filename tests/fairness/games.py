@@ -14,7 +14,7 @@ from ghillie import Game, examples, registry
 from ghillie.errors import Refusal
 from ghillie.events import Event
 from ghillie.fairness import referee
-from ghillie.fairness.capacity import roster_size
+from ghillie.fairness.capacity import fixed_secrets, roster_size
 from ghillie.fairness.chains import Chain
 from ghillie.fairness.hashlog import shown_content, shown_digest
 from ghillie.fairness.ledger import Ledger, Request, Secrets, seeded_bytes
@@ -90,7 +90,8 @@ class PagesGame:
         if key is not None:  # a host that keeps its signing key but draws all else anew
             kept.key = key
         size = roster_size(self.scenario)
-        self.ledger = Ledger(game_id, sides, kept, anchors, draw, size=size)
+        fixed = fixed_secrets(self.scenario)
+        self.ledger = Ledger(game_id, sides, kept, anchors, draw, size=size, fixed=fixed)
         self.receipts: dict[str, dict[str, Any]] = {
             side: {"key": self.ledger.key.public, "heads": [], "requests": []} for side in sides
         }

@@ -808,10 +808,12 @@ def test_a_request_receipt_with_side_empty_for_null_is_rejected() -> None:
 
 
 def _lied_to(honest: PagesGame) -> tuple[str, int, dict[str, Any]]:
-    """The first side shown an opening, the event, and that side's receipts had the host
-    shown it another value for the fact, opened against a root only that page saw (both
-    signed: the host holds the key; the page checks the opening against the root and the
-    signature against what it received, and all is well)."""
+    """The first side shown an opening, the first event it was lied to about, and that
+    side's receipts had the host shown it another value for the fact, opened against a root
+    only that page saw (and, for a fact that never changes, against a root of the event that
+    wrote it only that page saw: both signed, since the host holds the key; the page checks
+    the opening against the roots and the signatures against what it received, and all is
+    well)."""
     record = honest.record(with_receipts=False)
     seq, to, opening = next(
         (e["seq"], to, ops[0])
@@ -821,35 +823,47 @@ def _lied_to(honest: PagesGame) -> tuple[str, int, dict[str, Any]]:
     lie = copy.deepcopy(opening)
     lie["value"] = "lied" if opening["value"] != "lied" else "lied too"
 
-    def fact(o: dict[str, Any]) -> bytes:
+    def fact(o: dict[str, Any], blind: str) -> bytes:
         digest = fact_digest(record["game"], o["side"], o["piece"], o["key"], o["value"], o["salt"])
-        return leaf(bytes.fromhex(o["blind"]), digest)
+        return leaf(bytes.fromhex(blind), digest)
 
-    leaves = sorted(
-        [bytes.fromhex(x) for x in opening["leaves"] if bytes.fromhex(x) != fact(opening)]
-    )
-    leaves = sorted([*leaves, fact(lie)])
-    lie["leaves"] = [x.hex() for x in leaves]
+    def forged(proof: dict[str, Any], at: int) -> tuple[list[str], str]:
+        """The leaves of event ``at``'s root with the lie's leaf for the fact's, and their
+        root."""
+        true, false = fact(opening, proof["blind"]), fact(lie, proof["blind"])
+        leaves = sorted(
+            [*(bytes.fromhex(x) for x in proof["leaves"] if bytes.fromhex(x) != true), false]
+        )
+        return [x.hex() for x in leaves], published_root(
+            record["game"], opening["side"], at, leaves
+        )
+
     root_seq = opening["root_seq"]
-    fake_root = published_root(record["game"], opening["side"], root_seq, leaves)
-    assert check_opening(record["game"], lie, fake_root, len(leaves))
+    lie["leaves"], fake_root = forged(opening, root_seq)
+    fakes = {root_seq: fake_root}
+    if "written" in opening:
+        at = opening["written"]["seq"]
+        lie["written"]["leaves"], fakes[at] = forged(opening["written"], at)
+    size = len(lie["leaves"])
+    assert check_opening(record["game"], lie, fake_root, size, fakes.get(min(fakes)))
     key = HostKey.from_bytes(honest.ledger.secrets.key)
     kept = copy.deepcopy(honest.receipts[to])
-    for at, fair in (
-        (root_seq, {"roots": {opening["side"]: fake_root}}),
-        (seq, {"openings": {to: [lie]}}),
-    ):
+    changes: dict[int, dict[str, Any]] = {
+        at: {"roots": {opening["side"]: root}} for at, root in fakes.items()
+    }
+    changes.setdefault(seq, {})["openings"] = {to: [lie]}
+    for at, fair in changes.items():
         event = record["events"][at]
-        shown = (
-            {**event["fair"], **fair}
-            if "roots" not in fair
-            else {**event["fair"], "roots": {**event["fair"]["roots"], **fair["roots"]}}
-        )
+        shown = {
+            **event["fair"],
+            **fair,
+            "roots": {**event["fair"]["roots"], **fair.get("roots", {})},
+        }
         digest = shown_digest(shown_content(at, shown, event["told"].get(to, []), to))
         item = next(v for v in kept["shown"] if v["seq"] == at)
         item["digest"] = digest.hex()
         item["sig"] = key.sign(shown_message(record["game"], at, to, digest))
-    return to, root_seq, kept
+    return to, min(fakes), kept
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -12,7 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ghillie.fairness.roster import Roster, RosterFull, Written, check_opening, fact_digest, leaf
+from ghillie.fairness.roster import (
+    FixedRewrite,
+    Roster,
+    RosterFull,
+    Written,
+    check_opening,
+    fact_digest,
+    leaf,
+)
 
 GAME = "g1"
 DUMMY = bytes.fromhex("dd" * 32)
@@ -244,3 +252,143 @@ def test_every_written_fact_opens_against_the_root_and_only_that_root(
         assert check_opening(GAME, opening, roots[-1], SIZE)
         assert not check_opening(GAME, opening, roots[-2], SIZE)
         assert not check_opening(GAME, opening, kept.root(root_seq + 1), SIZE)
+
+
+# --- facts that never change once written: their openings prove the event that wrote them ----
+
+
+def fixed_roster() -> Roster:
+    return Roster(GAME, "blue", DUMMY, SIZE, frozenset({"square"}))
+
+
+@pytest.fixture
+def fixed() -> tuple[Roster, dict[str, Any], dict[int, str]]:
+    """A fact that never changes, written at event 2 (beside one that may: "true"), opened
+    against the root of event 6 after other writes; every event's root."""
+    kept = fixed_roster()
+    roots = {}
+    for seq in range(7):
+        if seq == 2:
+            kept.write(Written(PIECE, "square", 13, "5a" * 32, 0), "D7")
+            kept.write(Written(PIECE, "true", 4, "01" * 32, 0), True)
+        if seq == 4:
+            kept.write(Written("other", "square", 7, "02" * 32, 0), "E1")
+            kept.write(Written(PIECE, "true", 4, "03" * 32, 0), False)
+        roots[seq] = kept.root(seq)
+        kept.sealed(seq)
+    return kept, kept.opening(PIECE, "square", 6), roots
+
+
+def test_an_opening_of_a_fixed_fact_proves_the_event_that_wrote_it(
+    fixed: tuple[Roster, dict[str, Any], dict[int, str]],
+) -> None:
+    kept, opening, roots = fixed
+    written = opening["written"]
+    assert set(written) == {"seq", "blind", "leaves"}
+    assert written["seq"] == 2
+    assert check_opening(GAME, opening, roots[6], SIZE, roots[2])
+    # The same fact, in the leaves of the root published then; none shared with the root now.
+    assert not set(written["leaves"]) & set(opening["leaves"])
+    assert written["blind"] != opening["blind"]
+    # Without the write event's root it cannot be checked; against another event's, it fails.
+    assert not check_opening(GAME, opening, roots[6], SIZE)
+    for seq in (0, 1, 3, 4, 5, 6):
+        assert not check_opening(GAME, opening, roots[6], SIZE, roots[seq])
+    # Every later opening names the same write (the roster holds now what it held since 4).
+    for seq in (4, 5):
+        again = kept.opening(PIECE, "square", seq)
+        assert again["written"] == written
+        assert check_opening(GAME, again, roots[seq], SIZE, roots[2])
+
+
+def test_a_fact_that_may_change_says_nothing_of_when_it_was_written(
+    fixed: tuple[Roster, dict[str, Any], dict[int, str]],
+) -> None:
+    kept, _, roots = fixed
+    opening = kept.opening(PIECE, "true", 6)
+    assert "written" not in opening
+    assert check_opening(GAME, opening, roots[6], SIZE)
+    # Nor does any fact of a roster without fixed keys.
+    plain = roster()
+    plain.write(Written(PIECE, "square", 13, "5a" * 32, 0), "D7")
+    plain.sealed(2)
+    assert "written" not in plain.opening(PIECE, "square", 6)
+
+
+def test_a_fact_written_at_the_event_before_its_reveal_proves_that_event(
+    fixed: tuple[Roster, dict[str, Any], dict[int, str]],
+) -> None:
+    kept, _, roots = fixed
+    opening = kept.opening("other", "square", 4)
+    assert opening["written"]["seq"] == 4
+    assert opening["written"]["leaves"] == opening["leaves"]
+    assert check_opening(GAME, opening, roots[4], SIZE, roots[4])
+
+
+def _flip_first(leaves: list[str]) -> list[str]:
+    return sorted([flip_hex(leaves[0]), *leaves[1:]])
+
+
+@pytest.mark.parametrize(
+    ("what", "change"),
+    [
+        ("a leaf of the write's root", lambda w: {**w, "leaves": _flip_first(w["leaves"])}),
+        ("leaves out of order", lambda w: {**w, "leaves": w["leaves"][::-1]}),
+        ("a leaf short", lambda w: {**w, "leaves": w["leaves"][:-1]}),
+        ("the blinding value", lambda w: {**w, "blind": flip_hex(w["blind"])}),
+        ("another event", lambda w: {**w, "seq": 3}),
+        ("an event after the root", lambda w: {**w, "seq": 7}),
+        ("an event before the game", lambda w: {**w, "seq": -1}),
+        ("a seq in words", lambda w: {**w, "seq": "2"}),
+        ("a seq of true", lambda w: {**w, "seq": True}),
+        ("a field more", lambda w: {**w, "slot": 13}),
+        ("a field less", lambda w: {k: v for k, v in w.items() if k != "blind"}),
+        ("not an object", lambda w: [w["seq"], w["blind"], w["leaves"]]),
+        ("null", lambda w: None),
+    ],
+)
+def test_an_altered_write_proof_fails(
+    fixed: tuple[Roster, dict[str, Any], dict[int, str]], what: str, change: Any
+) -> None:
+    _, opening, roots = fixed
+    altered = {**opening, "written": change(opening["written"])}
+    # Whichever root it names, it does not check.
+    for seq in range(7):
+        assert not check_opening(GAME, altered, roots[6], SIZE, roots[seq]), what
+
+
+def test_a_write_proof_names_no_event_after_the_root_it_opens_against() -> None:
+    # An opening against event 3 of a fact written at event 5 (a host that opens a rewritten
+    # fact against an older root, or names a later write) is refused even with the roots
+    # published then.
+    kept = fixed_roster()
+    kept.write(Written(PIECE, "square", 13, "5a" * 32, 0), "D7")
+    kept.sealed(5)
+    opening = kept.opening(PIECE, "square", 3)
+    assert opening["written"]["seq"] == 5
+    assert not check_opening(GAME, opening, kept.root(3), SIZE, kept.root(5))
+
+
+def test_writing_a_fixed_fact_again_is_a_bug() -> None:
+    kept = fixed_roster()
+    kept.write(Written(PIECE, "square", 13, "5a" * 32, 0), "D7")
+    kept.sealed(1)
+    for value, salt in (("E7", "5a" * 32), ("D7", "5b" * 32), ("D7", "5a" * 32)):
+        with pytest.raises(FixedRewrite):
+            kept.write(Written(PIECE, "square", 13, salt, 0), value)
+    assert kept.values[(PIECE, "square")] == "D7"
+    # A removed piece's facts go, and with them what proved their write.
+    kept.forget(PIECE)
+    assert kept.written_at == {}
+
+
+def test_a_fixed_fact_keeps_its_write_event_at_the_cost_of_one_list_of_leaves() -> None:
+    # Every fixed fact an event writes for a side shares one copy of that root's leaves.
+    kept = fixed_roster()
+    for i in range(4):
+        kept.write(Written(f"p{i}", "square", i, f"{i:02x}" * 32, 0), f"D{i}")
+    kept.sealed(3)
+    proofs = list(kept.written_at.values())
+    assert len(proofs) == 4
+    assert all(p.leaves is proofs[0].leaves for p in proofs)
+    assert len(proofs[0].leaves) == 32 * SIZE

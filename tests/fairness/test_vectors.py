@@ -173,6 +173,45 @@ def roster_write_vector(i: dict[str, Any]) -> dict[str, Any]:
     return {"fact_commitment": fact, "root": root, "opening": opening}
 
 
+def roster_fixed_vector(i: dict[str, Any]) -> dict[str, Any]:
+    """A fact that never changes, written at event ``written_seq`` and opened against the
+    root of ``root_seq``: its opening proves the write too."""
+    dummy_key, size = bytes.fromhex(i["dummy_key"]), i["size"]
+    w = i["write"]
+    roster = Roster(i["game_id"], i["side"], dummy_key, size, frozenset({w["key"]}))
+    roster.write(Written(w["piece"], w["key"], w["slot"], w["salt"], 0), i["value"])
+    roster.root(i["written_seq"])
+    roster.sealed(i["written_seq"])
+    fact = commit(
+        "fact",
+        i["game_id"],
+        i["side"],
+        0,
+        fact_payload(w["piece"], w["key"], i["value"]),
+        bytes.fromhex(w["salt"]),
+    )
+    digests = [sha256(tag("empty/v2"))] * size
+    digests[w["slot"]] = bytes.fromhex(fact)
+    out: dict[str, Any] = {}
+    proofs = {}
+    for name, seq in (("written_root", i["written_seq"]), ("root", i["root_seq"])):
+        blinds = _blinds(dummy_key, i["side"], seq, size)
+        leaves = sorted(
+            sha256(tag("leaf/v2"), lp(b), lp(d)) for b, d in zip(blinds, digests, strict=True)
+        )
+        out[name] = _root(i["game_id"], i["side"], seq, leaves)
+        proofs[name] = (blinds[w["slot"]].hex(), [x.hex() for x in leaves])
+    opening = roster.opening(w["piece"], w["key"], i["root_seq"])
+    assert (opening["blind"], opening["leaves"]) == proofs["root"]
+    written = opening["written"]
+    assert (written["seq"], written["blind"], written["leaves"]) == (
+        i["written_seq"],
+        *proofs["written_root"],
+    )
+    assert check_opening(i["game_id"], opening, out["root"], size, out["written_root"])
+    return {**out, "opening": opening}
+
+
 COMPUTE: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "commit": commit_vector,
     "chain": chain_vector,
@@ -182,6 +221,7 @@ COMPUTE: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "signed_head": signed_head_vector,
     "roster_empty": roster_empty_vector,
     "roster_write": roster_write_vector,
+    "roster_fixed": roster_fixed_vector,
 }
 VECTORS = vectors() if DOC.exists() else []
 

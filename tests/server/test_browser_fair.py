@@ -149,17 +149,33 @@ def test_two_pages_share_every_roll_and_their_record_passes_the_audit(
         # hidden, then Keno observes M1 (range dice rolled in secret) until it is revealed.
         test_browser._play_suspicious_places(lianra, keno)
 
-        # The reveal opened what M1 hid; Keno's page checked it against Lianra's roster root.
+        # The reveal opened what M1 hid; Keno's page checked it against Lianra's roster root,
+        # and against her root of the event that recorded it, which the line names: what lay
+        # under M1 was fixed before Keno observed.
         ok = keno.page.locator("#log .opening-ok")
         ok.first.wait_for()
         lines = ok.all_inner_texts()
-        assert any(
-            line.startswith("✓ marker M1 content = unit: matches the commitment published at event")
+        said = [
+            re.fullmatch(
+                r"✓ What marker M1 hides \(a unit: ([^)]+)\) was written at event (\d+) and has "
+                r"not changed since: it matches the commitments published then and at event "
+                r"(\d+)\.",
+                line,
+            )
             for line in lines
-        ), lines
+        ]
+        found = next((m for m in said if m), None)
+        assert found, lines
+        written, root_seq = int(found.group(2)), int(found.group(3))
+        log = keno.view()["log"]
+        hidden = [e["seq"] for e in log if any(x.get("event") == "hidden" for x in e["lines"])]
+        assert written == hidden[-1] < root_seq, (written, hidden, root_seq)
+        assert found.group(1) in {p["name"] for p in keno.view()["known"]}
         assert keno.page.locator("#log .opening-bad, #log .opening-unknown").count() == 0
         openings = keno.page.locator("#fair .fair-openings").inner_text()
-        assert f": {len(lines)} match." in openings, openings
+        shown = sum(len(e["proof"]["openings"]) for e in log)
+        assert shown > len(lines)  # M1's two facts, one line
+        assert f": {shown} match." in openings, openings
 
         # Each page kept a receipt of every head and answered every roll, in order.
         for player, side in ((lianra, "lianra"), (keno, "keno")):

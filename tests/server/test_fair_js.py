@@ -272,6 +272,82 @@ def opening_cases(rng: random.Random) -> dict[str, Any]:
     return {"opening": (cases, expected)}
 
 
+def altered_written(opening: dict[str, Any], rng: random.Random) -> Iterator[dict[str, Any]]:
+    """Openings of a fixed fact whose proof of its write differs in one way each."""
+    written = opening["written"]
+
+    def but(**changes: Any) -> dict[str, Any]:
+        return {**opening, "written": {**written, **changes}}
+
+    leaves, blind, seq = written["leaves"], written["blind"], written["seq"]
+    at = rng.randrange(len(leaves))
+    yield but(leaves=sorted([*leaves[:at], "00" * 32, *leaves[at + 1 :]]))
+    yield but(leaves=leaves[:-1])
+    yield but(leaves=[*leaves, "ff" * 32])
+    yield but(leaves=list(reversed(leaves)))
+    yield but(leaves=[x.upper() for x in leaves])  # the same bytes again
+    yield but(leaves=opening["leaves"])  # the root's leaves now, not the write's
+    yield but(blind=f"{int(blind[0], 16) ^ 1:x}{blind[1:]}")
+    yield but(blind=opening["blind"])
+    yield but(blind=blind[:-2])
+    yield but(seq=seq + 1)
+    yield but(seq=seq - 1)
+    yield but(seq=opening["root_seq"] + 1)  # after the root it opens against
+    yield but(seq=-1)
+    yield but(seq=str(seq))
+    yield but(seq=True)
+    yield but(seq=2**53)
+    yield but(slot=3)
+    for field in ("seq", "blind", "leaves"):
+        yield {**opening, "written": {k: v for k, v in written.items() if k != field}}
+    yield {**opening, "written": None}
+    yield {**opening, "written": [seq, blind, leaves]}
+    yield {**opening, "written": "written at event 2"}
+    yield {**opening, "value": {"not": opening["value"]}}  # another fact at both roots
+
+
+def written_cases(rng: random.Random) -> dict[str, Any]:
+    """Openings of facts that never change once written: each proves its write event, and
+    is checked against the root of its reveal and the root of that event."""
+    cases = []
+    for game_id, side, size in [("g1", "jungle", 16), ("ゲーム", "côté 😀", 33)]:
+        roster = Roster(game_id, side, rng.randbytes(32), size, frozenset({"square"}))
+        roots: dict[int, str] = {}
+        facts = []
+        for seq in range(8):
+            if seq in (1, 3, 5):
+                for key in ("square", "marker"):
+                    piece = f"p{seq}"
+                    slot = roster.free_slot(rng.randrange(size))
+                    value = random_value(rng)
+                    roster.write(Written(piece, key, slot, rng.randbytes(32).hex(), 0), value)
+                    facts.append((piece, key))
+            roots[seq] = roster.root(seq)
+            roster.sealed(seq)
+        for piece, key in facts:
+            opening = roster.opening(piece, key, 7)
+            at = opening["written"]["seq"] if "written" in opening else 0
+            cases.append([game_id, opening, roots[7], size, roots[at]])
+            cases.append([game_id, opening, roots[7], size, None])
+            for seq in range(8):
+                if seq != at:
+                    cases.append([game_id, opening, roots[7], size, roots[seq]])
+            if "written" in opening:
+                cases.extend(
+                    [game_id, bad, roots[7], size, roots[at]]
+                    for bad in altered_written(opening, rng)
+                )
+        # A fact written at the event before its reveal: one root, given twice.
+        roster.write(Written("p7", "square", roster.free_slot(0), rng.randbytes(32).hex(), 0), 7)
+        roots[8] = roster.root(8)
+        roster.sealed(8)
+        opening = roster.opening("p7", "square", 8)
+        cases.append([game_id, opening, roots[8], size, roots[8]])
+        cases.append([game_id, opening, roots[8], size, roots[7]])
+    expected = [check_opening(*case) for case in cases]
+    return {"written": (cases, expected)}
+
+
 # RFC 8032 §7.1 TEST 1's private key (docs/fairness.md's signed-head vector uses it).
 RFC8032_KEY = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"
 ORDER8 = "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"  # a point of order 8
@@ -381,7 +457,7 @@ def _entry(rng: random.Random, seq: int, side: str, setup: bool) -> dict[str, An
         "openings": [random_value(rng) for _ in range(rng.randint(0, 2))],
     }
     if setup:
-        proof["setup"] = {"version": 2, "key": rng.randbytes(32).hex(), "roster": 128}
+        proof["setup"] = {"version": 3, "key": rng.randbytes(32).hex(), "roster": 128}
     lines = [random_string(rng, 30) for _ in range(rng.randint(0, 3))]
     return {"seq": seq, "lines": lines, "proof": proof}
 
@@ -501,6 +577,8 @@ async (casesJson) => {
       attempt(() => f.commit(kind, game, owner, seq, payload, unhex(salt)))),
     opening: cases.opening.map(([game, opening, root, size]) =>
       f.checkOpening(game, opening, root, size)),
+    written: cases.written.map(([game, opening, root, size, writtenRoot]) =>
+      f.checkOpening(game, opening, root, size, writtenRoot)),
     chain: cases.chain.map(([seed, n]) => {
       const chain = f.chainFromSeed(unhex(seed), n);
       return [chain.anchor, ...Array.from({ length: n }, (_, k) => chain.element(k))].map(hex);
@@ -562,6 +640,7 @@ def cases() -> dict[str, tuple[Any, Any]]:
         chain_cases,
         signature_cases,
         shown_cases,
+        written_cases,
     ):
         out.update(make(rng))
     return out
@@ -630,6 +709,7 @@ def same(js: list[Any], python: list[Any], inputs: Any) -> None:
         "canonical",
         "commit",
         "opening",
+        "written",
         "chain",
         "full_chain",
         "back",
@@ -656,6 +736,16 @@ def test_the_cases_are_not_vacuous(cases: dict[str, tuple[Any, Any]]) -> None:
     results = cases["opening"][1]
     assert results.count(False) > 50
     assert 20 < results.count(True) < len(results) // 4
+    # Proofs of a write: the genuine ones pass (with the root of their event only), and
+    # most altered ones fail.
+    inputs, written = cases["written"]
+    proving = [
+        ok
+        for (_, opening, _, _, _), ok in zip(inputs, written, strict=True)
+        if isinstance(opening.get("written"), dict)
+    ]
+    assert 8 <= proving.count(True) < 20
+    assert proving.count(False) > 150
     assert sum(isinstance(c, dict) for c in cases["commit"][1]) >= 5
     floats = [v for v in cases["canonical"][0] if isinstance(v, float)]
     assert any(abs(v) >= 1e21 for v in floats)

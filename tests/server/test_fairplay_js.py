@@ -12,7 +12,8 @@ What a page must not let the host do:
 - **take elements ahead of their time**: only the next roll (after the last head kept, roll 0
   before the game) is answered, and only after that head (genesis for roll 0);
 - **open a fact against a root of its choosing**: an opening is of another side's roster,
-  against the root of the event before, and the set-up comes from event 0 alone;
+  against the root of the event before (and, for a fact that never changes, against that
+  side's root of the event that wrote it, no later), and the set-up comes from event 0 alone;
 - **write the alarm's words**: the host's numbers appear only as whole numbers, sides only by
   their names in this game;
 - **show a page something the record does not hold**: every entry carries the host's
@@ -75,7 +76,7 @@ def party(name: str, chain: Chain, held: bool = False) -> dict[str, Any]:
 
 
 SETUP = {
-    "version": 2,
+    "version": 3,
     "key": KEY.public,
     "parties": [party("host", HOST_CHAIN, True), party("blue", BLUE), party("red", RED)],
     "roster": SIZE,
@@ -98,6 +99,41 @@ for _seq in range(7):
     ROOTS[_seq] = {"blue": BLUE_ROSTER.root(_seq), "red": RED_ROSTER.root(_seq)}
 OPENINGS["honest"] = RED_ROSTER.opening("amb", "square", 5)  # F2, against event 5
 OPENINGS["own_roster"] = BLUE_ROSTER.opening("amb", "square", 5)
+
+# Red's roster in a game whose secrets never change once written: an ambush written down at
+# event 1 in D7 and marker M1, hiding the machine-gun position, recorded at event 2; all
+# opened at event 6, against event 5, each proving the event that wrote it. (A host that
+# also proves when sniper marker S1's "true", a fact that may change, was written: it did
+# not change, so the proof hashes well, but the rules never make one.)
+FIXED_ROSTER = Roster(
+    GAME, "red", bytes([8]) * 32, SIZE, frozenset({"square", "content", "unit", "true"})
+)
+FIXED_ROOTS: dict[int, str] = {}
+for _seq in range(7):
+    if _seq == 1:
+        FIXED_ROSTER.write(Written("amb", "square", 3, h("salt4"), 0), "D7")
+        FIXED_ROSTER.write(Written("s1", "true", 11, h("salt7"), 0), True)
+    if _seq == 2:
+        FIXED_ROSTER.write(Written("mk", "content", 7, h("salt5"), 0), "unit")
+        FIXED_ROSTER.write(Written("mk", "unit", 9, h("salt6"), 0), "mg")
+    FIXED_ROOTS[_seq] = FIXED_ROSTER.root(_seq)
+    FIXED_ROSTER.sealed(_seq)
+FIXED = {
+    key: FIXED_ROSTER.opening(piece, key, 5)
+    for piece, key in (("amb", "square"), ("mk", "content"), ("mk", "unit"), ("s1", "true"))
+}
+SECRET_WORDS = [
+    {"key": "square", "what": "The ambush square of {piece}", "values": [], "fixed": True},
+    {
+        "key": "content",
+        "what": "What {piece} hides",
+        "values": [["unit", "a unit"], ["mine", "a mine"]],
+        "fixed": True,
+    },
+    {"key": "unit", "what": "The unit {piece} hides", "values": [], "fixed": True},
+    {"key": "true", "what": "What {piece} hides", "values": [[True, "the sniper"]], "fixed": False},
+]
+KNOWN = [{"id": "mk", "name": "marker M1"}, {"id": "mg", "name": "Machine-gun position"}]
 
 
 def sign_shown(entry: dict[str, Any], side: str = "blue", key: HostKey = KEY) -> dict[str, Any]:
@@ -286,6 +322,34 @@ def cases() -> dict[str, dict[str, Any]]:
     late_size[3]["proof"]["setup"] = {**SETUP, "roster": SIZE - 1}
     late_size[6]["proof"]["openings"] = [OPENINGS["honest"]]
     case("roster size not from a later event", view(resigned(late_size)))
+    # Openings that prove when their fact was written.
+    case("fixed: honest", fixed_view(FIXED["square"]))
+    case(
+        "fixed: one piece's two facts", fixed_view(FIXED["content"], FIXED["unit"], FIXED["square"])
+    )
+    case("fixed: the write's root never received", fixed_view(FIXED["square"], without=1))
+    leaves = FIXED["square"]["written"]["leaves"]
+    case(
+        "fixed: a leaf of the write's root changed",
+        fixed_view(written_but(leaves=sorted(["00" * 32, *leaves[1:]]))),
+    )
+    case("fixed: another write event", fixed_view(written_but(seq=2)))
+    case("fixed: written after the root", fixed_view(written_but(seq=6)))
+    case("fixed: written at no event", fixed_view(written_but(seq="1")))
+    case(
+        "fixed: the blinding value of now", fixed_view(written_but(blind=FIXED["square"]["blind"]))
+    )
+    case(
+        "fixed: a write proof that is not one",
+        fixed_view({**FIXED["square"], "written": "event 1"}),
+    )
+    plain = {k: v for k, v in FIXED["square"].items() if k != "written"}
+    case("fixed: the write proof left out", fixed_view(plain))
+    case("fixed: a write proof of a fact that may change", fixed_view(FIXED["true"]))
+    case(
+        "fixed: a write proof of a fact that may change, no ruleset data",
+        fixed_view(FIXED["true"], words=False),
+    )
 
     # 4. The host's words in alarm texts.
     wordy = honest_log()
@@ -384,6 +448,22 @@ def opened(opening: Any) -> list[dict[str, Any]]:
     log = honest_log()
     log[6]["proof"]["openings"] = [opening]
     return log
+
+
+def fixed_view(*openings: Any, without: int | None = None, words: bool = True) -> dict[str, Any]:
+    """Red's fixed roster's roots in every entry and ``openings`` at event 6, signed, with the
+    ruleset's words (unless not ``words``) and the pieces' names (entry ``without`` left
+    out)."""
+    log = honest_log()
+    for e in log:
+        e["proof"]["roots"] = {**e["proof"]["roots"], "red": FIXED_ROOTS[e["seq"]]}
+    log[6]["proof"]["openings"] = list(openings)
+    log = [e for e in resigned(log) if e["seq"] != without]
+    return {**view(log), "known": KNOWN, **({"secret_words": SECRET_WORDS} if words else {})}
+
+
+def written_but(**changes: Any) -> dict[str, Any]:
+    return {**FIXED["square"], "written": {**FIXED["square"]["written"], **changes}}
 
 
 RUN = """
@@ -491,7 +571,83 @@ def test_an_honest_opening_matches(results: dict[str, Any]) -> None:
     got = results["honest opening"]
     quiet(got)
     assert got["checks"] == {"6": [True]}
-    assert got["lines"] == ["✓ amb square = F2: matches the commitment published at event 5."]
+    # A view without the ruleset's words for its secrets still names no field.
+    assert got["lines"] == ["✓ A secret of amb (F2): matches the commitment published at event 5."]
+
+
+def test_an_opening_of_a_fact_that_never_changes_names_the_event_that_wrote_it(
+    results: dict[str, Any],
+) -> None:
+    got = results["fixed: honest"]
+    quiet(got)
+    assert got["checks"] == {"6": [True]}
+    assert got["lines"] == [
+        "✓ The ambush square of amb (D7) was written at event 1 and has not changed since: it "
+        "matches the commitments published then and at event 5."
+    ]
+    # One piece's facts that checked alike read as one line, in the players' words.
+    got = results["fixed: one piece's two facts"]
+    quiet(got)
+    assert got["checks"] == {"6": [True, True, True]}
+    assert got["lines"] == [
+        "✓ What marker M1 hides (a unit: Machine-gun position) was written at event 2 and has "
+        "not changed since: it matches the commitments published then and at event 5.",
+        "✓ The ambush square of amb (D7) was written at event 1 and has not changed since: it "
+        "matches the commitments published then and at event 5.",
+    ]
+    assert "Revealed secrets checked against their commitments: 3 match." in got["panel"]
+
+
+def test_a_write_proof_of_a_fact_that_may_change_raises_the_alarm(
+    results: dict[str, Any],
+) -> None:
+    # It may hash well (the fact did not change), but the rules never make one: the page
+    # demands a proof where the ruleset's words say the fact is fixed, and none elsewhere.
+    got = results["fixed: a write proof of a fact that may change"]
+    assert got["checks"] == {"6": [False]}
+    alarm = f"Something revealed at event 6 does NOT match what was committed to — {AUDIT}."
+    assert got["alarms"] == [alarm]
+    # Without the ruleset's data the page cannot know: the proof checks; the audit finds it.
+    got = results["fixed: a write proof of a fact that may change, no ruleset data"]
+    quiet(got)
+    assert got["checks"] == {"6": [True]}
+    assert got["lines"] == [
+        "✓ A secret of s1 (yes) was written at event 1 and has not changed since: it matches "
+        "the commitments published then and at event 5."
+    ]
+
+
+def test_a_write_proof_the_page_cannot_check_says_so(results: dict[str, Any]) -> None:
+    got = results["fixed: the write's root never received"]
+    assert got["checks"] == {"6": [None]}
+    assert got["lines"] == [
+        "? The ambush square of amb (D7): this page never received the commitment of event 1 "
+        "to check it against."
+    ]
+    assert not any("NOT match" in alarm for alarm in got["alarms"]), got["alarms"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "fixed: a leaf of the write's root changed",
+        "fixed: another write event",
+        "fixed: written after the root",
+        "fixed: written at no event",
+        "fixed: the blinding value of now",
+        "fixed: a write proof that is not one",
+        "fixed: the write proof left out",
+    ],
+)
+def test_a_false_write_proof_raises_the_alarm(results: dict[str, Any], name: str) -> None:
+    got = results[name]
+    assert got["checks"] == {"6": [False]}, name
+    assert got["alarms"] == [
+        f"Something revealed at event 6 does NOT match what was committed to — {AUDIT}."
+    ], name
+    assert len(got["lines"]) == 1
+    assert got["lines"][0].startswith("✗ The ambush square of amb (D7) does NOT match"), got
+    assert not any(line.startswith("✓") for line in got["lines"]), got["lines"]
 
 
 # --- 1. parties ---------------------------------------------------------------------------------
@@ -757,10 +913,11 @@ def test_a_page_shown_another_reveal_than_the_record_keeps_the_evidence(
     browser: Any, server: str
 ) -> None:
     """The host shows one side a reveal that is not the record's (another value for the fact
-    opened, against a root shown to that page alone). Unless the host signs what it showed,
-    the page raises the alarm; if it signs it, the page keeps that signature over a digest
-    that is not the record's for that side and event: the receipt the audit holds the record
-    to (TRUST.md §1.4, projection replay)."""
+    opened, against a root shown to that page alone, and against a root of the event that
+    wrote it shown to that page alone: what a marker hides never changes). Unless the host
+    signs what it showed, the page raises the alarm; if it signs it, the page keeps that
+    signature over a digest that is not the record's for that side and event: the receipt
+    the audit holds the record to (TRUST.md §1.4, projection replay)."""
     scenario = "suspicious-places"
     raw = bytes(range(32))
     sides = examples.load(scenario).side_ids()
@@ -772,6 +929,7 @@ def test_a_page_shown_another_reveal_than_the_record_keeps_the_evidence(
         (e["seq"], to, ops[0]) for e in events for to, ops in e["fair"]["openings"].items()
     )
     root_seq = opening["root_seq"]
+    assert opening["written"]["seq"] < root_seq  # the page checks two roots
 
     def log() -> list[dict[str, Any]]:
         return [
@@ -782,20 +940,30 @@ def test_a_page_shown_another_reveal_than_the_record_keeps_the_evidence(
     honest = log()
     lie = copy.deepcopy(opening)
     lie["value"] = "lied" if opening["value"] != "lied" else "lied too"
-    real = leaf(bytes.fromhex(opening["blind"]), fact_digest(record["game"], **_fact(opening)))
-    fake = leaf(bytes.fromhex(lie["blind"]), fact_digest(record["game"], **_fact(lie)))
-    leaves = sorted([bytes.fromhex(x) for x in opening["leaves"] if bytes.fromhex(x) != real])
-    leaves = sorted([*leaves, fake])
-    lie["leaves"] = [x.hex() for x in leaves]
     unsigned = log()
-    unsigned[root_seq]["proof"]["roots"] = {
-        **unsigned[root_seq]["proof"]["roots"],
-        opening["side"]: published_root(record["game"], opening["side"], root_seq, leaves),
-    }
+
+    def forge(proof: dict[str, Any], at: int) -> list[str]:
+        """The leaves of event ``at``'s root with the lie's leaf for the fact's, whose root
+        the page is shown at ``at``."""
+        blind = bytes.fromhex(proof["blind"])
+        real = leaf(blind, fact_digest(record["game"], **_fact(opening)))
+        fake = leaf(blind, fact_digest(record["game"], **_fact(lie)))
+        leaves = sorted([bytes.fromhex(x) for x in proof["leaves"] if bytes.fromhex(x) != real])
+        leaves = sorted([*leaves, fake])
+        unsigned[at]["proof"]["roots"] = {
+            **unsigned[at]["proof"]["roots"],
+            opening["side"]: published_root(record["game"], opening["side"], at, leaves),
+        }
+        return [x.hex() for x in leaves]
+
+    written = opening["written"]["seq"]
+    lie["leaves"] = forge(opening, root_seq)
+    lie["written"]["leaves"] = forge(opening["written"], written)
     unsigned[seq]["proof"]["openings"] = [lie]
+    changed = (written, root_seq, seq)
     signed = copy.deepcopy(unsigned)
     host = HostKey.from_bytes(raw)
-    for at in (root_seq, seq):
+    for at in changed:
         entry = signed[at]
         digest = shown_digest(_content(entry, to))
         entry["proof"]["shown"] = host.sign(shown_message(record["game"], at, to, digest))
@@ -835,25 +1003,23 @@ def test_a_page_shown_another_reveal_than_the_record_keeps_the_evidence(
     ]
     # The lie, as the record signed it: the page raises the alarm for both events.
     got = out["unsigned"]
-    assert got["checks"][str(seq)] == [True]  # the lie checks against the root it came with
-    assert shown_alarm(root_seq) in got["alarms"]
-    assert shown_alarm(seq) in got["alarms"]
-    assert {r["seq"] for r in got["receipts"]["shown"]} == set(range(len(events))) - {root_seq, seq}
+    assert got["checks"][str(seq)] == [True]  # the lie checks against the roots it came with
+    for at in changed:
+        assert shown_alarm(at) in got["alarms"]
+    assert {r["seq"] for r in got["receipts"]["shown"]} == set(range(len(events))) - set(changed)
     # The lie, signed: the page cannot tell, but keeps the host's signature on what it was
     # shown, which is not what the record says it showed.
     got = out["signed"]
     quiet(got)
     kept = {r["seq"]: r for r in got["receipts"]["shown"]}
     assert len(kept) == len(events)
-    for at in (root_seq, seq):
+    for at in changed:
         assert kept[at]["digest"] != recorded(at)
         assert kept[at]["sig"] != events[at]["fair"]["shown"][to]
         message = shown_message(record["game"], at, to, bytes.fromhex(kept[at]["digest"]))
         assert verify(events[0]["fair"]["setup"]["key"], message, kept[at]["sig"])
     assert all(
-        kept[e["seq"]]["digest"] == recorded(e["seq"])
-        for e in events
-        if e["seq"] not in (root_seq, seq)
+        kept[e["seq"]]["digest"] == recorded(e["seq"]) for e in events if e["seq"] not in changed
     )
 
 
@@ -878,6 +1044,11 @@ QUIET = {
     "spectator checks nothing of shown",
     "host-held game",
     "waiting for words",  # not an alarm: the status names no party the game does not have
+    "fixed: honest",
+    "fixed: one piece's two facts",
+    # Not an alarm: the line says the page cannot check it ("?"), as for any root it lacks.
+    "fixed: the write's root never received",
+    "fixed: a write proof of a fact that may change, no ruleset data",
 }
 
 
@@ -891,7 +1062,7 @@ def test_every_lying_view_raises_the_alarm_and_no_honest_one_does(
         else:
             assert got["alarms"], name
             assert "held by this page" not in got["panel"] or got["chain"] == "page", name
-    assert len(results) - len(QUIET) == 64
+    assert len(results) - len(QUIET) == 72
     # Roll 7 answered once only, when asked twice; nothing given for a request under another key.
     assert answered(results["held: asked twice for one roll"]) == [7]
     assert answered(results["held: a request under another key"]) == []

@@ -25,7 +25,10 @@ The checks, in order (TRUST.md §1.4); the first problem found is named:
    side was told must come out exactly as recorded;
 5. **commitments** — each side's roster is rebuilt from the revealed salts and facts: every
    published root must match, and every opening shown at a reveal must be exactly the one
-   the rules called for, and check against the root published before it.
+   the rules called for, and check against the root published before it. An opening of a
+   fact the ruleset fixes once written (``Ruleset.fixed_secrets``) must say when it was
+   written (``written``), no later than that root, and check against the root published
+   then; no other opening may say so; and no fixed fact may be written twice.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from ghillie import engine
 from ghillie.errors import Refusal, ScenarioError
 from ghillie.events import Event, event_from_json, event_to_json
 from ghillie.fairness import strict
-from ghillie.fairness.capacity import roster_size
+from ghillie.fairness.capacity import fixed_secrets, roster_size
 from ghillie.fairness.chains import LENGTH, Chain, links
 from ghillie.fairness.commitment import opens
 from ghillie.fairness.hashlog import (
@@ -227,7 +230,14 @@ def _audit(
     size = roster_size(scenario)
     if setup.get("version") != VERSION or setup.get("roster") != size:
         _fail(report, "record", 0, f"it does not set up version {VERSION} rosters of {size} slots")
-    ledger = Ledger(game_id, sides, secrets, {s: anchors[s] for s in sides}, size=size)
+    ledger = Ledger(
+        game_id,
+        sides,
+        secrets,
+        {s: anchors[s] for s in sides},
+        size=size,
+        fixed=fixed_secrets(scenario),
+    )
     last = {party: bytes.fromhex(anchors[party]) for party in (HOST, *sides)}
     state = engine.replay(scenario, [])
     for event in events:
@@ -271,7 +281,12 @@ def _audit(
         _same(report, record["events"][event.seq], again)
         report.rolls += sum(1 for r in event.rolls if not r.entered)
 
-        # 5. commitments
+        # 5. commitments. Every opening shown checks against its roots first, so that a
+        # false one is named for what is false in it.
+        for to, shown in fair["openings"].items():
+            for opening in shown:
+                _check_opening(report, game_id, events, event.seq, to, opening, size, ledger)
+                report.openings += 1
         called: dict[str, list[dict[str, Any]]] = {}
         for to, piece, key in opened(event):
             owner = state.pieces[piece].owner
@@ -286,22 +301,6 @@ def _audit(
                         event.seq,
                         f"{to} was not shown an opening the rules call for",
                     )
-        for to, shown in fair["openings"].items():
-            for opening in shown:
-                root_seq = opening["root_seq"]
-                root = (
-                    events[root_seq].fair["roots"][opening["side"]]
-                    if 0 <= root_seq < len(events) and events[root_seq].fair
-                    else ""
-                )
-                if not check_opening(game_id, opening, root, size):
-                    _fail(
-                        report,
-                        "commitments",
-                        event.seq,
-                        f"an opening shown to {to} does not check against its root",
-                    )
-                report.openings += 1
         expected_count = len(
             [
                 1
@@ -477,10 +476,75 @@ def _check_views(
             )
 
 
+def _check_opening(
+    report: Report,
+    game_id: str,
+    events: list[Event],
+    seq: int,
+    to: str,
+    opening: dict[str, Any],
+    size: int,
+    ledger: Ledger,
+) -> None:
+    """One opening shown at event ``seq`` checks against the root it names, and one of a
+    fixed fact against the root of the event that wrote it too (which only such an opening
+    names, and which is no later than the first)."""
+
+    def root(at: Any) -> str:
+        fair = events[at].fair if type(at) is int and 0 <= at < len(events) else None
+        return str(fair["roots"].get(opening["side"], "")) if fair else ""
+
+    written = opening.get("written")
+    if not check_opening(
+        game_id,
+        {k: v for k, v in opening.items() if k != "written"},
+        root(opening["root_seq"]),
+        size,
+    ):
+        _fail(
+            report, "commitments", seq, f"an opening shown to {to} does not check against its root"
+        )
+    fixed = opening["key"] in ledger.fixed
+    if written is None and fixed:
+        _fail(
+            report,
+            "commitments",
+            seq,
+            f"an opening shown to {to} does not say when its fact, which never changes, "
+            "was written",
+        )
+    if written is None:
+        return
+    if not fixed:
+        _fail(
+            report,
+            "commitments",
+            seq,
+            f"an opening shown to {to} says when a fact was written that the rules may change",
+        )
+    # (Its form, an int, is the strict check's: a record of another form never gets here.)
+    if written["seq"] > opening["root_seq"]:
+        _fail(
+            report,
+            "commitments",
+            seq,
+            f"an opening shown to {to} says its fact was written after the root it opens against",
+        )
+    if not check_opening(game_id, opening, root(opening["root_seq"]), size, root(written["seq"])):
+        _fail(
+            report,
+            "commitments",
+            seq,
+            f"an opening shown to {to} does not check against the root of the event that "
+            "wrote its fact",
+        )
+
+
 def _slots(report: Report, ledger: Ledger, event: Event) -> None:
     """Facts are written as ghillie writes them: with seq 0, a rewrite in its own slot, a new
-    fact in a free one. A fact moved elsewhere would leave its old commitment behind as a
-    leaf nobody can tell from the rest, a second commitment to the same fact."""
+    fact in a free one, and a fact the rules fix once written never again. A fact moved
+    elsewhere would leave its old commitment behind as a leaf nobody can tell from the
+    rest, a second commitment to the same fact."""
     where = {
         side: {fact: w.slot for fact, w in roster.slots.items()}
         for side, roster in ledger.rosters.items()
@@ -492,6 +556,13 @@ def _slots(report: Report, ledger: Ledger, event: Event) -> None:
         if mine is None:
             continue  # not a side: restore names it
         name, slot = (fact["piece"], fact["key"]), fact["slot"]
+        if name in mine and fact["key"] in ledger.fixed:
+            _fail(
+                report,
+                "commitments",
+                event.seq,
+                "a fact the rules fix once written is written again",
+            )
         if name in mine:
             if mine[name] != slot:
                 _fail(report, "commitments", event.seq, "a rewritten fact moves to another slot")

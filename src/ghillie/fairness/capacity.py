@@ -14,7 +14,8 @@ from ghillie import registry
 from ghillie.errors import ScenarioError
 from ghillie.scenario import Scenario
 
-# An opening carries every leaf of its root (32 bytes each): this keeps one under 64 KiB.
+# An opening carries every leaf of its root (32 bytes each): this keeps one under 64 KiB
+# (128 KiB for a fact that never changes: it carries its write event's leaves too).
 MAX_FACTS = 2048
 # Every game's roster has at least this many slots, and a power of two: the size is public,
 # and the exact bound would tell the other side how many hidden pieces there are (11 facts
@@ -41,3 +42,9 @@ def check_capacity(scenario: Scenario) -> None:
             f"this scenario lets one side hide up to {bound} secret facts; ghillie can keep "
             f"at most {MAX_FACTS} for each side (use fewer pieces on a side)"
         )
+
+
+def fixed_secrets(scenario: Scenario) -> frozenset[str]:
+    """The secret keys that never change once written in a game of ``scenario`` (the
+    ruleset's ``fixed_secrets``): their openings prove the event that wrote them."""
+    return registry.get(scenario.ruleset).fixed_secrets

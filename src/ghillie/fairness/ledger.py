@@ -35,12 +35,12 @@ from ghillie.fairness.hashlog import (
     shown_digest,
     shown_message,
 )
-from ghillie.fairness.roster import Roster, Written
+from ghillie.fairness.roster import FixedRewrite, Roster, Written
 from ghillie.fairness.stream import StreamDice, roll_context, roll_key
 from ghillie.state import GameState
 
 HOST = "host"
-VERSION = 2  # 2: rosters blinded afresh for every event (docs/fairness.md)
+VERSION = 3  # 2: rosters blinded afresh for every event; 3: fixed facts prove their write
 RandomBytes = Callable[[int], bytes]
 
 
@@ -162,11 +162,14 @@ class Ledger:
         chain_length: int = LENGTH,
         *,
         size: int,
+        fixed: frozenset[str],
     ) -> None:
         """``size`` is every side's roster size, from the scenario
-        (:func:`ghillie.fairness.capacity.roster_size`)."""
+        (:func:`ghillie.fairness.capacity.roster_size`); ``fixed`` the secret keys that never
+        change once written (the ruleset's ``fixed_secrets``)."""
         self.game_id = game_id
         self.size = size
+        self.fixed = fixed
         self.sides = sides
         self.secrets = secrets_
         self.key = HostKey.from_bytes(secrets_.key)
@@ -181,7 +184,7 @@ class Ledger:
                 self.chains[side].anchor.hex() if side in self.chains else anchors[side]
             )
         self.last: dict[str, bytes] = {p: bytes.fromhex(a) for p, a in self.anchors.items()}
-        self.rosters = {side: Roster(game_id, side, secrets_.dummy, size) for side in sides}
+        self.rosters = {side: Roster(game_id, side, secrets_.dummy, size, fixed) for side in sides}
         self.head = genesis(game_id)
         self.next_k = 0
         self.injected_dice = False  # tests that script their dice; the audit refuses them
@@ -217,20 +220,22 @@ class Ledger:
         first: Event | None = None,
         *,
         size: int,
+        fixed: frozenset[str],
     ) -> Ledger:
         """The ledger of a stored game; sides' anchors come from its first event."""
         fair = header["fair"]
         anchors = dict(fair.get("anchors", {}))
         if first is not None and first.fair is not None:
             anchors.update({p["party"]: p["anchor"] for p in first.fair["setup"]["parties"]})
-        return cls(game_id, sides, Secrets.from_json(fair), anchors, size=size)
+        return cls(game_id, sides, Secrets.from_json(fair), anchors, size=size, fixed=fixed)
 
     def header(self) -> dict[str, Any]:
         """What the store keeps beside the log (host-private until the game ends)."""
         return {**self.secrets.to_json(), "anchors": dict(self.anchors)}
 
     def restore(self, before: GameState[Any], event: Event) -> None:
-        """Catch up with a stored, sealed event (loading a game, or auditing one)."""
+        """Catch up with a stored, sealed event (loading a game, or auditing one): the
+        proofs of when fixed facts were written are rebuilt as the events are replayed."""
         fair = event.fair or {}
         private = fair["private"]
         facts = private["facts"]
@@ -243,6 +248,8 @@ class Ledger:
             self.rosters[owner].write(Written(piece, key, w["slot"], w["salt"], w["seq"]), value)
         for owner, piece in removed(before, event):
             self.rosters[owner].forget(piece)
+        for roster in self.rosters.values():
+            roster.sealed(event.seq)
         self.last[HOST] = bytes.fromhex(private["host"])
         for side, element in fair["contributions"].items():
             self.last[side] = bytes.fromhex(element)
@@ -297,10 +304,20 @@ class Ledger:
     def check_room(self, before: GameState[Any], event: Event) -> None:
         """Refuse an event that would give a side more secret facts than its roster holds.
         The scenario's bound makes this unreachable; if a bound is ever wrong, the command
-        is refused (asked for nothing, sealed nothing) rather than breaking the game."""
+        is refused (asked for nothing, sealed nothing) rather than breaking the game.
+
+        An event that writes a fixed fact again (``Ruleset.fixed_secrets``) is a bug in the
+        rules: :class:`~ghillie.fairness.roster.FixedRewrite` is raised, before anything is
+        asked or sealed."""
         new: dict[str, set[tuple[str, str]]] = {}
         for owner, piece, key, _ in writes(before, event):
-            if (piece, key) not in self.rosters[owner].slots:
+            held = (piece, key) in self.rosters[owner].slots
+            if key in self.fixed and (held or (piece, key) in new.get(owner, ())):
+                raise FixedRewrite(
+                    f"event {event.seq} writes {owner}'s {key} of {piece} again: the rules "
+                    "declare it fixed once written"
+                )
+            if not held:
                 new.setdefault(owner, set()).add((piece, key))
         for owner, facts in new.items():
             if len(self.rosters[owner].slots) + len(facts) > self.size:
@@ -336,10 +353,13 @@ class Ledger:
             written.append({"side": owner, **w.to_json()})
         for owner, piece in removed(before, event):
             self.rosters[owner].forget(piece)
+        roots = {side: self.rosters[side].root(event.seq) for side in self.sides}
+        for roster in self.rosters.values():
+            roster.sealed(event.seq)  # after the root: its leaves are computed once
         fair: dict[str, Any] = {
             "request": request.commitment,
             "contributions": {p: elements[p].hex() for p in self.sides},
-            "roots": {side: self.rosters[side].root(event.seq) for side in self.sides},
+            "roots": roots,
             "openings": openings,
             "private": {
                 "host": elements[HOST].hex(),

@@ -21,6 +21,16 @@ size is fixed by the scenario and two openings of one event carry the same leave
 in them depends on where the facts sit. (A Merkle path would be shorter, but two paths of
 one tree share the nodes above where they meet, and where they meet depends on the slots:
 docs/fairness.md.)
+
+Facts are committed with seq 0, so an opening does not tell when its fact was written. For
+the facts a ruleset declares fixed once written (``Ruleset.fixed_secrets``: an ambush's
+square, what a marker hides), the event that wrote it is public anyway, and a side wants it
+proved: that the square was fixed before it moved. The roster keeps, for each such fact, its
+blinding value at the event ``W`` that wrote it and the sorted leaves of ``W``'s root, and
+every opening of it carries them as ``written``: the same leaf, among the leaves of the root
+published at ``W`` (:func:`check_opening` with that root). Whether an opening carries
+``written`` depends on its key alone, never on a value. Writing such a fact a second time is
+a bug (:class:`FixedRewrite`).
 """
 
 from __future__ import annotations
@@ -94,17 +104,54 @@ class RosterFull(Exception):
     was wrong): the command is refused before anything is asked or sealed."""
 
 
+class FixedRewrite(ValueError):
+    """A fact the ruleset declares fixed once written (``Ruleset.fixed_secrets``) is written
+    again: a bug in the rules, never a refusal. Its openings would prove a write event
+    after which it changed."""
+
+
+@dataclass(frozen=True)
+class _WrittenAt:
+    """Host-private: the event that wrote a fixed fact, its blinding value then and the
+    sorted leaves of that event's root, joined (one bytes object, shared by every fixed fact
+    the event wrote for the side: ``32 × size`` bytes)."""
+
+    seq: int
+    blind: bytes
+    leaves: bytes
+
+    def to_json(self) -> dict[str, Any]:
+        leaves = self.leaves
+        return {
+            "seq": self.seq,
+            "blind": self.blind.hex(),
+            "leaves": [leaves[i : i + HASH].hex() for i in range(0, len(leaves), HASH)],
+        }
+
+
 class Roster:
     """One side's slots. A write costs one hash; each event's root costs ``size`` + 1."""
 
-    def __init__(self, game_id: str, side: str, dummy_key: bytes, size: int) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        side: str,
+        dummy_key: bytes,
+        size: int,
+        fixed: frozenset[str] = frozenset(),
+    ) -> None:
+        """``fixed``: the keys whose facts never change once written (the ruleset's
+        ``fixed_secrets``); their openings prove the event that wrote them."""
         self.game_id = game_id
         self.side = side
         self.size = size
+        self.fixed = fixed
         self._dummy_key = dummy_key
         self._digests = [_EMPTY] * size
         self.slots: dict[tuple[str, str], Written] = {}
         self.values: dict[tuple[str, str], Any] = {}
+        self.written_at: dict[tuple[str, str], _WrittenAt] = {}
+        self._unsealed: list[tuple[str, str]] = []  # fixed facts written, event not sealed
         self._cached: tuple[int, list[bytes], list[bytes]] | None = None
 
     def free_slot(self, choose: int) -> int:
@@ -118,19 +165,41 @@ class Roster:
     def write(self, written: Written, value: Any) -> None:
         if not 0 <= written.slot < self.size:
             raise ValueError(f"slot {written.slot} is outside a roster of {self.size}")
+        fact = (written.piece, written.key)
+        if written.key in self.fixed and fact in self.slots:
+            raise FixedRewrite(
+                f"{self.side}'s {written.key} of {written.piece} never changes once written, "
+                "and is written again"
+            )
         digest = fact_digest(
             self.game_id, self.side, written.piece, written.key, value, written.salt
         )
-        self.slots[(written.piece, written.key)] = written
-        self.values[(written.piece, written.key)] = value
+        self.slots[fact] = written
+        self.values[fact] = value
         self._digests[written.slot] = digest
         self._cached = None
+        if written.key in self.fixed:
+            self._unsealed.append(fact)
+
+    def sealed(self, seq: int) -> None:
+        """Event ``seq`` is sealed (call it once the event's writes and removals are in):
+        each fixed fact it wrote keeps its blinding value and the leaves of this root."""
+        facts = [f for f in self._unsealed if f in self.slots]
+        self._unsealed = []
+        if not facts:
+            return
+        blind, leaves = self._leaves(seq)
+        joined = b"".join(leaves)
+        for fact in facts:
+            self.written_at[fact] = _WrittenAt(seq, blind[self.slots[fact].slot], joined)
 
     def forget(self, piece: str) -> None:
         """A removed piece's facts leave the roster; their slots hold the filler again."""
         for fact in [f for f in self.slots if f[0] == piece]:
             self._digests[self.slots.pop(fact).slot] = _EMPTY
             del self.values[fact]
+            self.written_at.pop(fact, None)
+        self._unsealed = [f for f in self._unsealed if f[0] != piece]
         self._cached = None
 
     def _leaves(self, seq: int) -> tuple[list[bytes], list[bytes]]:
@@ -151,10 +220,11 @@ class Roster:
 
     def opening(self, piece: str, key: str, root_seq: int) -> dict[str, Any]:
         """Everything a client needs to check one fact against the root of ``root_seq``
-        (call it while the roster still holds what it held at ``root_seq``)."""
+        (call it while the roster still holds what it held at ``root_seq``), and for a
+        fixed fact against the root of the event that wrote it too (``written``)."""
         written = self.slots[(piece, key)]
         blind, leaves = self._leaves(root_seq)
-        return {
+        out: dict[str, Any] = {
             "side": self.side,
             "piece": piece,
             "key": key,
@@ -164,13 +234,30 @@ class Roster:
             "root_seq": root_seq,
             "leaves": [x.hex() for x in leaves],
         }
+        if key in self.fixed:
+            # By key alone: every opening of a fixed key has it, whatever its value.
+            out["written"] = self.written_at[(piece, key)].to_json()
+        return out
 
 
-def check_opening(game_id: str, opening: dict[str, Any], root: str, size: int) -> bool:
-    """Does ``opening`` lead to the published ``root`` of a roster of ``size`` slots?"""
+def check_opening(
+    game_id: str,
+    opening: dict[str, Any],
+    root: str,
+    size: int,
+    written_root: str | None = None,
+) -> bool:
+    """Does ``opening`` lead to the published ``root`` of a roster of ``size`` slots? An
+    opening that says when its fact was written (``written``) must also lead, with the same
+    fact, to ``written_root``, the root published at that event, which is no later than
+    ``root_seq``."""
     try:
-        if set(opening) != _OPENING_FIELDS:
+        fields = set(opening)
+        if fields != _OPENING_FIELDS and fields != _OPENING_FIELDS | {"written"}:
             return False
+        root_seq = opening["root_seq"]
+        if type(root_seq) is not int:
+            return False  # a bool is not an event, nor a float (as fair.js reads them)
         digest = fact_digest(
             game_id,
             opening["side"],
@@ -179,20 +266,45 @@ def check_opening(game_id: str, opening: dict[str, Any], root: str, size: int) -
             opening["value"],
             opening["salt"],
         )
-        blind = bytes.fromhex(opening["blind"])
-        leaves = [bytes.fromhex(x) for x in opening["leaves"]]
-        if len(blind) != HASH or len(leaves) != size or any(len(x) != HASH for x in leaves):
+        if not _leads(game_id, opening, digest, root_seq, opening, root, size):
             return False
-        if any(a >= b for a, b in itertools.pairwise(leaves)):
-            return False  # sorted, no repeats: one list for one root
-        if leaf(blind, digest) not in leaves:
+        if "written" not in opening:
+            return True
+        written = opening["written"]
+        if not isinstance(written, dict) or set(written) != _WRITTEN_FIELDS:
             return False
-        again = published_root(game_id, opening["side"], opening["root_seq"], leaves)
-        return hmac.compare_digest(again, root)
+        seq = written["seq"]
+        if type(seq) is not int or not 0 <= seq <= root_seq or written_root is None:
+            return False
+        return _leads(game_id, opening, digest, seq, written, written_root, size)
     except (KeyError, TypeError, ValueError, OverflowError, AttributeError):
         return False
+
+
+def _leads(
+    game_id: str,
+    opening: dict[str, Any],
+    digest: bytes,
+    seq: int,
+    proof: dict[str, Any],
+    root: str,
+    size: int,
+) -> bool:
+    """Is the fact's leaf under ``proof``'s blinding value among its leaves, and do they
+    hash to ``root``, the root of event ``seq``?"""
+    blind = bytes.fromhex(proof["blind"])
+    leaves = [bytes.fromhex(x) for x in proof["leaves"]]
+    if len(blind) != HASH or len(leaves) != size or any(len(x) != HASH for x in leaves):
+        return False
+    if any(a >= b for a, b in itertools.pairwise(leaves)):
+        return False  # sorted, no repeats: one list for one root
+    if leaf(blind, digest) not in leaves:
+        return False
+    again = published_root(game_id, opening["side"], seq, leaves)
+    return hmac.compare_digest(again, root)
 
 
 _OPENING_FIELDS = frozenset(
     ("side", "piece", "key", "value", "salt", "blind", "root_seq", "leaves")
 )
+_WRITTEN_FIELDS = frozenset(("seq", "blind", "leaves"))

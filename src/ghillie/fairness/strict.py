@@ -61,11 +61,33 @@ class Private(_Strict):
     ids: list[str]
 
 
+class WrittenAt(_Strict):
+    """When a fact that never changes was written: its blinding value and the leaves of the
+    root published then (ghillie.fairness.roster)."""
+
+    seq: int
+    blind: Hex32
+    leaves: list[Hex32]
+
+
+class Opening(_Strict):
+    # The value is any JSON: it is compared whole with the one recomputed, as is the rest.
+    side: str
+    piece: str
+    key: str
+    value: Any
+    salt: Hex32
+    blind: Hex32
+    root_seq: int
+    leaves: list[Hex32]
+    written: WrittenAt | None = None  # only for the ruleset's fixed facts, and never null
+
+
 class Fair(_Strict):
     request: Hex32
     contributions: dict[str, Hex32]
     roots: dict[str, Hex32]
-    openings: dict[str, list[dict[str, Any]]]  # compared whole with the ones recomputed
+    openings: dict[str, list[Opening]]  # and compared whole with the ones recomputed
     private: Private
     setup: Setup | None = None
     hash: Hex32

@@ -48,7 +48,7 @@ from ghillie.errors import (
 )
 from ghillie.events import Event
 from ghillie.fairness import referee
-from ghillie.fairness.capacity import roster_size
+from ghillie.fairness.capacity import fixed_secrets, roster_size
 from ghillie.fairness.hashlog import HostKey
 from ghillie.fairness.ledger import Ledger, RandomBytes, Secrets
 from ghillie.fairness.record import make_record
@@ -183,8 +183,8 @@ class Hub:
         else:
 
             def first_event() -> tuple[Ledger, Event, GameState[Any]]:
-                size = roster_size(scenario)
-                ledger = Ledger(game_id, sides, kept, {}, self.random_bytes, size=size)
+                size, fixed = roster_size(scenario), fixed_secrets(scenario)
+                ledger = Ledger(game_id, sides, kept, {}, self.random_bytes, size=size, fixed=fixed)
                 return ledger, *referee.create(ledger, scenario, self.ids)
 
             # Hashing the chains and sealing the first event take ~50 ms: not on the loop.
@@ -491,6 +491,7 @@ class Hub:
                     game.anchors,
                     self.random_bytes,
                     size=roster_size(game.scenario),
+                    fixed=fixed_secrets(game.scenario),
                 )
                 game.ledger = ledger
                 request = ledger.request(None, referee.scenario_payload(game.scenario))
@@ -652,6 +653,7 @@ class Hub:
                         game.header,
                         event,
                         size=roster_size(game.scenario),
+                        fixed=fixed_secrets(game.scenario),
                     )
                 game.ledger.restore(game.state, event)
                 game.state = fold(game.state, event, ruleset)

@@ -8,14 +8,15 @@ square finds them at the start of its shooting phase. No dice: a scan always fin
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from ghillie.events import BoardChange
 from ghillie.maps import MapView
-from ghillie.ruleset import Command, Ruleset
+from ghillie.ruleset import Command, Ruleset, SecretWords
 from ghillie.ruling import Ruling
 from ghillie.state import REFEREE, Facts, GameState, Phase, Piece
-from ghillie.words import Say
+from ghillie.words import N_, Say
 from ghillie.words.piece import PieceWords
 
 from . import words
@@ -48,6 +49,13 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
     scenario_model = GridAmbushScenario
     commands = COMMANDS
     orders = words.ORDERS
+    # An ambush order is written down once, in the event every side sees (DWV-R04), and
+    # never rewritten: its square's opening proves that event.
+    fixed_secrets = frozenset({"square", "order"})
+    secret_words: ClassVar[Mapping[str, SecretWords]] = {
+        "square": SecretWords(N_("The ambush square of {piece}")),
+        "order": SecretWords(N_("The ambush order of {piece}")),
+    }
 
     # --- setup -----------------------------------------------------------------------------
 

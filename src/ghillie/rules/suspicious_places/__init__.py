@@ -9,7 +9,8 @@ too; snipers hide under three markers of their own.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 
@@ -20,10 +21,10 @@ from ghillie.events import BoardChange
 from ghillie.ids import RandomIds
 from ghillie.maps import MapView
 from ghillie.measure.tabletop import Cover
-from ghillie.ruleset import Command, OddsQuery, Params, Ruleset, param_error
+from ghillie.ruleset import Command, OddsQuery, Params, Ruleset, SecretWords, param_error
 from ghillie.ruling import Ruling
 from ghillie.state import REFEREE, Facts, GameState, Phase, Piece
-from ghillie.words import Say
+from ghillie.words import N_, Say
 from ghillie.words.piece import PieceWords
 
 from . import activation, bookkeeping, checks, movement, observation, setup, shooting, sniper, words
@@ -278,6 +279,26 @@ class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
     commands = COMMANDS
     orders = words.ORDERS
     odds_queries = ODDS
+    # What a marker hides is recorded once, in the event every side sees (SW-R03/R04), and
+    # never rewritten: its opening proves that event. A sniper marker's "true" is not fixed:
+    # a covert move changes it (SW-R36).
+    fixed_secrets = frozenset({"content", "unit"})
+    secret_words: ClassVar[Mapping[str, SecretWords]] = {
+        "content": SecretWords(
+            N_("What {piece} hides"),
+            (
+                ("unit", N_("a unit")),
+                ("mine", N_("a mine")),
+                ("ied", N_("an improvised explosive device")),
+                ("nothing", N_("nothing")),
+            ),
+        ),
+        "unit": SecretWords(N_("The unit {piece} hides")),
+        "true": SecretWords(
+            N_("What {piece} hides"),
+            ((True, N_("the sniper")), (False, N_("nothing: a false sniper marker"))),
+        ),
+    }
 
     def secret_facts(self, scenario: SuspiciousPlacesScenario) -> int:
         # A unit: its marker, hidden suppression and a note (a sniper's). A suspicious-place

@@ -169,27 +169,46 @@ function publishedRoot(gameId, side, seq, leaves) {
 
 /** Does `opening` ({side, piece, key, value, salt, blind, root_seq, leaves}) lead to the
  * published `root` of a roster of `size` slots? The leaves are every slot's leaf of that
- * root, sorted; the fact's own leaf must be among them. Anything malformed is simply false. */
-export function checkOpening(gameId, opening, root, size) {
+ * root, sorted; the fact's own leaf must be among them. An opening of a fact that never
+ * changes also says when it was written (`written`: {seq, blind, leaves}, seq no later than
+ * root_seq): the same fact's leaf must then be among the leaves of `writtenRoot`, the root
+ * published at that event. Anything malformed is simply false. */
+export function checkOpening(gameId, opening, root, size, writtenRoot) {
   try {
-    const { side, piece, key, value, salt, blind, root_seq: rootSeq, leaves } = opening;
+    const { side, piece, key, value, salt, root_seq: rootSeq } = opening;
     const fields = Object.keys(opening).sort().join(",");
-    if (fields !== "blind,key,leaves,piece,root_seq,salt,side,value") return false;
-    if (!Number.isInteger(size) || !Array.isArray(leaves) || leaves.length !== size) return false;
-    const bytes = leaves.map(unhex);
-    if (bytes.some((x) => x.length !== 32)) return false;
-    const canon = bytes.map(hex); // sorted as bytes: lowercase hex of one length sorts alike
-    for (let i = 1; i < canon.length; i++) if (!(canon[i - 1] < canon[i])) return false;
-    const b = unhex(blind);
-    if (b.length !== 32) return false;
+    const plain = "blind,key,leaves,piece,root_seq,salt,side,value";
+    if (fields !== plain && fields !== `${plain},written`) return false;
+    if (!Number.isInteger(size) || !Number.isSafeInteger(rootSeq)) return false;
     // A missing field reads as undefined, which commit refuses, as Python's KeyError.
     const digest = unhex(commit("fact", gameId, side, 0, { piece, key, value }, unhex(salt)));
-    const mine = hex(sha256(LEAF_TAG, lp(b), lp(digest)));
-    if (!canon.includes(mine)) return false;
-    return publishedRoot(gameId, side, rootSeq, bytes) === root;
+    if (!leads(gameId, side, digest, rootSeq, opening, root, size)) return false;
+    if (fields === plain) return true;
+    const written = opening.written;
+    if (written === null || typeof written !== "object" || Array.isArray(written)) return false;
+    if (Object.keys(written).sort().join(",") !== "blind,leaves,seq") return false;
+    const seq = written.seq;
+    if (!Number.isSafeInteger(seq) || seq < 0 || seq > rootSeq) return false;
+    return typeof writtenRoot === "string" && leads(gameId, side, digest, seq, written, writtenRoot, size);
   } catch {
     return false;
   }
+}
+
+/** Is the fact's leaf under `proof.blind` among `proof.leaves` (every slot's, sorted), and
+ * do they hash to `root`, the root of event `seq`? */
+function leads(gameId, side, digest, seq, proof, root, size) {
+  const { blind, leaves } = proof;
+  if (!Array.isArray(leaves) || leaves.length !== size) return false;
+  const bytes = leaves.map(unhex);
+  if (bytes.some((x) => x.length !== 32)) return false;
+  const canon = bytes.map(hex); // sorted as bytes: lowercase hex of one length sorts alike
+  for (let i = 1; i < canon.length; i++) if (!(canon[i - 1] < canon[i])) return false;
+  const b = unhex(blind);
+  if (b.length !== 32) return false;
+  const mine = hex(sha256(LEAF_TAG, lp(b), lp(digest)));
+  if (!canon.includes(mine)) return false;
+  return publishedRoot(gameId, side, seq, bytes) === root;
 }
 
 // --- hash chains (ghillie.fairness.chains) ------------------------------------------------------

@@ -100,6 +100,7 @@ export class FairPlay {
     this.chainState = "none"; // "page" | "host" | "elsewhere" | "unlisted" | "none"
     this.setup = null; // event 0's public set-up: the host's key, every party's anchor
     this.names = new Map(); // piece id → name, kept after the piece leaves the view
+    this.secretWords = new Map(); // key → {what, values}: the opened facts in players' words
     this.seen = new WeakSet(); // the log entries (as objects) already taken in
     this.parties = null; // party → its entry in event 0's set-up, once that checks out
     this.setupMissing = false; // the game has begun, and this page was not shown its set-up
@@ -134,6 +135,10 @@ export class FairPlay {
     this.readAlarms();
     for (const piece of [...(view.pieces || []), ...(view.known || [])]) {
       this.names.set(piece.id, pieceName(piece));
+    }
+    // Sent whole, once: an update carries it only if it changed.
+    if (Array.isArray(view.secret_words)) {
+      this.secretWords = new Map(view.secret_words.filter((w) => w && typeof w === "object").map((w) => [w.key, w]));
     }
     const fairness = view.fairness || {};
     this.keepKey(fairness.key, view);
@@ -341,9 +346,15 @@ export class FairPlay {
 
   /** Each opening shown at event `seq` must be of another side's roster, against the root
    * that side had the event before (what the rules reveal is what was committed to then),
-   * and check against that root. */
+   * and check against that root; one that says when its fact was written, against the root
+   * that side had then too. `missing` is the event of a root this page never received. */
   checkOpenings(seq, openings, view) {
     const sides = new Set((view.sides || []).map((s) => s && s.id));
+    const rootOf = (at, side) => {
+      const roots = isCount(at) ? this.roots.get(at) : undefined;
+      const root = roots ? roots[side] : undefined;
+      return typeof root === "string" ? root : null;
+    };
     const results = openings.map((opening) => {
       const fits =
         opening &&
@@ -353,11 +364,22 @@ export class FairPlay {
         sides.has(opening.side) &&
         opening.side !== this.me;
       if (!fits) return { opening, ok: false };
-      const roots = this.roots.get(opening.root_seq);
-      const root = roots ? roots[opening.side] : undefined;
+      // Whether it must prove its write is the ruleset's (public) word for its key: a host
+      // that left the proof out, or wrote one for a fact that may change, is caught here.
+      const words = this.secretWords.get(opening.key);
+      const proves = Object.prototype.hasOwnProperty.call(opening, "written");
+      if (words && typeof words.fixed === "boolean" && words.fixed !== proves) return { opening, ok: false };
       const size = this.setup ? this.setup.roster : undefined;
-      const ok = typeof root === "string" ? fair.checkOpening(this.game, opening, root, size) : null;
-      return { opening, ok };
+      const root = rootOf(opening.root_seq, opening.side);
+      const written = opening.written;
+      const at = written && typeof written === "object" ? written.seq : undefined;
+      const writtenRoot = at === undefined ? undefined : rootOf(at, opening.side);
+      // A write proof that names no event this page could hold fails with the rest.
+      const knowable = at === undefined || (isCount(at) && at <= opening.root_seq);
+      if (knowable && (root === null || writtenRoot === null)) {
+        return { opening, ok: null, missing: root === null ? opening.root_seq : at };
+      }
+      return { opening, ok: fair.checkOpening(this.game, opening, root, size, writtenRoot) };
     });
     this.checks.set(seq, results);
     results.forEach(({ ok }, i) => {
@@ -745,23 +767,62 @@ export class FairPlay {
     }
   }
 
-  /** Lines for a log entry: each opening shown to this side, checked. */
+  /** Lines for a log entry: each opening shown to this side, checked, in the players' words
+   * (the view's `secret_words`). Openings of one piece that checked alike, against the same
+   * roots, make one line: "What marker M1 hides (a unit: Machine-gun position)". */
   openingLines(entry) {
-    return (this.checks.get(entry.seq) || []).map(({ opening, ok }) => {
+    const groups = [];
+    for (const check of this.checks.get(entry.seq) || []) {
+      const { opening, ok, missing } = check;
       if (!opening || typeof opening !== "object") {
-        return h("p", { class: "line opening opening-bad" }, `✗ Something revealed here does NOT match its commitment — ${AUDIT}.`);
+        groups.push({ bad: true });
+        continue;
       }
-      const what = `${this.names.get(opening.piece) || short(opening.piece).slice(0, 8)} ${opening.key} = ${this.value(opening.value)}`;
-      // root_seq is the event before this one whenever the opening was checked at all.
-      const at = isCount(opening.root_seq) ? ` (event ${opening.root_seq})` : "";
-      if (ok === true) {
-        return h("p", { class: "line opening opening-ok" }, `✓ ${what}: matches the commitment published at event ${opening.root_seq}.`);
-      }
-      if (ok === false) {
-        return h("p", { class: "line opening opening-bad" }, `✗ ${what} does NOT match its commitment${at} — ${AUDIT}.`);
-      }
-      return h("p", { class: "line opening opening-unknown" }, `? ${what}: this page never received the commitment of event ${opening.root_seq} to check it against.`);
-    });
+      const written = opening.written && typeof opening.written === "object" ? opening.written.seq : undefined;
+      const at = isCount(written) ? written : null;
+      const last = groups[groups.length - 1];
+      const alike = (g) =>
+        g && !g.bad && g.opening.piece === opening.piece && g.ok === ok && g.missing === missing && g.at === at && g.opening.root_seq === opening.root_seq;
+      if (alike(last)) last.values.push(this.factValue(opening));
+      else groups.push({ opening, ok, missing, at, values: [this.factValue(opening)] });
+    }
+    return groups.map((g) => this.openingLine(g));
+  }
+
+  openingLine({ bad, opening, ok, missing, at, values }) {
+    if (bad) return h("p", { class: "line opening opening-bad" }, `✗ Something revealed here does NOT match its commitment — ${AUDIT}.`);
+    const what = `${this.factName(opening)} (${values.join(": ")})`;
+    // root_seq is the event before this one whenever the opening was checked at all, and
+    // a write proof that checked names an event no later.
+    const rootSeq = opening.root_seq;
+    if (ok === true && at !== null) {
+      const published = at === rootSeq ? "the commitment published then" : `the commitments published then and at event ${rootSeq}`;
+      return h("p", { class: "line opening opening-ok" }, `✓ ${what} was written at event ${at} and has not changed since: it matches ${published}.`);
+    }
+    if (ok === true) {
+      return h("p", { class: "line opening opening-ok" }, `✓ ${what}: matches the commitment published at event ${rootSeq}.`);
+    }
+    if (ok === false) {
+      const events = isCount(rootSeq) ? (at !== null && at !== rootSeq ? ` (events ${at} and ${rootSeq})` : ` (event ${rootSeq})`) : "";
+      return h("p", { class: "line opening opening-bad" }, `✗ ${what} does NOT match its commitment${events} — ${AUDIT}.`);
+    }
+    return h("p", { class: "line opening opening-unknown" }, `? ${what}: this page never received the commitment of event ${missing} to check it against.`);
+  }
+
+  /** The opened fact of a piece, as its players name it ("What marker M1 hides"). */
+  factName(opening) {
+    const piece = this.names.get(opening.piece) || short(opening.piece).slice(0, 8);
+    const words = this.secretWords.get(opening.key);
+    const what = words && typeof words.what === "string" ? words.what : "A secret of {piece}";
+    return what.split("{piece}").join(piece);
+  }
+
+  /** An opened value in words: the ruleset's for it, a piece's name, or as it is. */
+  factValue(opening) {
+    const words = this.secretWords.get(opening.key);
+    const values = words && Array.isArray(words.values) ? words.values : [];
+    const found = values.find((pair) => Array.isArray(pair) && pair[0] === opening.value && typeof pair[1] === "string");
+    return found ? found[1] : this.value(opening.value);
   }
 
   value(v) {
