@@ -26,13 +26,15 @@
 import * as api from "./api.js";
 import { h } from "./dom.js";
 import * as fair from "./fair.js";
+import { t } from "./i18n.js";
 import { pieceName, sideName } from "./pieces.js";
 
 const HOST = "host";
 // A roll usually gathers every element within a blink; only a roll that stays waiting this
 // long is worth a line in the game's status (the Fairness panel says it at once).
 const SLOW_ROLL_MS = 2000;
-const AUDIT = "keep your receipts and run ghillie audit";
+// The advice every alarm ends with, in the reader's words.
+const audit = () => t("keep your receipts and run ghillie audit");
 
 export const chainKey = (game, side) => `ghillie:chain:${game}:${side}`;
 export const receiptsKey = (game, side) => `ghillie:receipts:${game}:${side}`;
@@ -168,7 +170,7 @@ export class FairPlay {
     this.key = kept;
     if (key !== kept) {
       const at = view && isCount(view.seq) ? ` (at event ${view.seq})` : "";
-      this.alarm("key", `The host changed the key it signs this game's record with${at} — ${AUDIT}.`);
+      this.alarm("key", t("The host changed the key it signs this game's record with{at} — {audit}.", { at, audit: audit() }));
     }
   }
 
@@ -187,9 +189,9 @@ export class FairPlay {
       const proofless = !entry || typeof entry !== "object" || !entry.proof || typeof entry.proof !== "object";
       if (proofless && !this.me) continue;
       if (!entry || typeof entry !== "object" || !isCount(entry.seq)) {
-        this.alarm("seq", `The host sent a record of an event without a proper event number — ${AUDIT}.`);
+        this.alarm("seq", t("The host sent a record of an event without a proper event number — {audit}.", { audit: audit() }));
       } else if (proofless) {
-        this.alarm(`proof-${entry.seq}`, `The host's record of event ${entry.seq} carries no proof — ${AUDIT}.`);
+        this.alarm(`proof-${entry.seq}`, t("The host's record of event {seq} carries no proof — {audit}.", { seq: entry.seq, audit: audit() }));
       } else {
         fresh.push(entry);
       }
@@ -204,14 +206,14 @@ export class FairPlay {
       // A page's first view holds the whole log: one that starts later hides the set-up.
       if (!this.setup && fresh.length && !(view.log || []).some((e) => e && e.seq === 0)) {
         this.setupMissing = true;
-        this.alarm("no-setup", `The host's record of this game's set-up is missing — ${AUDIT}.`);
+        this.alarm("no-setup", t("The host's record of this game's set-up is missing — {audit}.", { audit: audit() }));
       }
       return;
     }
     const setup = first.proof.setup;
     if (!setup || typeof setup !== "object") {
       this.setupMissing = true;
-      this.alarm("no-setup", `The host's record of this game's set-up is missing — ${AUDIT}.`);
+      this.alarm("no-setup", t("The host's record of this game's set-up is missing — {audit}.", { audit: audit() }));
       return;
     }
     this.keepKey(setup.key, view);
@@ -235,7 +237,7 @@ export class FairPlay {
           p && typeof p === "object" && p.party === names[i] && typeof p.anchor === "string" && HEX32.test(p.anchor) && typeof p.held === "boolean",
       );
     if (!good) {
-      this.alarm("parties", `The host's record of this game's set-up does not list the dice chains of the host and of every side once each — ${AUDIT}.`);
+      this.alarm("parties", t("The host's record of this game's set-up does not list the dice chains of the host and of every side once each — {audit}.", { audit: audit() }));
       return null;
     }
     return new Map(parties.map((p) => [p.party, p]));
@@ -260,13 +262,13 @@ export class FairPlay {
       // again; checking each anew would cost a phone a second on a long game).
       const known = receipts && receipts.heads.some((r) => r.seq === seq && r.hash === head.hash && r.sig === head.sig);
       if (!known && !fair.verifyHead(this.key, this.game, head)) {
-        this.alarm(`sig-${seq}`, `The host sent a record of event ${seq} that its own key did not sign — ${AUDIT}.`);
+        this.alarm(`sig-${seq}`, t("The host sent a record of event {seq} that its own key did not sign — {audit}.", { seq, audit: audit() }));
       }
       if (receipts && typeof proof.hash === "string") {
         const before = receipts.heads.filter((r) => r.seq === seq);
         if (!before.some((r) => r.hash === proof.hash)) {
           if (before.length) {
-            this.alarm(`head-${seq}`, `The host showed this page two different histories at event ${seq} — ${AUDIT}.`);
+            this.alarm(`head-${seq}`, t("The host showed this page two different histories at event {seq} — {audit}.", { seq, audit: audit() }));
           }
           // Both heads are kept: two signed heads for one event are the proof. A head its
           // key did not sign is kept too: the audit then fails, as it must.
@@ -297,11 +299,11 @@ export class FairPlay {
     // Checked when it came, as the heads are.
     if (digest && before.some((r) => r.digest === digest && r.sig === shown.sig)) return false;
     if (!digest || !fair.verifyShown(this.key, this.game, this.me, shown)) {
-      this.alarm(`shown-${seq}`, `The host's record of what this page was shown at event ${seq} is not signed by its key — ${AUDIT}.`);
+      this.alarm(`shown-${seq}`, t("The host's record of what this page was shown at event {seq} is not signed by its key — {audit}.", { seq, audit: audit() }));
       return false;
     }
     if (before.some((r) => r.digest !== digest)) {
-      this.alarm(`shown-twice-${seq}`, `The host showed this page two different accounts of event ${seq} — ${AUDIT}.`);
+      this.alarm(`shown-twice-${seq}`, t("The host showed this page two different accounts of event {seq} — {audit}.", { seq, audit: audit() }));
     }
     if (before.some((r) => r.digest === digest)) return false;
     receipts.shown.push(shown);
@@ -317,13 +319,13 @@ export class FairPlay {
     const sides = new Set((view.sides || []).map((s) => s && s.id));
     if (this.me && this.chainState === "page" && seq < this.chain.length) {
       if (shares[this.me] !== fair.hex(this.chain.element(seq))) {
-        this.alarm(`mine-${seq}`, `The host's record of event ${seq} does not roll the dice with this page's share — ${AUDIT}.`);
+        this.alarm(`mine-${seq}`, t("The host's record of event {seq} does not roll the dice with this page's share — {audit}.", { seq, audit: audit() }));
       }
     }
     const before = seq === 0 ? this.anchors() : this.shares.get(seq - 1);
     for (const [side, element] of Object.entries(shares)) {
       if (!sides.has(side)) {
-        this.alarm(`share-side-${seq}`, `The host's record of event ${seq} has a share of the dice from a side this game does not have — ${AUDIT}.`);
+        this.alarm(`share-side-${seq}`, t("The host's record of event {seq} has a share of the dice from a side this game does not have — {audit}.", { seq, audit: audit() }));
         continue;
       }
       if (!before || typeof before[side] !== "string") continue; // a log that starts later
@@ -334,7 +336,7 @@ export class FairPlay {
         ok = false;
       }
       if (!ok) {
-        this.alarm(`share-${seq}-${side}`, `Event ${seq}: ${sideName(view, side)}'s share of the dice does not follow from its chain — ${AUDIT}.`);
+        this.alarm(`share-${seq}-${side}`, t("Event {seq}: {side}'s share of the dice does not follow from its chain — {audit}.", { seq, side: sideName(view, side), audit: audit() }));
       }
     }
   }
@@ -384,7 +386,7 @@ export class FairPlay {
     this.checks.set(seq, results);
     results.forEach(({ ok }, i) => {
       if (ok === false) {
-        this.alarm(`opening-${seq}-${i}`, `Something revealed at event ${seq} does NOT match what was committed to — ${AUDIT}.`);
+        this.alarm(`opening-${seq}-${i}`, t("Something revealed at event {seq} does NOT match what was committed to — {audit}.", { seq, audit: audit() }));
       }
     });
   }
@@ -432,7 +434,7 @@ export class FairPlay {
     const mine = listed.length === 1 ? listed[0] : null;
     const saysHeld = mine !== null && mine.held !== false;
     if (saysHeld) {
-      this.alarm("held", "The game's record says the host holds your dice chain, yet this page was told to hold it — " + AUDIT + ".");
+      this.alarm("held", t("The game's record says the host holds your dice chain, yet this page was told to hold it — {audit}.", { audit: audit() }));
     }
     if (!this.chain) {
       this.chainState = "elsewhere";
@@ -441,7 +443,7 @@ export class FairPlay {
     // This page holds the chain: the record must roll its dice from it, and from no other.
     const ours = mine !== null && mine.held === false && mine.anchor === fair.hex(this.chain.anchor);
     if (!ours && !saysHeld) {
-      this.alarm("unlisted", `The host's record of this game's set-up does not list this page's dice chain as the one it gave — ${AUDIT}.`);
+      this.alarm("unlisted", t("The host's record of this game's set-up does not list this page's dice chain as the one it gave — {audit}.", { audit: audit() }));
     }
     this.chainState = ours ? "page" : "unlisted";
   }
@@ -466,7 +468,7 @@ export class FairPlay {
     const request = fairness.request;
     if (!request || !(fairness.waiting || []).includes(this.me) || this.chainState !== "page") return;
     if (typeof request !== "object" || !isCount(request.k)) {
-      this.alarm("roll-number", `The host asked for a roll without a proper roll number, so this page did not give its share — ${AUDIT}.`);
+      this.alarm("roll-number", t("The host asked for a roll without a proper roll number, so this page did not give its share — {audit}.", { audit: audit() }));
       return;
     }
     const k = request.k;
@@ -486,31 +488,31 @@ export class FairPlay {
       this.alarm(id, text);
     };
     if (request.game !== undefined && request.game !== this.game) {
-      refuse(`game-${k}`, `The host asked for roll ${k} of another game — ${AUDIT}.`);
+      refuse(`game-${k}`, t("The host asked for roll {k} of another game — {audit}.", { k, audit: audit() }));
       return;
     }
     // Only a request the host signed holds it to the command: the element goes for no other.
     if (!fair.verifyRequest(this.key, this.game, request)) {
-      refuse(`unsigned-${k}`, `The host asked for roll ${k} without its own key's signature, so this page did not give its share — ${AUDIT}.`);
+      refuse(`unsigned-${k}`, t("The host asked for roll {k} without its own key's signature, so this page did not give its share — {audit}.", { k, audit: audit() }));
       return;
     }
     if (asked.some((r) => !same(r))) {
-      refuse(`twice-${k}`, `The host asked twice for roll ${k} — ${AUDIT}.`);
+      refuse(`twice-${k}`, t("The host asked twice for roll {k} — {audit}.", { k, audit: audit() }));
       return;
     }
     // Only the roll after the last head kept (roll 0 before the game starts), after that head.
     const next = receipts.heads.reduce((last, r) => (isCount(r.seq) && r.seq > last ? r.seq : last), -1) + 1;
     if (k !== next) {
-      refuse(`ahead-${k}`, `The host asked for roll ${k} when the next roll is ${next}, so this page did not give its share — ${AUDIT}.`);
+      refuse(`ahead-${k}`, t("The host asked for roll {k} when the next roll is {next}, so this page did not give its share — {audit}.", { k, next, audit: audit() }));
       return;
     }
     const prevs = k === 0 ? [fair.hex(fair.genesis(this.game))] : receipts.heads.filter((r) => r.seq === k - 1).map((r) => r.hash);
     if (!prevs.includes(request.prev)) {
-      refuse(`prev-${k}`, `The host asked for roll ${k} after a history this page was never shown — ${AUDIT}.`);
+      refuse(`prev-${k}`, t("The host asked for roll {k} after a history this page was never shown — {audit}.", { k, audit: audit() }));
       return;
     }
     if (k >= this.chain.length) {
-      this.problem = `This page's dice chain has no element for roll ${k}.`;
+      this.problem = t("This page's dice chain has no element for roll {k}.", { k });
       return;
     }
     keep();
@@ -617,7 +619,7 @@ export class FairPlay {
     return h(
       "section",
       { class: "alarm", role: "alert" },
-      h("h2", {}, "Fairness alarm"),
+      h("h2", {}, t("Fairness alarm")),
       [...this.alarms.values()].map((text) => h("p", {}, text)),
     );
   }
@@ -631,7 +633,7 @@ export class FairPlay {
 
   rollWords(view) {
     const k = view.fairness.request.k;
-    return isCount(k) ? `Roll ${k}` : "A roll";
+    return isCount(k) ? t("Roll {k}", { k }) : t("A roll");
   }
 
   /** A side's name as this game gives it; anything else the host wrote is not repeated. */
@@ -645,7 +647,7 @@ export class FairPlay {
   joiningNote(view) {
     const joining = ((view.fairness || {}).joining || []).filter((side) => side !== this.me);
     if (!joining.length) return null;
-    return `Waiting for ${joining.map((side) => this.partyName(view, side)).join(", ")} to open their page: the game starts once every side has.`;
+    return t("Waiting for {join} to open their page: the game starts once every side has.", { join: joining.map((side) => this.partyName(view, side)).join(", ") });
   }
 
   waiting(view) {
@@ -668,7 +670,7 @@ export class FairPlay {
         h(
           "p",
           { class: "fair-receipts" },
-          `Receipts kept: ${heads.length + receipts.requests.length + receipts.shown.length}`,
+          t("Receipts kept: {length}", { length: heads.length + receipts.requests.length + receipts.shown.length }),
           latest ? ` (latest head: event ${latest.seq}, ` : "",
           latest ? h("code", {}, short(latest.hash)) : "",
           latest ? ")." : ".",
@@ -712,11 +714,11 @@ export class FairPlay {
 
   chainRow(view) {
     const texts = {
-      page: ["fair-chain page", "Your share of every roll comes from a dice chain held by this page: the host cannot know it in advance or steer the rolls."],
-      host: ["fair-chain host", "Your dice chain is held by the host, not by this page: the host could steer the rolls. (The game was created without the pages' contributions.)"],
-      unlisted: ["fair-chain unlisted message error", "The host's record of this game does not roll your dice from the chain this page holds: the host could steer the rolls (see the alarm)."],
-      elsewhere: ["fair-chain elsewhere message error", `This browser does not hold the dice chain of ${sideName(view, this.me)}: the side joined from another device or browser, or this browser's storage was cleared. Rolls wait for the page that holds it.`],
-      none: ["fair-chain none", "This server says nothing of who holds your dice chain."],
+      page: ["fair-chain page", t("Your share of every roll comes from a dice chain held by this page: the host cannot know it in advance or steer the rolls.")],
+      host: ["fair-chain host", t("Your dice chain is held by the host, not by this page: the host could steer the rolls. (The game was created without the pages' contributions.)")],
+      unlisted: ["fair-chain unlisted message error", t("The host's record of this game does not roll your dice from the chain this page holds: the host could steer the rolls (see the alarm).")],
+      elsewhere: ["fair-chain elsewhere message error", t("This browser does not hold the dice chain of {side}: the side joined from another device or browser, or this browser's storage was cleared. Rolls wait for the page that holds it.", { side: sideName(view, this.me) })],
+      none: ["fair-chain none", t("This server says nothing of who holds your dice chain.")],
     };
     const [cls, text] = texts[this.chainState] || texts.none;
     return h("p", { class: cls, dataset: { holder: this.chainState } }, text);
@@ -725,21 +727,21 @@ export class FairPlay {
   recordBox() {
     const name = recordName(this.title);
     const note = h("p", { class: "message", "aria-live": "polite" });
-    const button = h("button", { type: "button", class: "primary record-button" }, "Download the game record");
+    const button = h("button", { type: "button", class: "primary record-button" }, t("Download the game record"));
     button.addEventListener("click", () => this.download(button, note));
     return h(
       "div",
       { class: "fair-record" },
       button,
       note,
-      h("p", { class: "hint" }, "Check it with: ", h("code", {}, `ghillie audit ${name}`)),
+      h("p", { class: "hint" }, t("Check it with: "), h("code", {}, `ghillie audit ${name}`)),
     );
   }
 
   async download(button, note) {
     button.disabled = true;
     note.className = "message pending";
-    note.textContent = "Fetching the record…";
+    note.textContent = t("Fetching the record…");
     try {
       // The record's own text, not parsed and written again: JavaScript has one kind of
       // number, so 4.0 would come back as 4, and the audit accepts a record only in the one
@@ -758,10 +760,10 @@ export class FairPlay {
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
       note.className = "message ok";
-      note.textContent = `Saved as ${name}${this.me ? ", with this page's receipts" : ""}.`;
+      note.textContent = t("Saved as {name}{receipts}.", { name, receipts: this.me ? t(", with this page's receipts") : "" });
     } catch (error) {
       note.className = "message error";
-      note.textContent = error instanceof api.Problem ? error.message : "Could not fetch the record. Try again.";
+      note.textContent = error instanceof api.Problem ? error.message : t("Could not fetch the record. Try again.");
     } finally {
       button.disabled = false;
     }
@@ -790,30 +792,30 @@ export class FairPlay {
   }
 
   openingLine({ bad, opening, ok, missing, at, values }) {
-    if (bad) return h("p", { class: "line opening opening-bad" }, `✗ Something revealed here does NOT match its commitment — ${AUDIT}.`);
+    if (bad) return h("p", { class: "line opening opening-bad" }, t("✗ Something revealed here does NOT match its commitment — {audit}.", { audit: audit() }));
     const what = `${this.factName(opening)} (${values.join(": ")})`;
     // root_seq is the event before this one whenever the opening was checked at all, and
     // a write proof that checked names an event no later.
     const rootSeq = opening.root_seq;
     if (ok === true && at !== null) {
       const published = at === rootSeq ? "the commitment published then" : `the commitments published then and at event ${rootSeq}`;
-      return h("p", { class: "line opening opening-ok" }, `✓ ${what} was written at event ${at} and has not changed since: it matches ${published}.`);
+      return h("p", { class: "line opening opening-ok" }, t("✓ {what} was written at event {at} and has not changed since: it matches {published}.", { what, at, published }));
     }
     if (ok === true) {
-      return h("p", { class: "line opening opening-ok" }, `✓ ${what}: matches the commitment published at event ${rootSeq}.`);
+      return h("p", { class: "line opening opening-ok" }, t("✓ {what}: matches the commitment published at event {n}.", { what, n: rootSeq }));
     }
     if (ok === false) {
       const events = isCount(rootSeq) ? (at !== null && at !== rootSeq ? ` (events ${at} and ${rootSeq})` : ` (event ${rootSeq})`) : "";
-      return h("p", { class: "line opening opening-bad" }, `✗ ${what} does NOT match its commitment${events} — ${AUDIT}.`);
+      return h("p", { class: "line opening opening-bad" }, t("✗ {what} does NOT match its commitment{events} — {audit}.", { what, events, audit: audit() }));
     }
-    return h("p", { class: "line opening opening-unknown" }, `? ${what}: this page never received the commitment of event ${missing} to check it against.`);
+    return h("p", { class: "line opening opening-unknown" }, t("? {what}: this page never received the commitment of event {n} to check it against.", { what, n: missing }));
   }
 
   /** The opened fact of a piece, as its players name it ("What marker M1 hides"). */
   factName(opening) {
     const piece = this.names.get(opening.piece) || short(opening.piece).slice(0, 8);
     const words = this.secretWords.get(opening.key);
-    const what = words && typeof words.what === "string" ? words.what : "A secret of {piece}";
+    const what = words && typeof words.what === "string" ? words.what : t("A secret of {piece}");
     return what.split("{piece}").join(piece);
   }
 
