@@ -44,6 +44,7 @@ export class Board {
     const zoomOut = h("button", { type: "button", class: "zoom", "aria-label": t("Zoom out"), onclick: () => this.zoomBy(1 / 1.6) }, "−");
     const whole = h("button", { type: "button", class: "zoom whole", onclick: () => this.fit(null) }, t("Whole map"));
     const mine = h("button", { type: "button", class: "zoom mine", onclick: () => this.fit(this.focusBox()) }, t("My pieces"));
+    this.mine = mine;
     this.caption = h("p", { class: "map-caption", "aria-live": "polite" });
     this.legend = h("ul", { class: "legend" });
     this.frame = h("div", { class: "map-frame" }, this.svg);
@@ -66,6 +67,7 @@ export class Board {
       this.focused = false;
     }
     clear(this.areas).append(...map.layers.map((layer) => this.drawLayer(layer)));
+    this.mine.hidden = !(map.focus && map.focus.length); // the referee has no pieces of its own
     clear(this.pieces).append(...this.drawTokens(map.tokens));
     this.drawLegend(map);
     if (!this.picking) this.caption.textContent = map.caption;

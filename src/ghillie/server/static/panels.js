@@ -129,13 +129,14 @@ function refereeEntry(entry, view, titles) {
   const who = entry.side ? sideName(view, entry.side) : "ghillie";
   const what = command.type ? titles(command.type) : t("the game is set up");
   const rolls = (entry.rolls || []).map(
-    (r) => `${r.label} ${r.die} → ${r.value}${r.secret ? " (secret)" : ""}${r.entered ? " (entered)" : ""}`,
+    // The roll's label is the rules' own name for it; the lines below say what it was for.
+    (r) => `${r.die} → ${r.value}${r.secret ? t(" (secret)") : ""}${r.entered ? t(" (rolled at the table)") : ""}`,
   );
   return h(
     "li",
     { value: entry.seq, dataset: { seq: entry.seq } },
     h("p", { class: "line head" }, `${who}: ${what}`),
-    rolls.length ? h("p", { class: "line rolls" }, "Rolls: ", rolls.join("; ")) : null,
+    rolls.length ? h("p", { class: "line rolls" }, t("Dice: {rolls}", { rolls: rolls.join("; ") })) : null,
     told(entry, view).map(([sides, lines]) =>
       h(
         "div",
