@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 
 from ghillie import Game, Refusal, registry
-from ghillie.dice.source import ScriptedDice
+
+from . import turns
+from .turns import both_end_phase
 
 CYLONS, COLONIALS = "cylons", "colonials"
 
@@ -44,18 +46,7 @@ def scenario() -> dict[str, Any]:
 
 
 def at_movement(data: dict[str, Any] | None = None, dice: list[int] | None = None) -> Game:
-    game = Game.create(
-        data or scenario(), seed=1, dice=ScriptedDice(dice) if dice is not None else None
-    )
-    game.command(CYLONS, {"type": "ready"})
-    game.command(COLONIALS, {"type": "ready"})
-    both_end_phase(game)
-    return game
-
-
-def both_end_phase(game: Game) -> None:
-    for side in (CYLONS, COLONIALS):
-        game.command(side, {"type": "end_phase"})
+    return turns.at_movement(data or scenario(), dice)
 
 
 def plot(game: Game, side: str, *moves: dict[str, Any]) -> None:

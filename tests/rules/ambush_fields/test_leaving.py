@@ -14,9 +14,11 @@ from typing import Any
 import pytest
 
 from ghillie import Game, Refusal
-from ghillie.dice.source import ScriptedDice
 from ghillie.fairness.audit import audit
 from tests.contract.harness import comparable
+
+from . import turns
+from .turns import both_end_phase
 
 CYLONS, COLONIALS = "cylons", "colonials"
 
@@ -45,18 +47,7 @@ def scenario(basestar: str = "1010", eye: str = "1112") -> dict[str, Any]:
 
 
 def at_movement(data: dict[str, Any] | None = None, dice: list[int] | None = None) -> Game:
-    game = Game.create(
-        data or scenario(), seed=1, dice=ScriptedDice(dice) if dice is not None else None
-    )
-    game.command(CYLONS, {"type": "ready"})
-    game.command(COLONIALS, {"type": "ready"})
-    both_end_phase(game)
-    return game
-
-
-def both_end_phase(game: Game) -> None:
-    for side in (CYLONS, COLONIALS):
-        game.command(side, {"type": "end_phase"})
+    return turns.at_movement(data or scenario(), dice)
 
 
 def next_movement(game: Game) -> None:
