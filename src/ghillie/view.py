@@ -7,6 +7,8 @@ it — never by taking the full state and deleting what it may not see.
 
 from __future__ import annotations
 
+import weakref
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -145,7 +147,7 @@ def _entry(event: Event, observer: str, words: Speaker, scenario: Scenario) -> d
         # The lines exactly as the record keeps them (the host signs what each side is shown
         # of them), and beside them what the reader reads.
         "lines": list(event.told.get(observer, ())),
-        "said": [spoken(line, words, scenario) for line in event.told.get(observer, ())],
+        "said": _said(event, observer, words, scenario),
     }
     if event.fair is not None:
         entry["proof"] = proof(event.fair, observer)
@@ -159,6 +161,29 @@ def _referee_entry(event: Event, words: Speaker, scenario: Scenario) -> dict[str
         for side, lines in event.told.items()
     }
     return entry
+
+
+# What an event's lines say to one reader never changes: spoken once, not for every view
+# (a live game's events are long-lived objects). A weak reference to the event stands
+# beside its words, so a game that leaves memory is not held by them and an id reused by a
+# later object never finds them.
+_SAID: OrderedDict[tuple[int, str, str], tuple[weakref.ref[Event], list[dict[str, Any]]]] = (
+    OrderedDict()
+)
+_SAID_MAX = 20_000
+
+
+def _said(event: Event, observer: str, words: Speaker, scenario: Scenario) -> list[dict[str, Any]]:
+    key = (id(event), observer, words.lang)
+    found = _SAID.get(key)
+    if found is not None and found[0]() is event:
+        _SAID.move_to_end(key)
+        return [dict(line) for line in found[1]]
+    said = [spoken(line, words, scenario) for line in event.told.get(observer, ())]
+    _SAID[key] = (weakref.ref(event), said)
+    if len(_SAID) > _SAID_MAX:
+        _SAID.popitem(last=False)
+    return [dict(line) for line in said]
 
 
 def spoken(line: Mapping[str, Any], words: Speaker, scenario: Scenario) -> dict[str, Any]:

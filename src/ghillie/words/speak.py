@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -13,8 +12,6 @@ from babel.numbers import format_decimal
 
 from ghillie.words.catalog import SOURCE, languages, translations
 from ghillie.words.say import N_, Say, from_json
-
-_FORMATTER = string.Formatter()
 
 
 @dataclass(frozen=True)
@@ -75,7 +72,9 @@ class Speaker:
 
 
 def _fill(template: str, args: Mapping[str, str]) -> str:
-    return _FORMATTER.vformat(template, (), dict(args))
+    # str.format_map, not string.Formatter: the same format, at C speed (every line of the
+    # log is spoken for every view).
+    return template.format_map(args)
 
 
 @cache
