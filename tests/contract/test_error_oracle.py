@@ -1,5 +1,6 @@
 """The error oracle (TRUST.md S3): naming a piece one cannot see is answered exactly like
-naming one that does not exist — same code, same detail, same length.
+naming one that does not exist — same code, same detail, same field, same length, and the
+same odds (with the same refusal) while the form is being filled in.
 
 Random games are played; at every step each command a side could give that names a piece
 is tried twice more, once with the id of a piece that side cannot see and once with an id
@@ -17,6 +18,7 @@ import pytest
 
 from ghillie import Game, Refusal, examples, load_scenario, registry
 from ghillie.scenario import Scenario
+from ghillie.server.odds import odds_for
 
 from .harness import STATS, strings, substitute, unseen_piece_ids
 
@@ -33,12 +35,19 @@ def _scenarios() -> list[tuple[str, Scenario]]:
     return out
 
 
-def _answer(game: Game, side: str, command: dict[str, Any]) -> tuple[str, str] | str:
+def _answer(game: Game, side: str, command: dict[str, Any]) -> tuple[Any, Any]:
+    """The command's refusal (code, detail and the field it names) or acceptance, and what
+    the odds a form shows while it is filled in say of it (their refusal too)."""
     try:
         game.trial(side, command)
+        ruled: Any = "accepted"
     except Refusal as refusal:
-        return (refusal.code, refusal.detail)
-    return "accepted"
+        ruled = refusal.as_dict()
+    try:
+        odds: Any = odds_for(game.state, side, command)
+    except Refusal as refusal:
+        odds = refusal.as_dict()
+    return ruled, odds
 
 
 @pytest.mark.parametrize(("name", "scenario"), _scenarios(), ids=[n for n, _ in _scenarios()])
