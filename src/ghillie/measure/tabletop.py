@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
+from typing import Any
 
 import shapely
 from shapely.geometry import LineString, MultiPoint, Point, Polygon
@@ -104,9 +105,17 @@ def group_covers(models: Sequence[XY], base_radius: float, point: XY, *, hull: b
     Inside the convex hull of the models' bases, or within base contact of one of them. A
     squad standing in a line has a degenerate hull; growing it by the base radius keeps it.
     """
+    shape = group_shape(models, base_radius, hull=hull)
+    return shape is not None and bool(shape.covers(Point(point)))
+
+
+def group_shape(models: Sequence[XY], base_radius: float, *, hull: bool = True) -> Any:
+    """The area :func:`group_covers` tests, built (and prepared) once for many points."""
     if not models:
-        return False
+        return None
     shape = MultiPoint(list(models))
     if hull:
         shape = shape.convex_hull
-    return bool(shape.buffer(base_radius).covers(Point(point)))
+    grown = shape.buffer(base_radius)
+    shapely.prepare(grown)
+    return grown

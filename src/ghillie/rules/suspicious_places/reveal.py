@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any
 
-from ghillie.measure.tabletop import group_covers
+from shapely.geometry import Point
+
+from ghillie.measure.tabletop import group_shape
 from ghillie.ruling import Ruling
 from ghillie.scenario import Mode
 from ghillie.state import Facts, GameState, Level, Piece
@@ -280,11 +282,12 @@ def exposed_on_map(
     hull = scenario.switches.inside_squad is InsideSquad.HULL_OR_CONTACT
     radius = scenario.table.base_radius
     exposed = []
+    inside = group_shape(points, radius, hull=hull)  # once for every marker
     for marker in list(state.pieces.values()):
         if marker.owner == unit.owner or marker.kind not in (MARKER, SNIPER_MARKER):
             continue
         at = tuple(marker.public["at"])
-        if group_covers(points, radius, at, hull=hull):
+        if inside is not None and inside.covers(Point(at)):
             exposed.append(
                 (marker, say("{unit} stands on it", rules=("SW-R08", "SW-A05"), unit=name(unit)))
             )
