@@ -189,8 +189,8 @@ def see(step: str, colonials: Player, cylons: Player) -> None:
         assert "base number" in log
         assert colonials.page.locator("#map .area-hex").count() == 0
         assert counters.count() == 0
-        # The Cylons make that roll at the table: they are told of it.
-        assert "Galactica scans your field veil (Basestar Nemesis) and fails by one" in theirs
+        # Which ships scanned is the Colonials' secret (BSG-A06): the Cylons hear nothing.
+        assert "fails by one" not in theirs
     elif step == "located":
         # BSG-R17: the field on the map with its extent, a face-down counter for each ship.
         assert "an ambush field located around hex 1206, radius 3, rating 2" in log
@@ -198,7 +198,7 @@ def see(step: str, colonials: Player, cylons: Player) -> None:
         assert counters.count() == len(CYLON_SHIPS_IN_THE_FIELD)
         assert token(colonials, "enemy", BASESTAR_NAME).count() == 0
         # The Cylons see that their field is on the enemy's board, and their ships as counters.
-        assert "locates your field veil (Basestar Nemesis)" in theirs
+        assert "The enemy locates your field veil (Basestar Nemesis)" in theirs
         assert "The enemy now sees 4 of your ships as face-down counters" in theirs
         assert "located by the enemy" in cylons.page.inner_text("#own")
     elif step == "identified":

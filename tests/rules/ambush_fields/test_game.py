@@ -88,7 +88,10 @@ def test_ships_in_a_field_are_off_the_board_and_the_field_is_unknown() -> None:
     assert known_names(game, COLONIALS) == []
     assert game.view(COLONIALS)["board"]["fields"] == []
     assert known_names(game, CYLONS) == ["Galactica"]
-    text = str(game.view(COLONIALS))
+    view = game.view(COLONIALS)
+    # Leave the proof material out: a hash or a signature may spell "1010" by chance.
+    log = [{k: v for k, v in entry.items() if k != "proof"} for entry in view["log"]]
+    text = str({**view, "log": log})
     for secret in ("Basestar", "Eye", "veil", "1010", "1112"):
         assert secret not in text
     # The owner sees its own field and fleet.

@@ -470,22 +470,9 @@ def _roll(
             **{"from": scenario.hex_map.to_label(at)},
             **shown,
         )
-        ruling.tell(
-            owner,
-            {
-                "event": "scanned",
-                "field": field.key,
-                "result": "partial",
-                "text": say(
-                    "{ship} scans {field} and fails by one: the enemy gains partial "
-                    "information on it, and is told which of the ship's arcs it lies in, the "
-                    "base number to find it and, if it is moving, its heading.",
-                    ship=ship_name(state, owner, scanner, first=True),
-                    field=field_name(state, owner, field_piece),
-                    rules=("BSG-R15", "BSG-R18"),
-                ),
-            },
-        )
+        # The owner is not told of a partial scan: which ships scan is the scanning side's
+        # secret (BSG-A06), and ghillie, as the referee of R18, makes the roll. A line here
+        # would tell the owner which ship scanned, and that one did.
         arcs = shown.get("arcs") or [str(shown.get("arc"))]
         words = say(
             "partial information on an ambush field in its {arc} arc, base number {base}",
@@ -507,11 +494,12 @@ def _roll(
             "event": "scanned",
             "field": field.key,
             "result": "located",
+            # Located is on the board for all to see (R17); which ship's scan did it is
+            # the scanning side's secret (A06), so the owner is not told.
             "text": say(
-                "{ship} locates {field}: from now on the enemy sees it on their board — where "
+                "The enemy locates {field}: from now on they see it on their board — where "
                 "it is, its radius, rating, speed and heading — and every ship in it as a "
                 "counter.",
-                ship=ship_name(state, owner, scanner, first=True),
                 field=field_name(state, owner, field_piece),
                 rules=("BSG-R17",),
             ),

@@ -839,21 +839,9 @@ def _own_status(state: GameState[Board], side: str) -> list[str | Say]:
             )
     for choice in fugitives(state, side):
         lines.append(say("{ship} has shaken off its pursuers: it may hide.", ship=choice.label))
-    for field in state.pieces.values():
-        if field.kind != FIELD or field.owner != side or not field.secret["active"]:
-            continue
-        for other in state.others(side):
-            if board.has_pi(other, field.id) and board.knows(other, field.id) is not (
-                FieldState.LOCATED
-            ):
-                lines.append(
-                    say(
-                        "The enemy holds partial information on {field}: -1 on their rolls to "
-                        "find it.",
-                        field=field_name(state, side, field),
-                        rules=("BSG-R15", "BSG-R16"),
-                    )
-                )
+    # Not "the enemy holds partial information on your field": a scan that gained it is the
+    # scanning side's secret (BSG-A06); the owner's log says when a ship of its own gave it
+    # away (R16), which the table shows.
     lines.extend(partial_information(state, side))
     return lines
 
