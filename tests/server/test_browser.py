@@ -23,15 +23,7 @@ from ghillie import registry
 
 from . import pages
 
-CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+CHROMIUM, LAUNCH_ARGS = pages.CHROMIUM, pages.LAUNCH_ARGS  # one way to start Debian's chromium
 PHONE = {"width": 360, "height": 780}
 DESKTOP = {"width": 1280, "height": 900}
 TIMEOUT_MS = 10_000
