@@ -501,7 +501,8 @@ def _play_suspicious_places(lianra: Player, keno: Player) -> None:
     for i in range(count):
         place.locator(f'select[name="markers.{i}.cover"]').select_option("none")
         place.locator(f'select[name="markers.{i}.open"]').select_option("false")
-    assert "suspicious-place markers" in lianra.submit(place)
+    # The count is rolled, so the line may be singular (one marker) or plural.
+    assert f"lays out {count} suspicious-place marker" in lianra.submit(place)
 
     # In secret: the machine gun under M1, a minefield under M2 if there is one.
     m1, mg = lianra.piece_id("M1"), lianra.piece_id("mg")
@@ -647,7 +648,8 @@ def _lay_out_the_birch_grove(lianra: Player, keno: Player) -> None:
     lianra.page.get_by_role("button", name="Zoom in").click()
     for i in range(count):
         lianra.pick(place, f"markers.{i}.at", 30 + 3 * (i % 5), 34 + 4 * (i // 5))
-    assert "suspicious-place markers" in lianra.submit(place)
+    # The count is rolled, so the line may be singular (one marker) or plural.
+    assert f"lays out {count} suspicious-place marker" in lianra.submit(place)
 
     hide = lianra.form("hide")
     for i, unit in enumerate(("borz", "ilex")):
