@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 from ghillie.events import Event, event_from_json, event_to_json
@@ -16,6 +18,7 @@ from ghillie.store.base import (
     Answer,
     Append,
     Conflict,
+    Seat,
     StoredRoll,
     UnknownGame,
     roll_body,
@@ -31,6 +34,7 @@ class MemoryStore:
         self._tokens: dict[tuple[str, str], str] = {}
         # game -> k -> (body as JSON text, elements): at most one request per roll
         self._rolls: dict[str, dict[int, tuple[str, dict[str, str]]]] = {}
+        self._seats: dict[str, dict[str, Seat]] = {}
         self._lock = threading.Lock()
 
     def create(self, game_id: str, header: Mapping[str, Any], first: Event) -> None:
@@ -52,6 +56,7 @@ class MemoryStore:
             self._events[game_id] = [json.dumps(event_to_json(first))] if first else []
             self._answers[game_id] = {}
             self._rolls[game_id] = {}
+            self._seats[game_id] = {}
             for token_hash, observer in token_hashes.items():
                 self._tokens[(game_id, token_hash)] = observer
 
@@ -154,3 +159,39 @@ class MemoryStore:
     def _roll(self, game_id: str, k: int) -> StoredRoll:
         body, elements = self._rolls[game_id][k]
         return roll_from(k, json.loads(body), elements)
+
+    # --- seats --------------------------------------------------------------------------------
+
+    def _seats_of(self, game_id: str) -> dict[str, Seat]:
+        seats = self._seats.get(game_id)
+        if seats is None:
+            raise UnknownGame(game_id)
+        return seats
+
+    def seats(self, game_id: str) -> dict[str, Seat]:
+        with self._lock:
+            return dict(self._seats_of(game_id))
+
+    def take_seat(self, game_id: str, observer: str, holder: str) -> Seat:
+        with self._lock:
+            return self._seats_of(game_id).setdefault(observer, Seat(observer, holder, _now()))
+
+    def move_seat(self, game_id: str, observer: str, old: str, new: str) -> Seat | None:
+        with self._lock:
+            seats = self._seats_of(game_id)
+            seat = seats.get(observer)
+            if seat is not None and seat.holder == old:
+                seat = seats[observer] = replace(seat, holder=new, since=_now())
+            return seat
+
+    def new_chain(
+        self, game_id: str, observer: str, holder: str, anchor: str, from_k: int
+    ) -> Seat:
+        with self._lock:
+            seat = Seat(observer, holder, _now(), anchor, from_k)
+            self._seats_of(game_id)[observer] = seat
+            return seat
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
