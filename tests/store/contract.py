@@ -8,14 +8,7 @@ import pytest
 
 from ghillie import Game, examples
 from ghillie.events import Event
-from ghillie.store.base import (
-    Answer,
-    Append,
-    Conflict,
-    EventStore,
-    StoredRoll,
-    UnknownGame,
-)
+from ghillie.store.base import Answer, Append, Conflict, EventStore, StoredRoll, UnknownGame
 
 
 def _game(store: EventStore, game_id: str) -> Game:

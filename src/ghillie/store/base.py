@@ -148,7 +148,6 @@ class EventStore(Protocol):
         ``k`` is stored (it was resolved meanwhile)."""
         ...
 
-
     # --- seats (docs/fairness.md, "Seats") -------------------------------------------------
 
     def seats(self, game_id: str) -> dict[str, Seat]:
@@ -165,9 +164,7 @@ class EventStore(Protocol):
         set). Returns the seat as it now stands, None if it was never taken."""
         ...
 
-    def new_chain(
-        self, game_id: str, observer: str, holder: str, anchor: str, from_k: int
-    ) -> Seat:
+    def new_chain(self, game_id: str, observer: str, holder: str, anchor: str, from_k: int) -> Seat:
         """The seat, taken by ``holder``, with a new dice chain whose first element is for
         roll ``from_k``."""
         ...

@@ -184,9 +184,7 @@ class MemoryStore:
                 seat = seats[observer] = replace(seat, holder=new, since=_now())
             return seat
 
-    def new_chain(
-        self, game_id: str, observer: str, holder: str, anchor: str, from_k: int
-    ) -> Seat:
+    def new_chain(self, game_id: str, observer: str, holder: str, anchor: str, from_k: int) -> Seat:
         with self._lock:
             seat = Seat(observer, holder, _now(), anchor, from_k)
             self._seats_of(game_id)[observer] = seat

@@ -535,9 +535,7 @@ class SqlStore:
             )
             return self._seat(conn, game_id, observer)
 
-    def new_chain(
-        self, game_id: str, observer: str, holder: str, anchor: str, from_k: int
-    ) -> Seat:
+    def new_chain(self, game_id: str, observer: str, holder: str, anchor: str, from_k: int) -> Seat:
         with self._writing() as conn:
             if not _exists(conn, game_id):
                 raise UnknownGame(game_id)
