@@ -117,9 +117,9 @@ def test_a_page_that_kept_its_new_chain_is_held_to_the_roll_it_starts_at() -> No
 
 def test_a_new_chain_for_a_roll_already_over_is_refused() -> None:
     game = _game(new_at=None, steps=3)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="is over"):
         game.ledger.new_chain("lianra", "ab" * 32, game.ledger.next_k - 1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no page-held chain"):
         game.ledger.new_chain("nobody", "ab" * 32, game.ledger.next_k)
 
 

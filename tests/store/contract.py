@@ -182,17 +182,23 @@ class ServerStoreContract(StoreContract):
             t.start()
         for t in threads:
             t.join()
-        assert len(set(holders)) == 1 and len(holders) == 6
+        assert len(holders) == 6
+        assert len(set(holders)) == 1
 
-    def test_a_seat_moves_only_with_the_key_that_holds_it(self, store: EventStore) -> None:
+    def test_a_seat_moves_only_with_the_code_its_holder_offered(self, store: EventStore) -> None:
         _game(store, "s3")
-        assert store.move_seat("s3", "jungle", "key-a", "key-b") is None  # never taken
+        assert not store.offer_move("s3", "jungle", "key-a", "code-1")  # never taken
         store.take_seat("s3", "jungle", "key-a")
-        wrong = store.move_seat("s3", "jungle", "key-x", "key-b")
-        assert wrong is not None and wrong.holder == "key-a"
-        moved = store.move_seat("s3", "jungle", "key-a", "key-b")
-        assert moved is not None and moved.holder == "key-b"
-        assert store.seats("s3")["jungle"].holder == "key-b"
+        assert not store.offer_move("s3", "jungle", "key-x", "code-1")  # not its holder
+        assert store.move_seat("s3", "jungle", "code-1", "key-b", None, 0) is None
+        assert store.offer_move("s3", "jungle", "key-a", "code-1")
+        assert store.move_seat("s3", "jungle", "code-2", "key-b", None, 0) is None
+        moved = store.move_seat("s3", "jungle", "code-1", "key-b", "ab" * 32, 5)
+        assert moved is not None
+        assert (moved.holder, moved.chain, moved.chain_from) == ("key-b", "ab" * 32, 5)
+        assert store.seats("s3")["jungle"] == moved
+        # The code is used up.
+        assert store.move_seat("s3", "jungle", "code-1", "key-c", None, 0) is None
 
     def test_a_new_chain_takes_the_seat_and_says_from_which_roll(self, store: EventStore) -> None:
         _game(store, "s4")

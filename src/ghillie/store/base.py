@@ -159,9 +159,18 @@ class EventStore(Protocol):
         seat as it now stands (whoever holds it): taking again with the same key is the same."""
         ...
 
-    def move_seat(self, game_id: str, observer: str, old: str, new: str) -> Seat | None:
-        """Give the seat held by ``old`` to ``new``, only if ``old`` holds it (compare and
-        set). Returns the seat as it now stands, None if it was never taken."""
+    def offer_move(self, game_id: str, observer: str, holder: str, offer: str) -> bool:
+        """The device holding the seat (``holder``) offers to move it: ``offer`` is the hash
+        of a one-time code it shows. True if ``holder`` does hold the seat."""
+        ...
+
+    def move_seat(
+        self, game_id: str, observer: str, offer: str, new: str, anchor: str | None, from_k: int
+    ) -> Seat | None:
+        """Give the seat to ``new`` if ``offer`` is the code its holder offered (compare and
+        set; the offer is used up), with its new dice chain (``anchor``, None for a chain the
+        host holds) from roll ``from_k``. Returns the moved seat, None if the code is not
+        the one on offer."""
         ...
 
     def new_chain(self, game_id: str, observer: str, holder: str, anchor: str, from_k: int) -> Seat:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -35,6 +34,7 @@ class MemoryStore:
         # game -> k -> (body as JSON text, elements): at most one request per roll
         self._rolls: dict[str, dict[int, tuple[str, dict[str, str]]]] = {}
         self._seats: dict[str, dict[str, Seat]] = {}
+        self._offers: dict[tuple[str, str], str] = {}  # (game, observer) -> offered code hash
         self._lock = threading.Lock()
 
     def create(self, game_id: str, header: Mapping[str, Any], first: Event) -> None:
@@ -176,18 +176,31 @@ class MemoryStore:
         with self._lock:
             return self._seats_of(game_id).setdefault(observer, Seat(observer, holder, _now()))
 
-    def move_seat(self, game_id: str, observer: str, old: str, new: str) -> Seat | None:
+    def offer_move(self, game_id: str, observer: str, holder: str, offer: str) -> bool:
+        with self._lock:
+            seat = self._seats_of(game_id).get(observer)
+            if seat is None or seat.holder != holder:
+                return False
+            self._offers[(game_id, observer)] = offer
+            return True
+
+    def move_seat(
+        self, game_id: str, observer: str, offer: str, new: str, anchor: str | None, from_k: int
+    ) -> Seat | None:
         with self._lock:
             seats = self._seats_of(game_id)
-            seat = seats.get(observer)
-            if seat is not None and seat.holder == old:
-                seat = seats[observer] = replace(seat, holder=new, since=_now())
+            if observer not in seats or self._offers.get((game_id, observer)) != offer:
+                return None
+            del self._offers[(game_id, observer)]
+            seat = Seat(observer, new, _now(), anchor, from_k if anchor else None)
+            seats[observer] = seat
             return seat
 
     def new_chain(self, game_id: str, observer: str, holder: str, anchor: str, from_k: int) -> Seat:
         with self._lock:
             seat = Seat(observer, holder, _now(), anchor, from_k)
             self._seats_of(game_id)[observer] = seat
+            self._offers.pop((game_id, observer), None)
             return seat
 
 

@@ -116,6 +116,7 @@ seats = Table(
     Column("since", String(40), nullable=False),
     Column("chain", String(64), nullable=True),
     Column("chain_from", Integer, nullable=True),
+    Column("offer", String(64), nullable=True),  # the hash of a one-time move code on offer
 )
 
 
@@ -520,26 +521,55 @@ class SqlStore:
         assert taken is not None
         return taken
 
-    def move_seat(self, game_id: str, observer: str, old: str, new: str) -> Seat | None:
+    def offer_move(self, game_id: str, observer: str, holder: str, offer: str) -> bool:
         with self._writing() as conn:
             if not _exists(conn, game_id):
                 raise UnknownGame(game_id)
-            conn.execute(
+            done = conn.execute(
                 seats.update()
                 .where(
                     seats.c.game_id == game_id,
                     seats.c.observer == observer,
-                    seats.c.holder == old,
+                    seats.c.holder == holder,
                 )
-                .values(holder=new, since=_now())
+                .values(offer=offer)
             )
-            return self._seat(conn, game_id, observer)
+            return bool(done.rowcount)
+
+    def move_seat(
+        self, game_id: str, observer: str, offer: str, new: str, anchor: str | None, from_k: int
+    ) -> Seat | None:
+        with self._writing() as conn:
+            if not _exists(conn, game_id):
+                raise UnknownGame(game_id)
+            done = conn.execute(
+                seats.update()
+                .where(
+                    seats.c.game_id == game_id,
+                    seats.c.observer == observer,
+                    seats.c.offer == offer,
+                )
+                .values(
+                    holder=new,
+                    since=_now(),
+                    chain=anchor,
+                    chain_from=from_k if anchor else None,
+                    offer=None,
+                )
+            )
+            return self._seat(conn, game_id, observer) if done.rowcount else None
 
     def new_chain(self, game_id: str, observer: str, holder: str, anchor: str, from_k: int) -> Seat:
         with self._writing() as conn:
             if not _exists(conn, game_id):
                 raise UnknownGame(game_id)
-            values = {"holder": holder, "since": _now(), "chain": anchor, "chain_from": from_k}
+            values = {
+                "holder": holder,
+                "since": _now(),
+                "chain": anchor,
+                "chain_from": from_k,
+                "offer": None,
+            }
             if self._seat(conn, game_id, observer) is None:
                 conn.execute(insert(seats).values(game_id=game_id, observer=observer, **values))
             else:
