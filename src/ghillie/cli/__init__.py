@@ -91,8 +91,8 @@ def serve(
     host: Annotated[
         str | None,
         typer.Option(
-            help="Address to listen on [default: 127.0.0.1, this computer only]; 0.0.0.0 is "
-            "every interface, as --lan.",
+            help="Address to listen on: 127.0.0.1 (this computer only) unless given; "
+            "0.0.0.0 is every interface, as with --lan.",
             show_default=False,
         ),
     ] = None,
