@@ -186,9 +186,17 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
 
 
 def create_app(
-    store: EventStore, *, hub: Hub | None = None, limits: Limits | None = None
+    store: EventStore,
+    *,
+    hub: Hub | None = None,
+    limits: Limits | None = None,
+    public_url: str | None = None,
 ) -> FastAPI:
+    """The app on ``store``. ``public_url`` (``http://192.0.2.2:8000``: ``ghillie serve
+    --lan``, ``--public-url``) is the address every link and QR code is built from; None
+    builds them from the address each request was sent to."""
     limits = limits or Limits()
+    public = public_url.rstrip("/") if public_url else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -309,7 +317,7 @@ def create_app(
         async with setting_up:
             body, scenario = await asyncio.to_thread(_new_game_of, raw)
             created = await the_hub(request).create(scenario, clients=body.chains == "clients")
-        base = str(request.base_url).rstrip("/")
+        base = public or str(request.base_url).rstrip("/")
         names = {s.id: s.name for s in scenario.sides} | {REFEREE: "Referee"}
         urls = {o: f"{base}/play/{created.game_id}#{t}" for o, t in created.tokens.items()}
         codes = await asyncio.to_thread(lambda: {o: _qr(url) for o, url in urls.items()})
