@@ -430,10 +430,15 @@ def create_app(
         authorization: Annotated[str | None, Header()] = None,
         x_ghillie_seat: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any]:
-        """The device holding the seat: a one-time code that moves it to another device."""
+        """The device holding the seat: a one-time code that moves it to another device,
+        with a link (and its QR code) that opens the seat there and types the code in."""
         hub = the_hub(request)
-        observer = await hub.observer(game_id, _bearer(authorization))
-        return await seats.offer(hub, game_id, observer, seats.device_of(x_ghillie_seat))
+        token = _bearer(authorization)
+        observer = await hub.observer(game_id, token)
+        offered = await seats.offer(hub, game_id, observer, seats.device_of(x_ghillie_seat))
+        base = public or str(request.base_url).rstrip("/")
+        url = f"{base}/play/{game_id}#{token}&move={offered['code']}"
+        return {**offered, "url": url, "qr_svg": await asyncio.to_thread(_qr, url)}
 
     @app.post("/api/games/{game_id}/seat/move")
     async def move_seat(

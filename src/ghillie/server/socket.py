@@ -199,7 +199,7 @@ async def _read(
         if kind in ("anchor", "contribute"):
             await socket.send_text(_dumps(await _fair(hub, game_id, watcher, message)))
             continue
-        if kind in ("take_seat", "offer_move"):
+        if kind == "take_seat":
             await socket.send_text(_dumps(await _seat(hub, game_id, watcher, message)))
             continue
         command_id, command = message.get("command_id"), message.get("command")
@@ -250,20 +250,15 @@ async def _answer(
 async def _seat(
     hub: Hub, game_id: str, watcher: Watcher, message: dict[str, Any]
 ) -> dict[str, Any]:
-    """Take the free seat, or (its holder) show a code that moves it to another device."""
+    """Take the free seat for this page's device."""
     words = speaker(hub.ruleset_of(game_id) or "", watcher.lang)
     try:
-        if message["type"] == "take_seat":
-            seat, _ = await seats.take(hub, game_id, watcher.observer, message.get("seat"), watcher)
-            return {"type": "seat", "seat": seat}
-        return {
-            "type": "move_code",
-            **await seats.offer(hub, game_id, watcher.observer, watcher.device),
-        }
+        seat, _ = await seats.take(hub, game_id, watcher.observer, message.get("seat"), watcher)
     except Refusal as refusal:
         return {"type": "seat", "problem": Problem.of(refusal, words).body()}
     except Problem as problem:
         return {"type": "seat", "problem": problem.body()}
+    return {"type": "seat", "seat": seat}
 
 
 async def _fair(
