@@ -199,7 +199,7 @@ async def _read(
         if kind in ("anchor", "contribute"):
             await socket.send_text(_dumps(await _fair(hub, game_id, watcher, message)))
             continue
-        if kind == "take_seat":
+        if kind in ("take_seat", "new_chain"):
             await socket.send_text(_dumps(await _seat(hub, game_id, watcher, message)))
             continue
         command_id, command = message.get("command_id"), message.get("command")
@@ -250,10 +250,17 @@ async def _answer(
 async def _seat(
     hub: Hub, game_id: str, watcher: Watcher, message: dict[str, Any]
 ) -> dict[str, Any]:
-    """Take the free seat for this page's device."""
+    """Take the free seat for this page's device, or give the seat it holds a new dice
+    chain (its own was lost: the browser's storage cleared)."""
     words = speaker(hub.ruleset_of(game_id) or "", watcher.lang)
+    observer, key = watcher.observer, message.get("seat")
     try:
-        seat, _ = await seats.take(hub, game_id, watcher.observer, message.get("seat"), watcher)
+        if message["type"] == "take_seat":
+            seat, _ = await seats.take(hub, game_id, observer, key, watcher)
+        elif seats.device_of(key) != watcher.device:
+            raise Refusal(SEAT_TAKEN, "Another device has taken this seat.")
+        else:
+            seat, _ = await seats.new_chain(hub, game_id, observer, key, message.get("anchor"))
     except Refusal as refusal:
         return {"type": "seat", "problem": Problem.of(refusal, words).body()}
     except Problem as problem:

@@ -19,9 +19,10 @@ export class Live {
    * @param {string} token the side's capability token
    * @param {{onView: (view: object, whole: boolean) => void,
    *   onStatus: (status: string, detail?: string) => void,
-   *   onMessage?: (message: object) => void}} hooks onView gets the merged view (whole: a
+   *   onMessage?: (message: object) => void, hello?: () => object}} hooks onView gets the merged view (whole: a
    *   new connection's or a resync's view, with every key); onMessage gets anything else the
-   *   server sends (the roll protocol's "fair" replies, problems)
+   *   server sends (the roll protocol's "fair" replies, the seat, problems); hello gives
+   *   fields for the first message
    */
   constructor(game, token, hooks) {
     this.game = game;
@@ -63,7 +64,9 @@ export class Live {
     socket.addEventListener("open", () => {
       // The token goes in the first message, not the URL, so it stays out of access logs.
       // The reader's languages, best first: the server speaks the first it can.
-      socket.send(JSON.stringify({ type: "auth", token: this.token, lang: [...(navigator.languages || [])] }));
+      // With it, what the page adds (its seat key: seat.js).
+      const extra = this.hooks.hello ? this.hooks.hello() : {};
+      socket.send(JSON.stringify({ ...extra, type: "auth", token: this.token, lang: [...(navigator.languages || [])] }));
     });
     socket.addEventListener("message", (event) => this.receive(event.data));
     socket.addEventListener("close", (event) => this.closedWith(socket, event.code));
@@ -83,6 +86,8 @@ export class Live {
     } else if (message.type === "update") {
       this.accept(message.view, false);
     } else if (this.hooks.onMessage) {
+      // A seat that is not this page's comes with no view: the connection is live all the same.
+      if (message.type === "seat") this.hooks.onStatus("live");
       this.hooks.onMessage(message);
     }
   }
