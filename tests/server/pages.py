@@ -220,6 +220,23 @@ _RENDERED = """() => {
         title.textContent === view.title);
 }"""
 
+_SEAT = "() => { const s = window.ghillie && window.ghillie.seat; return s ? s.state : null; }"
+
+
+def take_seat(page: Any) -> str | None:
+    """A side's link opens its seat (seat.js): take it, as its player does on their own
+    device, if it is free. Returns the seat's state then (``yours``, ``taken``, or ``none``
+    for the referee's page); None on a page with no seat."""
+    if "/play/" not in page.url:
+        return None
+    page.wait_for_function(f"() => ({_SEAT})() !== null")
+    if page.evaluate(_SEAT) == "free":
+        page.locator("button.take-seat").click()
+        page.wait_for_function(f"() => ({_SEAT})() !== 'free'")
+    state = page.evaluate(_SEAT)
+    return str(state)
+
+
 # Resolves once the document has gone `quiet` ms without a change, or after `limit` ms.
 _QUIET = """([quiet, limit]) => new Promise((resolve) => {
     const start = performance.now();
@@ -286,7 +303,9 @@ class OpenPage:
     errors: list[str] = field(default_factory=list)
 
     def rendered(self, timeout_ms: int = TIMEOUT_MS) -> None:
-        """Wait until the page has drawn the game's view, then until it stops changing."""
+        """Wait until the page has drawn the game's view, then until it stops changing.
+        A side's page takes its seat first."""
+        take_seat(self.page)
         try:
             self.page.wait_for_function(_RENDERED, timeout=timeout_ms)
         except sync_api.TimeoutError:
