@@ -296,7 +296,7 @@ def test_the_start_page_creates_a_game_with_a_link_and_qr_code_per_side(
     page.click("#create-button")
     page.wait_for_selector("#links:not([hidden])")
 
-    assert "whoever holds a link sees that side" in page.locator("#links").inner_text()
+    assert "Give each player their own link." in page.locator("#links").inner_text()
     cards = page.locator("li.link").all()
     assert {card.get_attribute("data-observer") for card in cards} == sides | {"referee"}
     urls = set()

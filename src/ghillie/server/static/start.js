@@ -143,8 +143,39 @@ function linkCard(link) {
     h("p", { class: "hint" }, referee ? "For the host or an umpire only." : `For the player of ${link.name} only.`),
     h("div", { class: "qr" }, qrCode(link.qr_svg, link.name)),
     h("div", { class: "url-row" }, input, button),
-    h("a", { href: link.url, target: "_blank", rel: "noopener noreferrer", class: "open" }, "Open this side's page"),
+    referee ? null : h("p", { class: "seat-status", dataset: { taken: "false" }, "aria-live": "polite" }, "Seat not taken yet."),
+    h("a", { href: link.url, target: "_blank", rel: "noopener noreferrer", class: "open" }, referee ? "Open the referee's page" : "Open this side's page"),
   );
+}
+
+let watching = null; // the timer that keeps the links' seat lines up to date
+
+/** Which seats a device has taken (seat.js), every few seconds while the links are shown:
+ * opening a link to check it takes nothing; the player taking their seat shows here. */
+function watchSeats(created) {
+  clearInterval(watching);
+  const referee = created.links.find((l) => l.observer === "referee");
+  if (!referee) return;
+  const token = referee.url.split("#")[1];
+  const update = async () => {
+    if ($("links").hidden) return;
+    let answer;
+    try {
+      answer = await api.seats(created.game_id, token);
+    } catch {
+      return; // the next round tries again
+    }
+    for (const [side, seat] of Object.entries(answer.seats || {})) {
+      const line = document.querySelector(`li.link[data-observer="${CSS.escape(side)}"] .seat-status`);
+      if (!line || !seat) continue;
+      const when = seat.since ? new Date(seat.since) : null;
+      const at = when && !Number.isNaN(when.getTime()) ? ` at ${when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` : "";
+      line.dataset.taken = seat.taken ? "true" : "false";
+      line.textContent = seat.taken ? `Seat taken by a device${at}. Only that device plays this side now.` : "Seat not taken yet.";
+    }
+  };
+  update();
+  watching = setInterval(update, 3000);
 }
 
 function showLinks(created, clients) {
@@ -153,6 +184,7 @@ function showLinks(created, clients) {
   const sides = created.links.filter((l) => l.observer !== "referee");
   const referee = created.links.filter((l) => l.observer === "referee");
   $("link-list").replaceChildren(...sides.concat(referee).map(linkCard));
+  watchSeats(created);
   $("new-game").hidden = true;
   $("links").hidden = false;
   $("links").scrollIntoView({ block: "start" });
