@@ -60,7 +60,11 @@ def browser() -> Iterator[Any]:
 class Player:
     """One player's browser page, with everything the page received over the network."""
 
-    def __init__(self, browser: Any, url: str, viewport: dict[str, int]) -> None:
+    def __init__(
+        self, browser: Any, url: str, viewport: dict[str, int], *, take: bool = True
+    ) -> None:
+        """Open the link on a device of its own and (``take``) take the side's seat, as its
+        player does; without, the page is left at its seat screen."""
         self.context = browser.new_context(viewport=viewport)
         self.context.set_default_timeout(TIMEOUT_MS)
         self.page = self.context.new_page()
@@ -70,10 +74,13 @@ class Player:
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("response", lambda response: self.responses.append(response))
         self.page.on("websocket", self._socket)
+        # A confirmation (start a new dice chain) is answered yes, as the player means it.
+        self.page.on("dialog", lambda dialog: dialog.accept())
         self.page.goto(url)
         self.page.wait_for_selector("#conn[data-state=live]")
-        pages.take_seat(self.page)
-        self.page.wait_for_function("() => window.ghillie && window.ghillie.view")
+        if take:
+            pages.take_seat(self.page)
+            self.page.wait_for_function("() => window.ghillie && window.ghillie.view")
 
     def _socket(self, websocket: Any) -> None:
         websocket.on("framereceived", self._frame)

@@ -62,7 +62,11 @@ def test_a_seat_belongs_to_the_first_device_that_takes_it() -> None:
         game = await hub.live(game_id)
         # Free: the token alone plays the side, as before seats (scripts, the bare API).
         await seats.check(hub, game, "jungle", None)
-        assert seats.state(game, "jungle", None) == {"state": "free"}
+        assert seats.state(game, "jungle", None) == {
+            "state": "free",
+            "side": "jungle",
+            "chain": "client",
+        }
         first, device = await seats.take(hub, game_id, "jungle", KEY_A)
         assert first["state"] == "yours"
         assert (await seats.take(hub, game_id, "jungle", KEY_A))[0]["state"] == "yours"
