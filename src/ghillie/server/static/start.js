@@ -2,7 +2,7 @@
 // hand out one private link per side plus the referee's, each with its QR code.
 
 import * as api from "./api.js";
-import { h } from "./dom.js";
+import { h, qrImage } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -87,24 +87,8 @@ async function create(event) {
   }
 }
 
-/** The server's QR code, made safe to insert: parsed (not pasted as HTML), scripts and
- * event handlers cannot survive, and scaled by CSS through a viewBox. */
 function qrCode(svgText, label) {
-  const doc = new DOMParser().parseFromString(svgText, "text/html");
-  const svg = doc.querySelector("svg");
-  if (!svg) return h("p", {}, "(no QR code)");
-  svg.querySelectorAll("script, foreignObject").forEach((n) => n.remove());
-  for (const node of [svg, ...svg.querySelectorAll("*")]) {
-    for (const attr of [...node.attributes]) if (/^on/i.test(attr.name)) node.removeAttribute(attr.name);
-  }
-  const width = svg.getAttribute("width");
-  const height = svg.getAttribute("height");
-  if (width && height && !svg.getAttribute("viewBox")) svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.removeAttribute("width");
-  svg.removeAttribute("height");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `QR code of the link for ${label}`);
-  return document.importNode(svg, true);
+  return qrImage(svgText, `QR code of the link for ${label}`) || h("p", {}, "(no QR code)");
 }
 
 async function copy(input, button) {
