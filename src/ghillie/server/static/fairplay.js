@@ -717,7 +717,7 @@ export class FairPlay {
   joiningNote(view) {
     const joining = ((view.fairness || {}).joining || []).filter((side) => side !== this.me);
     if (!joining.length) return null;
-    return t("Waiting for {join} to open their page: the game starts once every side has.", { join: joining.map((side) => this.partyName(view, side)).join(", ") });
+    return t("Waiting for {join} to take their seat: the game starts once every side has.", { join: joining.map((side) => this.partyName(view, side)).join(", ") });
   }
 
   waiting(view) {
