@@ -275,7 +275,7 @@ def test_a_taken_seat_survives_kill_9_and_its_move_code_is_good_once(tmp_path: P
         offer = f"/api/games/{game}/seat/offer"
         status, offered = request(server.port, "POST", offer, None, token, KEY_A)
         assert status == 200, offered
-        assert offered["url"].endswith(f"#{token}&move={offered['code']}")
+        assert offered["url"].endswith(f"#{token}&seat-code={offered['code']}")
         assert offered["qr_svg"].startswith("<svg")
         move = f"/api/games/{game}/seat/move"
         body = {"code": offered["code"], "seat": KEY_C}

@@ -437,7 +437,7 @@ def create_app(
         observer = await hub.observer(game_id, token)
         offered = await seats.offer(hub, game_id, observer, seats.device_of(x_ghillie_seat))
         base = public or str(request.base_url).rstrip("/")
-        url = f"{base}/play/{game_id}#{token}&move={offered['code']}"
+        url = f"{base}/play/{game_id}#{token}&seat-code={offered['code']}"
         return {**offered, "url": url, "qr_svg": await asyncio.to_thread(_qr, url)}
 
     @app.post("/api/games/{game_id}/seat/move")

@@ -16,10 +16,10 @@ import { language, t, useLanguage } from "./i18n.js";
 const $ = (id) => document.getElementById(id);
 
 const game = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
-// The fragment is the token, and a move code after "&move=" when the link comes from another
+// The fragment is the token, and a move code after "&seat-code=" when the link comes from another
 // device's "Move this seat" (seat.js).
 const [token, ...extras] = location.hash.slice(1).split("&");
-const moveCode = new URLSearchParams(extras.join("&")).get("move");
+const moveCode = new URLSearchParams(extras.join("&")).get("seat-code");
 
 const CONNECTION = {
   connecting: () => t("connecting…"),

@@ -24,7 +24,7 @@ export class Seat {
   /**
    * @param {string} game the game id
    * @param {string} token the side's token (from the link)
-   * @param {string|null} move a move code the link carries (`#token&move=CODE`)
+   * @param {string|null} move a move code the link carries (`#token&seat-code=CODE`)
    * @param {object} storage the page's kept storage (fairplay's)
    * @param {{send: (m: object) => boolean, changed: () => void, stop: () => void,
    *   freshAnchor: (side: string) => string, chainFrom: (side: string, k: number) => void}} hooks

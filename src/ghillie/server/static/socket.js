@@ -82,6 +82,8 @@ export class Live {
     if (message.type === "view") {
       this.delay = 500; // a good connection: the next outage starts with short waits again
       this.hooks.onStatus("live");
+      // The first view comes with this device's seat (seat.js), taken in first.
+      if (message.seat && this.hooks.onMessage) this.hooks.onMessage({ type: "seat", seat: message.seat });
       this.accept(message.view, true);
     } else if (message.type === "update") {
       this.accept(message.view, false);
