@@ -165,6 +165,7 @@ class LeftOut(PagesGame):
             for side in self.scenario.side_ids()
         }
         self.events = []
+        self.fresh = {}
         request = self._ask(None, referee.scenario_payload(self.scenario))
         first, self.state = referee.create(
             self.ledger, self.scenario, self.ids, self._elements(0), request=request
