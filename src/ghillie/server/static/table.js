@@ -146,7 +146,7 @@ function commitments(view) {
   const latest = proofs[proofs.length - 1];
   const rows = [
     h("li", { class: "commit-head" },
-      t("Event {seq}, signed head", { seq: latest.seq }), " ",
+      t("Latest head, event {seq}:", { seq: latest.seq }), " ",
       h("code", {}, short(latest.proof.hash))),
   ];
   for (const side of view.sides || []) {
@@ -154,7 +154,7 @@ function commitments(view) {
     if (!root) continue;
     rows.push(
       h("li", { class: "commit-side", dataset: { side: side.id } },
-        t("Secrets of {side}", { side: side.name }), " ",
+        t("{side}, latest commitment:", { side: side.name }), " ",
         h("code", {}, short(root))),
     );
   }
@@ -195,7 +195,8 @@ function render(view) {
     });
   }
   current = view;
-  document.title = `${view.title} — ${t("table screen")} — ghillie`;
+  const screen = t("table screen");
+  document.title = `${view.title} — ${screen} — ghillie`;
   $("title").textContent = view.title;
   $("side").setAttribute("aria-label", t("News and what is on the table"));
   $("status").replaceChildren(...status(view));
