@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ghillie import examples, forms, registry
-from ghillie.errors import Refusal, ScenarioError
+from ghillie.errors import UNKNOWN_SIDE, Refusal, ScenarioError
 from ghillie.game import load_scenario
 from ghillie.scenario import MAX_DEPTH, Scenario, loads_toml
 from ghillie.server import seats
