@@ -20,12 +20,12 @@ export function hasMap(view) {
 }
 
 export class Board {
-  /** `options.minText`: the least height of the map's words, in CSS pixels (a screen read
+  /** `options.minText()`: the least height of the map's words, in CSS pixels (a screen read
    * from across a table asks for more than a phone in the hand); `options.maxHeight()`: the
    * most the map may be tall, in CSS pixels (70% of the window's height unless told). */
   constructor(container, options = {}) {
     this.container = container;
-    this.minText = options.minText || MIN_TEXT;
+    this.minText = options.minText || (() => MIN_TEXT);
     this.maxHeight = options.maxHeight || (() => window.innerHeight * 0.7);
     this.picking = null; // {label, where, done} while the player picks on the map
     this.zoom = 1;
@@ -227,7 +227,7 @@ export class Board {
     // Map words stay at least minText CSS pixels high: a size in map units per zoom.
     const shown = this.svg.getBoundingClientRect();
     const perUnit = Math.min(shown.width / width, shown.height / height) || 1;
-    this.svg.style.setProperty("--text", `${(this.minText / perUnit).toFixed(3)}px`);
+    this.svg.style.setProperty("--text", `${(this.minText() / perUnit).toFixed(3)}px`);
     this.svg.classList.toggle("close", perUnit > 28);
   }
 

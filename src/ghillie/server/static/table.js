@@ -19,7 +19,8 @@ const token = location.hash.slice(1);
 
 const NEWS = 8; // log lines shown: the latest news, readable from across the table
 const SHORT = 12; // hex digits of a hash, as each phone's Fairness panel shows them
-const MAP_TEXT = 16; // CSS pixels: the map's words, larger than on a phone
+const MAP_TEXT = 16; // CSS pixels: the map's words on a wide screen, larger than on a phone
+const PHONE_TEXT = 12; // and on a phone, as on the sides' pages
 
 const CONNECTION = {
   connecting: () => t("connecting…"),
@@ -180,6 +181,20 @@ function mapRoom() {
   return Math.max(160, bottom - frame.getBoundingClientRect().top - below);
 }
 
+/** On a wide screen the map's column is as wide as the map drawn at the height it has (a
+ * squarish map leaves the news more room beside it), between a third and 62% of the page. */
+function fitColumns() {
+  const main = $("app");
+  if (!map || !map.extent || !WIDE.matches) {
+    main.style.removeProperty("--map-share");
+    return;
+  }
+  const [x0, y0, x1, y1] = map.extent;
+  const wanted = (mapRoom() * (x1 - x0)) / (y1 - y0) + 48; // the panel's padding and border
+  const share = Math.min(0.62, Math.max(0.34, wanted / (main.clientWidth || 1)));
+  main.style.setProperty("--map-share", share.toFixed(3));
+}
+
 function render(view) {
   // The page's own words follow the language the server speaks this game in for this reader.
   if (view.lang && view.lang !== language()) {
@@ -203,8 +218,9 @@ function render(view) {
   document.body.classList.toggle("with-map", hasMap(view));
   if (hasMap(view)) {
     $("map-box").hidden = false;
-    if (!map) map = new Board($("map"), { minText: MAP_TEXT, maxHeight: mapRoom });
+    if (!map) map = new Board($("map"), { minText: () => (WIDE.matches ? MAP_TEXT : PHONE_TEXT), maxHeight: mapRoom });
     map.draw(view);
+    fitColumns();
   }
   $("news").replaceChildren(...news(view));
   $("pieces").replaceChildren(onTheTable(view));
@@ -223,7 +239,11 @@ function main() {
   // For the odd script or test that reads what the screen shows.
   window.ghillie = { game, live, get view() { return current; } };
   live.start();
-  window.addEventListener("resize", () => map && map.apply());
+  window.addEventListener("resize", () => {
+    if (!map) return;
+    fitColumns();
+    map.apply();
+  });
 }
 
 main();
