@@ -33,6 +33,7 @@ from fastapi.testclient import TestClient
 from ghillie import Game, examples, registry
 from ghillie.fairness.ledger import seeded_bytes
 from ghillie.ids import SeededIds
+from ghillie.server import seats
 from ghillie.server.app import create_app
 from ghillie.server.hub import Hub
 from ghillie.state import SPECTATOR
@@ -96,6 +97,8 @@ def test_the_table_screens_link_opens_the_spectators_view_and_nothing_more(
     assert "secret_words" not in seen
     with client.websocket_connect(f"/api/games/{game}/ws") as socket:
         socket.send_json({"type": "auth", "token": token, "lang": ["en"]})
+        # No side's seat to take: the spectator is told so, then shown its view.
+        assert socket.receive_json() == {"type": "seat", "seat": {"state": "none"}}
         first = socket.receive_json()
     assert first["type"] == "view"
     assert {k: v for k, v in first["view"].items() if k != "fairness"} == expected
@@ -143,10 +146,26 @@ def test_the_spectator_and_the_referee_are_refused_orders_anchors_contributions_
             ),
             client.post(f"/api/games/{game}/odds", json={"command": order}, headers=headers),
         ]
+        # Nor does it take a seat (ghillie.server.seats): a side's device does.
+        key = {"seat": "5e" * 16}
+        answers += [
+            client.post(f"/api/games/{game}/seat", json=key, headers=headers),
+            client.post(
+                f"/api/games/{game}/seat/move",
+                json={**key, "code": seats.new_code(), "anchor": "c" * 64},
+                headers=headers,
+            ),
+            client.post(
+                f"/api/games/{game}/seat/chain", json={**key, "anchor": "c" * 64}, headers=headers
+            ),
+        ]
         for answer in answers:
             assert (answer.status_code, answer.json()["code"]) == (403, "unknown_side"), answer.text
+        offered = client.post(f"/api/games/{game}/seat/offer", headers=headers)
+        assert offered.status_code == 409, offered.text  # no seat of its own to move
         with client.websocket_connect(f"/api/games/{game}/ws") as socket:
             socket.send_json({"type": "auth", "token": tokens[observer]})
+            assert socket.receive_json() == {"type": "seat", "seat": {"state": "none"}}
             assert socket.receive_json()["type"] == "view"
             socket.send_json({"type": "command", "command_id": "w", "command": order})
             assert socket.receive_json()["problem"]["code"] == "unknown_side"
@@ -154,7 +173,10 @@ def test_the_spectator_and_the_referee_are_refused_orders_anchors_contributions_
             assert socket.receive_json()["problem"]["code"] == "unknown_side"
             socket.send_json({"type": "contribute", "k": 0, "element": "b" * 64})
             assert socket.receive_json()["problem"]["code"] == "unknown_side"
+            socket.send_json({"type": "take_seat", **key})
+            assert socket.receive_json()["problem"]["code"] == "unknown_side"
     assert live.state.seq == before
+    assert live.seats == {}
     assert not any(observer in (SPECTATOR, "referee") for observer, _ in live.answers)
 
 

@@ -47,7 +47,10 @@ class Player:
     def connect(self, socket: WebSocketTestSession) -> None:
         self.socket = socket
         socket.send_json({"type": "auth", "token": self.token})
-        self.frame()
+        # The seat (ghillie.server.seats: free for a side nobody took, none for the
+        # spectator) comes before the whole view.
+        while self.frame()["type"] != "view":
+            pass
 
     def frame(self) -> dict[str, Any]:
         assert self.socket is not None
