@@ -305,11 +305,20 @@ def test_the_start_page_creates_a_game_with_a_link_and_qr_code_per_side(
 
     assert "Give each player their own link." in page.locator("#links").inner_text()
     cards = page.locator("li.link").all()
-    assert {card.get_attribute("data-observer") for card in cards} == sides | {"referee"}
+    assert {card.get_attribute("data-observer") for card in cards} == sides | {
+        "referee",
+        "spectator",
+    }
+    # The table screen's card says what it is for, to someone who has never seen one.
+    table = page.locator('li.link[data-observer="spectator"]').inner_text()
+    assert "Table screen" in table
+    assert "shows no secrets" in table
+    assert "tablet or TV" in table
     urls = set()
     for card in cards:
         url = card.locator("input.url").input_value()
-        assert re.fullmatch(rf"{re.escape(server)}/play/[0-9a-f]+#[\w-]{{40,}}", url), url
+        where = "table" if card.get_attribute("data-observer") == "spectator" else "play"
+        assert re.fullmatch(rf"{re.escape(server)}/{where}/[0-9a-f]+#[\w-]{{40,}}", url), url
         urls.add(url)
         qr = card.locator(".qr svg")
         assert qr.count() == 1
@@ -319,7 +328,7 @@ def test_the_start_page_creates_a_game_with_a_link_and_qr_code_per_side(
         assert box["width"] >= 100
         assert box["height"] >= 100
         assert card.locator("button.copy").is_visible()
-    assert len(urls) == len(sides) + 1
+    assert len(urls) == len(sides) + 2
     # Nothing on the page is wider than a phone.
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     assert errors == []
@@ -350,7 +359,7 @@ def test_the_start_page_creates_a_game_from_an_uploaded_scenario_file(
         page.wait_for_selector("#links:not([hidden])")
         assert page.locator("#game-title").inner_text() == "Sgt. Graw's ambush (table)"
         observers = page.locator("li.link").evaluate_all("l => l.map(i => i.dataset.observer)")
-        assert sorted(observers) == ["jungle", "orks", "referee"]
+        assert sorted(observers) == ["jungle", "orks", "referee", "spectator"]
     finally:
         context.close()
 

@@ -1,5 +1,6 @@
 // The start page: pick the rules and a scenario (bundled or uploaded), create the game, and
-// hand out one private link per side plus the referee's, each with its QR code.
+// hand out one private link per side, the table screen's and the referee's, each with its
+// QR code.
 
 import * as api from "./api.js";
 import { h, qrImage } from "./dom.js";
@@ -115,20 +116,34 @@ async function copy(input, button) {
   setTimeout(() => (button.textContent = "Copy"), 2000);
 }
 
+// The referee's link and the table screen's are not a side's: each says what it is for.
+const SPECIAL = {
+  referee: {
+    badge: h("span", { class: "badge secret" }, "sees everything"),
+    hint: "For the host or an umpire only.",
+    open: "Open the referee's page",
+  },
+  spectator: {
+    badge: h("span", { class: "badge public" }, "shows no secrets"),
+    hint: "For a tablet or TV everyone at the table can see: where the game stands, the map and what is on the table, the latest news. It shows no side's secrets and gives no orders.",
+    open: "Open the table screen",
+  },
+};
+
 function linkCard(link) {
-  const referee = link.observer === "referee";
+  const special = SPECIAL[link.observer];
   const input = h("input", { type: "text", readOnly: true, value: link.url, class: "url", "aria-label": `link for ${link.name}`, onfocus: (e) => e.target.select() });
   const button = h("button", { type: "button", class: "copy" }, "Copy");
   button.addEventListener("click", () => copy(input, button));
   return h(
     "li",
-    { class: `link${referee ? " referee" : ""}`, dataset: { observer: link.observer } },
-    h("h3", {}, link.name, referee ? h("span", { class: "badge secret" }, "sees everything") : null),
-    h("p", { class: "hint" }, referee ? "For the host or an umpire only." : `For the player of ${link.name} only.`),
+    { class: `link${special ? ` ${link.observer}` : ""}`, dataset: { observer: link.observer } },
+    h("h3", {}, link.name, special ? special.badge.cloneNode(true) : null),
+    h("p", { class: "hint" }, special ? special.hint : `For the player of ${link.name} only.`),
     h("div", { class: "qr" }, qrCode(link.qr_svg, link.name)),
     h("div", { class: "url-row" }, input, button),
-    referee ? null : h("p", { class: "seat-status", dataset: { taken: "false" }, "aria-live": "polite" }, "Seat not taken yet."),
-    h("a", { href: link.url, target: "_blank", rel: "noopener noreferrer", class: "open" }, referee ? "Open the referee's page" : "Open this side's page"),
+    special ? null : h("p", { class: "seat-status", dataset: { taken: "false" }, "aria-live": "polite" }, "Seat not taken yet."),
+    h("a", { href: link.url, target: "_blank", rel: "noopener noreferrer", class: "open" }, special ? special.open : "Open this side's page"),
   );
 }
 
@@ -165,9 +180,10 @@ function watchSeats(created) {
 function showLinks(created, clients) {
   $("game-title").textContent = created.title;
   $("clients-note").hidden = !clients;
-  const sides = created.links.filter((l) => l.observer !== "referee");
-  const referee = created.links.filter((l) => l.observer === "referee");
-  $("link-list").replaceChildren(...sides.concat(referee).map(linkCard));
+  // The players' links first, then the table screen's, then the referee's.
+  const rank = (l) => ({ spectator: 1, referee: 2 })[l.observer] || 0;
+  const links = [...created.links].sort((a, b) => rank(a) - rank(b));
+  $("link-list").replaceChildren(...links.map(linkCard));
   watchSeats(created);
   $("new-game").hidden = true;
   $("links").hidden = false;
