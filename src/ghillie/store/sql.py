@@ -523,41 +523,37 @@ class SqlStore:
 
     def offer_move(self, game_id: str, observer: str, holder: str, offer: str) -> bool:
         with self._writing() as conn:
-            if not _exists(conn, game_id):
-                raise UnknownGame(game_id)
-            done = conn.execute(
-                seats.update()
-                .where(
-                    seats.c.game_id == game_id,
-                    seats.c.observer == observer,
-                    seats.c.holder == holder,
-                )
-                .values(offer=offer)
-            )
-            return bool(done.rowcount)
+            return self._set_seat(conn, game_id, observer, seats.c.holder == holder, offer=offer)
 
     def move_seat(
         self, game_id: str, observer: str, offer: str, new: str, anchor: str | None, from_k: int
     ) -> Seat | None:
         with self._writing() as conn:
-            if not _exists(conn, game_id):
-                raise UnknownGame(game_id)
-            done = conn.execute(
-                seats.update()
-                .where(
-                    seats.c.game_id == game_id,
-                    seats.c.observer == observer,
-                    seats.c.offer == offer,
-                )
-                .values(
-                    holder=new,
-                    since=_now(),
-                    chain=anchor,
-                    chain_from=from_k if anchor else None,
-                    offer=None,
-                )
+            moved = self._set_seat(
+                conn,
+                game_id,
+                observer,
+                seats.c.offer == offer,  # compare and set: the code is used up once
+                holder=new,
+                since=_now(),
+                chain=anchor,
+                chain_from=from_k if anchor else None,
+                offer=None,
             )
-            return self._seat(conn, game_id, observer) if done.rowcount else None
+            return self._seat(conn, game_id, observer) if moved else None
+
+    def _set_seat(
+        self, conn: Connection, game_id: str, observer: str, only: Any, **values: Any
+    ) -> bool:
+        """Set ``values`` on the seat if it matches ``only``; True if it did."""
+        if not _exists(conn, game_id):
+            raise UnknownGame(game_id)
+        done = conn.execute(
+            seats.update()
+            .where(seats.c.game_id == game_id, seats.c.observer == observer, only)
+            .values(**values)
+        )
+        return bool(done.rowcount)
 
     def new_chain(self, game_id: str, observer: str, holder: str, anchor: str, from_k: int) -> Seat:
         with self._writing() as conn:
