@@ -34,8 +34,10 @@ AUTH_TIMEOUT = 10.0
 
 async def serve_socket(hub: Hub, socket: WebSocket, game_id: str) -> None:
     """One side's live connection. The first message must be ``{"type": "auth", "token":
-    …}``; then the server sends the whole view, pushes an update after every event, and
-    answers commands sent as ``{"type": "command", "command_id": …, "command": {…}}``."""
+    …}`` (with ``after``, the last seq a reconnecting page holds); then the server sends the
+    whole view (its log after ``after``), pushes an update after every event, answers
+    commands sent as ``{"type": "command", "command_id": …, "command": {…}}``, and answers
+    ``{"type": "ping"}`` with ``{"type": "pong"}``."""
     await socket.accept()
     try:
         hello = json.loads(await asyncio.wait_for(socket.receive_text(), AUTH_TIMEOUT))
@@ -52,7 +54,7 @@ async def serve_socket(hub: Hub, socket: WebSocket, game_id: str) -> None:
     lang = negotiate([w for w in wanted[:8] if isinstance(w, str)], game.scenario.ruleset)
     watcher = hub.watch(game, observer, lang)
     try:
-        whole = await hub.watch_view(game, watcher)
+        whole = await hub.watch_view(game, watcher, _after(hello.get("after"), game.state.seq))
         await socket.send_text(_dumps({"type": "view", "view": whole}))
         sender = asyncio.create_task(_pump(socket, watcher.queue))
         try:
@@ -65,6 +67,15 @@ async def serve_socket(hub: Hub, socket: WebSocket, game_id: str) -> None:
         pass
     finally:
         hub.unwatch(game, watcher)
+
+
+def _after(after: Any, last: int) -> int:
+    """The seq a reconnecting page holds the log up to (the auth message's ``after``): its
+    first view's log starts after it. A page that says it holds more than this game has
+    (another server's copy, say) is sent the whole log, which replaces what it holds."""
+    if isinstance(after, bool) or not isinstance(after, int) or after < -1 or after > last:
+        return -1
+    return after
 
 
 async def _pump(socket: WebSocket, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
@@ -112,6 +123,9 @@ async def _read(
             await socket.send_text(_dumps({"type": "problem", "problem": problem.body()}))
             continue
         kind = message.get("type")
+        if kind == "ping":  # the page's heartbeat: this connection still carries messages
+            await socket.send_text(_dumps({"type": "pong"}))
+            continue
         if kind == "resync":
             after = message.get("after")
             after = after if isinstance(after, int) and after >= -1 else -1
