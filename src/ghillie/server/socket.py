@@ -87,6 +87,10 @@ async def _pump(socket: WebSocket, queue: asyncio.Queue[dict[str, Any] | None]) 
         await socket.send_text(_dumps(message))
 
 
+# Commands whose connection has closed, still being ruled on or waiting for their dice.
+_ORPHANS: set[asyncio.Task[None]] = set()
+
+
 async def _receive_commands(hub: Hub, socket: WebSocket, game_id: str, watcher: Watcher) -> None:
     # A command's answer may wait for this very page's roll contribution, so commands are
     # answered by tasks of their own while this loop keeps reading.
@@ -94,8 +98,14 @@ async def _receive_commands(hub: Hub, socket: WebSocket, game_id: str, watcher: 
     try:
         await _read(hub, socket, game_id, watcher, running)
     finally:
+        # Not cancelled when the connection goes: a command cut off in the middle of its
+        # write would leave the store ahead of the hub's copy of the game (a page that
+        # gives an order and drops at once is common now that orders go by the socket).
+        # One waiting for the dice waits on, cheaply, until its roll is through; its
+        # answer goes nowhere then, and the page's resend on its next connection gets it.
         for task in running:
-            task.cancel()
+            _ORPHANS.add(task)
+            task.add_done_callback(_ORPHANS.discard)
 
 
 async def _read(

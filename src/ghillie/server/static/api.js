@@ -80,11 +80,11 @@ export async function recordText(game, token) {
 const RETRY_STATUS = new Set([502, 503, 504]);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Give a command. A network failure leaves us not knowing whether the server got it, so we
- * retry with the SAME command_id: the server answers a repeated id with its first answer
- * and never applies a command twice. */
-export async function command(game, token, cmd, { attempts = 6 } = {}) {
-  const commandId = newId();
+/** Give a command over HTTP (the pages give theirs over the websocket: outbox.js; this is
+ * their fallback where no socket opens, and the way for scripts). A network failure leaves
+ * us not knowing whether the server got it, so we retry with the SAME command_id: the
+ * server answers a repeated id with its first answer and never applies a command twice. */
+export async function command(game, token, cmd, { attempts = 6, commandId = newId() } = {}) {
   const path = `/api/games/${encodeURIComponent(game)}/commands`;
   let wait = 400;
   for (let attempt = 1; ; attempt++) {

@@ -7,6 +7,7 @@ import { Orders } from "./commands.js";
 import { h } from "./dom.js";
 import { FairPlay } from "./fairplay.js";
 import { Board, hasMap } from "./board.js";
+import { Outbox } from "./outbox.js";
 import * as panels from "./panels.js";
 import { sideName } from "./pieces.js";
 import { Live } from "./socket.js";
@@ -17,10 +18,15 @@ const $ = (id) => document.getElementById(id);
 const game = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const token = location.hash.slice(1);
 
+// The badge says "live" only while the socket carries the game and answers its heartbeat
+// (socket.js); "offline" while the network is down or the socket closed, with the seconds
+// to the next try; "reconnecting…" while a connection is being made.
 const CONNECTION = {
   connecting: () => t("connecting…"),
   live: () => t("live"),
-  offline: () => t("offline — reconnecting"),
+  reconnecting: () => t("reconnecting…"),
+  offline: (seconds) =>
+    seconds && navigator.onLine !== false ? t("offline — trying again in {n}s", { n: seconds }) : t("offline"),
   "bad-link": () => t("not a valid link"),
 };
 
@@ -29,6 +35,7 @@ let current = null; // the latest view
 let map = null;
 let orders = null;
 let live = null;
+let outbox = null;
 let fairplay = null;
 
 let connection = ["connecting", 0]; // the last state shown, to word again in a new language
@@ -37,11 +44,15 @@ function showConnection(state, seconds) {
   connection = [state, seconds];
   const chip = $("conn");
   chip.dataset.state = state;
-  chip.textContent = CONNECTION[state]() + (state === "offline" && seconds ? t(" in {n}s", { n: seconds }) : "");
+  chip.textContent = CONNECTION[state](seconds);
   if (state === "bad-link") badLink();
-  if (state === "offline" && current) {
+  if (state === "offline" && current && navigator.onLine !== false) {
     // While the socket is down, fetch the news over plain HTTP (a proxy may block sockets).
     api.view(game, token, live.lastSeq).then((view) => live.accept(view, false), () => {});
+  }
+  if (outbox) {
+    outbox.flush(); // over HTTP, if no socket opens at all
+    if (orders) orders.showOutbox(); // "not sent yet — you are offline", or back to "Sending…"
   }
 }
 
@@ -62,7 +73,7 @@ function render(view) {
       $("commands").replaceChildren();
       orders = null;
       const [state, seconds] = connection;
-      $("conn").textContent = CONNECTION[state]() + (state === "offline" && seconds ? t(" in {n}s", { n: seconds }) : "");
+      $("conn").textContent = CONNECTION[state](seconds);
       render(current);
     });
   }
@@ -111,6 +122,7 @@ function render(view) {
         // A point, square or hex may be tapped on the map; without a map it is typed.
         pick: hasMap(view) ? (label, where, done) => map.pick(label, where, done) : null,
         getView: () => current,
+        outbox,
         afterCommand: () => {
           if (map) map.forgetPick();
           // Normally the socket brings the news; without it, fetch it.
@@ -148,15 +160,21 @@ function main() {
   });
   live = new Live(game, token, {
     onView: (view, whole) => {
-      // First the page's share of any roll asked for, then the drawing.
+      // First the page's share of any roll asked for, then the drawing. The view holds the
+      // whole log the page took in, also when a new connection sent only what was new.
       fairplay.observe(view, whole);
+      outbox.seen(view);
       render(view);
     },
     onStatus: showConnection,
+    // Each new connection: the order on its way goes out on it (once).
+    onReady: () => outbox.flush(),
+    onAnswer: (message) => outbox.answered(message),
     onMessage: (message) => fairplay.replied(message),
   });
+  outbox = new Outbox(game, token, live, { changed: () => orders && orders.showOutbox() });
   // The page's api helper, for the odd script or test that drives a side without forms.
-  window.ghillie = { game, token, api, live, fairplay, get view() { return current; } };
+  window.ghillie = { game, token, api, live, outbox, fairplay, get view() { return current; } };
   live.start();
   loadCatalogue().then((rulesets) => {
     catalogue = rulesets;
