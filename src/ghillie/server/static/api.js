@@ -22,9 +22,17 @@ export function newId() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+// The seat key of this page's device (seat.js): sent with a side's token, so that the server
+// knows the device that holds the seat.
+let seatKey = null;
+export const useSeat = (key) => {
+  seatKey = key || null;
+};
+
 async function call(method, path, { token, body } = {}) {
   const headers = { Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (token && seatKey) headers["X-Ghillie-Seat"] = seatKey;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(path, {
     method,
@@ -54,6 +62,10 @@ export const odds = (game, token, command) =>
 // The roll protocol over HTTP, for when the websocket is down (the socket is the usual way).
 export const anchor = (game, token, hexAnchor) =>
   call("POST", `/api/games/${encodeURIComponent(game)}/anchor`, { token, body: { anchor: hexAnchor } });
+export const offerMove = (game, token) =>
+  call("POST", `/api/games/${encodeURIComponent(game)}/seat/offer`, { token });
+/** Which sides' seats a device has taken (any link of the game). */
+export const seats = (game, token) => call("GET", `/api/games/${encodeURIComponent(game)}/seats`, { token });
 export const contribute = (game, token, k, element) =>
   call("POST", `/api/games/${encodeURIComponent(game)}/contributions`, { token, body: { k, element } });
 /** The whole record of a finished game, every secret in it (409 game_not_over before), as
@@ -80,11 +92,11 @@ export async function recordText(game, token) {
 const RETRY_STATUS = new Set([502, 503, 504]);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Give a command over HTTP (the pages give theirs over the websocket: outbox.js; this is
- * their fallback where no socket opens, and the way for scripts). A network failure leaves
- * us not knowing whether the server got it, so we retry with the SAME command_id: the
- * server answers a repeated id with its first answer and never applies a command twice. */
-export async function command(game, token, cmd, { attempts = 6, commandId = newId() } = {}) {
+/** Give a command. A network failure leaves us not knowing whether the server got it, so we
+ * retry with the SAME command_id: the server answers a repeated id with its first answer
+ * and never applies a command twice. */
+export async function command(game, token, cmd, { attempts = 6 } = {}) {
+  const commandId = newId();
   const path = `/api/games/${encodeURIComponent(game)}/commands`;
   let wait = 400;
   for (let attempt = 1; ; attempt++) {

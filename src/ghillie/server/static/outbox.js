@@ -17,10 +17,10 @@
 // would both hold it; and it stays on the device, with whatever secret the order holds (an
 // ambush square, a note), after the tab is closed. Closing the tab gives the order up.
 //
-// HTTP is the way only when no socket could be opened at all (a proxy that blocks them):
-// there an order waiting for the dice is answered 503 after 30 s, and retried.
+// There is no HTTP fallback: over HTTP an order waiting for another page's dice is answered
+// 503 after 30 s, and a page whose socket never opens has no view to give orders from.
 
-import * as api from "./api.js";
+import { newId } from "./api.js";
 
 const key = (game) => `ghillie:outbox:${game}`;
 const RETRY_MS = 2000; // before sending again an order the server could not save
@@ -29,33 +29,30 @@ const RETRIES = 5;
 export class Outbox {
   /**
    * @param {string} game the game id
-   * @param {string} token the side's token (for the HTTP fallback)
    * @param {import("./socket.js").Live} live the connection
    * @param {{changed: () => void}} hooks changed: the order's state or outcome changed
    */
-  constructor(game, token, live, hooks) {
+  constructor(game, live, hooks) {
     this.game = game;
-    this.token = token;
     this.live = live;
     this.hooks = hooks;
     this.you = null; // the observer this page plays, once a view says
     // The order on its way: {id, command, you, given, sentOn, unclear, tries}. sentOn:
-    // the connection (live.connections) it went out on last, -1 over HTTP, 0 for not on
-    // this page's connections yet; unclear: it went out once, so the server may have it.
+    // the connection (live.connections) it went out on last, 0 for none of this page's;
+    // unclear: it went out once, so the server may have it.
     this.entry = this.read();
     // The latest order's outcome, for the page to show: {command, answer} or {command,
     // problem}. Kept here, so a page that draws its orders later still shows it.
     this.outcome = null;
-    this.http = false; // an HTTP attempt is under way
   }
 
   get busy() {
     return this.entry !== null;
   }
 
-  /** Sent on the connection there is now, and no answer yet. */
+  /** Sent on the connection there is now, which still carries the game; no answer yet. */
   get sent() {
-    return this.entry !== null && this.entry.sentOn !== 0 && (this.entry.sentOn === this.live.connections || this.http);
+    return this.entry !== null && this.entry.sentOn === this.live.connections && this.live.live;
   }
 
   /** Every view: who this page plays. An order kept for another side is not ours. */
@@ -68,7 +65,7 @@ export class Outbox {
   give(command) {
     if (this.entry || !this.you) return false;
     this.outcome = null;
-    this.set({ id: api.newId(), command, you: this.you, given: Date.now(), sentOn: 0, unclear: false, tries: 0 });
+    this.set({ id: newId(), command, you: this.you, given: Date.now(), sentOn: 0, unclear: false, tries: 0 });
     this.flush();
     this.hooks.changed();
     return true;
@@ -78,35 +75,12 @@ export class Outbox {
    * an order is given and whenever a new connection has brought its view. */
   flush() {
     const entry = this.entry;
-    if (!entry || !this.you) return;
-    if (this.live.live) {
-      if (entry.sentOn === this.live.connections) return; // once per connection
-      if (this.live.send({ type: "command", command_id: entry.id, command: entry.command })) {
-        this.set({ ...entry, sentOn: this.live.connections, unclear: true });
-        this.hooks.changed();
-      }
-    } else if (this.live.blocked && !this.http) {
-      this.overHttp(entry);
+    if (!entry || !this.you || !this.live.live) return;
+    if (entry.sentOn === this.live.connections) return; // once per connection
+    if (this.live.send({ type: "command", command_id: entry.id, command: entry.command })) {
+      this.set({ ...entry, sentOn: this.live.connections, unclear: true });
+      this.hooks.changed();
     }
-  }
-
-  overHttp(entry) {
-    this.http = true;
-    this.set({ ...entry, sentOn: -1, unclear: true });
-    this.hooks.changed();
-    api.command(this.game, this.token, entry.command, { commandId: entry.id }).then(
-      (answer) => this.answered({ command_id: entry.id, answer }),
-      (error) => {
-        if (error instanceof api.Problem) {
-          this.answered({ command_id: entry.id, problem: error.body || { detail: error.message } });
-        } else if (this.entry && this.entry.id === entry.id) {
-          this.set({ ...this.entry, sentOn: 0 }); // not through: the next chance sends it
-          this.hooks.changed();
-        }
-      },
-    ).finally(() => {
-      this.http = false;
-    });
   }
 
   /** An answer from the server, to our order or to another (a script's): ours ends it. */

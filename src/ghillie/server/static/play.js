@@ -50,10 +50,7 @@ function showConnection(state, seconds) {
     // While the socket is down, fetch the news over plain HTTP (a proxy may block sockets).
     api.view(game, token, live.lastSeq).then((view) => live.accept(view, false), () => {});
   }
-  if (outbox) {
-    outbox.flush(); // over HTTP, if no socket opens at all
-    if (orders) orders.showOutbox(); // "not sent yet — you are offline", or back to "Sending…"
-  }
+  if (orders) orders.showOutbox(); // "not sent yet — you are offline", or back to "Sending…"
 }
 
 function badLink() {
@@ -172,7 +169,7 @@ function main() {
     onAnswer: (message) => outbox.answered(message),
     onMessage: (message) => fairplay.replied(message),
   });
-  outbox = new Outbox(game, token, live, { changed: () => orders && orders.showOutbox() });
+  outbox = new Outbox(game, live, { changed: () => orders && orders.showOutbox() });
   // The page's api helper, for the odd script or test that drives a side without forms.
   window.ghillie = { game, token, api, live, outbox, fairplay, get view() { return current; } };
   live.start();

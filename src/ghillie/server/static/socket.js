@@ -51,8 +51,6 @@ export class Live {
     this.socket = null;
     this.ready = false; // this socket brought its view: it carries the game
     this.connections = 0; // how many connections brought their view, this page's life
-    this.opened = false; // a socket ever opened: sockets are not blocked on the way
-    this.failures = 0; // attempts in a row that never opened
     this.heard = 0; // when the server last sent anything
     this.pinged = 0; // when the unanswered heartbeat went out (0: none outstanding)
     this.retry = null;
@@ -71,12 +69,6 @@ export class Live {
   /** The socket carries the game now: open, its view in, the network up. */
   get live() {
     return this.open && this.ready && !offline();
-  }
-
-  /** No socket could be opened at all, though we tried (a proxy that blocks websockets):
-   * the only case where the page falls back on plain HTTP for its orders. */
-  get blocked() {
-    return !this.opened && this.failures >= 2 && !offline();
   }
 
   start() {
@@ -117,7 +109,6 @@ export class Live {
     this.ready = false;
     socket.addEventListener("open", () => {
       if (socket !== this.socket) return;
-      this.opened = true;
       // The token goes in the first message, not the URL, so it stays out of access logs.
       // The reader's languages, best first: the server speaks the first it can. A page that
       // holds a view asks only for the log after it (its own copy is kept: mergeLog).
@@ -148,7 +139,6 @@ export class Live {
     if (message.type === "view") {
       const first = !this.ready;
       this.delay = 500; // a good connection: the next outage starts with short waits again
-      this.failures = 0;
       this.ready = true;
       if (first) this.connections += 1;
       clearTimeout(this.giveUp);
@@ -257,7 +247,6 @@ export class Live {
       this.status("bad-link");
       return;
     }
-    if (!this.opened) this.failures += 1;
     this.schedule(code === FELL_BEHIND ? 0 : undefined);
   }
 
