@@ -55,6 +55,7 @@ export class Live {
     this.pinged = 0; // when the unanswered heartbeat went out (0: none outstanding)
     this.retry = null;
     this.giveUp = null;
+    this.state = null; // the state last told to onStatus
   }
 
   get lastSeq() {
@@ -136,6 +137,7 @@ export class Live {
     }
     this.heard = Date.now();
     this.pinged = 0; // anything at all from the server answers the heartbeat
+    if (this.ready && this.state !== "live") this.status("live"); // heard again after a doubt
     if (message.type === "view") {
       const first = !this.ready;
       this.delay = 500; // a good connection: the next outage starts with short waits again
@@ -212,6 +214,8 @@ export class Live {
       this.delay = 500;
       this.connect();
     } else if (this.ready) {
+      // Not heard from lately (the phone slept): not "live" until the server answers.
+      if (Date.now() - this.heard > PING_MS) this.status("reconnecting");
       this.ping();
     }
     // A connection being made has its own deadline (OPEN_MS).
@@ -259,6 +263,7 @@ export class Live {
   }
 
   status(state, seconds) {
+    this.state = state;
     this.hooks.onStatus(state, seconds);
   }
 }
