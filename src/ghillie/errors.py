@@ -33,6 +33,11 @@ ANCHOR_FIXED = "anchor_fixed"
 GAME_NOT_OVER = "game_not_over"
 CHAIN_EXHAUSTED = "chain_exhausted"
 SECRETS_FULL = "secrets_full"
+# Seats (ghillie.server.seats): which device plays a side.
+SEAT_TAKEN = "seat_taken"  # another device holds this side's seat
+BAD_MOVE_CODE = "bad_move_code"  # not the code the seat's device shows (or used up)
+SEAT_IN_USE = "seat_in_use"  # a new chain while the holding device is online: move it instead
+BAD_SEAT_KEY = "bad_seat_key"  # a seat key is 32 to 64 characters of lowercase hex
 
 
 class Refusal(Exception):

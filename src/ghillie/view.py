@@ -218,6 +218,8 @@ def proof(fair: Mapping[str, Any], observer: str) -> dict[str, Any]:
     }
     if "setup" in fair:
         out["setup"] = fair["setup"]
+    if "chains" in fair:
+        out["chains"] = fair["chains"]  # a side's new dice chain, from this event on
     shown = fair.get("shown", {}).get(observer)
     if shown is not None:
         out["shown"] = shown  # the host's signature on this very entry: a receipt to keep

@@ -27,6 +27,23 @@ def refused(*args: str) -> str:
     return " ".join(result.output.replace("│", " ").split())
 
 
+@pytest.mark.parametrize("columns", ["80", "120"])
+def test_rulesets_lists_each_rulesets_examples_by_the_names_new_takes(columns: str) -> None:
+    listed = {r["id"]: r["examples"] for r in json.loads(run("rulesets", "--json"))}
+    for name in examples.names():
+        assert name in listed[examples.data(name)["ruleset"]]
+    assert sorted(n for names in listed.values() for n in names) == sorted(examples.names())
+    result = runner.invoke(app, ["rulesets"], env={"COLUMNS": columns})
+    assert result.exit_code == 0, result.output
+    table = result.output.splitlines()
+    for ruleset, names in listed.items():
+        # Its examples one a line, whole, from the ruleset's own row down.
+        row = next(i for i, line in enumerate(table) if line.split()[:1] == [ruleset])
+        for offset, name in enumerate(names):
+            assert name in table[row + offset].split(), table[row + offset]
+    assert "ghillie new <example>" in result.output
+
+
 DICE = "d4, d6, d8, d10 or d12"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 import urllib.request
@@ -12,7 +13,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from ghillie import examples
 from ghillie.cli import app
+from ghillie.server.lan import terminal_qr
 from tests.server.test_browser import serving
 
 runner = CliRunner()
@@ -94,3 +97,56 @@ def test_new_refuses_a_deeply_nested_scenario_file_with_a_clear_message(
     result = runner.invoke(app, ["new", str(path), "--server", "http://127.0.0.1:9"])
     assert result.exit_code == 2, result.output
     assert "nests deeper than 32 levels" in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("columns", ["80", "120"])
+def test_new_prints_each_link_whole_with_its_qr_code_whatever_the_width(
+    server: str, columns: str
+) -> None:
+    result = runner.invoke(
+        app, ["new", "ambush-fields-table", "--server", server], env={"COLUMNS": columns}
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    urls = [line for line in lines if "/play/" in line]
+    assert len(urls) == 3
+    assert all(url.startswith(f"{server}/play/") and "…" not in url for url in urls)
+    sides = [(side.id, side.name) for side in examples.load("ambush-fields-table").sides]
+    for (side, name), url in zip([*sides, ("referee", "Referee")], urls, strict=True):
+        # Each link is the whole link: it opens its side's game.
+        assert view(url)["you"] == side
+        # Under its side's name and warning, then the link alone, then its QR code.
+        heading = lines[lines.index(url) - 1]
+        if side == "referee":
+            assert heading.startswith("Referee: sees every secret")
+        else:
+            assert heading.startswith(f"{name}: private"), heading
+            assert heading.endswith(f"to the player of {name} only.")
+        assert terminal_qr(url) in result.output
+
+
+@pytest.mark.parametrize("columns", ["80", "120"])
+def test_new_links_are_the_links_the_server_answers_as_json(
+    server: str, columns: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One answer shown both ways: the --json one, and the words and QR codes.
+    answered = runner.invoke(app, ["new", "grid-ambush", "--server", server, "--json"])
+    created = json.loads(answered.output)
+    body = json.dumps(created).encode()
+
+    class Answer(io.BytesIO):
+        def __enter__(self) -> Answer:
+            return self
+
+    monkeypatch.setattr(urllib.request, "urlopen", lambda *a, **k: Answer(body))
+    shown = runner.invoke(app, ["new", "grid-ambush", "--server", server], env={"COLUMNS": columns})
+    assert shown.exit_code == 0, shown.output
+    for link in created["links"]:
+        assert link["url"] in shown.output  # one unbroken substring
+        assert link["name"] in shown.output
+    plain = runner.invoke(
+        app, ["new", "grid-ambush", "--server", server, "--no-qr"], env={"COLUMNS": columns}
+    )
+    assert plain.exit_code == 0, plain.output
+    assert all(link["url"] in plain.output for link in created["links"])
+    assert "█" not in plain.output

@@ -96,6 +96,7 @@ class PagesGame:
             side: {"key": self.ledger.key.public, "heads": [], "requests": []} for side in sides
         }
         self.events: list[Event] = []
+        self.fresh: dict[str, tuple[Chain, int]] = {}  # side -> its new chain, from roll k
         request = self._ask(None, referee.scenario_payload(self.scenario))
         first, self.state = referee.create(
             self.ledger, self.scenario, self.ids, self._elements(0), request=request
@@ -125,7 +126,20 @@ class PagesGame:
         return request
 
     def _elements(self, k: int) -> dict[str, bytes]:
-        return {side: chain.element(k) for side, chain in self.chains.items()}
+        out = {}
+        for side, chain in self.chains.items():
+            new, start = self.fresh.get(side, (None, 0))
+            # A side's new chain gives its element for roll k as its (k - start)th.
+            out[side] = (
+                new.element(k - start) if new is not None and k >= start else chain.element(k)
+            )
+        return out
+
+    def new_chain(self, side: str, chain: Chain, from_k: int) -> None:
+        """From roll ``from_k`` on, ``side``'s page gives its elements from ``chain``, as a
+        page that took the seat over does (docs/fairness.md, "Seats")."""
+        self.ledger.new_chain(side, chain.anchor.hex(), from_k)
+        self.fresh[side] = (chain, from_k)
 
     def _keep(self, event: Event) -> None:
         self.events.append(event)

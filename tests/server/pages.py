@@ -17,6 +17,7 @@ Plain standard library and Playwright: no pytest, so the screenshot script can u
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import re
 import socket
@@ -221,6 +222,32 @@ _RENDERED = """() => {
         title.textContent === view.title);
 }"""
 
+def device_key(url: str) -> tuple[str, str]:
+    """The localStorage entry under which seat.js keeps a link's seat key, and a key for it
+    made from the link (one per game and side, the same on every run of the case)."""
+    game = url.split("/play/")[-1].split("#")[0]
+    token = url.split("#", 1)[-1].split("&")[0]
+    name = f"ghillie:seat:{game}:{hashlib.sha256(token.encode()).hexdigest()[:32]}"
+    return name, hashlib.sha256(f"device {token}".encode()).hexdigest()[:32]
+
+
+_SEAT = "() => { const s = window.ghillie && window.ghillie.seat; return s ? s.state : null; }"
+
+
+def take_seat(page: Any) -> str | None:
+    """A side's link opens its seat (seat.js): take it, as its player does on their own
+    device, if it is free. Returns the seat's state then (``yours``, ``taken``, or ``none``
+    for the referee's page); None on a page with no seat."""
+    if "/play/" not in page.url:
+        return None
+    page.wait_for_function(f"() => ({_SEAT})() !== null")
+    if page.evaluate(_SEAT) == "free":
+        page.locator("button.take-seat").click()
+        page.wait_for_function(f"() => ({_SEAT})() !== 'free'")
+    state = page.evaluate(_SEAT)
+    return str(state)
+
+
 # Resolves once the document has gone `quiet` ms without a change, or after `limit` ms.
 _QUIET = """([quiet, limit]) => new Promise((resolve) => {
     const start = performance.now();
@@ -287,7 +314,9 @@ class OpenPage:
     errors: list[str] = field(default_factory=list)
 
     def rendered(self, timeout_ms: int = TIMEOUT_MS) -> None:
-        """Wait until the page has drawn the game's view, then until it stops changing."""
+        """Wait until the page has drawn the game's view, then until it stops changing.
+        A side's page takes its seat first."""
+        take_seat(self.page)
         try:
             self.page.wait_for_function(_RENDERED, timeout=timeout_ms)
         except sync_api.TimeoutError:
@@ -352,6 +381,11 @@ def open_page(browser: Any, url: str, size: int, locale: str = "en-GB") -> OpenP
     errors from the start; does not wait for it to draw (see :meth:`OpenPage.rendered`)."""
     context = browser.new_context(viewport=SIZES[size], locale=locale)
     context.set_default_timeout(TIMEOUT_MS)
+    # Every size of a side's page is the same player's device: the same seat key, so the
+    # phone and the laptop views of one case are one device's (seat.js keeps it so).
+    if "/play/" in url:
+        name, key = device_key(url)
+        context.add_init_script(f"localStorage.setItem({json.dumps(name)}, {json.dumps(key)})")
     page = context.new_page()
     opened = OpenPage(context, page)
 

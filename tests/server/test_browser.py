@@ -72,6 +72,7 @@ class Player:
         self.page.on("websocket", self._socket)
         self.page.goto(url)
         self.page.wait_for_selector("#conn[data-state=live]")
+        pages.take_seat(self.page)
         self.page.wait_for_function("() => window.ghillie && window.ghillie.view")
 
     def _socket(self, websocket: Any) -> None:

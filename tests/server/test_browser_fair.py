@@ -19,7 +19,7 @@ import pytest
 
 from ghillie.fairness.audit import audit
 
-from . import test_browser
+from . import pages, test_browser
 from .test_browser import DESKTOP, PHONE, TIMEOUT_MS, Player
 
 server = test_browser.server  # the same `ghillie serve` and chromium as the page tests
@@ -65,6 +65,18 @@ def create_game(base: str, chains: str) -> tuple[str, dict[str, str]]:
 
 def stored(player: FairPlayer, key: str) -> Any:
     return player.page.evaluate("key => JSON.parse(localStorage.getItem(key))", key)
+
+
+def seat_key(player: FairPlayer, game: str) -> str:
+    """The seat key the player's browser keeps for its side of ``game`` (seat.js)."""
+    key = player.page.evaluate(
+        """game => { const name = Object.keys(localStorage)
+            .find((k) => k.startsWith(`ghillie:seat:${game}:`));
+            return name ? localStorage.getItem(name) : null; }""",
+        game,
+    )
+    assert isinstance(key, str), "the page keeps no seat key"
+    return key
 
 
 def receipts(player: FairPlayer, game: str, side: str) -> dict[str, list[dict[str, Any]]]:
@@ -130,18 +142,25 @@ def test_two_pages_share_every_roll_and_their_record_passes_the_audit(
         lianra.page.reload()
         lianra.page.wait_for_selector("#conn[data-state=live]")
         lianra.page.wait_for_function("() => window.ghillie.view && window.ghillie.view.seq >= 0")
-        # Another browser with Lianra's link holds no chain, says so, and gives nothing.
-        elsewhere = FairPlayer(browser, links["lianra"], PHONE)
+        # Another browser with Lianra's link is told the seat is taken, is shown nothing of
+        # the game and makes no chain; Lianra's page is told at once that it was opened.
+        elsewhere = browser.new_context(viewport=PHONE)
         try:
-            chain = elsewhere.page.locator("#fair .fair-chain")
-            chain.wait_for()
-            assert chain.get_attribute("data-holder") == "elsewhere"
-            assert (
-                "This browser does not hold the dice chain of Lianra defenders"
-                in chain.inner_text()
+            other = elsewhere.new_page()
+            frames: list[str] = []
+            other.on(
+                "websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(str(f)))
             )
-            assert stored(elsewhere, f"ghillie:chain:{game}:lianra") is None
-            assert elsewhere.errors == []
+            other.goto(links["lianra"])
+            other.locator("[data-seat=taken]").wait_for()
+            assert "This seat is taken" in other.locator("#seat").inner_text()
+            assert other.locator("#app").is_hidden()
+            assert other.evaluate("() => window.ghillie.view") is None
+            assert all('"log"' not in str(f) for f in frames), frames  # no view, no log
+            assert (
+                other.evaluate(f"() => localStorage.getItem('ghillie:chain:{game}:lianra')") is None
+            )
+            lianra.page.locator("#fair .seat-visits").wait_for()
         finally:
             elsewhere.close()
 
@@ -454,6 +473,7 @@ class MeddledPlayer(FairPlayer):
         self.page.on("request", lambda request: self.sent.append(request.post_data or ""))
         self.page.goto(url)
         self.page.wait_for_selector("#conn[data-state=live]")
+        pages.take_seat(self.page)
         self.page.wait_for_function("() => window.ghillie && window.ghillie.view")
 
     def _route(self, socket: Any) -> None:

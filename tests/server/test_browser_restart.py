@@ -23,9 +23,9 @@ import pytest
 
 from ghillie.fairness.audit import audit
 
-from . import test_browser
+from . import pages, test_browser
 from .test_browser import DESKTOP, PHONE
-from .test_browser_fair import FairPlayer, receipts, wait_view
+from .test_browser_fair import FairPlayer, receipts, seat_key, wait_view
 from .test_durability import Server, free_port, request
 
 browser = test_browser.browser
@@ -49,6 +49,7 @@ def away(player: FairPlayer) -> None:
 def back(player: FairPlayer, url: str) -> None:
     player.page.goto(url)
     player.page.wait_for_selector("#conn[data-state=live]", timeout=AFTER_RESTART_MS)
+    assert pages.take_seat(player.page) == "yours"  # the seat is still this browser's
     player.page.wait_for_function("() => window.ghillie && window.ghillie.view")
 
 
@@ -92,6 +93,7 @@ def test_a_page_held_game_survives_kill_9_between_the_request_and_the_contributi
         jungle.wait_seq(2)
 
         # 1. Killed with the order's answer in flight: the page retries it, same id.
+        orks_seat = seat_key(orks, game)
         away(orks)
         jungle.page.locator("button.command-button[data-command=end_phase]").click()
         asked = waiting_for_orks(jungle, 3)  # jungle's page gave its share; orks' is away
@@ -99,14 +101,14 @@ def test_a_page_held_game_survives_kill_9_between_the_request_and_the_contributi
         kills += 1
         server.start()
         assert waiting_for_orks(jungle, 3, AFTER_RESTART_MS) == asked  # shown again, the same
-        # Meanwhile the orks end the game over the bare API: refused, not asked for.
-        status, refused = request(
-            server.port,
-            "POST",
-            f"/api/games/{game}/commands",
-            {"command_id": "orks-end", "command": {"type": "end_game"}},
-            tokens["orks"],
-        )
+        # Meanwhile the orks end the game over the bare API: without the seat key of the
+        # orks' browser the token alone no longer acts for the side (its seat is taken);
+        # with it, the order is refused, not asked for.
+        end = {"command_id": "orks-end", "command": {"type": "end_game"}}
+        path = f"/api/games/{game}/commands"
+        status, refused = request(server.port, "POST", path, end, tokens["orks"])
+        assert (status, refused["code"]) == (409, "seat_taken"), refused
+        status, refused = request(server.port, "POST", path, end, tokens["orks"], orks_seat)
         assert status == 409, refused
         assert refused["code"] == "roll_pending"
         assert refused["detail"].startswith(
@@ -141,14 +143,11 @@ def test_a_page_held_game_survives_kill_9_between_the_request_and_the_contributi
         )
         ends = [m for m in jungle.sent_messages("command") if m["command"]["type"] == "end_phase"]
         assert len({m["command_id"] for m in ends[-2:]}) == 1  # the same id, sent again
-        # Another order from the Veterans (over the bare API) meanwhile is refused, saying
-        # what waits for what.
+        # Another order from the Veterans (over the bare API, with their browser's seat key)
+        # meanwhile is refused, saying what waits for what.
+        again = {"command_id": "jungle-again", "command": {"type": "end_phase"}}
         status, refused = request(
-            server.port,
-            "POST",
-            f"/api/games/{game}/commands",
-            {"command_id": "jungle-again", "command": {"type": "end_phase"}},
-            tokens["jungle"],
+            server.port, "POST", path, again, tokens["jungle"], seat_key(jungle, game)
         )
         assert status == 409, refused
         assert refused["detail"] == (

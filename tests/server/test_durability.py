@@ -73,13 +73,21 @@ class Server:
 
 
 def request(
-    port: int, method: str, path: str, body: Any = None, token: str | None = None
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    token: str | None = None,
+    seat: str | None = None,
 ) -> tuple[int, Any]:
+    """``seat``: the seat key of the device that holds the side's seat (X-Ghillie-Seat)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
     try:
         headers = {"content-type": "application/json"}
         if token:
             headers["authorization"] = f"Bearer {token}"
+        if seat:
+            headers["x-ghillie-seat"] = seat
         conn.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
         response = conn.getresponse()
         return response.status, json.loads(response.read())

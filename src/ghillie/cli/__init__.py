@@ -12,10 +12,12 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from ghillie import registry
+from ghillie import examples, registry
 from ghillie.cli.audit import audit, replay
 from ghillie.cli.demo import demo
 from ghillie.cli.new import new
@@ -42,13 +44,14 @@ console = Console()
 def rulesets(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
-    """List the registered rulesets."""
+    """List the registered rulesets and their bundled examples (``ghillie new <example>``)."""
     rows: list[dict[str, Any]] = [
         {
             "id": r.id,
             "title": r.title,
             "summary": r.summary,
             "modes": list(r.map_modes),
+            "examples": [n for n in examples.names() if examples.data(n)["ruleset"] == r.id],
             "commands": list(r.commands),
             "odds": list(r.odds_queries),
         }
@@ -57,20 +60,59 @@ def rulesets(
     if as_json:
         typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
-    table = Table(title="Rulesets")
-    for column in ("id", "title", "modes", "odds"):
-        table.add_column(column)
+    # Names whole, one a line: each is a word to type after 'ghillie new' or 'ghillie odds'.
+    # Only the titles wrap, so that the table fits 80 columns.
+    table = Table(
+        title="Rulesets",
+        caption="'ghillie new <example>' creates a game of one on a running server.",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+
+    def whole(column: str, names: list[str]) -> None:
+        table.add_column(column, min_width=max(map(len, names), default=1), no_wrap=True)
+
+    whole("id", [row["id"] for row in rows])
+    table.add_column("title", min_width=10, overflow="fold")
+    whole("modes", [m for row in rows for m in row["modes"]])
+    whole("examples", [n for row in rows for n in row["examples"]])
+    whole("odds", [q for row in rows for q in row["odds"]])
     for row in rows:
         table.add_row(
-            row["id"], row["title"], ", ".join(row["modes"]), ", ".join(row["odds"]) or "—"
+            row["id"],
+            row["title"],
+            *("\n".join(row[key]) or "—" for key in ("modes", "examples", "odds")),
         )
-    console.print(table)
+    Console().print(table)
 
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    host: Annotated[
+        str | None,
+        typer.Option(
+            help="Address to listen on: 127.0.0.1 (this computer only) unless given; "
+            "0.0.0.0 is every interface, as with --lan.",
+            show_default=False,
+        ),
+    ] = None,
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    lan: Annotated[
+        bool,
+        typer.Option(
+            "--lan",
+            help="Let phones on this network play: listen on every interface and build every "
+            "link and QR code from this computer's network address (printed, with a QR code).",
+        ),
+    ] = False,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The address players open, such as https://ghillie.example.org/ behind a "
+            "reverse proxy: every link and QR code is built from it.",
+            show_default=False,
+        ),
+    ] = None,
     db: Annotated[str, typer.Option(help="SQLite file, or a postgresql://… URL.")] = "ghillie.db",
     create_burst: Annotated[
         int, typer.Option(help="Games one client address may create at once...")
@@ -104,7 +146,21 @@ def serve(
     ] = Limits.max_connections,
 ) -> None:
     """Start the referee server: a private link per side, live on each player's phone."""
+    from ghillie.server.lan import ALL_INTERFACES, checked_public_url
     from ghillie.server.run import run
+
+    if lan and host is not None and host not in ALL_INTERFACES:
+        console.print(
+            f"[red]--lan listens on every interface: leave out --host {escape(host)}.[/red]",
+            highlight=False,
+        )
+        raise typer.Exit(2)
+    if public_url is not None:
+        try:
+            public_url = checked_public_url(public_url)
+        except ValueError as exc:
+            console.print(f"[red]--public-url:[/red] {escape(str(exc))}", highlight=False)
+            raise typer.Exit(2) from None
 
     limits = Limits(
         create_burst=create_burst,
@@ -118,7 +174,8 @@ def serve(
         body_seconds=body_seconds,
         max_connections=max_connections,
     )
-    raise typer.Exit(run(host, port, db, limits))
+    listen = "0.0.0.0" if lan and host is None else host or "127.0.0.1"
+    raise typer.Exit(run(listen, port, db, limits, public_url))
 
 
 def _register_odds() -> None:

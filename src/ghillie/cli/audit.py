@@ -119,6 +119,7 @@ def audit(
                     "openings": report.openings,
                     "receipts": report.receipts,
                     "host_held": report.held,
+                    "new_chains": [{"side": s, "from": k} for s, k in report.new_chains],
                     "findings": [str(f) for f in report.findings],
                 }
             )
@@ -137,6 +138,13 @@ def audit(
                 "[yellow]Note:[/yellow] the host held the roll chains of "
                 + ", ".join(report.held)
                 + ": their rolls are protected against a player, not against the host."
+            )
+        for side, k in report.new_chains:
+            console.print(
+                f"[yellow]Note:[/yellow] from event {k} on, {side}'s rolls use a new dice chain "
+                "(its seat moved to another device, or its device was lost); every roll "
+                "before that event uses the chain it gave at the start.",
+                highlight=False,
             )
     else:
         console.print("[red]FAILED[/red] ", end="")

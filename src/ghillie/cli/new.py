@@ -1,6 +1,6 @@
 """``ghillie new``: create a game on a running server from a bundled example or a scenario
-file, and print each side's private link. A scenario that breaks the rules is refused here,
-with the reason, before anything is sent."""
+file, and print each side's private link, whole, with its QR code. A scenario that breaks
+the rules is refused here, with the reason, before anything is sent."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
+from rich.markup import escape
 
 from ghillie import examples
 from ghillie.errors import ScenarioError
 from ghillie.game import load_scenario
-
-console = Console()
+from ghillie.server.lan import print_qr
+from ghillie.state import REFEREE
 
 
 def _body(scenario: str, chains: str) -> dict[str, Any]:
@@ -47,8 +47,11 @@ def new(
         ),
     ] = "clients",
     as_json: Annotated[bool, typer.Option("--json", help="Print the server's answer.")] = False,
+    qr: Annotated[bool, typer.Option("--qr/--no-qr", help="Print a QR code of each link.")] = True,
 ) -> None:
-    """Create a game on a running server and print a private link for each side."""
+    """Create a game on a running server and print a private link for each side, each with
+    its QR code."""
+    console = Console()
     if chains not in ("clients", "host"):
         console.print("[red]--chains is 'clients' or 'host'.[/red]")
         raise typer.Exit(2)
@@ -79,9 +82,32 @@ def new(
     if as_json:
         typer.echo(json.dumps(created, ensure_ascii=False, indent=2))
         return
-    table = Table(title=f"{created['title']} ({created['ruleset']})")
-    table.add_column("side")
-    table.add_column("private link: give it to that side only")
-    for link in created["links"]:
-        table.add_row(link["name"], link["url"])
-    console.print(table)
+    show_links(Console(), created, qr=qr)
+
+
+def show_links(console: Console, created: dict[str, Any], *, qr: bool = True) -> None:
+    """Each side's private link on a line of its own, whole whatever the terminal's width
+    (the terminal may wrap it, but copying it copies one unbroken string), under the side's
+    name and the warning that it is that side's alone, with its QR code; the referee's
+    last."""
+    console.print(
+        f"[bold]{escape(created['title'])}[/bold] ({escape(created['ruleset'])})",
+        soft_wrap=True,
+        highlight=False,
+    )
+    links = sorted(created["links"], key=lambda link: link["observer"] == REFEREE)
+    for link in links:
+        console.print()
+        name = escape(link["name"])
+        if link["observer"] == REFEREE:
+            heading = f"[bold]{name}[/bold]: sees every secret. For the host or an umpire only."
+        else:
+            heading = (
+                f"[bold]{name}[/bold]: private. Give this link or code to the player of "
+                f"{name} only."
+            )
+        console.print(heading, soft_wrap=True, highlight=False)
+        # Plain text, never wrapped nor cut by rich: the whole link, as one string.
+        console.print(link["url"], soft_wrap=True, markup=False, highlight=False)
+        if qr:
+            print_qr(link["url"], console.file)

@@ -87,6 +87,8 @@ class Report:
     openings: int = 0
     receipts: int = 0
     held: list[str] = field(default_factory=list)
+    # (side, event): from that event on, the side's rolls use a new dice chain.
+    new_chains: list[tuple[str, int]] = field(default_factory=list)
     over: bool = False
     findings: list[Finding] = field(default_factory=list)
 
@@ -213,7 +215,7 @@ def _audit(
     # The audit never signs: the host's signing key is not in the record.
     secrets = Secrets.from_json({**record["secrets"], "key": "00" * 32})
     anchors = _parties(report, setup, sides, secrets)
-    _page_anchors(report, receipts, anchors, sides, secrets)
+    _page_anchors(report, receipts, anchors, sides, secrets, events)
     # What each side was shown of each event, signed by the host (fair.shown), and what its
     # page kept of it (receipts.shown): both must be what the record holds.
     views = _check_shown(report, game_id, public_key, events, sides)
@@ -253,6 +255,13 @@ def _audit(
                 )
         elements = {HOST: bytes.fromhex(private["host"])}
         elements.update({s: bytes.fromhex(fair["contributions"][s]) for s in sides})
+        for side, anchor in (fair.get("chains") or {}).items():
+            # A side's new chain (its device lost, or its seat moved): its element for this
+            # roll must follow the new anchor; no roll before changes.
+            if event.seq == 0 or side not in sides or side in secrets.held:
+                _fail(report, "record", event.seq, f"it starts a new chain for {side} here")
+            last[side] = bytes.fromhex(anchor)
+            report.new_chains.append((side, event.seq))
         for party, element in elements.items():
             if not links(last[party], element):
                 _fail(
@@ -380,18 +389,25 @@ def _page_anchors(
     anchors: Mapping[str, str],
     sides: tuple[str, ...],
     secrets: Secrets,
+    events: list[Event],
 ) -> None:
-    """A page keeps the anchor of the chain it held beside its receipts: the record must roll
-    with that very chain for that side, and say the page held it. Receipts of no known side
-    must name the anchor of some page-held side."""
+    """A page keeps the anchor of the chain it held beside its receipts (and, for a new
+    chain, the roll it starts at): the record must roll with that very chain for that side,
+    from that roll, and say the page held it. Receipts of no known side must name the
+    anchor of some page-held side."""
+    used = {(s, 0, anchors[s]) for s in sides}  # (side, from roll, anchor)
+    for event in events:
+        chains = (event.fair or {}).get("chains") or {}
+        used.update((s, event.seq, a) for s, a in chains.items())
     for side, kept in receipts:
         anchor = kept.get("anchor")
         if anchor is None:
             continue
+        start = kept.get("chain_from") or 0
         if side is None:
-            ok = any(anchors[s] == anchor and s not in secrets.held for s in sides)
+            ok = any((s, start, anchor) in used and s not in secrets.held for s in sides)
         else:
-            ok = side in sides and anchors[side] == anchor and side not in secrets.held
+            ok = side in sides and (side, start, anchor) in used and side not in secrets.held
         if not ok:
             _fail(
                 report,

@@ -53,6 +53,8 @@ def shown_content(
     }
     if "setup" in fair:
         content["setup"] = fair["setup"]
+    if "chains" in fair:
+        content["chains"] = fair["chains"]
     return content
 
 

@@ -184,6 +184,9 @@ class Ledger:
                 self.chains[side].anchor.hex() if side in self.chains else anchors[side]
             )
         self.last: dict[str, bytes] = {p: bytes.fromhex(a) for p, a in self.anchors.items()}
+        # A side that started a new dice chain (its device lost, or its seat moved): the new
+        # chain's anchor and the roll its first element is for, until that event is sealed.
+        self.fresh: dict[str, tuple[str, int]] = {}
         self.rosters = {side: Roster(game_id, side, secrets_.dummy, size, fixed) for side in sides}
         self.head = genesis(game_id)
         self.next_k = 0
@@ -282,7 +285,28 @@ class Ledger:
 
     def accepts(self, party: str, k: int, element: bytes) -> bool:
         """Is ``element`` the party's next link, for the roll now asked for?"""
-        return k == self.next_k and party in self.last and links(self.last[party], element)
+        if k != self.next_k or party not in self.last:
+            return False
+        fresh = self.fresh.get(party)
+        if fresh is not None and fresh[1] == k:
+            return links(bytes.fromhex(fresh[0]), element)
+        return links(self.last[party], element)
+
+    def new_chain(self, side: str, anchor: str, from_k: int) -> None:
+        """``side``'s rolls from ``from_k`` on use the chain of ``anchor``; every roll before
+        stays as it was. Before event 0 is sealed the new anchor simply replaces the old one
+        in the set-up; later, the event ``from_k`` records it (``fair.chains``), so that its
+        element is checked against it, by the pages and by the audit."""
+        if side not in self.sides or side in self.secrets.held:
+            raise ValueError(f"{side} has no page-held chain in this game")
+        if from_k < self.next_k:
+            raise ValueError(f"roll {from_k} is over: a new chain starts with a later one")
+        if from_k == 0:
+            self.anchors[side] = anchor
+            self.last[side] = bytes.fromhex(anchor)
+            self.fresh.pop(side, None)
+        else:
+            self.fresh[side] = (anchor, from_k)
 
     def dice(self, request: Request, elements: Mapping[str, bytes]) -> StreamDice:
         key = roll_key([elements[p] for p in self.parties])
@@ -370,6 +394,9 @@ class Ledger:
         }
         if event.seq == 0:
             fair["setup"] = self.setup()
+        chains = {s: a for s, (a, k) in sorted(self.fresh.items()) if k == event.seq}
+        if chains:
+            fair["chains"] = chains
         sealed = replace(event, fair=fair)
         digest = event_hash(self.head, hashed(event_to_json(sealed)))
         sig = self.key.sign(head_message(self.game_id, event.seq, digest))
@@ -389,6 +416,8 @@ class Ledger:
         self.head = digest
         for party in self.parties:
             self.last[party] = elements[party]
+        for side in chains:
+            del self.fresh[side]
         self.next_k += 1
         return sealed
 

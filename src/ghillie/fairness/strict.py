@@ -90,6 +90,7 @@ class Fair(_Strict):
     openings: dict[str, list[Opening]]  # and compared whole with the ones recomputed
     private: Private
     setup: Setup | None = None
+    chains: dict[str, Hex32] | None = None  # sides whose new dice chain starts here
     hash: Hex32
     sig: Hex64
     shown: dict[str, Hex64]
@@ -154,6 +155,9 @@ class Receipts(_Strict):
     heads: list[Head]
     requests: list[Asked]
     anchor: Hex32 | None = None  # the anchor of the chain the page held, if it held one
+    # The roll that chain's first element is for: a page that took a seat over with a new
+    # chain (docs/fairness.md, "Seats"); absent for the chain of the set-up.
+    chain_from: int | None = None
 
 
 _WORDS = {

@@ -29,6 +29,7 @@ from ghillie import examples, forms, registry
 from ghillie.errors import Refusal, ScenarioError
 from ghillie.game import load_scenario
 from ghillie.scenario import MAX_DEPTH, Scenario, loads_toml
+from ghillie.server import seats
 from ghillie.server.apidocs import add_docs
 from ghillie.server.hub import COMMAND_ID_LENGTH, Hub
 from ghillie.server.limits import CreationLimit, CreationMeter, Limits
@@ -115,6 +116,27 @@ class Contribution(BaseModel):
     element: str = Field(min_length=64, max_length=64, description="x_{k+1} of the chain, hex")
 
 
+class TakeSeat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: str = Field(description="the seat key this device keeps: 32 to 64 lowercase hex")
+
+
+class MoveSeat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    code: str = Field(max_length=40, description="the code the seat's device shows")
+    seat: str = Field(description="the new device's own seat key")
+    anchor: str | None = Field(None, description="its new dice chain's anchor (page-held chains)")
+
+
+class NewChain(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: str = Field(description="the new device's own seat key")
+    anchor: str = Field(min_length=64, max_length=64, description="its new chain's x_0, hex")
+
+
 class CommandAnswer(BaseModel):
     command_id: str
     seq: int
@@ -164,9 +186,17 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
 
 
 def create_app(
-    store: EventStore, *, hub: Hub | None = None, limits: Limits | None = None
+    store: EventStore,
+    *,
+    hub: Hub | None = None,
+    limits: Limits | None = None,
+    public_url: str | None = None,
 ) -> FastAPI:
+    """The app on ``store``. ``public_url`` (``http://192.0.2.2:8000``: ``ghillie serve
+    --lan``, ``--public-url``) is the address every link and QR code is built from; None
+    builds them from the address each request was sent to."""
     limits = limits or Limits()
+    public = public_url.rstrip("/") if public_url else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -287,7 +317,7 @@ def create_app(
         async with setting_up:
             body, scenario = await asyncio.to_thread(_new_game_of, raw)
             created = await the_hub(request).create(scenario, clients=body.chains == "clients")
-        base = str(request.base_url).rstrip("/")
+        base = public or str(request.base_url).rstrip("/")
         names = {s.id: s.name for s in scenario.sides} | {REFEREE: "Referee"}
         urls = {o: f"{base}/play/{created.game_id}#{t}" for o, t in created.tokens.items()}
         codes = await asyncio.to_thread(lambda: {o: _qr(url) for o, url in urls.items()})
@@ -304,10 +334,11 @@ def create_app(
         request: Request,
         after: int = -1,
         authorization: Annotated[str | None, Header()] = None,
+        x_ghillie_seat: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any]:
         """What the link's side may know of the game; ``after`` limits the log to later events."""
         hub = the_hub(request)
-        observer = await hub.observer(game_id, _bearer(authorization))
+        observer = await _seated(hub, game_id, authorization, x_ghillie_seat)
         lang = await _reader(hub, game_id, request)
         return await hub.view(game_id, observer, max(after, -1), lang)
 
@@ -317,10 +348,11 @@ def create_app(
         body: CommandRequest,
         request: Request,
         authorization: Annotated[str | None, Header()] = None,
+        x_ghillie_seat: Annotated[str | None, Header()] = None,
     ) -> CommandAnswer:
         """Give a command as the link's side. Acknowledged only once it is durably saved."""
         hub = the_hub(request)
-        observer = await hub.observer(game_id, _bearer(authorization))
+        observer = await _seated(hub, game_id, authorization, x_ghillie_seat)
         try:
             lang = await _reader(hub, game_id, request)
             answer = await asyncio.wait_for(
@@ -341,11 +373,12 @@ def create_app(
         body: Anchor,
         request: Request,
         authorization: Annotated[str | None, Header()] = None,
+        x_ghillie_seat: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any]:
         """A side's page gives the anchor of the roll chain it holds, before the game starts
         (games created with ``chains: clients``). Answers the roll protocol's status."""
         hub = the_hub(request)
-        observer = await hub.observer(game_id, _bearer(authorization))
+        observer = await _seated(hub, game_id, authorization, x_ghillie_seat)
         return await hub.anchor(game_id, observer, body.anchor)
 
     @app.post("/api/games/{game_id}/contributions")
@@ -354,11 +387,85 @@ def create_app(
         body: Contribution,
         request: Request,
         authorization: Annotated[str | None, Header()] = None,
+        x_ghillie_seat: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any]:
         """A side's page gives its chain element for the roll the view says is asked for."""
         hub = the_hub(request)
-        observer = await hub.observer(game_id, _bearer(authorization))
+        observer = await _seated(hub, game_id, authorization, x_ghillie_seat)
         return await hub.contribute(game_id, observer, body.k, body.element)
+
+    # --- seats: which device plays a side (ghillie.server.seats) ----------------------------
+
+    @app.get("/api/games/{game_id}/seats")
+    async def seats_taken(
+        game_id: str,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """Which sides' seats a device has taken, and since when (any link of the game)."""
+        hub = the_hub(request)
+        await hub.observer(game_id, _bearer(authorization))
+        game = await hub.live(game_id)
+        await seats.refresh(hub, game)
+        return {"seats": seats.public(game)}
+
+    @app.post("/api/games/{game_id}/seat")
+    async def take_seat(
+        game_id: str,
+        body: TakeSeat,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """Take the link's seat for this device (its seat key); taken already, it stays
+        with the device that holds it, and the answer says so."""
+        hub = the_hub(request)
+        observer = await hub.observer(game_id, _bearer(authorization))
+        seat, _ = await seats.take(hub, game_id, observer, body.seat)
+        return seat
+
+    @app.post("/api/games/{game_id}/seat/offer")
+    async def offer_move(
+        game_id: str,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
+        x_ghillie_seat: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """The device holding the seat: a one-time code that moves it to another device,
+        with a link (and its QR code) that opens the seat there and types the code in."""
+        hub = the_hub(request)
+        token = _bearer(authorization)
+        observer = await hub.observer(game_id, token)
+        offered = await seats.offer(hub, game_id, observer, seats.device_of(x_ghillie_seat))
+        base = public or str(request.base_url).rstrip("/")
+        url = f"{base}/play/{game_id}#{token}&move={offered['code']}"
+        return {**offered, "url": url, "qr_svg": await asyncio.to_thread(_qr, url)}
+
+    @app.post("/api/games/{game_id}/seat/move")
+    async def move_seat(
+        game_id: str,
+        body: MoveSeat,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """Take the seat over with the code its device shows, and this device's new chain."""
+        hub = the_hub(request)
+        observer = await hub.observer(game_id, _bearer(authorization))
+        seat, _ = await seats.move(hub, game_id, observer, body.code, body.seat, body.anchor)
+        return seat
+
+    @app.post("/api/games/{game_id}/seat/chain")
+    async def new_chain(
+        game_id: str,
+        body: NewChain,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """The seat's device is lost: take the seat with a new dice chain, from the next
+        roll on (refused while that device is online; every page is told)."""
+        hub = the_hub(request)
+        observer = await hub.observer(game_id, _bearer(authorization))
+        seat, _ = await seats.new_chain(hub, game_id, observer, body.seat, body.anchor)
+        return seat
 
     @app.get("/api/games/{game_id}/record")
     async def record(
@@ -401,11 +508,12 @@ def create_app(
         body: OddsRequest,
         request: Request,
         authorization: Annotated[str | None, Header()] = None,
+        x_ghillie_seat: Annotated[str | None, Header()] = None,
     ) -> OddsAnswer:
         """The exact odds of the check a command would roll, as far as this side may know
         them before giving it; empty when the command rolls no dice."""
         hub = the_hub(request)
-        observer = await hub.observer(game_id, _bearer(authorization))
+        observer = await _seated(hub, game_id, authorization, x_ghillie_seat)
         game = await hub.live(game_id)
         return OddsAnswer(**odds_for(game.state, observer, body.command))
 
@@ -537,6 +645,14 @@ def _scenario_of(body: NewGame) -> Scenario:
     except ScenarioError as exc:
         # The scenario's own author reads this: it names the offending keys.
         raise Problem(BAD_SCENARIO, str(exc)[:2000]) from None
+
+
+async def _seated(hub: Hub, game_id: str, authorization: str | None, seat: str | None) -> str:
+    """The observer of the request's token, once its device may act for it: a side whose
+    seat another device took is refused (``X-Ghillie-Seat`` names this device's key)."""
+    observer = await hub.observer(game_id, _bearer(authorization))
+    await seats.check(hub, await hub.live(game_id), observer, seats.device_of(seat))
+    return observer
 
 
 def _bearer(authorization: str | None) -> str | None:

@@ -56,14 +56,14 @@ from ghillie.fold import fold
 from ghillie.game import load_scenario, restore
 from ghillie.ids import IdSource, RandomIds
 from ghillie.scenario import Scenario
-from ghillie.server import rolls
+from ghillie.server import rolls, seats
 from ghillie.server.committer import GroupCommitter
 from ghillie.server.limits import Limits
 from ghillie.server.problems import BUSY, UNAVAILABLE, Problem, unknown_game, where
 from ghillie.server.rolls import Pending
 from ghillie.server.tokens import new_token, token_hash
 from ghillie.state import REFEREE, GameState, Phase
-from ghillie.store.base import Answer, Append, Conflict, EventStore, StoredRoll, UnknownGame
+from ghillie.store.base import Answer, Append, Conflict, EventStore, Seat, StoredRoll, UnknownGame
 from ghillie.view import project, project_update, spoken
 from ghillie.words import speaker
 
@@ -86,6 +86,7 @@ class Watcher:
     )
     dropped: bool = False
     answered: set[str] = field(default_factory=set)  # command ids answered in an update
+    device: str | None = None  # the hash of the seat key it came with (ghillie.server.seats)
 
 
 class GameLock(asyncio.Lock):
@@ -126,6 +127,8 @@ class LiveGame:
     # carry only what differs from it.
     # What each (observer, language) was last shown, without its log: updates are diffs.
     shown: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    seats: dict[str, Seat] = field(default_factory=dict)  # taken seats, by side
+    visits: dict[str, list[str]] = field(default_factory=dict)  # others opening a taken seat
 
 
 @dataclass(frozen=True)
@@ -236,12 +239,16 @@ class Hub:
         scenario = load_scenario(header["scenario"])
         events = self.store.events(game_id)
         answers = {(a.observer, a.command_id): dict(a.body) for a in self.store.answers(game_id)}
+        taken = self.store.seats(game_id)
         if not events:  # its sides' pages have not all given their anchors yet
             empty = engine.replay(scenario, [])
-            return LiveGame(game_id, scenario, empty, [], answers, header, None), None
+            game = LiveGame(game_id, scenario, empty, [], answers, header, None, seats=taken)
+            return game, None
         state, ledger = restore(game_id, scenario, header, events)
         stored = self.store.pending_roll(game_id)
-        return LiveGame(game_id, scenario, state, events, answers, header, ledger), stored
+        game = LiveGame(game_id, scenario, state, events, answers, header, ledger, seats=taken)
+        seats.restore(game)
+        return game, stored
 
     def _evict(self, game: LiveGame) -> None:
         """Forget a game whose copy here can no longer be trusted (its ledger moved on but
@@ -750,14 +757,8 @@ class Hub:
             if watcher is origin and answer is not None:
                 message = {**message, "answer": spoken_answer(answer, game.scenario, watcher.lang)}
                 origin.answered.add(answer["command_id"])
-            try:
-                watcher.queue.put_nowait(message)
-            except asyncio.QueueFull:
-                # Too far behind: drop it; the client reconnects and gets the whole view.
-                watcher.dropped = True
-                game.watchers.discard(watcher)
-                watcher.queue.get_nowait()
-                watcher.queue.put_nowait(None)
+            # Too far behind: dropped; the client reconnects and gets the whole view.
+            self.send(game, watcher, message)
 
     def _push_status(self, game: LiveGame) -> None:
         """Tell every watcher that the roll protocol moved (a request, an element in)."""
@@ -765,15 +766,26 @@ class Hub:
         for watcher in list(game.watchers):
             shown = game.shown.setdefault((watcher.observer, watcher.lang), {})
             shown["fairness"] = fairness
-            try:
-                watcher.queue.put_nowait(
-                    {"type": "update", "view": {"fairness": fairness, "log": []}}
-                )
-            except asyncio.QueueFull:
-                watcher.dropped = True
-                game.watchers.discard(watcher)
-                watcher.queue.get_nowait()
-                watcher.queue.put_nowait(None)
+            self.send(game, watcher, {"type": "update", "view": {"fairness": fairness, "log": []}})
+
+    push_status = _push_status
+
+    def send(self, game: LiveGame, watcher: Watcher, message: dict[str, Any]) -> None:
+        """Queue a message for one watcher; one too far behind is dropped (it resyncs)."""
+        try:
+            watcher.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.let_go(game, watcher)
+
+    def let_go(self, game: LiveGame, watcher: Watcher) -> None:
+        """Stop sending to a watcher: its socket closes once it has what was queued."""
+        watcher.dropped = True
+        game.watchers.discard(watcher)
+        with contextlib.suppress(asyncio.QueueFull):
+            watcher.queue.put_nowait(None)
+            return
+        watcher.queue.get_nowait()
+        watcher.queue.put_nowait(None)
 
     async def _io(self, function: Any, *args: Any) -> Any:
         return await asyncio.to_thread(function, *args)
@@ -807,6 +819,10 @@ def status(game: LiveGame) -> dict[str, Any]:
     }
     if game.ledger is None:
         out["joining"] = [side for side in game.state.sides if side not in game.anchors]
+    if game.ledger is not None and game.ledger.fresh:
+        # A side's new dice chain (its seat moved, or its device was lost), from roll k on:
+        # every page is told before that roll is given.
+        out["new_chains"] = [{"side": s, "from": k} for s, (_, k) in game.ledger.fresh.items()]
     if game.pending is not None and game.ledger is not None:
         out["request"] = game.pending.request.public(game.game_id)
         out["waiting"] = [p for p in game.ledger.parties if p not in game.pending.elements]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging
 import sys
 from collections.abc import AsyncIterator
 from typing import Any
@@ -14,6 +15,7 @@ from fastapi import FastAPI
 
 from ghillie.server.app import create_app
 from ghillie.server.hub import Hub
+from ghillie.server.lan import ALL_INTERFACES, addresses, lan_address, print_qr
 from ghillie.server.limits import Limits
 from ghillie.server.logs import configure
 from ghillie.server.notify import Listener
@@ -21,14 +23,18 @@ from ghillie.server.slow import guarded
 from ghillie.store.sql import SqlStore, StoreError
 
 
-def build(db: str, limits: Limits | None = None, **hub_options: Any) -> tuple[FastAPI, SqlStore]:
+def build(
+    db: str, limits: Limits | None = None, public_url: str | None = None, **hub_options: Any
+) -> tuple[FastAPI, SqlStore]:
     """The app on a checked database; StoreError if the database will not do.
-    ``hub_options`` go to the :class:`Hub` (tests give it seeded sources)."""
+    ``public_url`` is the address links and QR codes are built from (None: the address
+    each request was sent to). ``hub_options`` go to the :class:`Hub` (tests give it
+    seeded sources)."""
     limits = limits or Limits()
     store = SqlStore(db)
     store.check()
     hub = Hub(store, limits=limits, **hub_options)
-    app = create_app(store, hub=hub, limits=limits)
+    app = create_app(store, hub=hub, limits=limits, public_url=public_url)
     if not store.sqlite:
         listening: dict[str, Listener] = {}
         inner = app.router.lifespan_context  # the app's own (the sweep of idle games)
@@ -62,11 +68,22 @@ def serve(app: FastAPI, host: str, port: int, limits: Limits) -> None:
     )
 
 
-def run(host: str, port: int, db: str, limits: Limits | None = None) -> int:
+def run(
+    host: str, port: int, db: str, limits: Limits | None = None, public_url: str | None = None
+) -> int:
+    """Serve until stopped. ``public_url`` (checked: :func:`lan.checked_public_url`) is where
+    players open ghillie; listening on every interface (``0.0.0.0``) without one, it is this
+    machine's address on the local network."""
     configure()
     limits = limits or Limits()
+    everywhere = host in ALL_INTERFACES
+    if public_url is None and everywhere:
+        found = lan_address()
+        public_url = f"http://{found}:{port}" if found else None
+    else:
+        found = None
     try:
-        app, store = build(db, limits)
+        app, store = build(db, limits, public_url)
     except StoreError as exc:
         print(f"ghillie: {exc}", file=sys.stderr)
         return 1
@@ -76,10 +93,57 @@ def run(host: str, port: int, db: str, limits: Limits | None = None) -> int:
     gc.freeze()
     gc.set_threshold(20_000, 20, 50)
     where = "SQLite file " + db if store.sqlite else "PostgreSQL"
-    print(f"ghillie is serving at http://{host}:{port}/ (games kept in {where})", flush=True)
+    announce(host, port, where, public_url, found)
+    if everywhere:  # uvicorn would say "running on http://0.0.0.0:8000", which no phone opens
+        logging.getLogger("uvicorn.error").addFilter(_NotRunningOn())
     try:
         serve(app, host, port, limits)
     finally:
         app.state.hub.close()
         store.close()
     return 0
+
+
+def announce(
+    host: str, port: int, where: str, public_url: str | None, found: str | None = None
+) -> None:
+    """Say where ghillie serves and where players open it, with a QR code of that.
+    ``found``: this machine's network address, when ``public_url`` was made of it."""
+    if host in ALL_INTERFACES:
+        print(
+            f"ghillie is serving on port {port} of every network interface, and at "
+            f"http://127.0.0.1:{port}/ on this computer (games kept in {where})",
+            flush=True,
+        )
+    else:
+        shown = f"[{host}]" if ":" in host else host
+        print(f"ghillie is serving at http://{shown}:{port}/ (games kept in {where})", flush=True)
+    if public_url is None:
+        if host in ALL_INTERFACES:
+            print(
+                "This computer has no network address but its own (127.0.0.1): phones cannot "
+                "reach it until it joins a network. Game links will use the address your "
+                "browser opens ghillie at.",
+                flush=True,
+            )
+        return
+    start = public_url.rstrip("/") + "/"
+    if found:
+        print(f"Phones on this network: open {start} or scan this code:", flush=True)
+    else:
+        print(f"Players open {start} or scan this code:", flush=True)
+    print_qr(start)
+    print(f"Every game link and QR code uses {start}", flush=True)
+    if found:
+        others = [a for a in addresses() if a != found]
+        if others:
+            print(
+                "If phones cannot reach it, this computer's other addresses are: "
+                + ", ".join(others),
+                flush=True,
+            )
+
+
+class _NotRunningOn(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Uvicorn running on")

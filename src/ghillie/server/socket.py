@@ -12,8 +12,9 @@ from typing import Any
 import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 
-from ghillie.errors import Refusal
-from ghillie.server.hub import COMMAND_ID_LENGTH, Hub, Watcher
+from ghillie.errors import SEAT_TAKEN, Refusal
+from ghillie.server import seats
+from ghillie.server.hub import COMMAND_ID_LENGTH, Hub, LiveGame, Watcher
 from ghillie.server.problems import (
     BAD_REQUEST,
     TOO_LARGE,
@@ -52,7 +53,12 @@ async def serve_socket(hub: Hub, socket: WebSocket, game_id: str) -> None:
     # The page says which languages its reader reads (navigator.languages).
     wanted = hello.get("lang") if isinstance(hello.get("lang"), list) else []
     lang = negotiate([w for w in wanted[:8] if isinstance(w, str)], game.scenario.ruleset)
+    try:
+        device = await _seated(hub, socket, game, observer, hello.get("seat"), lang)
+    except WebSocketDisconnect:
+        return
     watcher = hub.watch(game, observer, lang)
+    watcher.device = device
     try:
         whole = await hub.watch_view(game, watcher, _after(hello.get("after"), game.state.seq))
         await socket.send_text(_dumps({"type": "view", "view": whole}))
@@ -67,6 +73,75 @@ async def serve_socket(hub: Hub, socket: WebSocket, game_id: str) -> None:
         pass
     finally:
         hub.unwatch(game, watcher)
+
+
+async def _seated(
+    hub: Hub, socket: WebSocket, game: LiveGame, observer: str, key: Any, lang: str
+) -> str | None:
+    """Tell the page its seat (ghillie.server.seats) before anything of the game. A device
+    that does not hold a taken seat is shown nothing of the game: it may only take the seat
+    over (with the holder's code, or with a new chain) until it goes."""
+    try:
+        device = seats.device_of(key)
+    except Refusal:
+        device = None
+    try:
+        await seats.check(hub, game, observer, device)
+    except Refusal:
+        pass
+    else:
+        await socket.send_text(
+            _dumps({"type": "seat", "seat": seats.state(game, observer, device)})
+        )
+        return device
+    await socket.send_text(_dumps({"type": "seat", "seat": seats.state(game, observer, device)}))
+    words = speaker(game.scenario.ruleset, lang)
+    while True:
+        message = _parsed(await socket.receive_text()) or {}
+        kind = message.get("type")
+        if kind == "ping":  # the page's heartbeat, also while it waits at a taken seat
+            await socket.send_text(_dumps({"type": "pong"}))
+            continue
+        try:
+            if kind == "move_seat":
+                seat, device = await seats.move(
+                    hub,
+                    game.game_id,
+                    observer,
+                    message.get("code"),
+                    message.get("seat"),
+                    message.get("anchor"),
+                )
+            elif kind == "new_chain":
+                seat, device = await seats.new_chain(
+                    hub, game.game_id, observer, message.get("seat"), message.get("anchor")
+                )
+            else:
+                seats.visited(hub, game, observer)
+                raise Refusal(
+                    SEAT_TAKEN,
+                    "Another device has taken this seat. Move it here with the code that "
+                    "device shows, or, if that device is lost, start a new dice chain on this one.",
+                )
+        except Refusal as refusal:
+            problem = Problem.of(refusal, words).body()
+            await socket.send_text(_dumps({"type": "seat", "problem": problem}))
+            continue
+        except Problem as problem:
+            await socket.send_text(_dumps({"type": "seat", "problem": problem.body()}))
+            continue
+        await socket.send_text(_dumps({"type": "seat", "seat": seat}))
+        return device
+
+
+def _parsed(text: str) -> dict[str, Any] | None:
+    if len(text) > MAX_MESSAGE:
+        return None
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return None
+    return message if isinstance(message, dict) else None
 
 
 def _after(after: Any, last: int) -> int:
@@ -149,7 +224,10 @@ async def _read(
             )
             continue
         if kind in ("anchor", "contribute"):
-            await socket.send_text(_dumps(await _fair(hub, game_id, observer, message)))
+            await socket.send_text(_dumps(await _fair(hub, game_id, watcher, message)))
+            continue
+        if kind in ("take_seat", "new_chain"):
+            await socket.send_text(_dumps(await _seat(hub, game_id, watcher, message)))
             continue
         command_id, command = message.get("command_id"), message.get("command")
         if (
@@ -175,6 +253,7 @@ async def _answer(
     command: dict[str, Any],
 ) -> None:
     try:
+        await seats.check(hub, await hub.live(game_id), watcher.observer, watcher.device)
         answer = await hub.command(
             game_id, watcher.observer, command_id, command, watcher, watcher.lang
         )
@@ -195,9 +274,34 @@ async def _answer(
         await socket.send_text(_dumps(reply))
 
 
-async def _fair(hub: Hub, game_id: str, observer: str, message: dict[str, Any]) -> dict[str, Any]:
-    """A page's part in the roll protocol: its chain's anchor, or its element for a roll."""
+async def _seat(
+    hub: Hub, game_id: str, watcher: Watcher, message: dict[str, Any]
+) -> dict[str, Any]:
+    """Take the free seat for this page's device, or give the seat it holds a new dice
+    chain (its own was lost: the browser's storage cleared)."""
+    words = speaker(hub.ruleset_of(game_id) or "", watcher.lang)
+    observer, key = watcher.observer, message.get("seat")
     try:
+        if message["type"] == "take_seat":
+            seat, _ = await seats.take(hub, game_id, observer, key, watcher)
+        elif seats.device_of(key) != watcher.device:
+            raise Refusal(SEAT_TAKEN, "Another device has taken this seat.")
+        else:
+            seat, _ = await seats.new_chain(hub, game_id, observer, key, message.get("anchor"))
+    except Refusal as refusal:
+        return {"type": "seat", "problem": Problem.of(refusal, words).body()}
+    except Problem as problem:
+        return {"type": "seat", "problem": problem.body()}
+    return {"type": "seat", "seat": seat}
+
+
+async def _fair(
+    hub: Hub, game_id: str, watcher: Watcher, message: dict[str, Any]
+) -> dict[str, Any]:
+    """A page's part in the roll protocol: its chain's anchor, or its element for a roll."""
+    observer = watcher.observer
+    try:
+        await seats.check(hub, await hub.live(game_id), observer, watcher.device)
         if message["type"] == "anchor":
             await hub.anchor(game_id, observer, message.get("anchor"))
         else:

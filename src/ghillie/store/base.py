@@ -58,6 +58,21 @@ class StoredRoll:
     elements: Mapping[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Seat:
+    """Who holds a side's seat: the hash of the seat key the device that took it keeps
+    (``holder``; a key, like a token, is stored only hashed), since when, and — if that
+    side's page started a new dice chain after losing its device — the new chain's anchor
+    and the first roll it gives (``chain_from``). A seat row exists once taken; it is never
+    given back, only moved (with the key) or taken again with a new chain."""
+
+    observer: str
+    holder: str
+    since: str  # ISO 8601, UTC
+    chain: str | None = None
+    chain_from: int | None = None
+
+
 class Conflict(Exception):
     """Another writer appended first: the caller reloads and rules again."""
 
@@ -131,6 +146,36 @@ class EventStore(Protocol):
         """Keep a page's element for the stored request ``k`` (a party's first element
         stays). Returns the request with every element in so far, or None if no request
         ``k`` is stored (it was resolved meanwhile)."""
+        ...
+
+    # --- seats (docs/fairness.md, "Seats") -------------------------------------------------
+
+    def seats(self, game_id: str) -> dict[str, Seat]:
+        """Every taken seat of the game, by observer."""
+        ...
+
+    def take_seat(self, game_id: str, observer: str, holder: str) -> Seat:
+        """Take a free seat for ``holder``; a seat taken already is left as it is. Returns the
+        seat as it now stands (whoever holds it): taking again with the same key is the same."""
+        ...
+
+    def offer_move(self, game_id: str, observer: str, holder: str, offer: str) -> bool:
+        """The device holding the seat (``holder``) offers to move it: ``offer`` is the hash
+        of a one-time code it shows. True if ``holder`` does hold the seat."""
+        ...
+
+    def move_seat(
+        self, game_id: str, observer: str, offer: str, new: str, anchor: str | None, from_k: int
+    ) -> Seat | None:
+        """Give the seat to ``new`` if ``offer`` is the code its holder offered (compare and
+        set; the offer is used up), with its new dice chain (``anchor``, None for a chain the
+        host holds) from roll ``from_k``. Returns the moved seat, None if the code is not
+        the one on offer."""
+        ...
+
+    def new_chain(self, game_id: str, observer: str, holder: str, anchor: str, from_k: int) -> Seat:
+        """The seat, taken by ``holder``, with a new dice chain whose first element is for
+        roll ``from_k``."""
         ...
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from ghillie.events import Event, event_from_json, event_to_json
@@ -16,6 +17,7 @@ from ghillie.store.base import (
     Answer,
     Append,
     Conflict,
+    Seat,
     StoredRoll,
     UnknownGame,
     roll_body,
@@ -31,6 +33,8 @@ class MemoryStore:
         self._tokens: dict[tuple[str, str], str] = {}
         # game -> k -> (body as JSON text, elements): at most one request per roll
         self._rolls: dict[str, dict[int, tuple[str, dict[str, str]]]] = {}
+        self._seats: dict[str, dict[str, Seat]] = {}
+        self._offers: dict[tuple[str, str], str] = {}  # (game, observer) -> offered code hash
         self._lock = threading.Lock()
 
     def create(self, game_id: str, header: Mapping[str, Any], first: Event) -> None:
@@ -52,6 +56,7 @@ class MemoryStore:
             self._events[game_id] = [json.dumps(event_to_json(first))] if first else []
             self._answers[game_id] = {}
             self._rolls[game_id] = {}
+            self._seats[game_id] = {}
             for token_hash, observer in token_hashes.items():
                 self._tokens[(game_id, token_hash)] = observer
 
@@ -154,3 +159,50 @@ class MemoryStore:
     def _roll(self, game_id: str, k: int) -> StoredRoll:
         body, elements = self._rolls[game_id][k]
         return roll_from(k, json.loads(body), elements)
+
+    # --- seats --------------------------------------------------------------------------------
+
+    def _seats_of(self, game_id: str) -> dict[str, Seat]:
+        seats = self._seats.get(game_id)
+        if seats is None:
+            raise UnknownGame(game_id)
+        return seats
+
+    def seats(self, game_id: str) -> dict[str, Seat]:
+        with self._lock:
+            return dict(self._seats_of(game_id))
+
+    def take_seat(self, game_id: str, observer: str, holder: str) -> Seat:
+        with self._lock:
+            return self._seats_of(game_id).setdefault(observer, Seat(observer, holder, _now()))
+
+    def offer_move(self, game_id: str, observer: str, holder: str, offer: str) -> bool:
+        with self._lock:
+            seat = self._seats_of(game_id).get(observer)
+            if seat is None or seat.holder != holder:
+                return False
+            self._offers[(game_id, observer)] = offer
+            return True
+
+    def move_seat(
+        self, game_id: str, observer: str, offer: str, new: str, anchor: str | None, from_k: int
+    ) -> Seat | None:
+        with self._lock:
+            seats = self._seats_of(game_id)
+            if observer not in seats or self._offers.get((game_id, observer)) != offer:
+                return None
+            del self._offers[(game_id, observer)]
+            seat = Seat(observer, new, _now(), anchor, from_k if anchor else None)
+            seats[observer] = seat
+            return seat
+
+    def new_chain(self, game_id: str, observer: str, holder: str, anchor: str, from_k: int) -> Seat:
+        with self._lock:
+            seat = Seat(observer, holder, _now(), anchor, from_k)
+            self._seats_of(game_id)[observer] = seat
+            self._offers.pop((game_id, observer), None)
+            return seat
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

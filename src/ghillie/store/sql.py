@@ -50,6 +50,7 @@ from ghillie.store.base import (
     Answer,
     Append,
     Conflict,
+    Seat,
     StoredRoll,
     UnknownGame,
     roll_body,
@@ -103,6 +104,19 @@ tokens = Table(
     Column("token_hash", String(64), primary_key=True),
     Column("game_id", String(64), nullable=False, index=True),
     Column("observer", String(40), nullable=False),
+)
+# Who holds each side's seat (ghillie.store.base.Seat): a row once taken, the holder's seat
+# key only hashed; a new dice chain's anchor and first roll while its event is to come.
+seats = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(64), ForeignKey("games.game_id"), primary_key=True),
+    Column("observer", String(40), primary_key=True),
+    Column("holder", String(64), nullable=False),
+    Column("since", String(40), nullable=False),
+    Column("chain", String(64), nullable=True),
+    Column("chain_from", Integer, nullable=True),
+    Column("offer", String(64), nullable=True),  # the hash of a one-time move code on offer
 )
 
 
@@ -477,3 +491,103 @@ class SqlStore:
         BEGIN IMMEDIATE across processes)."""
         with self._write_lock if self.sqlite else nullcontext(), self.engine.begin() as conn:
             yield conn
+
+    # --- seats --------------------------------------------------------------------------------
+
+    def seats(self, game_id: str) -> dict[str, Seat]:
+        with self.engine.connect() as conn:
+            if not _exists(conn, game_id):
+                raise UnknownGame(game_id)
+            rows = conn.execute(select(seats).where(seats.c.game_id == game_id)).all()
+        return {row.observer: _seat(row) for row in rows}
+
+    def take_seat(self, game_id: str, observer: str, holder: str) -> Seat:
+        with self._writing() as conn:
+            if not _exists(conn, game_id):
+                raise UnknownGame(game_id)
+            found = self._seat(conn, game_id, observer)
+            if found is not None:
+                return found
+            try:
+                with conn.begin_nested():  # another process may take it at the same moment
+                    conn.execute(
+                        insert(seats).values(
+                            game_id=game_id, observer=observer, holder=holder, since=_now()
+                        )
+                    )
+            except IntegrityError:
+                pass  # it did: that device holds the seat
+            taken = self._seat(conn, game_id, observer)
+        assert taken is not None
+        return taken
+
+    def offer_move(self, game_id: str, observer: str, holder: str, offer: str) -> bool:
+        with self._writing() as conn:
+            if not _exists(conn, game_id):
+                raise UnknownGame(game_id)
+            done = conn.execute(
+                seats.update()
+                .where(
+                    seats.c.game_id == game_id,
+                    seats.c.observer == observer,
+                    seats.c.holder == holder,
+                )
+                .values(offer=offer)
+            )
+            return bool(done.rowcount)
+
+    def move_seat(
+        self, game_id: str, observer: str, offer: str, new: str, anchor: str | None, from_k: int
+    ) -> Seat | None:
+        with self._writing() as conn:
+            if not _exists(conn, game_id):
+                raise UnknownGame(game_id)
+            done = conn.execute(
+                seats.update()
+                .where(
+                    seats.c.game_id == game_id,
+                    seats.c.observer == observer,
+                    seats.c.offer == offer,
+                )
+                .values(
+                    holder=new,
+                    since=_now(),
+                    chain=anchor,
+                    chain_from=from_k if anchor else None,
+                    offer=None,
+                )
+            )
+            return self._seat(conn, game_id, observer) if done.rowcount else None
+
+    def new_chain(self, game_id: str, observer: str, holder: str, anchor: str, from_k: int) -> Seat:
+        with self._writing() as conn:
+            if not _exists(conn, game_id):
+                raise UnknownGame(game_id)
+            values = {
+                "holder": holder,
+                "since": _now(),
+                "chain": anchor,
+                "chain_from": from_k,
+                "offer": None,
+            }
+            if self._seat(conn, game_id, observer) is None:
+                conn.execute(insert(seats).values(game_id=game_id, observer=observer, **values))
+            else:
+                conn.execute(
+                    seats.update()
+                    .where(seats.c.game_id == game_id, seats.c.observer == observer)
+                    .values(**values)
+                )
+            seat = self._seat(conn, game_id, observer)
+        assert seat is not None
+        return seat
+
+    def _seat(self, conn: Connection, game_id: str, observer: str) -> Seat | None:
+        row = conn.execute(
+            select(seats).where(seats.c.game_id == game_id, seats.c.observer == observer)
+        ).first()
+        return None if row is None else _seat(row)
+
+
+def _seat(row: Any) -> Seat:
+    return Seat(row.observer, row.holder, row.since, row.chain, row.chain_from)

@@ -307,8 +307,8 @@ export function genesis(gameId) {
 // --- what the host signs it showed a side (ghillie.fairness.hashlog.shown_message) -------------
 
 /** SHA-256 of the JCS of what a side's log entry ({seq, lines, proof}) shows of its event:
- * the lines, the head's hash, the roots, the contributions, the openings and (event 0) the
- * set-up. Throws on an entry that is not JSON of that shape. */
+ * the lines, the head's hash, the roots, the contributions, the openings, (event 0) the
+ * set-up and (where a side's new dice chain starts) the new anchors. Throws on an entry that is not JSON of that shape. */
 export function shownDigest(entry) {
   const { seq, lines, proof } = entry;
   if (proof === null || typeof proof !== "object") throw new TypeError("a log entry has a proof");
@@ -321,6 +321,7 @@ export function shownDigest(entry) {
     openings: proof.openings,
   };
   if (proof.setup !== undefined) content.setup = proof.setup;
+  if (proof.chains !== undefined) content.chains = proof.chains;
   return sha256(canonical(content));
 }
 

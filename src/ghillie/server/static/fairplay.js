@@ -37,6 +37,8 @@ const SLOW_ROLL_MS = 2000;
 const audit = () => t("keep your receipts and run ghillie audit");
 
 export const chainKey = (game, side) => `ghillie:chain:${game}:${side}`;
+// The roll a new chain's first element is for (seat.js: a seat taken over); absent: roll 0.
+export const chainFromKey = (game, side) => `ghillie:chain-from:${game}:${side}`;
 export const receiptsKey = (game, side) => `ghillie:receipts:${game}:${side}`;
 export const alarmsKey = (game, side) => `ghillie:alarms:${game}:${side}`;
 /** The record's file name, from the game's title and the day: "ghillie-green-hell-2026-12-01.json". */
@@ -52,7 +54,7 @@ const HEX32 = /^[0-9a-f]{64}$/;
 
 /** localStorage, or memory where a browser refuses it (some private modes do): the page
  * still plays then, but the chain and the receipts do not outlive the page. */
-class KeptStore {
+export class KeptStore {
   constructor() {
     this.memory = new Map();
     this.persistent = true;
@@ -99,6 +101,8 @@ export class FairPlay {
     this.me = null; // the side this page plays; null on the referee's page
     this.holder = null; // "client" or "host": who holds my chain, as the view says
     this.chain = null; // made once per page load: 4096 hashes
+    this.chainFrom = 0; // the roll the chain's first element is for (a new chain: later)
+    this.newChains = new Map(); // seq → {side: anchor}: a side's new chain starts there
     this.chainState = "none"; // "page" | "host" | "elsewhere" | "unlisted" | "none"
     this.setup = null; // event 0's public set-up: the host's key, every party's anchor
     this.names = new Map(); // piece id → name, kept after the piece leaves the view
@@ -257,6 +261,7 @@ export class FairPlay {
       this.roots.set(seq, proof.roots && typeof proof.roots === "object" ? proof.roots : {});
       const shares = proof.contributions && typeof proof.contributions === "object" ? proof.contributions : {};
       this.shares.set(seq, shares);
+      if (proof.chains && typeof proof.chains === "object") this.newChains.set(seq, proof.chains);
       const head = { seq, hash: proof.hash, sig: proof.sig };
       // A head this page kept before was checked when it came (a reload shows them all
       // again; checking each anew would cost a phone a second on a long game).
@@ -317,12 +322,19 @@ export class FairPlay {
   checkShares(seq, view) {
     const shares = this.shares.get(seq);
     const sides = new Set((view.sides || []).map((s) => s && s.id));
-    if (this.me && this.chainState === "page" && seq < this.chain.length) {
-      if (shares[this.me] !== fair.hex(this.chain.element(seq))) {
+    if (this.me && this.chainState === "page" && seq >= this.chainFrom && seq - this.chainFrom < this.chain.length) {
+      if (shares[this.me] !== fair.hex(this.element(seq))) {
         this.alarm(`mine-${seq}`, t("The host's record of event {seq} does not roll the dice with this page's share — {audit}.", { seq, audit: audit() }));
       }
     }
-    const before = seq === 0 ? this.anchors() : this.shares.get(seq - 1);
+    // A side whose new chain starts here (its seat taken over) follows the new anchor.
+    const restarted = this.newChains.get(seq) || {};
+    const mine = restarted[this.me];
+    if (this.me && this.chainState === "page" && seq === this.chainFrom && seq > 0 && mine !== fair.hex(this.chain.anchor)) {
+      this.alarm(`new-chain-${seq}`, t("The host's record of event {seq} does not start this page's new dice chain there — {audit}.", { seq, audit: audit() }));
+    }
+    const previous = seq === 0 ? this.anchors() : this.shares.get(seq - 1);
+    const before = previous ? { ...previous, ...restarted } : null;
     for (const [side, element] of Object.entries(shares)) {
       if (!sides.has(side)) {
         this.alarm(`share-side-${seq}`, t("The host's record of event {seq} has a share of the dice from a side this game does not have — {audit}.", { seq, audit: audit() }));
@@ -414,6 +426,8 @@ export class FairPlay {
         } catch {
           this.chain = null;
         }
+        const from = Number(this.storage.get(chainFromKey(this.game, this.me)) || 0);
+        this.chainFrom = Number.isInteger(from) && from >= 0 ? from : 0;
       }
     }
     if (this.chain && !this.anchorKept) {
@@ -421,7 +435,13 @@ export class FairPlay {
       // record's set-up to it.
       const receipts = this.receipts();
       this.anchorKept = true;
-      if (typeof receipts.anchor !== "string") this.saveReceipts({ ...receipts, anchor: fair.hex(this.chain.anchor) });
+      const anchor = fair.hex(this.chain.anchor);
+      if (receipts.anchor !== anchor) {
+        const kept = { ...receipts, anchor };
+        if (this.chainFrom > 0) kept.chain_from = this.chainFrom;
+        else delete kept.chain_from;
+        this.saveReceipts(kept);
+      }
     }
     if (!this.setup) {
       // Before the game starts there is no set-up yet; after, the page must see its own.
@@ -440,12 +460,56 @@ export class FairPlay {
       this.chainState = "elsewhere";
       return;
     }
-    // This page holds the chain: the record must roll its dice from it, and from no other.
-    const ours = mine !== null && mine.held === false && mine.anchor === fair.hex(this.chain.anchor);
+    // This page holds the chain: the record must roll its dice from it, and from no other (a
+    // new chain, from the event that starts it: checkShares holds the record to it there).
+    const ours = mine !== null && mine.held === false && (this.chainFrom > 0 || mine.anchor === fair.hex(this.chain.anchor));
     if (!ours && !saysHeld) {
       this.alarm("unlisted", t("The host's record of this game's set-up does not list this page's dice chain as the one it gave — {audit}.", { audit: audit() }));
     }
     this.chainState = ours ? "page" : "unlisted";
+  }
+
+  /** This page's element for roll k (a new chain gives its first for roll chainFrom). */
+  element(k) {
+    return this.chain.element(k - this.chainFrom);
+  }
+
+  /** A new chain for `side`, made on this device to take its seat over: its seed is kept
+   * here (and never sent); the anchor goes to the host. The roll it starts at comes with
+   * the seat once the host has taken it (chainStarts). */
+  newChain(side) {
+    const seed = fair.hex(fair.newSeed());
+    this.storage.set(chainKey(this.game, side), seed);
+    this.storage.set(chainFromKey(this.game, side), "0");
+    this.chain = null;
+    this.anchorKept = false;
+    return fair.hex(fair.chainFromSeed(fair.unhex(seed), fair.LENGTH).anchor);
+  }
+
+  /** The host took this device's new chain, from roll k on. */
+  chainStarts(side, k) {
+    if (String(k) === this.storage.get(chainFromKey(this.game, side))) return;
+    this.storage.set(chainFromKey(this.game, side), String(k));
+    this.chain = null;
+    this.anchorKept = false;
+  }
+
+  /** The sides whose new dice chain the host has announced (before its first roll), or
+   * whose new chain started at an event of the log, in the players' words. */
+  chainNotes(view) {
+    const notes = [];
+    for (const { side, from } of (view.fairness || {}).new_chains || []) {
+      if (!isCount(from)) continue;
+      const who = side === this.me ? t("Your") : t("{side}'s", { side: this.partyName(view, side) });
+      notes.push(t("{who} seat was taken over by another device: from roll {from} on, its dice come from a new chain made there. No earlier roll changes.", { who, from }));
+    }
+    for (const [seq, chains] of this.newChains) {
+      for (const side of Object.keys(chains)) {
+        const who = side === this.me ? t("your side") : this.partyName(view, side);
+        notes.push(t("From event {seq} on, the dice of {who} come from a new chain (the seat moved to another device).", { seq, who }));
+      }
+    }
+    return notes;
   }
 
   /** Before the game starts: give the chain's anchor (again on every new connection). */
@@ -511,13 +575,13 @@ export class FairPlay {
       refuse(`prev-${k}`, t("The host asked for roll {k} after a history this page was never shown — {audit}.", { k, audit: audit() }));
       return;
     }
-    if (k >= this.chain.length) {
+    if (k < this.chainFrom || k - this.chainFrom >= this.chain.length) {
       this.problem = t("This page's dice chain has no element for roll {k}.", { k });
       return;
     }
     keep();
     this.given.add(k);
-    this.give({ type: "contribute", k, element: fair.hex(this.chain.element(k)) }, () => this.given.delete(k));
+    this.give({ type: "contribute", k, element: fair.hex(this.element(k)) }, () => this.given.delete(k));
   }
 
   /** Send on the socket, or over HTTP while it is down. `unsent` runs if neither got
@@ -717,7 +781,7 @@ export class FairPlay {
       page: ["fair-chain page", t("Your share of every roll comes from a dice chain held by this page: the host cannot know it in advance or steer the rolls.")],
       host: ["fair-chain host", t("Your dice chain is held by the host, not by this page: the host could steer the rolls. (The game was created without the pages' contributions.)")],
       unlisted: ["fair-chain unlisted message error", t("The host's record of this game does not roll your dice from the chain this page holds: the host could steer the rolls (see the alarm).")],
-      elsewhere: ["fair-chain elsewhere message error", t("This browser does not hold the dice chain of {side}: the side joined from another device or browser, or this browser's storage was cleared. Rolls wait for the page that holds it.", { side: sideName(view, this.me) })],
+      elsewhere: ["fair-chain elsewhere message error", t("This device holds the seat of {side} but not its dice chain (was this browser's storage cleared?). Rolls wait for it: start a new dice chain on this device.", { side: sideName(view, this.me) })],
       none: ["fair-chain none", t("This server says nothing of who holds your dice chain.")],
     };
     const [cls, text] = texts[this.chainState] || texts.none;

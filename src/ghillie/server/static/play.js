@@ -5,7 +5,8 @@
 import * as api from "./api.js";
 import { Orders } from "./commands.js";
 import { h } from "./dom.js";
-import { FairPlay } from "./fairplay.js";
+import { FairPlay, KeptStore } from "./fairplay.js";
+import { Seat } from "./seat.js";
 import { Board, hasMap } from "./board.js";
 import { Outbox } from "./outbox.js";
 import * as panels from "./panels.js";
@@ -16,7 +17,10 @@ import { language, t, useLanguage } from "./i18n.js";
 const $ = (id) => document.getElementById(id);
 
 const game = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
-const token = location.hash.slice(1);
+// The fragment is the token, and a move code after "&move=" when the link comes from another
+// device's "Move this seat" (seat.js).
+const [token, ...extras] = location.hash.slice(1).split("&");
+const moveCode = new URLSearchParams(extras.join("&")).get("move");
 
 // The badge says "live" only while the socket carries the game and answers its heartbeat
 // (socket.js); "offline" while the network is down or the socket closed, with the seconds
@@ -37,6 +41,7 @@ let orders = null;
 let live = null;
 let outbox = null;
 let fairplay = null;
+let seat = null;
 
 let connection = ["connecting", 0]; // the last state shown, to word again in a new language
 
@@ -61,6 +66,18 @@ function badLink() {
   );
 }
 
+/** The seat's own screen (take it, or it is taken) in place of the game, or the game. */
+function showSeat(view) {
+  const screen = seat.screen(view);
+  $("seat").hidden = !screen;
+  $("app").hidden = Boolean(screen);
+  if (screen) {
+    $("seat").replaceChildren(screen);
+    $("who").textContent = t("Taking a seat");
+  }
+  return Boolean(screen);
+}
+
 function render(view) {
   // The page's own words follow the language the server speaks this game in for this reader.
   if (view.lang && view.lang !== language()) {
@@ -77,6 +94,7 @@ function render(view) {
   // Before event 0 the pages are still joining: there is no game to give orders in yet.
   if (view.seq < 0) view = { ...view, commands: [] };
   current = view;
+  if (showSeat(view)) return;
   if (!catalogue) return; // drawn once the rulesets arrive
   const referee = view.you === "referee";
   // A mark in the tab's title tells a player in another tab that the game waits for them.
@@ -87,7 +105,7 @@ function render(view) {
     : t("You are playing: {side}", { side: sideName(view, view.you) });
   document.body.classList.toggle("referee", referee);
   // Before the start, and while a roll waits long for someone, the status says who.
-  const notes = [fairplay.joiningNote(view), fairplay.slowRoll(view)].filter(Boolean);
+  const notes = [fairplay.joiningNote(view), fairplay.slowRoll(view), ...fairplay.chainNotes(view)].filter(Boolean);
   // Once the game is over, every secret is public: step through it, each view beside the truth.
   const after = view.phase === "over"
     ? h("p", {}, h("a", { class: "replay-link", href: `/replay/${encodeURIComponent(game)}#${token}` }, t("Step through the game: what each side saw, beside the truth")))
@@ -95,7 +113,7 @@ function render(view) {
   const parts = [panels.status(view), after, ...notes.map((note) => h("p", { class: "fair-note" }, note))];
   $("status").replaceChildren(...parts.filter(Boolean)); // replaceChildren would write "null"
   $("alarms").replaceChildren(fairplay.alarmBox() || "");
-  $("fair").replaceChildren(fairplay.panel(view));
+  $("fair").replaceChildren(seat.panel(view) || "", fairplay.panel(view), newChainButton());
 
   if (hasMap(view)) {
     $("map-box").hidden = false;
@@ -136,6 +154,14 @@ function render(view) {
   $("log").replaceChildren(panels.log(view, (entry) => fairplay.openingLines(entry), titles));
 }
 
+/** A device that holds its seat but lost its chain (storage cleared) can start a new one. */
+function newChainButton() {
+  if (!seat.playing || fairplay.chainState !== "elsewhere" || !current || current.seq < 0) return "";
+  const button = h("button", { type: "button", class: "new-chain" }, t("Start a new dice chain here"));
+  button.addEventListener("click", () => seat.takeOver({ type: "new_chain" }));
+  return button;
+}
+
 async function loadCatalogue() {
   for (let wait = 500; ; wait = Math.min(wait * 2, 10000)) {
     try {
@@ -155,11 +181,33 @@ function main() {
     send: (message) => live.send(message),
     changed: () => current && render(current),
   });
+  let played = false; // has fairplay taken in the view since this page began to play?
+  seat = new Seat(game, token, moveCode, new KeptStore(), {
+    send: (message) => live.send(message),
+    stop: () => live.stop(),
+    freshAnchor: (side) => fairplay.newChain(side),
+    chainFrom: (side, k) => fairplay.chainStarts(side, k),
+    changed: () => {
+      // Once the seat is this page's, fairplay takes the game in (and gives what rolls ask).
+      if (seat.playing && current && !played) {
+        played = true;
+        fairplay.observe(current, true);
+      } else if (seat.playing && current) {
+        fairplay.observe(current, false);
+      }
+      if (current) render(current);
+      else showSeat(null);
+    },
+  });
   live = new Live(game, token, {
     onView: (view, whole) => {
-      // First the page's share of any roll asked for, then the drawing. The view holds the
-      // whole log the page took in, also when a new connection sent only what was new.
-      fairplay.observe(view, whole);
+      // First the page's share of any roll asked for (once the seat is this page's), then
+      // the drawing. The view holds the whole log the page took in, also when a new
+      // connection sent only what was new.
+      if (seat.playing) {
+        played = true;
+        fairplay.observe(view, whole);
+      }
       outbox.seen(view);
       render(view);
     },
@@ -167,11 +215,14 @@ function main() {
     // Each new connection: the order on its way goes out on it (once).
     onReady: () => outbox.flush(),
     onAnswer: (message) => outbox.answered(message),
-    onMessage: (message) => fairplay.replied(message),
+    onMessage: (message) => {
+      if (!seat.received(message)) fairplay.replied(message);
+    },
+    hello: () => seat.hello(),
   });
   outbox = new Outbox(game, live, { changed: () => orders && orders.showOutbox() });
   // The page's api helper, for the odd script or test that drives a side without forms.
-  window.ghillie = { game, token, api, live, outbox, fairplay, get view() { return current; } };
+  window.ghillie = { game, token, api, live, outbox, fairplay, seat, get view() { return current; } };
   live.start();
   loadCatalogue().then((rulesets) => {
     catalogue = rulesets;

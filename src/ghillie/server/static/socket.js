@@ -34,12 +34,13 @@ export class Live {
    *   onStatus: (status: string, seconds?: number) => void,
    *   onReady?: () => void,
    *   onAnswer?: (message: {command_id: string, answer?: object, problem?: object}) => void,
-   *   onMessage?: (message: object) => void}} hooks onView gets the merged view (whole: a
-   *   new connection's or a resync's view, with every key); onStatus the connection's state
-   *   ("connecting", "live", "reconnecting", "offline", "bad-link"; seconds until the next
-   *   try); onReady runs once each new connection has brought its view; onAnswer gets the
-   *   answers to commands (alone, or riding in an update); onMessage anything else the
-   *   server sends (the roll protocol's "fair" replies, problems)
+   *   onMessage?: (message: object) => void, hello?: () => object}} hooks onView gets the
+   *   merged view (whole: a new connection's or a resync's view, with every key); onStatus
+   *   the connection's state ("connecting", "live", "reconnecting", "offline", "bad-link";
+   *   seconds until the next try); onReady runs once each new connection has brought its
+   *   view; onAnswer gets the answers to commands (alone, or riding in an update);
+   *   onMessage anything else the server sends (the roll protocol's "fair" replies, the
+   *   seat, problems); hello gives fields for the first message
    */
   constructor(game, token, hooks) {
     this.game = game;
@@ -50,6 +51,7 @@ export class Live {
     this.closed = false;
     this.socket = null;
     this.ready = false; // this socket brought its view: it carries the game
+    this.answering = false; // this socket answered: its view, or its seat (seat.js)
     this.connections = 0; // how many connections brought their view, this page's life
     this.heard = 0; // when the server last sent anything
     this.pinged = 0; // when the unanswered heartbeat went out (0: none outstanding)
@@ -108,12 +110,15 @@ export class Live {
     socket.binaryType = "arraybuffer";
     this.socket = socket;
     this.ready = false;
+    this.answering = false;
     socket.addEventListener("open", () => {
       if (socket !== this.socket) return;
       // The token goes in the first message, not the URL, so it stays out of access logs.
-      // The reader's languages, best first: the server speaks the first it can. A page that
-      // holds a view asks only for the log after it (its own copy is kept: mergeLog).
-      const hello = { type: "auth", token: this.token, lang: [...(navigator.languages || [])] };
+      // The reader's languages, best first: the server speaks the first it can. With it,
+      // what the page adds (its seat key: seat.js). A page that holds a view asks only for
+      // the log after it (its own copy is kept: mergeLog).
+      const extra = this.hooks.hello ? this.hooks.hello() : {};
+      const hello = { ...extra, type: "auth", token: this.token, lang: [...(navigator.languages || [])] };
       if (this.view) hello.after = this.lastSeq;
       socket.send(JSON.stringify(hello));
     });
@@ -124,7 +129,7 @@ export class Live {
     clearTimeout(this.giveUp);
     this.giveUp = setTimeout(() => {
       // Neither open nor closed after all this time: a network that swallows packets.
-      if (socket === this.socket && !this.ready) this.lose("stalled");
+      if (socket === this.socket && !this.answering) this.lose("stalled");
     }, OPEN_MS);
   }
 
@@ -137,11 +142,12 @@ export class Live {
     }
     this.heard = Date.now();
     this.pinged = 0; // anything at all from the server answers the heartbeat
-    if (this.ready && this.state !== "live") this.status("live"); // heard again after a doubt
+    if (this.answering && this.state !== "live") this.status("live"); // heard after a doubt
     if (message.type === "view") {
       const first = !this.ready;
       this.delay = 500; // a good connection: the next outage starts with short waits again
       this.ready = true;
+      this.answering = true;
       if (first) this.connections += 1;
       clearTimeout(this.giveUp);
       this.status("live");
@@ -158,6 +164,13 @@ export class Live {
     } else if (message.type === "pong") {
       // Heard: nothing more to do.
     } else if (this.hooks.onMessage) {
+      // A seat that is not this page's comes with no view: the connection is live all the same.
+      if (message.type === "seat" && !this.answering) {
+        this.answering = true;
+        this.delay = 500;
+        clearTimeout(this.giveUp);
+        this.status("live");
+      }
       this.hooks.onMessage(message);
     }
   }
@@ -195,7 +208,7 @@ export class Live {
   /** The heartbeat: a ping when the server has been quiet a while; a ping unanswered too
    * long, and the connection is given up for a new one. */
   tick() {
-    if (!this.ready || !this.open) return;
+    if (!this.answering || !this.open) return;
     const now = Date.now();
     if (this.pinged && now - this.pinged > PONG_MS) this.lose("heartbeat");
     else if (!this.pinged && now - this.heard >= PING_MS) this.ping();
@@ -213,7 +226,7 @@ export class Live {
     if (this.socket === null) {
       this.delay = 500;
       this.connect();
-    } else if (this.ready) {
+    } else if (this.answering) {
       // Not heard from lately (the phone slept): not "live" until the server answers.
       if (Date.now() - this.heard > PING_MS) this.status("reconnecting");
       this.ping();
@@ -227,6 +240,7 @@ export class Live {
     const socket = this.socket;
     this.socket = null;
     this.ready = false;
+    this.answering = false;
     this.pinged = 0;
     clearTimeout(this.giveUp);
     if (socket) {
@@ -244,6 +258,7 @@ export class Live {
     if (socket !== this.socket || this.closed) return;
     this.socket = null;
     this.ready = false;
+    this.answering = false;
     this.pinged = 0;
     clearTimeout(this.giveUp);
     if (code === BAD_LINK) {
