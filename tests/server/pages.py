@@ -222,6 +222,7 @@ _RENDERED = """() => {
         title.textContent === view.title);
 }"""
 
+
 def device_key(url: str) -> tuple[str, str]:
     """The localStorage entry under which seat.js keeps a link's seat key, and a key for it
     made from the link (one per game and side, the same on every run of the case)."""
