@@ -42,7 +42,7 @@ def test_new_creates_a_game_from_an_example_with_a_link_per_side(server: str) ->
     result = runner.invoke(app, ["new", "ambush-fields", "--server", server, "--json"])
     assert result.exit_code == 0, result.output
     links = {link["observer"]: link["url"] for link in json.loads(result.output)["links"]}
-    assert set(links) == {"cylons", "colonials", "referee"}
+    assert set(links) == {"cylons", "colonials", "referee", "spectator"}
     assert view(links["colonials"])["you"] == "colonials"
     # The default: each side's page holds its own dice chain, so the game waits for them.
     assert view(links["cylons"])["seq"] == -1
@@ -123,6 +123,13 @@ def test_new_prints_each_link_whole_with_its_qr_code_whatever_the_width(
             assert heading.startswith(f"{name}: private"), heading
             assert heading.endswith(f"to the player of {name} only.")
         assert terminal_qr(url) in result.output
+    # The table screen's link, between the sides' and the referee's, says what it is for.
+    (table,) = [line for line in lines if "/table/" in line]
+    assert table.startswith(f"{server}/table/")
+    assert lines.index(urls[-2]) < lines.index(table) < lines.index(urls[-1])
+    heading = lines[lines.index(table) - 1]
+    assert heading.startswith("Table screen: shows no secrets"), heading
+    assert terminal_qr(table) in result.output
 
 
 @pytest.mark.parametrize("columns", ["80", "120"])

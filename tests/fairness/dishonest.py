@@ -130,6 +130,7 @@ class ShadowGame(PagesGame):
         self.ledger = ledger
         self.receipts = {s: {"key": ledger.key.public, "heads": [], "requests": []} for s in sides}
         self.events = []
+        self.fresh = {}
         request = self._ask(None, referee.scenario_payload(self.scenario))
         first, self.state = referee.create(
             ledger, self.scenario, self.ids, self._elements(0), request=request
@@ -164,6 +165,7 @@ class LeftOut(PagesGame):
             for side in self.scenario.side_ids()
         }
         self.events = []
+        self.fresh = {}
         request = self._ask(None, referee.scenario_payload(self.scenario))
         first, self.state = referee.create(
             self.ledger, self.scenario, self.ids, self._elements(0), request=request

@@ -27,7 +27,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -377,9 +377,17 @@ class OpenPage:
         self.context.close()
 
 
-def open_page(browser: Any, url: str, size: int, locale: str = "en-GB") -> OpenPage:
+def open_page(
+    browser: Any,
+    url: str,
+    size: int,
+    locale: str = "en-GB",
+    listen: Callable[[Any], None] | None = None,
+) -> OpenPage:
     """Open ``url`` in a new context of SIZES[size], recording console errors and page
-    errors from the start; does not wait for it to draw (see :meth:`OpenPage.rendered`)."""
+    errors from the start; does not wait for it to draw (see :meth:`OpenPage.rendered`).
+    ``listen(page)`` is called before the page is opened, to add listeners of its own (the
+    websocket's frames, say)."""
     context = browser.new_context(viewport=SIZES[size], locale=locale)
     context.set_default_timeout(TIMEOUT_MS)
     # Every size of a side's page is the same player's device: the same seat key, so the
@@ -403,6 +411,8 @@ def open_page(browser: Any, url: str, size: int, locale: str = "en-GB") -> OpenP
 
     page.on("console", console)
     page.on("pageerror", page_error)
+    if listen is not None:
+        listen(page)
     page.goto(url)
     return opened
 

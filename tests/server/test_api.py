@@ -48,18 +48,20 @@ def give(
     )
 
 
-def test_a_new_game_has_a_private_link_and_qr_code_per_side_and_the_referee(
+def test_a_new_game_has_a_private_link_and_qr_code_per_side_the_referee_and_the_table(
     client: TestClient,
 ) -> None:
     body = client.post("/api/games", json={"scenario": "suspicious-places"}).json()
     observers = {link["observer"] for link in body["links"]}
-    assert observers == {"keno", "lianra", "referee"}
+    assert observers == {"keno", "lianra", "referee", "spectator"}
     for link in body["links"]:
-        assert link["url"].startswith(f"http://testserver/play/{body['game_id']}#")
+        # The spectator's link opens the table screen; every other one a side's page.
+        page = "table" if link["observer"] == "spectator" else "play"
+        assert link["url"].startswith(f"http://testserver/{page}/{body['game_id']}#")
         assert len(link["url"].split("#", 1)[1]) >= 40  # the token: in the fragment only
         assert link["qr_svg"].startswith("<svg")
     tokens = {link["url"].split("#")[1] for link in body["links"]}
-    assert len(tokens) == 3
+    assert len(tokens) == 4
 
 
 def test_each_link_sees_its_own_side(client: TestClient) -> None:

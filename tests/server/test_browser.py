@@ -60,7 +60,11 @@ def browser() -> Iterator[Any]:
 class Player:
     """One player's browser page, with everything the page received over the network."""
 
-    def __init__(self, browser: Any, url: str, viewport: dict[str, int]) -> None:
+    def __init__(
+        self, browser: Any, url: str, viewport: dict[str, int], *, take: bool = True
+    ) -> None:
+        """Open the link on a device of its own and (``take``) take the side's seat, as its
+        player does; without, the page is left at its seat screen."""
         self.context = browser.new_context(viewport=viewport)
         self.context.set_default_timeout(TIMEOUT_MS)
         self.page = self.context.new_page()
@@ -70,10 +74,13 @@ class Player:
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("response", lambda response: self.responses.append(response))
         self.page.on("websocket", self._socket)
+        # A confirmation (start a new dice chain) is answered yes, as the player means it.
+        self.page.on("dialog", lambda dialog: dialog.accept())
         self.page.goto(url)
         self.page.wait_for_selector("#conn[data-state=live]")
-        pages.take_seat(self.page)
-        self.page.wait_for_function("() => window.ghillie && window.ghillie.view")
+        if take:
+            pages.take_seat(self.page)
+            self.page.wait_for_function("() => window.ghillie && window.ghillie.view")
 
     def _socket(self, websocket: Any) -> None:
         websocket.on("framereceived", self._frame)
@@ -296,13 +303,22 @@ def test_the_start_page_creates_a_game_with_a_link_and_qr_code_per_side(
     page.click("#create-button")
     page.wait_for_selector("#links:not([hidden])")
 
-    assert "whoever holds a link sees that side" in page.locator("#links").inner_text()
+    assert "Give each player their own link." in page.locator("#links").inner_text()
     cards = page.locator("li.link").all()
-    assert {card.get_attribute("data-observer") for card in cards} == sides | {"referee"}
+    assert {card.get_attribute("data-observer") for card in cards} == sides | {
+        "referee",
+        "spectator",
+    }
+    # The table screen's card says what it is for, to someone who has never seen one.
+    table = page.locator('li.link[data-observer="spectator"]').inner_text()
+    assert "Table screen" in table
+    assert "shows no secrets" in table
+    assert "tablet or TV" in table
     urls = set()
     for card in cards:
         url = card.locator("input.url").input_value()
-        assert re.fullmatch(rf"{re.escape(server)}/play/[0-9a-f]+#[\w-]{{40,}}", url), url
+        where = "table" if card.get_attribute("data-observer") == "spectator" else "play"
+        assert re.fullmatch(rf"{re.escape(server)}/{where}/[0-9a-f]+#[\w-]{{40,}}", url), url
         urls.add(url)
         qr = card.locator(".qr svg")
         assert qr.count() == 1
@@ -312,7 +328,7 @@ def test_the_start_page_creates_a_game_with_a_link_and_qr_code_per_side(
         assert box["width"] >= 100
         assert box["height"] >= 100
         assert card.locator("button.copy").is_visible()
-    assert len(urls) == len(sides) + 1
+    assert len(urls) == len(sides) + 2
     # Nothing on the page is wider than a phone.
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     assert errors == []
@@ -343,7 +359,7 @@ def test_the_start_page_creates_a_game_from_an_uploaded_scenario_file(
         page.wait_for_selector("#links:not([hidden])")
         assert page.locator("#game-title").inner_text() == "Sgt. Graw's ambush (table)"
         observers = page.locator("li.link").evaluate_all("l => l.map(i => i.dataset.observer)")
-        assert sorted(observers) == ["jungle", "orks", "referee"]
+        assert sorted(observers) == ["jungle", "orks", "referee", "spectator"]
     finally:
         context.close()
 

@@ -104,8 +104,8 @@ def test_two_pages_share_every_roll_and_their_record_passes_the_audit(
         wait_view(lianra, "v.fairness && JSON.stringify(v.fairness.joining) === '[\"keno\"]'")
         assert lianra.seq() == -1
         status = lianra.page.locator("#status").inner_text()
-        assert "Waiting for Keno army to open their page" in status, status
-        assert "to open their page" in lianra.page.locator("#fair").inner_text()
+        assert "Waiting for Keno army to take their seat" in status, status
+        assert "to take their seat" in lianra.page.locator("#fair").inner_text()
         orders = lianra.page.locator("#commands").inner_text()
         assert orders == "The game starts once every side has opened its page."
 

@@ -7,9 +7,12 @@ on a lost phone."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from ghillie import examples
 from ghillie.errors import Refusal
@@ -17,9 +20,12 @@ from ghillie.fairness.audit import audit
 from ghillie.fairness.chains import Chain
 from ghillie.fairness.record import make_record
 from ghillie.server import seats
+from ghillie.server.app import create_app
 from ghillie.server.hub import Hub
 from ghillie.store import MemoryStore
 from ghillie.store.base import EventStore
+
+from .test_durability import Server, free_port, request
 
 SIDES = ("jungle", "orks")
 KEY_A, KEY_B, KEY_C = "a1" * 16, "b2" * 16, "c3" * 16  # three devices' seat keys
@@ -62,7 +68,11 @@ def test_a_seat_belongs_to_the_first_device_that_takes_it() -> None:
         game = await hub.live(game_id)
         # Free: the token alone plays the side, as before seats (scripts, the bare API).
         await seats.check(hub, game, "jungle", None)
-        assert seats.state(game, "jungle", None) == {"state": "free"}
+        assert seats.state(game, "jungle", None) == {
+            "state": "free",
+            "side": "jungle",
+            "chain": "client",
+        }
         first, device = await seats.take(hub, game_id, "jungle", KEY_A)
         assert first["state"] == "yours"
         assert (await seats.take(hub, game_id, "jungle", KEY_A))[0]["state"] == "yours"
@@ -231,3 +241,92 @@ def test_a_seat_of_a_host_held_chain_moves_without_any_chain() -> None:
         assert await _refused(lost) == "bad_contribution"  # the host holds that chain
 
     _run(test)
+
+
+# --- over the wire, on a real server -------------------------------------------------------------
+
+
+def test_a_taken_seat_survives_kill_9_and_its_move_code_is_good_once(tmp_path: Path) -> None:
+    """Taking a seat is answered only once it is stored: kill -9 right after, and the seat
+    is still that device's; taking it again is the same answer; another device is refused."""
+    server = Server(tmp_path / "ghillie.db", free_port())
+    server.start()
+    try:
+        status, created = request(
+            server.port, "POST", "/api/games", {"scenario": "grid-ambush-table", "chains": "host"}
+        )
+        assert status == 201, created
+        game = created["game_id"]
+        token = next(link["url"] for link in created["links"] if link["observer"] == "orks")
+        token = token.split("#")[1]
+        seat = f"/api/games/{game}/seat"
+        status, taken = request(server.port, "POST", seat, {"seat": KEY_A}, token)
+        assert (status, taken["state"]) == (200, "yours")
+        server.kill()
+        server.start()
+        status, again = request(server.port, "POST", seat, {"seat": KEY_A}, token)
+        assert (status, again["state"], again["since"]) == (200, "yours", taken["since"])
+        status, other = request(server.port, "POST", seat, {"seat": KEY_B}, token)
+        assert (status, other["state"]) == (200, "taken")
+        view = f"/api/games/{game}/view"
+        assert request(server.port, "GET", view, None, token)[1]["code"] == "seat_taken"
+        assert request(server.port, "GET", view, None, token, KEY_A)[0] == 200
+        # A move code, offered by the holder, moves the seat once; the old key is then out.
+        offer = f"/api/games/{game}/seat/offer"
+        status, offered = request(server.port, "POST", offer, None, token, KEY_A)
+        assert status == 200, offered
+        assert offered["url"].endswith(f"#{token}&seat-code={offered['code']}")
+        assert offered["qr_svg"].startswith("<svg")
+        move = f"/api/games/{game}/seat/move"
+        body = {"code": offered["code"], "seat": KEY_C}
+        assert request(server.port, "POST", move, body, token)[1]["state"] == "yours"
+        again_ = request(server.port, "POST", move, {**body, "seat": KEY_B}, token)[1]
+        assert again_["code"] == "bad_move_code"
+        assert request(server.port, "GET", view, None, token, KEY_A)[1]["code"] == "seat_taken"
+        assert request(server.port, "GET", view, None, token, KEY_C)[0] == 200
+        status, listed = request(server.port, "GET", f"/api/games/{game}/seats", None, token)
+        assert listed["seats"]["orks"]["taken"] is True
+        assert listed["seats"]["jungle"] == {"taken": False, "since": None}
+    finally:
+        server.kill()
+
+
+def test_a_device_without_the_seat_is_sent_nothing_of_the_game() -> None:
+    """Over the websocket: a device that does not hold the side's taken seat receives only
+    its seat's state — no view, no log, no secret — whatever it sends."""
+    app = create_app(MemoryStore())
+    with TestClient(app) as client:
+        created = client.post(
+            "/api/games", json={"scenario": "grid-ambush-table", "chains": "host"}
+        ).json()
+        game = created["game_id"]
+        token = next(
+            link["url"].split("#")[1] for link in created["links"] if link["observer"] == "jungle"
+        )
+        headers = {"Authorization": f"Bearer {token}"}
+        canary = "canary-Seat7-by-the-river"
+        order = {"unit": "graw", "square": "D2", "note": canary}
+        answer = client.post(
+            f"/api/games/{game}/commands",
+            json={"command_id": "c1", "command": {"type": "record_ambushes", "orders": [order]}},
+            headers=headers,
+        )
+        assert answer.status_code == 200, answer.json()
+        assert client.post(f"/api/games/{game}/seat", json={"seat": KEY_A}, headers=headers)
+        with client.websocket_connect(f"/api/games/{game}/ws") as other:
+            other.send_json({"type": "auth", "token": token, "seat": KEY_B})
+            frames = [other.receive_text()]
+            for message in (
+                {"type": "resync", "after": -1},
+                {"type": "command", "command_id": "c2", "command": {"type": "ready"}},
+                {"type": "move_seat", "code": "0000000000", "seat": KEY_B},
+            ):
+                other.send_json(message)
+                frames.append(other.receive_text())
+        assert all(json.loads(f)["type"] == "seat" for f in frames), frames
+        assert all(canary not in f and '"log"' not in f for f in frames)
+        assert json.loads(frames[0])["seat"]["state"] == "taken"
+        with client.websocket_connect(f"/api/games/{game}/ws") as holder:
+            holder.send_json({"type": "auth", "token": token, "seat": KEY_A})
+            assert json.loads(holder.receive_text())["seat"]["state"] == "yours"
+            assert canary in holder.receive_text()  # the holder's view: its own secret

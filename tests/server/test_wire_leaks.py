@@ -1,8 +1,10 @@
 """The leak contract over the wire (TRUST.md S1, S3).
 
-Random games are played through the HTTP API and the websockets, one client per side. Every
-secret a side records carries a unique canary. Everything each client receives — every HTTP
-body, every websocket frame — is kept, and no canary of another side may ever appear in it.
+Random games are played through the HTTP API and the websockets, one client per side and
+one for the table screen (the spectator, which is refused every order and odds request it
+tries). Every secret a side records carries a unique canary. Everything each client
+receives — every HTTP body, every websocket frame — is kept, and no canary of another side
+may ever appear in it; none at all in the spectator's.
 The error oracle: naming a piece a side cannot see is answered with the same status and the
 same bytes as naming nothing at all.
 """
@@ -24,6 +26,7 @@ from starlette.testclient import WebSocketTestSession
 from ghillie import examples, registry
 from ghillie.server.app import create_app
 from ghillie.server.hub import Hub
+from ghillie.state import SPECTATOR
 from ghillie.store import MemoryStore
 
 from ..contract.harness import strings, substitute, with_canary
@@ -44,7 +47,10 @@ class Player:
     def connect(self, socket: WebSocketTestSession) -> None:
         self.socket = socket
         socket.send_json({"type": "auth", "token": self.token})
-        self.frame()
+        # The seat (ghillie.server.seats: free for a side nobody took, none for the
+        # spectator) comes before the whole view.
+        while self.frame()["type"] != "view":
+            pass
 
     def frame(self) -> dict[str, Any]:
         assert self.socket is not None
@@ -107,13 +113,18 @@ def test_no_canary_of_one_side_reaches_the_other_over_the_wire(scenario: str, se
         ruleset = registry.get(live.state.ruleset)
         sides = list(live.state.sides)
         players = {side: Player(client, game, side, tokens[side]) for side in sides}
+        # The table screen's link: the spectator sees no side's secrets and orders nothing.
+        spectator = Player(client, game, SPECTATOR, tokens[SPECTATOR])
+        watchers = [*players.values(), spectator]
         canaries: dict[str, set[str]] = {side: set() for side in sides}
         with (
             client.websocket_connect(f"/api/games/{game}/ws") as a,
             client.websocket_connect(f"/api/games/{game}/ws") as b,
+            client.websocket_connect(f"/api/games/{game}/ws") as c,
         ):
             players[sides[0]].connect(a)
             players[sides[1]].connect(b)
+            spectator.connect(c)
             for step in range(STEPS):
                 side = rng.choice(sides)
                 candidates = ruleset.candidates(live.state, side)
@@ -123,17 +134,24 @@ def test_no_canary_of_one_side_reaches_the_other_over_the_wire(scenario: str, se
                 command, secret = with_canary(rng.choice(candidates), token)
                 player = players[side]
                 player.odds(command)  # what a page asks while a form is being filled
+                # The spectator giving the same command, or asking its odds: refused alike.
+                if rng.random() < 0.5:
+                    refused = spectator.command(command, f"s{seed}-{step}", rng.random() < 0.5)
+                    assert not refused
+                    assert '"unknown_side"' in spectator.received[-1]
+                    spectator.odds(command)
+                    assert '"unknown_side"' in spectator.received[-1]
                 player.pending_updates = 1
                 accepted = player.command(command, f"{seed}-{step}", over_socket=rng.random() < 0.5)
                 if accepted:
                     STATS["commands accepted over the wire"] += 1
                     if secret:
                         canaries[side].add(token)
-                    for other in players.values():
+                    for other in watchers:
                         # Every watcher gets one update per event (the sender may have had it).
                         other.drain(max(0, other.pending_updates) if other is player else 1)
                         other.pending_updates = 0
-                for other in players.values():
+                for other in watchers:
                     other.view()
                     for owner, secrets in canaries.items():
                         if owner == other.side:

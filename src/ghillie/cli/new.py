@@ -18,7 +18,7 @@ from ghillie import examples
 from ghillie.errors import ScenarioError
 from ghillie.game import load_scenario
 from ghillie.server.lan import print_qr
-from ghillie.state import REFEREE
+from ghillie.state import REFEREE, SPECTATOR
 
 
 def _body(scenario: str, chains: str) -> dict[str, Any]:
@@ -88,19 +88,25 @@ def new(
 def show_links(console: Console, created: dict[str, Any], *, qr: bool = True) -> None:
     """Each side's private link on a line of its own, whole whatever the terminal's width
     (the terminal may wrap it, but copying it copies one unbroken string), under the side's
-    name and the warning that it is that side's alone, with its QR code; the referee's
-    last."""
+    name and the warning that it is that side's alone, with its QR code; then the table
+    screen's, and the referee's last."""
     console.print(
         f"[bold]{escape(created['title'])}[/bold] ({escape(created['ruleset'])})",
         soft_wrap=True,
         highlight=False,
     )
-    links = sorted(created["links"], key=lambda link: link["observer"] == REFEREE)
+    last = {SPECTATOR: 1, REFEREE: 2}
+    links = sorted(created["links"], key=lambda link: last.get(link["observer"], 0))
     for link in links:
         console.print()
         name = escape(link["name"])
         if link["observer"] == REFEREE:
             heading = f"[bold]{name}[/bold]: sees every secret. For the host or an umpire only."
+        elif link["observer"] == SPECTATOR:
+            heading = (
+                f"[bold]{name}[/bold]: shows no secrets. Open it on a tablet or TV that "
+                "everyone at the table can see."
+            )
         else:
             heading = (
                 f"[bold]{name}[/bold]: private. Give this link or code to the player of "

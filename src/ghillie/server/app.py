@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ghillie import examples, forms, registry
-from ghillie.errors import Refusal, ScenarioError
+from ghillie.errors import UNKNOWN_SIDE, Refusal, ScenarioError
 from ghillie.game import load_scenario
 from ghillie.scenario import MAX_DEPTH, Scenario, loads_toml
 from ghillie.server import seats
@@ -46,7 +46,7 @@ from ghillie.server.problems import (
     where,
 )
 from ghillie.server.socket import serve_socket
-from ghillie.state import REFEREE
+from ghillie.state import REFEREE, SPECTATOR
 from ghillie.store.base import EventStore
 from ghillie.words import speaker
 from ghillie.words.catalog import LANGUAGES, languages, negotiate, page_words
@@ -308,7 +308,8 @@ def create_app(
         },
     )
     async def create_game(request: Request) -> CreatedGame:
-        """Start a game; the answer holds one private link per side and one for the referee.
+        """Start a game; the answer holds one private link per side, one for the referee and
+        one for the table screen (the spectator: public facts only).
         Rate-limited per client address and overall (429 with ``Retry-After``)."""
         # The body is read and parsed here, not by FastAPI, so that a large scenario is
         # parsed and validated in a worker thread: on the event loop it would hold up every
@@ -319,7 +320,12 @@ def create_app(
             created = await the_hub(request).create(scenario, clients=body.chains == "clients")
         base = public or str(request.base_url).rstrip("/")
         names = {s.id: s.name for s in scenario.sides} | {REFEREE: "Referee"}
-        urls = {o: f"{base}/play/{created.game_id}#{t}" for o, t in created.tokens.items()}
+        names[SPECTATOR] = "Table screen"  # public facts only, for a screen everyone sees
+        page = {SPECTATOR: "table"}  # every other link opens the side's (or referee's) page
+        urls = {
+            o: f"{base}/{page.get(o, 'play')}/{created.game_id}#{t}"
+            for o, t in created.tokens.items()
+        }
         codes = await asyncio.to_thread(lambda: {o: _qr(url) for o, url in urls.items()})
         links = [
             Link(observer=o, name=names[o], url=url, qr_svg=codes[o]) for o, url in urls.items()
@@ -437,7 +443,7 @@ def create_app(
         observer = await hub.observer(game_id, token)
         offered = await seats.offer(hub, game_id, observer, seats.device_of(x_ghillie_seat))
         base = public or str(request.base_url).rstrip("/")
-        url = f"{base}/play/{game_id}#{token}&move={offered['code']}"
+        url = f"{base}/play/{game_id}#{token}&seat-code={offered['code']}"
         return {**offered, "url": url, "qr_svg": await asyncio.to_thread(_qr, url)}
 
     @app.post("/api/games/{game_id}/seat/move")
@@ -515,6 +521,10 @@ def create_app(
         hub = the_hub(request)
         observer = await _seated(hub, game_id, authorization, x_ghillie_seat)
         game = await hub.live(game_id)
+        if observer not in game.state.sides:
+            # Odds are a side's, built from what it may know: the referee and the table
+            # screen give no orders to weigh.
+            raise Refusal(UNKNOWN_SIDE, "There is no such side in this game.")
         return OddsAnswer(**odds_for(game.state, observer, body.command))
 
     @app.websocket("/api/games/{game_id}/ws")
@@ -533,6 +543,10 @@ def create_app(
     @app.get("/play/{game_id}", include_in_schema=False)
     async def play_page(game_id: str) -> Response:
         return _page("play.html")
+
+    @app.get("/table/{game_id}", include_in_schema=False)
+    async def table_page(game_id: str) -> Response:
+        return _page("table.html")
 
     @app.get("/static/{name:path}", include_in_schema=False)
     async def static(name: str) -> Response:

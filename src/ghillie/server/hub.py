@@ -62,7 +62,7 @@ from ghillie.server.limits import Limits
 from ghillie.server.problems import BUSY, UNAVAILABLE, Problem, unknown_game, where
 from ghillie.server.rolls import Pending
 from ghillie.server.tokens import new_token, token_hash
-from ghillie.state import REFEREE, GameState, Phase
+from ghillie.state import REFEREE, SPECTATOR, GameState, Phase
 from ghillie.store.base import Answer, Append, Conflict, EventStore, Seat, StoredRoll, UnknownGame
 from ghillie.view import project, project_update, spoken
 from ghillie.words import speaker
@@ -178,7 +178,8 @@ class Hub:
             "scenario": scenario.model_dump(mode="json", by_alias=True),
             "fair": {**kept.to_json(), "anchors": {}},
         }
-        tokens = {observer: new_token() for observer in (*sides, REFEREE)}
+        # The spectator's token opens the table screen: public facts only, and no orders.
+        tokens = {observer: new_token() for observer in (*sides, REFEREE, SPECTATOR)}
         hashes = {token_hash(t): observer for observer, t in tokens.items()}
         if clients:
             await self._io(self.store.create_game, game_id, header, None, hashes)
@@ -377,6 +378,10 @@ class Hub:
         roll is asked for; it is ruled on when every party's element is in, which may be at
         once (host-held chains) or when the sides' pages answer."""
         game = await self.live(game_id)
+        if observer not in game.state.sides:
+            # The referee and the spectator give no orders: refused alike whatever the game's
+            # state (a roll waiting or not), before anything is tried or asked for.
+            raise Refusal(UNKNOWN_SIDE, "There is no such side in this game.")
         async with game.lock:
             if game.pending is not None:
                 # A retry of the waiting command, or another command: either way, another

@@ -80,16 +80,20 @@ def state(game: LiveGame, observer: str, device: str | None) -> dict[str, Any]:
     since when), and, for the holder, when other devices opened its link."""
     if observer not in game.state.sides:
         return {"state": "none"}
+    # Which side, and who holds its chain: a device shown no view needs both to take the
+    # seat over (its new chain is made for that side).
+    held = "host" if observer in game.header["fair"]["held"] else "client"
+    out: dict[str, Any] = {"side": observer, "chain": held}
     seat = game.seats.get(observer)
     if seat is None:
-        return {"state": "free"}
-    if device is not None and seat.holder == device:
-        return {
-            "state": "yours",
-            "since": seat.since,
-            "visits": list(game.visits.get(observer, [])),
-        }
-    return {"state": "taken", "since": seat.since}
+        return {"state": "free", **out}
+    if device is None or seat.holder != device:
+        return {"state": "taken", **out, "since": seat.since}
+    visits = list(game.visits.get(observer, []))
+    out |= {"state": "yours", "since": seat.since, "visits": visits}
+    if seat.chain is not None:
+        out |= {"anchor": seat.chain, "chain_from": seat.chain_from}
+    return out
 
 
 def public(game: LiveGame) -> dict[str, Any]:
@@ -261,6 +265,7 @@ def _seated(hub: Hub, game: LiveGame, observer: str, seat: Seat) -> None:
     """A device took the seat over: the ledger (or, before the game starts, the anchors)
     learns its chain, every page is told, and the old device is let go."""
     game.seats[observer] = seat
+    game.visits.pop(observer, None)  # the new device's own visit, and the old device's
     if seat.chain is not None and seat.chain_from is not None:
         if game.ledger is None:
             game.anchors[observer] = seat.chain

@@ -61,7 +61,8 @@ async def serve_socket(hub: Hub, socket: WebSocket, game_id: str) -> None:
     watcher.device = device
     try:
         whole = await hub.watch_view(game, watcher, _after(hello.get("after"), game.state.seq))
-        await socket.send_text(_dumps({"type": "view", "view": whole}))
+        seat = seats.state(game, observer, device)
+        await socket.send_text(_dumps({"type": "view", "view": whole, "seat": seat}))
         sender = asyncio.create_task(_pump(socket, watcher.queue))
         try:
             await _receive_commands(hub, socket, game_id, watcher)
@@ -78,9 +79,9 @@ async def serve_socket(hub: Hub, socket: WebSocket, game_id: str) -> None:
 async def _seated(
     hub: Hub, socket: WebSocket, game: LiveGame, observer: str, key: Any, lang: str
 ) -> str | None:
-    """Tell the page its seat (ghillie.server.seats) before anything of the game. A device
-    that does not hold a taken seat is shown nothing of the game: it may only take the seat
-    over (with the holder's code, or with a new chain) until it goes."""
+    """The device of a connection, once it may see the side (ghillie.server.seats). A device
+    that does not hold a taken seat is told so and shown nothing of the game: it may only
+    take the seat over (with the holder's code, or with a new chain) until it goes."""
     try:
         device = seats.device_of(key)
     except Refusal:
@@ -90,10 +91,7 @@ async def _seated(
     except Refusal:
         pass
     else:
-        await socket.send_text(
-            _dumps({"type": "seat", "seat": seats.state(game, observer, device)})
-        )
-        return device
+        return device  # its seat rides in the view's frame: a client of old reads on
     await socket.send_text(_dumps({"type": "seat", "seat": seats.state(game, observer, device)}))
     words = speaker(game.scenario.ruleset, lang)
     while True:

@@ -20,8 +20,13 @@ export function hasMap(view) {
 }
 
 export class Board {
-  constructor(container) {
+  /** `options.minText()`: the least height of the map's words, in CSS pixels (a screen read
+   * from across a table asks for more than a phone in the hand); `options.maxHeight()`: the
+   * most the map may be tall, in CSS pixels (70% of the window's height unless told). */
+  constructor(container, options = {}) {
     this.container = container;
+    this.minText = options.minText || (() => MIN_TEXT);
+    this.maxHeight = options.maxHeight || (() => window.innerHeight * 0.7);
     this.picking = null; // {label, where, done} while the player picks on the map
     this.zoom = 1;
     this.centre = null; // [x, y] in map units
@@ -208,9 +213,9 @@ export class Board {
     if (!this.extent) return;
     const [x0, y0, x1, y1] = this.extent;
     // The map is as tall as its shape asks at this width (no empty bands), up to 70% of
-    // the screen's height.
+    // the screen's height (or the height the page allows it).
     const across = this.frame.clientWidth || 1;
-    const tall = Math.min(across * ((y1 - y0) / (x1 - x0)), window.innerHeight * 0.7);
+    const tall = Math.min(across * ((y1 - y0) / (x1 - x0)), this.maxHeight());
     this.svg.style.height = `${Math.round(tall)}px`;
     const width = (x1 - x0) / this.zoom;
     const height = (y1 - y0) / this.zoom;
@@ -219,10 +224,10 @@ export class Board {
     cy = Math.max(y0 + height / 2, Math.min(y1 - height / 2, cy));
     this.centre = [cx, cy];
     this.svg.setAttribute("viewBox", `${(cx - width / 2).toFixed(3)} ${(cy - height / 2).toFixed(3)} ${width.toFixed(3)} ${height.toFixed(3)}`);
-    // Map words stay at least MIN_TEXT CSS pixels high: a size in map units per zoom.
+    // Map words stay at least minText CSS pixels high: a size in map units per zoom.
     const shown = this.svg.getBoundingClientRect();
     const perUnit = Math.min(shown.width / width, shown.height / height) || 1;
-    this.svg.style.setProperty("--text", `${(MIN_TEXT / perUnit).toFixed(3)}px`);
+    this.svg.style.setProperty("--text", `${(this.minText() / perUnit).toFixed(3)}px`);
     this.svg.classList.toggle("close", perUnit > 28);
   }
 

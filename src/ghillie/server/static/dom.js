@@ -49,3 +49,24 @@ export function humanize(name) {
   const words = String(name).replace(/[_-]+/g, " ").trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/** The server's QR code (SVG text), made safe to insert: parsed (not pasted as HTML),
+ * scripts and event handlers cannot survive, and scaled by CSS through a viewBox. Null if
+ * the text holds no SVG. */
+export function qrImage(svgText, label) {
+  const doc = new DOMParser().parseFromString(String(svgText), "text/html");
+  const svg = doc.querySelector("svg");
+  if (!svg) return null;
+  svg.querySelectorAll("script, foreignObject").forEach((n) => n.remove());
+  for (const node of [svg, ...svg.querySelectorAll("*")]) {
+    for (const attr of [...node.attributes]) if (/^on/i.test(attr.name)) node.removeAttribute(attr.name);
+  }
+  const width = svg.getAttribute("width");
+  const height = svg.getAttribute("height");
+  if (width && height && !svg.getAttribute("viewBox")) svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", label);
+  return document.importNode(svg, true);
+}

@@ -500,13 +500,19 @@ export class FairPlay {
     const notes = [];
     for (const { side, from } of (view.fairness || {}).new_chains || []) {
       if (!isCount(from)) continue;
-      const who = side === this.me ? t("Your") : t("{side}'s", { side: this.partyName(view, side) });
-      notes.push(t("{who} seat was taken over by another device: from roll {from} on, its dice come from a new chain made there. No earlier roll changes.", { who, from }));
+      notes.push(
+        side === this.me
+          ? t("Your seat was taken over by another device: from roll {from} on, your dice come from a new chain made there. No earlier roll changes.", { from })
+          : t("The seat of {side} was taken over by another device: from roll {from} on, its dice come from a new chain made there. No earlier roll changes.", { side: this.partyName(view, side), from }),
+      );
     }
     for (const [seq, chains] of this.newChains) {
       for (const side of Object.keys(chains)) {
-        const who = side === this.me ? t("your side") : this.partyName(view, side);
-        notes.push(t("From event {seq} on, the dice of {who} come from a new chain (the seat moved to another device).", { seq, who }));
+        notes.push(
+          side === this.me
+            ? t("From event {seq} on, your dice come from a new chain (your seat moved to another device).", { seq })
+            : t("From event {seq} on, the dice of {side} come from a new chain (its seat moved to another device).", { seq, side: this.partyName(view, side) }),
+        );
       }
     }
     return notes;
@@ -711,7 +717,7 @@ export class FairPlay {
   joiningNote(view) {
     const joining = ((view.fairness || {}).joining || []).filter((side) => side !== this.me);
     if (!joining.length) return null;
-    return t("Waiting for {join} to open their page: the game starts once every side has.", { join: joining.map((side) => this.partyName(view, side)).join(", ") });
+    return t("Waiting for {join} to take their seat: the game starts once every side has.", { join: joining.map((side) => this.partyName(view, side)).join(", ") });
   }
 
   waiting(view) {

@@ -17,10 +17,10 @@ import { language, t, useLanguage } from "./i18n.js";
 const $ = (id) => document.getElementById(id);
 
 const game = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
-// The fragment is the token, and a move code after "&move=" when the link comes from another
+// The fragment is the token, and a move code after "&seat-code=" when the link comes from another
 // device's "Move this seat" (seat.js).
 const [token, ...extras] = location.hash.slice(1).split("&");
-const moveCode = new URLSearchParams(extras.join("&")).get("move");
+const moveCode = new URLSearchParams(extras.join("&")).get("seat-code");
 
 // The badge says "live" only while the socket carries the game and answers its heartbeat
 // (socket.js); "offline" while the network is down or the socket closed, with the seconds

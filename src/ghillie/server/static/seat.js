@@ -7,7 +7,7 @@
 // that device is lost, with a new dice chain from the next roll on.
 
 import * as api from "./api.js";
-import { h } from "./dom.js";
+import { h, qrImage } from "./dom.js";
 import * as fair from "./fair.js";
 import { t } from "./i18n.js";
 import { sideName } from "./pieces.js";
@@ -24,7 +24,7 @@ export class Seat {
   /**
    * @param {string} game the game id
    * @param {string} token the side's token (from the link)
-   * @param {string|null} move a move code the link carries (`#token&move=CODE`)
+   * @param {string|null} move a move code the link carries (`#token&seat-code=CODE`)
    * @param {object} storage the page's kept storage (fairplay's)
    * @param {{send: (m: object) => boolean, changed: () => void, stop: () => void,
    *   freshAnchor: (side: string) => string, chainFrom: (side: string, k: number) => void}} hooks
@@ -220,10 +220,7 @@ export class Seat {
         this.offered = null;
         this.hooks.changed();
       });
-      const qr = h("div", { class: "qr", role: "img", "aria-label": t("QR code that moves this seat") });
-      // The server's SVG, parsed as an image, never as HTML of the page.
-      const parsed = new DOMParser().parseFromString(this.offered.qr_svg, "image/svg+xml").documentElement;
-      if (parsed && parsed.nodeName === "svg") qr.append(document.importNode(parsed, true));
+      const qr = h("div", { class: "qr" }, qrImage(this.offered.qr_svg, t("QR code that moves this seat")));
       rows.push(
         h(
           "div",

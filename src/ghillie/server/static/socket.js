@@ -151,6 +151,8 @@ export class Live {
       if (first) this.connections += 1;
       clearTimeout(this.giveUp);
       this.status("live");
+      // The first view comes with this device's seat (seat.js), taken in first.
+      if (message.seat && this.hooks.onMessage) this.hooks.onMessage({ type: "seat", seat: message.seat });
       this.accept(message.view, true);
       if (first && this.hooks.onReady) this.hooks.onReady();
     } else if (message.type === "update") {

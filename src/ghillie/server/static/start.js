@@ -1,8 +1,9 @@
 // The start page: pick the rules and a scenario (bundled or uploaded), create the game, and
-// hand out one private link per side plus the referee's, each with its QR code.
+// hand out one private link per side, the table screen's and the referee's, each with its
+// QR code.
 
 import * as api from "./api.js";
-import { h } from "./dom.js";
+import { h, qrImage } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -87,24 +88,8 @@ async function create(event) {
   }
 }
 
-/** The server's QR code, made safe to insert: parsed (not pasted as HTML), scripts and
- * event handlers cannot survive, and scaled by CSS through a viewBox. */
 function qrCode(svgText, label) {
-  const doc = new DOMParser().parseFromString(svgText, "text/html");
-  const svg = doc.querySelector("svg");
-  if (!svg) return h("p", {}, "(no QR code)");
-  svg.querySelectorAll("script, foreignObject").forEach((n) => n.remove());
-  for (const node of [svg, ...svg.querySelectorAll("*")]) {
-    for (const attr of [...node.attributes]) if (/^on/i.test(attr.name)) node.removeAttribute(attr.name);
-  }
-  const width = svg.getAttribute("width");
-  const height = svg.getAttribute("height");
-  if (width && height && !svg.getAttribute("viewBox")) svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.removeAttribute("width");
-  svg.removeAttribute("height");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `QR code of the link for ${label}`);
-  return document.importNode(svg, true);
+  return qrImage(svgText, `QR code of the link for ${label}`) || h("p", {}, "(no QR code)");
 }
 
 async function copy(input, button) {
@@ -131,28 +116,75 @@ async function copy(input, button) {
   setTimeout(() => (button.textContent = "Copy"), 2000);
 }
 
+// The referee's link and the table screen's are not a side's: each says what it is for.
+const SPECIAL = {
+  referee: {
+    badge: h("span", { class: "badge secret" }, "sees everything"),
+    hint: "For the host or an umpire only.",
+    open: "Open the referee's page",
+  },
+  spectator: {
+    badge: h("span", { class: "badge public" }, "shows no secrets"),
+    hint: "For a tablet or TV everyone at the table can see: where the game stands, the map and what is on the table, the latest news. It shows no side's secrets and gives no orders.",
+    open: "Open the table screen",
+  },
+};
+
 function linkCard(link) {
-  const referee = link.observer === "referee";
+  const special = SPECIAL[link.observer];
   const input = h("input", { type: "text", readOnly: true, value: link.url, class: "url", "aria-label": `link for ${link.name}`, onfocus: (e) => e.target.select() });
   const button = h("button", { type: "button", class: "copy" }, "Copy");
   button.addEventListener("click", () => copy(input, button));
   return h(
     "li",
-    { class: `link${referee ? " referee" : ""}`, dataset: { observer: link.observer } },
-    h("h3", {}, link.name, referee ? h("span", { class: "badge secret" }, "sees everything") : null),
-    h("p", { class: "hint" }, referee ? "For the host or an umpire only." : `For the player of ${link.name} only.`),
+    { class: `link${special ? ` ${link.observer}` : ""}`, dataset: { observer: link.observer } },
+    h("h3", {}, link.name, special ? special.badge.cloneNode(true) : null),
+    h("p", { class: "hint" }, special ? special.hint : `For the player of ${link.name} only.`),
     h("div", { class: "qr" }, qrCode(link.qr_svg, link.name)),
     h("div", { class: "url-row" }, input, button),
-    h("a", { href: link.url, target: "_blank", rel: "noopener noreferrer", class: "open" }, "Open this side's page"),
+    special ? null : h("p", { class: "seat-status", dataset: { taken: "false" }, "aria-live": "polite" }, "Seat not taken yet."),
+    h("a", { href: link.url, target: "_blank", rel: "noopener noreferrer", class: "open" }, special ? special.open : "Open this side's page"),
   );
+}
+
+let watching = null; // the timer that keeps the links' seat lines up to date
+
+/** Which seats a device has taken (seat.js), every few seconds while the links are shown:
+ * opening a link to check it takes nothing; the player taking their seat shows here. */
+function watchSeats(created) {
+  clearInterval(watching);
+  const referee = created.links.find((l) => l.observer === "referee");
+  if (!referee) return;
+  const token = referee.url.split("#")[1];
+  const update = async () => {
+    if ($("links").hidden) return;
+    let answer;
+    try {
+      answer = await api.seats(created.game_id, token);
+    } catch {
+      return; // the next round tries again
+    }
+    for (const [side, seat] of Object.entries(answer.seats || {})) {
+      const line = document.querySelector(`li.link[data-observer="${CSS.escape(side)}"] .seat-status`);
+      if (!line || !seat) continue;
+      const when = seat.since ? new Date(seat.since) : null;
+      const at = when && !Number.isNaN(when.getTime()) ? ` at ${when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` : "";
+      line.dataset.taken = seat.taken ? "true" : "false";
+      line.textContent = seat.taken ? `Seat taken by a device${at}. Only that device plays this side now.` : "Seat not taken yet.";
+    }
+  };
+  update();
+  watching = setInterval(update, 3000);
 }
 
 function showLinks(created, clients) {
   $("game-title").textContent = created.title;
   $("clients-note").hidden = !clients;
-  const sides = created.links.filter((l) => l.observer !== "referee");
-  const referee = created.links.filter((l) => l.observer === "referee");
-  $("link-list").replaceChildren(...sides.concat(referee).map(linkCard));
+  // The players' links first, then the table screen's, then the referee's.
+  const rank = (l) => ({ spectator: 1, referee: 2 })[l.observer] || 0;
+  const links = [...created.links].sort((a, b) => rank(a) - rank(b));
+  $("link-list").replaceChildren(...links.map(linkCard));
+  watchSeats(created);
   $("new-game").hidden = true;
   $("links").hidden = false;
   $("links").scrollIntoView({ block: "start" });
