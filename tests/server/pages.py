@@ -150,10 +150,11 @@ def _call(url: str, body: Any | None = None, token: str | None = None) -> Any:
         return json.load(answer)
 
 
-def create_game(base: str, scenario: str) -> Game:
+def create_game(base: str, scenario: str, chains: str = "host") -> Game:
     """A new game of a bundled scenario. The host holds every side's dice chain, so the game
-    starts with no page open and each page can be opened on its own."""
-    body = _call(f"{base}/api/games", {"scenario": scenario})
+    starts with no page open and each page can be opened on its own; with ``chains="clients"``
+    each side's page holds its own, and every roll waits for the pages."""
+    body = _call(f"{base}/api/games", {"scenario": scenario, "chains": chains})
     links = {link["observer"]: link["url"] for link in body["links"]}
     return Game(scenario, body["game_id"], links)
 

@@ -382,6 +382,28 @@ def test_the_websocket_sends_the_view_then_every_update_and_takes_commands(
         assert [e["seq"] for e in orks.receive_json()["view"]["log"]] == [1]
 
 
+def test_a_reconnecting_page_is_sent_the_log_after_the_seq_it_holds_and_pings_are_answered(
+    client: TestClient,
+) -> None:
+    game, tokens = new_game(client)
+    give(client, game, tokens["jungle"], {"type": "ready"}, "1")
+    give(client, game, tokens["orks"], {"type": "ready"}, "2")
+    for after, logged in ((0, [1, 2]), (2, []), (-1, [0, 1, 2]), (7, [0, 1, 2]), ("x", [0, 1, 2])):
+        with client.websocket_connect(f"/api/games/{game}/ws") as socket:
+            socket.send_json({"type": "auth", "token": tokens["orks"], "after": after})
+            whole = socket.receive_json()
+            if whole["type"] == "seat":  # a side's seat comes first (ghillie.server.seats)
+                whole = socket.receive_json()
+            assert whole["type"] == "view"
+            # The rest of the view is whole; only the log is cut to what the page lacks
+            # (and a page claiming more than the game has gets all of it).
+            assert whole["view"]["seq"] == 2
+            assert [entry["seq"] for entry in whole["view"]["log"]] == logged, after
+            assert whole["view"]["pieces"]
+            socket.send_json({"type": "ping"})
+            assert socket.receive_json() == {"type": "pong"}
+
+
 def test_a_websocket_with_a_bad_token_is_closed_like_an_unknown_game(client: TestClient) -> None:
     game, _ = new_game(client)
     with client.websocket_connect(f"/api/games/{game}/ws") as socket:

@@ -722,16 +722,26 @@ def test_a_lost_answer_is_retried_with_the_same_command_id_and_applied_once(
     jungle = Player(browser, links["jungle"], PHONE)
     sent: list[dict[str, Any]] = []
 
-    def lose_the_first_answer(route: Any) -> None:
-        sent.append(json.loads(route.request.post_data))
-        if len(sent) == 1:
-            route.fetch()  # the server gets the command and answers ...
-            route.abort("connectionreset")  # ... but the answer never arrives
-        else:
-            route.continue_()
+    def lose_the_first_answer(socket: Any) -> None:
+        upstream = socket.connect_to_server()
+
+        def to_server(message: str | bytes) -> None:
+            upstream.send(message)
+            parsed = json.loads(message)
+            if parsed.get("type") == "command":
+                sent.append(parsed)
+                if len(sent) == 1:  # the server has the command, but its answer never arrives
+                    upstream.close()
+                    socket.close()
+
+        socket.on_message(to_server)
+        upstream.on_message(lambda message: socket.send(message))
 
     try:
-        jungle.page.route("**/api/games/*/commands", lose_the_first_answer)
+        # Orders go by the websocket: from the next connection on, through the meddler.
+        jungle.page.route_web_socket(re.compile(r".*/ws$"), lose_the_first_answer)
+        jungle.page.evaluate("() => window.ghillie.live.socket.close()")
+        jungle.page.wait_for_selector("#conn[data-state=live]")
         before = jungle.seq()
         orders = jungle.form("record_ambushes")
         # The form starts with an order for Graw's patrol and one for Harker's squad.
@@ -741,6 +751,7 @@ def test_a_lost_answer_is_retried_with_the_same_command_id_and_applied_once(
         assert "you write down 1 ambush order: Sgt. Graw's patrol in square D2" in jungle.submit(
             orders
         )
+        # Sent again on the next connection, with the same id: the first answer, applied once.
         assert len(sent) == 2
         assert sent[0]["command_id"] == sent[1]["command_id"]
         assert jungle.seq() == before + 1

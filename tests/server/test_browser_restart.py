@@ -4,9 +4,9 @@ their own dice chains.
 
 One side's page is away (a phone in a pocket) when the other gives an order, so the roll
 waits for it; the server is killed there, and started again on the same database. The game
-must go on: the same signed request is shown again, an order given meanwhile (by the API, or
-by the player pressing again after an outage longer than the page's retries) is refused with
-a sentence that says what waits for what, instead of asking a second time for the roll — which
+must go on: the same signed request is shown again, the page sends its order again with the
+same id and waits for that request, and another order given meanwhile (by the API) is refused
+with a sentence that says what waits for what, instead of asking a second time for the roll — which
 the other page, holding the first request as a receipt, would take for a host trying for
 another result and refuse for good. No page raises an alarm, and the finished game's record
 passes ``ghillie audit`` with both pages' receipts.
@@ -120,21 +120,37 @@ def test_a_page_held_game_survives_kill_9_between_the_request_and_the_contributi
         jungle.page.wait_for_selector("#result.ok")
         no_alarm(jungle, orks)
 
-        # 2. An outage longer than the page's retries: the player gives the order again.
+        # 2. A long outage: the page keeps the order (the player cannot give another) and
+        #    sends it again with its id once the server is back; it waits for the same roll.
         away(orks)
         jungle.page.locator("button.command-button[data-command=end_phase]").click()
         asked = waiting_for_orks(jungle, 4)
         server.kill()
         kills += 1
-        jungle.page.wait_for_selector("#result.error", timeout=AFTER_RESTART_MS)
-        assert "Could not reach the server" in jungle.page.inner_text("#result")
+        jungle.page.wait_for_function(
+            "() => document.getElementById('result').textContent.startsWith('No answer yet')",
+            timeout=AFTER_RESTART_MS,
+        )
+        assert jungle.page.locator("button.command-button:not([disabled])").count() == 0
         server.start()
         assert waiting_for_orks(jungle, 4, AFTER_RESTART_MS) == asked
-        jungle.page.locator("button.command-button[data-command=end_phase]").click()
         jungle.page.wait_for_function(
-            "() => document.getElementById('result').textContent.startsWith('Your earlier')"
+            "() => document.getElementById('result').textContent.startsWith('Waiting for')",
+            timeout=AFTER_RESTART_MS,
         )
         assert jungle.page.inner_text("#result") == (
+            "Waiting for the dice of Ork warband's page (roll 4)…"
+        )
+        ends = [m for m in jungle.sent_messages("command") if m["command"]["type"] == "end_phase"]
+        assert len({m["command_id"] for m in ends[-2:]}) == 1  # the same id, sent again
+        # Another order from the Veterans (over the bare API, with their browser's seat key)
+        # meanwhile is refused, saying what waits for what.
+        again = {"command_id": "jungle-again", "command": {"type": "end_phase"}}
+        status, refused = request(
+            server.port, "POST", path, again, tokens["jungle"], seat_key(jungle, game)
+        )
+        assert status == 409, refused
+        assert refused["detail"] == (
             "Your earlier order is still waiting for the dice of Ork warband (roll 4); it goes "
             "ahead once they are in. Give this order after it."
         )

@@ -35,8 +35,10 @@ AUTH_TIMEOUT = 10.0
 
 async def serve_socket(hub: Hub, socket: WebSocket, game_id: str) -> None:
     """One side's live connection. The first message must be ``{"type": "auth", "token":
-    …}``; then the server sends the whole view, pushes an update after every event, and
-    answers commands sent as ``{"type": "command", "command_id": …, "command": {…}}``."""
+    …}`` (with ``after``, the last seq a reconnecting page holds); then the server sends the
+    whole view (its log after ``after``), pushes an update after every event, answers
+    commands sent as ``{"type": "command", "command_id": …, "command": {…}}``, and answers
+    ``{"type": "ping"}`` with ``{"type": "pong"}``."""
     await socket.accept()
     try:
         hello = json.loads(await asyncio.wait_for(socket.receive_text(), AUTH_TIMEOUT))
@@ -58,7 +60,7 @@ async def serve_socket(hub: Hub, socket: WebSocket, game_id: str) -> None:
     watcher = hub.watch(game, observer, lang)
     watcher.device = device
     try:
-        whole = await hub.watch_view(game, watcher)
+        whole = await hub.watch_view(game, watcher, _after(hello.get("after"), game.state.seq))
         seat = seats.state(game, observer, device)
         await socket.send_text(_dumps({"type": "view", "view": whole, "seat": seat}))
         sender = asyncio.create_task(_pump(socket, watcher.queue))
@@ -95,6 +97,9 @@ async def _seated(
     while True:
         message = _parsed(await socket.receive_text()) or {}
         kind = message.get("type")
+        if kind == "ping":  # the page's heartbeat, also while it waits at a taken seat
+            await socket.send_text(_dumps({"type": "pong"}))
+            continue
         try:
             if kind == "move_seat":
                 seat, device = await seats.move(
@@ -137,6 +142,15 @@ def _parsed(text: str) -> dict[str, Any] | None:
     return message if isinstance(message, dict) else None
 
 
+def _after(after: Any, last: int) -> int:
+    """The seq a reconnecting page holds the log up to (the auth message's ``after``): its
+    first view's log starts after it. A page that says it holds more than this game has
+    (another server's copy, say) is sent the whole log, which replaces what it holds."""
+    if isinstance(after, bool) or not isinstance(after, int) or after < -1 or after > last:
+        return -1
+    return after
+
+
 async def _pump(socket: WebSocket, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
     while True:
         message = await queue.get()
@@ -146,6 +160,10 @@ async def _pump(socket: WebSocket, queue: asyncio.Queue[dict[str, Any] | None]) 
         await socket.send_text(_dumps(message))
 
 
+# Commands whose connection has closed, still being ruled on or waiting for their dice.
+_ORPHANS: set[asyncio.Task[None]] = set()
+
+
 async def _receive_commands(hub: Hub, socket: WebSocket, game_id: str, watcher: Watcher) -> None:
     # A command's answer may wait for this very page's roll contribution, so commands are
     # answered by tasks of their own while this loop keeps reading.
@@ -153,8 +171,14 @@ async def _receive_commands(hub: Hub, socket: WebSocket, game_id: str, watcher: 
     try:
         await _read(hub, socket, game_id, watcher, running)
     finally:
+        # Not cancelled when the connection goes: a command cut off in the middle of its
+        # write would leave the store ahead of the hub's copy of the game (a page that
+        # gives an order and drops at once is common now that orders go by the socket).
+        # One waiting for the dice waits on, cheaply, until its roll is through; its
+        # answer goes nowhere then, and the page's resend on its next connection gets it.
         for task in running:
-            task.cancel()
+            _ORPHANS.add(task)
+            task.add_done_callback(_ORPHANS.discard)
 
 
 async def _read(
@@ -182,6 +206,9 @@ async def _read(
             await socket.send_text(_dumps({"type": "problem", "problem": problem.body()}))
             continue
         kind = message.get("type")
+        if kind == "ping":  # the page's heartbeat: this connection still carries messages
+            await socket.send_text(_dumps({"type": "pong"}))
+            continue
         if kind == "resync":
             after = message.get("after")
             after = after if isinstance(after, int) and after >= -1 else -1

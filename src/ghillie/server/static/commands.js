@@ -1,26 +1,38 @@
 // The orders a side may give now (view.commands), one card each, generated from the
 // ruleset's command schemas. Cards persist across updates so that an opponent's move never
-// wipes a half-filled form; they come and go as commands become allowed or not.
+// wipes a half-filled form; they come and go as commands become allowed or not. An order
+// given goes to the outbox (outbox.js), which sends it over the websocket; while it is on
+// its way every order's button is disabled and the order's card says where it stands: not
+// sent yet (offline), sent, or waiting for the dice of whom.
 
-import * as api from "./api.js";
 import { h, humanize } from "./dom.js";
 import { FormError, commandForm } from "./forms.js";
 import { OddsPanel } from "./odds.js";
+import { sideName } from "./pieces.js";
 import { hasFields, hasRequired } from "./schema.js";
 import { t } from "./i18n.js";
+
+// A roll that has waited this long for another side's page: say what to do about it.
+const LONG_WAIT_MS = 20_000;
+const HOST = "host";
+const isCount = (value) => Number.isSafeInteger(value) && value >= 0;
 
 export class Orders {
   /**
    * @param {HTMLElement} container where the cards go
    * @param {HTMLElement} result where the latest answer or refusal is shown
-   * @param {{game, token, ruleset, pick, getView, afterCommand}} options
+   * @param {{game, token, ruleset, pick, getView, afterCommand, outbox}} options outbox:
+   *   where orders go (outbox.js), whose changes the page passes to showOutbox()
    */
   constructor(container, result, options) {
     this.container = container;
     this.result = result;
     this.options = options;
-    this.cards = new Map(); // command name → {el, form}
+    this.cards = new Map(); // command name → {el, form, message}
     this.offers = new Map(); // command name → the view's offer: its choices and defaults
+    this.shownOutcome = null; // the outbox's outcome last shown
+    this.waitFrom = null; // {k, at}: the roll our order waits on, and since when
+    this.hint = null; // the timer that adds what to do to a long wait
   }
 
   update(view) {
@@ -64,6 +76,7 @@ export class Orders {
       const idle = this.container.querySelector(":scope > p.empty");
       if (idle) idle.remove();
     }
+    this.showOutbox();
   }
 
   card(name) {
@@ -80,9 +93,9 @@ export class Orders {
       const el = h("div", { class: "command simple" }, button, help ? h("small", { class: "hint" }, help, " ", rules) : rules, message);
       button.addEventListener("click", () => {
         if (spec.confirm && !confirm(spec.confirm)) return;
-        this.send({ type: name }, button, message, null);
+        this.send({ type: name });
       });
-      return { el, form: null };
+      return { el, form: null, message };
     }
     let odds = null; // made once the form exists; the form's changes feed it
     const form = commandForm(spec.schema, {
@@ -123,7 +136,7 @@ export class Orders {
               return;
             }
             if (spec.confirm && !confirm(spec.confirm)) return;
-            this.send(value, submit, message, form);
+            this.send(value);
           },
         },
         help ? h("p", { class: "doc" }, help, " ", rules) : rules,
@@ -136,7 +149,7 @@ export class Orders {
     const offer = this.offers.get(name) || {};
     if (offer.defaults) form.set(offer.defaults);
     if (odds) odds.changed();
-    return { el, form };
+    return { el, form, message };
   }
 
   refused(form, message, text, path) {
@@ -145,24 +158,91 @@ export class Orders {
     this.say(message, "error", text);
   }
 
-  async send(command, button, message, form) {
-    button.disabled = true;
-    this.say(message, "pending", t("Sending…"));
-    try {
-      const answer = await api.command(this.options.game, this.options.token, command);
-      const lines = (answer.said || []).map((line) => line.text).filter(Boolean);
-      this.say(message, "ok", lines.length ? lines.join(" ") : t("Done."));
-      this.answeredSeq = answer.seq;
-      this.options.afterCommand(answer);
-    } catch (error) {
-      if (error instanceof api.Problem) {
-        this.refused(form, message, error.message, (error.body || {}).field);
-      } else {
-        this.say(message, "error", t("Could not reach the server. Check the connection and try again."));
-      }
-    } finally {
-      button.disabled = false;
+  send(command) {
+    // Refused only while another order is on its way, and then every button is disabled.
+    this.options.outbox.give(command);
+  }
+
+  /** Draw the outbox: the order on its way, or the answer or refusal it last got. */
+  showOutbox() {
+    const outbox = this.options.outbox;
+    const busy = outbox.busy;
+    for (const button of this.container.querySelectorAll("button.send, button.command-button")) {
+      button.disabled = busy;
     }
+    if (busy) {
+      const card = this.cards.get(outbox.entry.command.type);
+      this.say(card ? card.message : null, "pending", this.pendingLine(this.options.getView()));
+      return;
+    }
+    this.waitFrom = null;
+    clearTimeout(this.hint);
+    const outcome = outbox.outcome;
+    if (!outcome || outcome === this.shownOutcome) return;
+    this.shownOutcome = outcome;
+    const card = this.cards.get(outcome.command.type);
+    const message = card ? card.message : null;
+    if (outcome.problem) {
+      const problem = outcome.problem;
+      this.refused(card ? card.form : null, message, problem.detail || problem.code || t("The order was refused."), problem.field);
+      return;
+    }
+    const answer = outcome.answer;
+    const lines = (answer.said || []).map((line) => line.text).filter(Boolean);
+    this.say(message, "ok", lines.length ? lines.join(" ") : t("Done."));
+    this.answeredSeq = answer.seq;
+    this.options.afterCommand(answer);
+  }
+
+  /** Where the order on its way stands, in the player's words. */
+  pendingLine(view) {
+    const outbox = this.options.outbox;
+    const offline = navigator.onLine === false;
+    if (!outbox.sent) {
+      if (outbox.live.live) return t("Sending…"); // going out now
+      if (outbox.entry.unclear) {
+        // It went out once, and the connection went before its answer came.
+        return offline
+          ? t("No answer yet — you are offline. The order will be sent again when the connection is back; it cannot count twice.")
+          : t("No answer yet — the connection dropped. The order will be sent again when it is back; it cannot count twice.");
+      }
+      return offline
+        ? t("Not sent yet — you are offline; it will be sent when the connection is back.")
+        : t("Not sent yet — there is no connection to the server; it will be sent when the connection is back.");
+    }
+    return (view && this.rollWait(view)) || t("Sending…");
+  }
+
+  /** Whom our order's roll waits for ("Waiting for the dice of Ork warband's page (roll
+   * 4)…"), and after a long wait what to do about it; null if no roll waits for it. */
+  rollWait(view) {
+    const fairness = view.fairness || {};
+    const request = fairness.request;
+    if (!request || typeof request !== "object" || request.side !== view.you) {
+      this.waitFrom = null;
+      return null;
+    }
+    const k = request.k;
+    if (!this.waitFrom || this.waitFrom.k !== k) {
+      this.waitFrom = { k, at: Date.now() };
+      clearTimeout(this.hint);
+      this.hint = setTimeout(() => this.showOutbox(), LONG_WAIT_MS + 50);
+    }
+    const sides = new Set((view.sides || []).map((side) => side && side.id));
+    const waiting = Array.isArray(fairness.waiting) ? fairness.waiting : [];
+    const whom = waiting.map((party) => {
+      if (party === HOST) return t("the host");
+      if (party === view.you) return t("this page");
+      return sides.has(party) ? t("{side}'s page", { side: sideName(view, party) }) : t("another party");
+    });
+    const roll = isCount(k) ? k : "?";
+    if (!whom.length) return t("Rolling the dice (roll {k})…", { k: roll });
+    let text = t("Waiting for the dice of {whom} (roll {k})…", { whom: whom.join(", "), k: roll });
+    const others = waiting.filter((party) => party !== HOST && party !== view.you && sides.has(party));
+    if (others.length && Date.now() - this.waitFrom.at >= LONG_WAIT_MS) {
+      text += " " + t("Ask {sides} to open their page.", { sides: others.map((side) => sideName(view, side)).join(", ") });
+    }
+    return text;
   }
 
   say(message, kind, text) {

@@ -8,6 +8,7 @@ import { h } from "./dom.js";
 import { FairPlay, KeptStore } from "./fairplay.js";
 import { Seat } from "./seat.js";
 import { Board, hasMap } from "./board.js";
+import { Outbox } from "./outbox.js";
 import * as panels from "./panels.js";
 import { sideName } from "./pieces.js";
 import { Live } from "./socket.js";
@@ -21,10 +22,15 @@ const game = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop
 const [token, ...extras] = location.hash.slice(1).split("&");
 const moveCode = new URLSearchParams(extras.join("&")).get("seat-code");
 
+// The badge says "live" only while the socket carries the game and answers its heartbeat
+// (socket.js); "offline" while the network is down or the socket closed, with the seconds
+// to the next try; "reconnecting…" while a connection is being made.
 const CONNECTION = {
   connecting: () => t("connecting…"),
   live: () => t("live"),
-  offline: () => t("offline — reconnecting"),
+  reconnecting: () => t("reconnecting…"),
+  offline: (seconds) =>
+    seconds && navigator.onLine !== false ? t("offline — trying again in {n}s", { n: seconds }) : t("offline"),
   "bad-link": () => t("not a valid link"),
 };
 
@@ -33,6 +39,7 @@ let current = null; // the latest view
 let map = null;
 let orders = null;
 let live = null;
+let outbox = null;
 let fairplay = null;
 let seat = null;
 
@@ -42,12 +49,13 @@ function showConnection(state, seconds) {
   connection = [state, seconds];
   const chip = $("conn");
   chip.dataset.state = state;
-  chip.textContent = CONNECTION[state]() + (state === "offline" && seconds ? t(" in {n}s", { n: seconds }) : "");
+  chip.textContent = CONNECTION[state](seconds);
   if (state === "bad-link") badLink();
-  if (state === "offline" && current) {
+  if (state === "offline" && current && navigator.onLine !== false) {
     // While the socket is down, fetch the news over plain HTTP (a proxy may block sockets).
     api.view(game, token, live.lastSeq).then((view) => live.accept(view, false), () => {});
   }
+  if (orders) orders.showOutbox(); // "not sent yet — you are offline", or back to "Sending…"
 }
 
 function badLink() {
@@ -79,7 +87,7 @@ function render(view) {
       $("commands").replaceChildren();
       orders = null;
       const [state, seconds] = connection;
-      $("conn").textContent = CONNECTION[state]() + (state === "offline" && seconds ? t(" in {n}s", { n: seconds }) : "");
+      $("conn").textContent = CONNECTION[state](seconds);
       render(current);
     });
   }
@@ -129,6 +137,7 @@ function render(view) {
         // A point, square or hex may be tapped on the map; without a map it is typed.
         pick: hasMap(view) ? (label, where, done) => map.pick(label, where, done) : null,
         getView: () => current,
+        outbox,
         afterCommand: () => {
           if (map) map.forgetPick();
           // Normally the socket brings the news; without it, fetch it.
@@ -193,21 +202,27 @@ function main() {
   live = new Live(game, token, {
     onView: (view, whole) => {
       // First the page's share of any roll asked for (once the seat is this page's), then
-      // the drawing.
+      // the drawing. The view holds the whole log the page took in, also when a new
+      // connection sent only what was new.
       if (seat.playing) {
         played = true;
         fairplay.observe(view, whole);
       }
+      outbox.seen(view);
       render(view);
     },
     onStatus: showConnection,
+    // Each new connection: the order on its way goes out on it (once).
+    onReady: () => outbox.flush(),
+    onAnswer: (message) => outbox.answered(message),
     onMessage: (message) => {
       if (!seat.received(message)) fairplay.replied(message);
     },
     hello: () => seat.hello(),
   });
+  outbox = new Outbox(game, live, { changed: () => orders && orders.showOutbox() });
   // The page's api helper, for the odd script or test that drives a side without forms.
-  window.ghillie = { game, token, api, live, fairplay, seat, get view() { return current; } };
+  window.ghillie = { game, token, api, live, outbox, fairplay, seat, get view() { return current; } };
   live.start();
   loadCatalogue().then((rulesets) => {
     catalogue = rulesets;

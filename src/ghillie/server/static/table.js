@@ -25,6 +25,7 @@ const PHONE_TEXT = 12; // and on a phone, as on the sides' pages
 const CONNECTION = {
   connecting: () => t("connecting…"),
   live: () => t("live"),
+  reconnecting: () => t("reconnecting…"), // socket.js: a connection being made again
   offline: () => t("offline — reconnecting"),
   "bad-link": () => t("not a valid link"),
 };
