@@ -240,7 +240,8 @@ export class Orders {
     let text = t("Waiting for the dice of {whom} (roll {k})…", { whom: whom.join(", "), k: roll });
     const others = waiting.filter((party) => party !== HOST && party !== view.you && sides.has(party));
     if (others.length && Date.now() - this.waitFrom.at >= LONG_WAIT_MS) {
-      text += " " + t("Ask {sides} to open their page.", { sides: others.map((side) => sideName(view, side)).join(", ") });
+      // And what to do if that page is gone for good: a lost phone never stalls the game.
+      text += " " + t("Ask {sides} to open their page. If their device is lost, they open their link on another one and start a new dice chain there.", { sides: others.map((side) => sideName(view, side)).join(", ") });
     }
     return text;
   }
