@@ -185,7 +185,9 @@ def test_an_order_waiting_for_the_other_pages_dice_says_whose_and_goes_through_b
         said = jungle.page.evaluate("() => window.__said")
         assert any("this page" in text for text in said), said
         # A long wait says what to do about it.
-        jungle.wait_result("Ask Ork warband to open their page. If their device is lost", timeout=25_000)
+        jungle.wait_result(
+            "Ask Ork warband to open their page. If their device is lost", timeout=25_000
+        )
         assert jungle.seq() == before
         # The orks' page comes back and gives its share; the order goes through by itself.
         orks.page.goto(game.links["orks"])
