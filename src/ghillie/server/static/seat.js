@@ -156,6 +156,8 @@ export class Seat {
 
   takenScreen() {
     const since = clock(this.seat.since);
+    // Worded apart, not inside the sentence's own t(): the catalogue's extractor reads each.
+    const at = since ? t(" at {time}", { time: since }) : "";
     const lost = h("button", { type: "button", class: "new-chain", disabled: this.busy }, t("Start a new dice chain here"));
     lost.addEventListener("click", () => {
       const sure = confirm(t("Only do this if the device that held this seat is lost or broken. Every page of the game is told, and the game's record shows from which roll your dice come from this device. Go on?"));
@@ -171,8 +173,8 @@ export class Seat {
         "p",
         {},
         this.movedAway
-          ? t("Another device took this seat over{at}. This page no longer plays it and is shown nothing more of the game.", { at: since ? t(" at {time}", { time: since }) : "" })
-          : t("Another device took this seat{at}. The device that holds it has been told that this link was opened here.", { at: since ? t(" at {time}", { time: since }) : "" }),
+          ? t("Another device took this seat over{at}. This page no longer plays it and is shown nothing more of the game.", { at })
+          : t("Another device took this seat{at}. The device that holds it has been told that this link was opened here.", { at }),
       ),
       h("h3", {}, t("Was that you, on another device?")),
       h("p", {}, t("On that device, open Fairness and choose “Move this seat to another device”. Then scan its code with this device's camera, or type the code here.")),
@@ -210,7 +212,8 @@ export class Seat {
     const visits = Array.isArray(this.seat.visits) ? this.seat.visits : [];
     if (visits.length) {
       const last = clock(visits[visits.length - 1]);
-      rows.push(h("p", { class: "message error seat-visits", role: "alert" }, t("Another device opened your seat's link{at} and was told the seat is taken. If that was not you, someone else has your link.", { at: last ? t(" at {time}", { time: last }) : "" })));
+      const at = last ? t(" at {time}", { time: last }) : "";
+      rows.push(h("p", { class: "message error seat-visits", role: "alert" }, t("Another device opened your seat's link{at} and was told the seat is taken. If that was not you, someone else has your link.", { at })));
     }
     if (this.offered) {
       const code = this.offered.code;
