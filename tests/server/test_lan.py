@@ -76,10 +76,12 @@ def view_at(url: str) -> dict[str, Any]:
 def assert_links_use(created: dict[str, Any], start: str, local: str) -> None:
     """Every link of ``created`` is at ``start`` and its QR code encodes that very link, not
     the ``local`` address the request was sent to."""
-    assert len(created["links"]) == 3
+    # Two sides, the referee and the table screen.
+    assert len(created["links"]) == 4
     for link in created["links"]:
         url = link["url"]
-        assert url.startswith(f"{start}play/{created['game_id']}#"), url
+        page = "table" if link["observer"] == "spectator" else "play"
+        assert url.startswith(f"{start}{page}/{created['game_id']}#"), url
         assert link["qr_svg"] == qr_of(url)
         assert link["qr_svg"] != qr_of(url.replace(start.rstrip("/"), local))
 
@@ -124,7 +126,7 @@ def test_serve_on_a_machine_with_no_network_says_so_and_keeps_serving(tmp_path: 
         # Links fall back to the address the request was sent to.
         created = create(local)
         for link in created["links"]:
-            assert link["url"].startswith(f"{local}/play/")
+            assert link["url"].startswith((f"{local}/play/", f"{local}/table/"))
             assert link["qr_svg"] == qr_of(link["url"])
 
 
