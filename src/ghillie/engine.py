@@ -15,10 +15,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ghillie import registry
+from ghillie import forms, registry
 from ghillie.dice.source import DiceSource
 from ghillie.dice.steps import NOT_A_DIE
 from ghillie.errors import (
+    AWAITING_REACTION,
     BAD_DIE,
     GAME_OVER,
     MALFORMED_COMMAND,
@@ -90,13 +91,48 @@ def apply(
     command = parse_command(ruleset, raw)
     if state.phase not in type(command).phases:
         raise Refusal(NOT_NOW, "That command cannot be given in this phase of the game.")
-    if not ruleset.may_act(state, side, type(command)):
+    if not may_act(state, side, type(command)):
+        if state.window is not None and not _answers(ruleset, state, type(command)):
+            raise Refusal(
+                AWAITING_REACTION,
+                "The game is waiting for a reaction to the order being given: that comes first.",
+            )
         raise Refusal(NOT_YOUR_TURN, "Your side may not give that command now.")
     ruleset.validate(state, side, command)
     ruling = Ruling(state, ruleset, side, dice, ids, command.entered_rolls())
     ruleset.resolve(ruling, command)
-    event = ruling.finish(state.seq + 1, command.model_dump(mode="json"))
+    given = command.model_dump(mode="json")
+    if state.window is not None and _answers(ruleset, state, type(command)):
+        closed = ruling.answer_window(side, given)
+        if closed is not None:
+            ruleset.close(ruling, closed)
+    event = ruling.finish(state.seq + 1, given)
     return event, replace(ruling.state, seq=event.seq)
+
+
+def may_act(state: GameState[Any], side: str, command: type[Command]) -> bool:
+    """May ``side`` give a command of this type now? While a reaction window is open, the
+    engine decides: only the side it awaits, and only with its answer (any-time orders
+    stay open to everyone the ruleset lets give them). A window's answer is never given
+    outside its window. Otherwise the ruleset's turn structure decides."""
+    ruleset = registry.get(state.ruleset)
+    answer_types = {ruleset.commands[r.answer] for r in ruleset.reactions.values()}
+    window = state.window
+    if window is not None:
+        if _answers(ruleset, state, command):
+            return side == window.awaiting
+        name = next(n for n, model in ruleset.commands.items() if model is command)
+        if not forms.order(ruleset, name).anytime:
+            return False
+    elif command in answer_types:
+        return False
+    return ruleset.may_act(state, side, command)
+
+
+def _answers(ruleset: Ruleset[Any, Any], state: GameState[Any], command: type[Command]) -> bool:
+    """Is ``command`` the answer the open window takes?"""
+    window = state.window
+    return window is not None and ruleset.commands[ruleset.reactions[window.name].answer] is command
 
 
 def allowed_commands(state: GameState[Any], side: str) -> list[str]:
@@ -107,7 +143,7 @@ def allowed_commands(state: GameState[Any], side: str) -> list[str]:
     return [
         name
         for name, model in ruleset.commands.items()
-        if state.phase in model.phases and ruleset.may_act(state, side, model)
+        if state.phase in model.phases and may_act(state, side, model)
     ]
 
 

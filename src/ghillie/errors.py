@@ -18,6 +18,7 @@ MALFORMED_COMMAND = "malformed_command"
 BAD_DIE = "bad_die"  # a command names a die the game does not have (a d7)
 NOT_NOW = "not_now"
 NOT_YOUR_TURN = "not_your_turn"
+AWAITING_REACTION = "awaiting_reaction"  # a reaction window is open: only its answers go
 UNKNOWN_PIECE = "unknown_piece"
 NOT_YOURS = "not_yours"
 BAD_ROLL = "bad_roll"

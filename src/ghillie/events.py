@@ -72,7 +72,42 @@ class Open:
     keys: tuple[str, ...]
 
 
-Effect = Place | Update | Remove | Know | SetPhase | BoardChange | Open
+@dataclass(frozen=True)
+class OpenWindow:
+    """A reaction window opens (:class:`ghillie.state.Window`): the engine waits for the
+    answers of ``asks``, in that order."""
+
+    name: str
+    by: str
+    asks: tuple[str, ...]
+    about: Facts = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """``side`` answered the open window with ``answer`` (the command as given)."""
+
+    side: str
+    answer: Facts
+
+
+@dataclass(frozen=True)
+class CloseWindow:
+    """Every side asked has answered: the window closes and the rules go on."""
+
+
+Effect = (
+    Place
+    | Update
+    | Remove
+    | Know
+    | SetPhase
+    | BoardChange
+    | Open
+    | OpenWindow
+    | Answer
+    | CloseWindow
+)
 
 
 @dataclass(frozen=True)
@@ -130,6 +165,12 @@ def effect_to_json(effect: Effect) -> dict[str, Any]:
             return {"op": "board", "name": name, "data": dict(data)}
         case Open(side, id, keys):
             return {"op": "open", "side": side, "id": id, "keys": list(keys)}
+        case OpenWindow(name, by, asks, about):
+            return {"op": "window", "name": name, "by": by, "asks": list(asks), "about": about}
+        case Answer(side, answer):
+            return {"op": "answer", "side": side, "answer": dict(answer)}
+        case CloseWindow():
+            return {"op": "close"}
 
 
 def effect_from_json(data: Mapping[str, Any]) -> Effect:
@@ -148,6 +189,12 @@ def effect_from_json(data: Mapping[str, Any]) -> Effect:
         return BoardChange(data["name"], data["data"])
     if op == "open":
         return Open(data["side"], data["id"], tuple(data["keys"]))
+    if op == "window":
+        return OpenWindow(data["name"], data["by"], tuple(data["asks"]), data["about"])
+    if op == "answer":
+        return Answer(data["side"], data["answer"])
+    if op == "close":
+        return CloseWindow()
     raise ValueError(f"unknown effect op {op!r}")
 
 

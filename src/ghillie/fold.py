@@ -5,8 +5,21 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ghillie.events import BoardChange, Effect, Event, Know, Open, Place, Remove, SetPhase, Update
-from ghillie.state import GameState, Known, Level, Piece
+from ghillie.events import (
+    Answer,
+    BoardChange,
+    CloseWindow,
+    Effect,
+    Event,
+    Know,
+    Open,
+    OpenWindow,
+    Place,
+    Remove,
+    SetPhase,
+    Update,
+)
+from ghillie.state import GameState, Known, Level, Piece, Window
 
 if TYPE_CHECKING:
     from ghillie.ruleset import Ruleset
@@ -50,6 +63,20 @@ def fold_effect(
             return replace(state, board=ruleset.fold(state.board, effect))
         case Open():
             return state
+        case OpenWindow(name, by, asks, about):
+            if state.window is not None:
+                raise ValueError("a reaction window is already open")
+            return replace(state, window=Window(name, by, asks, dict(about)))
+        case Answer(side, answer):
+            window = state.window
+            if window is None or window.awaiting != side:
+                raise ValueError(f"no window awaits {side}'s answer")
+            answers = {**window.answers, side: dict(answer)}
+            return replace(state, window=replace(window, answers=answers))
+        case CloseWindow():
+            if state.window is None or state.window.awaiting is not None:
+                raise ValueError("no window to close, or one still awaiting an answer")
+            return replace(state, window=None)
 
 
 def fold(state: GameState[Any], event: Event, ruleset: Ruleset[Any, Any]) -> GameState[Any]:

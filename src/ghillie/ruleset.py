@@ -22,7 +22,7 @@ from ghillie.forms import Order
 from ghillie.maps import MapView
 from ghillie.ruling import Ruling
 from ghillie.scenario import Scenario
-from ghillie.state import Facts, GameState, Phase, Piece
+from ghillie.state import Facts, GameState, Phase, Piece, Window
 from ghillie.words import Say
 from ghillie.words.piece import PieceWords
 
@@ -109,6 +109,16 @@ class SecretWords:
     values: tuple[tuple[Any, str], ...] = ()
 
 
+@dataclass(frozen=True)
+class Reaction:
+    """A reaction window a ruleset's rules may open (``Ruling.open_window``): the command
+    that answers it, and the sentence every page shows while it waits (``N_``, with
+    ``{side}`` for the side awaited), as a pending roll shows whom it waits for."""
+
+    answer: str  # the name of the command that answers the window
+    waiting: str  # "{side} is declaring AROs."
+
+
 class Ruleset(ABC, Generic[S, B]):
     id: ClassVar[str]
     title: ClassVar[str]
@@ -129,6 +139,10 @@ class Ruleset(ABC, Generic[S, B]):
     # The secret facts a rule may open to another side, in the players' words, by key; every
     # fixed key among them (the pages then demand its proof of its write).
     secret_words: ClassVar[Mapping[str, SecretWords]] = {}
+    # The reaction windows its rules open, by name. While one is open the engine lets only
+    # its answer be given, by the side awaited (and any-time orders by anyone); a window's
+    # answer command can be given at no other time.
+    reactions: ClassVar[Mapping[str, Reaction]] = {}
 
     @abstractmethod
     def new_board(self, scenario: S) -> B:
@@ -154,6 +168,11 @@ class Ruleset(ABC, Generic[S, B]):
     @abstractmethod
     def resolve(self, ruling: Ruling[B], command: Command) -> None:
         """Write the command's effects, rolls and what each side is told."""
+
+    def close(self, ruling: Ruling[B], window: Window) -> None:
+        """Every side asked has answered ``window`` (its ``answers``, by side): go on with
+        the order it interrupted. Runs in the event of the last answer."""
+        raise NotImplementedError(f"{self.id} opens no reaction window")
 
     def fold(self, board: B, change: BoardChange) -> B:
         raise ValueError(f"{self.id} has no board change {change.name!r}")

@@ -14,11 +14,14 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from ghillie.dice.steps import Die
 from ghillie.errors import BAD_ROLL, Refusal
 from ghillie.events import (
+    Answer,
     BoardChange,
+    CloseWindow,
     Effect,
     Event,
     Know,
     Open,
+    OpenWindow,
     Place,
     Remove,
     Roll,
@@ -27,7 +30,7 @@ from ghillie.events import (
     acted,
 )
 from ghillie.fold import fold_effect
-from ghillie.state import REFEREE, SPECTATOR, Facts, GameState, Level, Phase, Piece
+from ghillie.state import REFEREE, SPECTATOR, Facts, GameState, Level, Phase, Piece, Window
 from ghillie.words.say import to_json
 
 if TYPE_CHECKING:
@@ -113,6 +116,35 @@ class Ruling(Generic[B]):
 
     def change_board(self, name: str, **data: Any) -> None:
         self._add(BoardChange(name, data))
+
+    # --- reaction windows (engine.py owns them) --------------------------------------------
+
+    def open_window(
+        self, name: str, *, about: Facts | None = None, asks: tuple[str, ...] | None = None
+    ) -> None:
+        """Open the reaction window ``name`` (one of the ruleset's ``reactions``): the game
+        now waits for the sides in ``asks`` to answer, in that order — by default every
+        other side, in turn order from the acting side. Who is asked must follow from the
+        turn structure and public facts alone, never from a side's secrets: being asked is
+        itself something the asked side and everyone watching learn."""
+        by = self.side
+        assert by is not None, "the game's first event opens no window"
+        if asks is None:
+            sides = self.state.sides
+            start = sides.index(by)
+            asks = tuple(s for s in sides[start + 1 :] + sides[:start])
+        self._add(OpenWindow(name, by, asks, dict(about or {})))
+
+    def answer_window(self, side: str, answer: Facts) -> Window | None:
+        """The engine records ``side``'s answer; the window, if that was the last answer
+        awaited, closes and is returned with every answer, for the ruleset to go on."""
+        self._add(Answer(side, answer))
+        window = self.state.window
+        assert window is not None
+        if window.awaiting is not None:
+            return None
+        self._add(CloseWindow())
+        return window
 
     # --- what each side is told -----------------------------------------------------------
 

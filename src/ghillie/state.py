@@ -64,6 +64,28 @@ class Known:
     facts: Facts = field(default_factory=dict)  # side-specific extras a rule told this side
 
 
+@dataclass(frozen=True)
+class Window:
+    """A reaction window: a command opened it in the middle of an order, and the game waits
+    for the sides in ``asks`` to answer, one after another in that order, before the rules
+    go on (Infinity's AROs, ambush-fire's reactions). The engine owns it: whose answer is
+    awaited and in what order, like turn order. Everything in it is public — who is asked
+    must never depend on another side's secrets — and ``about`` holds only public facts the
+    ruleset attaches (which piece is acting). ``answers`` are the answers as given, by side,
+    for the ruleset to resolve when the window closes."""
+
+    name: str
+    by: str  # the side whose command opened it
+    asks: tuple[str, ...]
+    about: Facts = field(default_factory=dict)
+    answers: Mapping[str, Facts] = field(default_factory=dict)
+
+    @property
+    def awaiting(self) -> str | None:
+        """The side whose answer the game waits for now; None once every side answered."""
+        return next((side for side in self.asks if side not in self.answers), None)
+
+
 B = TypeVar("B")
 
 
@@ -76,6 +98,7 @@ class GameState(Generic[B]):
     phase: Phase = Phase.SETUP
     pieces: Mapping[str, Piece] = field(default_factory=dict)
     knowledge: Mapping[str, Mapping[str, Known]] = field(default_factory=dict)
+    window: Window | None = None  # a reaction window the game waits on (engine.py)
     seq: int = -1  # the last event folded in; -1 before the game is created
 
     def piece(self, piece_id: str) -> Piece:

@@ -82,10 +82,13 @@ def _build(
         "board": ruleset.board_view(state, observer),
         "status": [
             words.word(line) if isinstance(line, str) else words.text(line)
-            for line in ruleset.status(state, observer)
+            for line in (*_reaction_status(state, ruleset), *ruleset.status(state, observer))
         ],
         "waiting_for": forms.waiting_for(state),
     }
+    if state.window is not None:
+        # A reaction window is public: who opened it and whose answer it waits for (engine).
+        out["reaction"] = {"by": state.window.by, "waiting_for": state.window.awaiting}
 
     drawn = ruleset.map_view(state, observer)
     if drawn is not None:
@@ -139,6 +142,16 @@ def _build(
         ]
     out["log"] = [_entry(e, observer, words, scenario) for e in events]
     return out
+
+
+def _reaction_status(state: GameState[Any], ruleset: Any) -> list[Any]:
+    """The first status line while a reaction window waits: whom it waits for, shown to
+    everyone alike (the window is the turn structure's, never a secret's)."""
+    window = state.window
+    if window is None or window.awaiting is None:
+        return []
+    waiting = ruleset.reactions[window.name].waiting
+    return [say(waiting, side=state.scenario.side_name(window.awaiting))]
 
 
 def _entry(event: Event, observer: str, words: Speaker, scenario: Scenario) -> dict[str, Any]:
