@@ -1,0 +1,112 @@
+"""Leaving the state and going back into it: the marker replaced by its model (INF-R10,
+R13-R15), and a Long Skill out of every enemy's sight that lays a new marker (INF-R02)."""
+
+from __future__ import annotations
+
+from ghillie.ruling import Ruling
+from ghillie.state import SPECTATOR, Level, Piece
+from ghillie.words import Say, say
+
+from .board import EQUIPMENT, MARKER, Board, State
+from .deployment import lay_marker
+from .scenario import CamouflageScenario
+
+# INF-R13: why the state ends, in words, with the rule each reason applies.
+REASONS: dict[str, tuple[str, str]] = {
+    "attack": ("it declared an Attack", "INF-R13"),
+    "look_out": ("it declared Look Out!", "INF-R13"),
+    "roll": ("it declared a skill that requires a Roll", "INF-R13"),
+    "long": ("it declared a Long Skill other than Cautious Movement", "INF-R13"),
+    "contact": ("it entered Silhouette contact with an enemy model", "INF-R13"),
+    "discovered": ("it was Discovered", "INF-R10"),
+    "save": ("it was forced to make a Saving Roll", "INF-R13"),
+    "impetuous": ("it is Impetuous", "INF-R13"),
+    "retreat": ("it entered the Retreat! State", "INF-R13"),
+}
+
+
+def hidden_by(state: object, marker: Piece) -> str:
+    return str(marker.secret["hides"])
+
+
+def reveal(ruling: Ruling[Board], marker_id: str, why: str) -> Piece:
+    """The Camouflaged State ends: the marker is replaced by its model, facing as its owner
+    chooses (it is asked afterwards), and every enemy is given the trooper's complete Public
+    Information and the proof of what the marker hid since it was laid (INF-R15)."""
+    marker = ruling.piece(marker_id)
+    assert marker.kind == MARKER
+    piece = ruling.piece(marker.secret["hides"])
+    side = marker.owner
+    for other in ruling.state.others(side):
+        ruling.open(marker.id, other, "hides")
+    at = marker.public.get("at")
+    public: dict[str, object] = {"state": State.MODEL, "face_due": True}
+    if at is not None:
+        public["at"] = at
+    ruling.update(piece.id, public=public, unset=("marker",))
+    ruling.remove(marker.id)
+    for other in ruling.state.others(side):
+        ruling.reveal(piece.id, other, Level.IDENTIFIED)
+    reason, rule = REASONS[why]
+    what = (
+        say(
+            "Marker {marker} was {piece}, a camouflaged item.",
+            marker=marker.public["number"],
+            piece=piece.public["name"],
+        )
+        if piece.kind == EQUIPMENT
+        else say(
+            "Marker {marker} is {piece}, revealed because {reason}: the model replaces the marker.",
+            marker=marker.public["number"],
+            piece=piece.public["name"],
+            reason=Say(reason),
+            rules=(rule, "INF-R15"),
+        )
+    )
+    ruling.tell_public({"text": what})
+    return ruling.piece(piece.id)
+
+
+def recamouflage(ruling: Ruling[Board], scenario: CamouflageScenario, piece_id: str) -> Piece:
+    """INF-R02: the model leaves the table and a new marker stands for it — a new marker
+    for lock-outs (INF-R10) — and it leaves its Fireteam (INF-R08). Its opponent, who watched
+    the model replaced, keeps what it knew (INF-A12, ``inf.recamo_keeps_identity``)."""
+    piece = ruling.piece(piece_id)
+    side = piece.owner
+    at = piece.public.get("at")
+    marker = lay_marker(ruling, side, piece, list(at) if at is not None else None)
+    ruling.update(piece.id, public={"fireteam": "", "face_due": False})
+    keeps = scenario.switches.recamo_keeps_identity
+    for other in ruling.state.others(side):
+        if keeps:
+            ruling.reveal(marker.id, other, Level.SUSPECTED, {"stands_for": piece.id})
+        else:
+            ruling.reveal(piece.id, other, Level.UNKNOWN)
+    left = piece.public.get("fireteam")
+    for reader in (*ruling.state.sides, SPECTATOR):
+        if reader == side or keeps:
+            text = say(
+                "{piece} goes back into Camouflaged State: Marker {marker} replaces the model.",
+                piece=piece.public["name"],
+                marker=marker.public["number"],
+                rules=("INF-R02",),
+            )
+        else:
+            text = say(
+                "A model goes back into Camouflaged State: Marker {marker} replaces it.",
+                marker=marker.public["number"],
+                rules=("INF-R02", "INF-A12"),
+            )
+        ruling.tell(reader, {"text": text})
+    if left:
+        ruling.tell_public(
+            {
+                "text": say(
+                    "{piece} is no longer part of Fireteam {team}.",
+                    piece=piece.public["name"],
+                    team=left,
+                    rules=("INF-R08",),
+                )
+            }
+        )
+    return marker

@@ -1,0 +1,101 @@
+"""Commands a side could sensibly give now, from what it can see: the contract tests'
+random games play camouflage with these."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ghillie.state import Facts, GameState, Phase
+
+from .board import MARKER, Board, Stage
+from .scenario import CamouflageScenario
+from .skills import SkillName
+from .words import _camouflaged, _enemies, _own_actors
+
+
+def _where(scenario: CamouflageScenario, i: int) -> list[float] | None:
+    if scenario.mode.value != "map":
+        return None
+    return [
+        round(4 + (i * 7.3) % (scenario.width - 8), 1),
+        round(4 + (i * 5.1) % (scenario.depth - 8), 1),
+    ]
+
+
+def _measured(scenario: CamouflageScenario, i: int) -> dict[str, Any]:
+    if scenario.mode.value == "map":
+        return {}
+    return {"measured": {"range": float(4 + (i * 9) % 50), "cover": "none" if i % 2 else "soft"}}
+
+
+def candidates(state: GameState[Board], side: str) -> list[Facts]:
+    scenario = state.scenario
+    assert isinstance(scenario, CamouflageScenario)
+    if state.phase is Phase.SETUP:
+        rows = [
+            {
+                "piece": c.value,
+                **({"at": _where(scenario, i)} if scenario.mode.value == "map" else {}),
+            }
+            for i, c in enumerate(_camouflaged(state, side))
+        ]
+        return [{"type": "deploy", "markers": rows}]
+    if state.phase is not Phase.PLAY:
+        return []
+    out: list[Facts] = [{"type": "end_game"}]
+    window = state.window
+    board = state.board
+    if window is not None:
+        out = [{"type": "aros", "aros": []}]
+        active = state.pieces.get(window.about.get("piece", ""))
+        for i, c in enumerate(_own_actors(state, side)):
+            aro = (
+                SkillName.DISCOVER
+                if active is not None and active.kind == MARKER
+                else SkillName.BS_ATTACK
+            )
+            out.append(
+                {"type": "aros", "aros": [{"piece": c.value, "aro": aro, **_measured(scenario, i)}]}
+            )
+            out.append({"type": "aros", "aros": [{"piece": c.value, "aro": "delay"}]})
+        return out
+    order = board.order
+    if order is None:
+        if side != board.active:
+            return out
+        out.append({"type": "end_turn"})
+        enemies = _enemies(state, side)
+        for i, c in enumerate(_own_actors(state, side)):
+            out.append(
+                {
+                    "type": "first_skill",
+                    "piece": c.value,
+                    "skill": {"skill": "move", **_to(scenario, i)},
+                }
+            )
+            out.append(
+                {"type": "first_skill", "piece": c.value, "skill": {"skill": "cautious_move"}}
+            )
+            for j, e in enumerate(enemies[:2]):
+                kind = "discover" if state.pieces[e.value].kind == MARKER else "bs_attack"
+                out.append(
+                    {
+                        "type": "first_skill",
+                        "piece": c.value,
+                        "skill": {"skill": kind, "target": e.value, **_measured(scenario, i + j)},
+                    }
+                )
+        return out
+    if side == board.active and order.stage is Stage.SECOND:
+        out.append({"type": "second_skill", "skill": {"skill": "idle"}})
+        out.append({"type": "second_skill", "skill": {"skill": "look_out"}})
+    if side == board.active and order.stage is Stage.RESOLVE:
+        out.append({"type": "resolve_order"})
+    if order.stage is Stage.SAVES and any(state.piece(s.piece).owner == side for s in board.saves):
+        out.append({"type": "saving_rolls"})
+    return out
+
+
+def _to(scenario: CamouflageScenario, i: int) -> dict[str, Any]:
+    where = _where(scenario, i + 3)
+    return {"to": where} if where is not None else {}

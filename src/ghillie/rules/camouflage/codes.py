@@ -1,0 +1,21 @@
+"""The camouflage ruleset's refusal codes (docs/api.md lists them)."""
+
+NOT_DEPLOYED_RIGHT = "bad_deployment"  # every camouflaged piece once, on the table
+EQUIPMENT_TAKES_NO_ORDERS = "equipment_takes_no_orders"
+NOT_IN_PLAY = "not_in_play"  # a trooper that is down
+MARKER_NOT_DISCOVERED = "marker_not_discovered"  # INF-R09: Discover it first
+CONTACT_WITH_MARKER = "contact_with_marker"  # INF-R09
+NOT_A_MARKER = "not_a_marker"  # Discover names a marker
+DISCOVER_LOCKED = "discover_locked"  # INF-R10
+ARO_AGAINST_MARKER = "aro_against_marker"  # INF-R11
+NOTHING_TO_DELAY = "nothing_to_delay"  # INF-R12: only against a Camouflaged trooper
+ARO_LOST = "aro_lost"  # INF-R12: the second half did not reveal it
+ARO_GIVEN = "aro_given"  # one ARO per trooper per Order
+NEEDS_TARGET = "needs_target"
+LONG_SKILL_ALONE = "long_skill_alone"  # a Long Skill is the whole Order
+NO_CAMOUFLAGE = "no_camouflage"  # INF-R02: only a trooper with the skill, out of the state
+SEEN_BY_ENEMY = "seen_by_enemy"  # INF-R02: outside every enemy LoF
+NOT_AN_ARO = "not_an_aro"
+ORDER_IN_PROGRESS = "order_in_progress"
+OUT_OF_RANGE = "out_of_range"
+NOT_ON_ROUTE = "not_on_route"

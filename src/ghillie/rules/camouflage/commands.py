@@ -1,0 +1,162 @@
+"""The commands of a camouflage game: deployment, the two halves of an Order, AROs, the
+rolls, and what the base game makes happen to a trooper (Impetuous, Retreat!)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ghillie.measure import Measured
+from ghillie.measure.tabletop import XY
+from ghillie.ruleset import Command
+from ghillie.state import Phase
+
+from .skills import SkillName
+
+PLAY = frozenset({Phase.PLAY})
+Ref = str
+
+
+class Part(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class MarkerAt(Part):
+    piece: Ref  # the trooper or item this marker stands for (the owner's secret)
+    at: XY | None = None  # map mode: where the marker is placed
+
+
+class Deploy(Command):
+    """Record what each Camouflaged Marker is, and where it stands (INF-R01, R03)."""
+
+    type: Literal["deploy"] = "deploy"
+    phases = frozenset({Phase.SETUP})
+    secret_fields = frozenset({"markers"})
+    markers: list[MarkerAt] = Field(default_factory=list, max_length=40)
+
+
+class Attack(Part):
+    """The attack's numbers from the weapon's profile, as the army list gives them."""
+
+    weapon: str = Field("", max_length=60)
+    burst: int = Field(1, ge=1, le=5)
+    range_mod: int = Field(0, ge=-12, le=12)  # the weapon's range MOD at this distance
+    mods: int = Field(0, ge=-12, le=12)  # any other MODs the base game applies
+    ps: int = Field(5, ge=0, le=13)  # the weapon's PS, for the target's saving roll
+
+
+class Declared(Part):
+    skill: SkillName
+    target: Ref | None = None  # the enemy trooper or marker a Discover or an Attack names
+    to: XY | None = None  # map mode: where a move ends
+    measured: Measured | None = None  # table mode: range and cover to the target
+    attack: Attack | None = None
+    contact: Ref | None = None  # the enemy piece this move ends in Silhouette contact with
+    caught: list[Ref] = Field(default_factory=list, max_length=10)  # markers under a template
+    unseen: bool = False  # going back into the state: no enemy model or marker sees it
+
+
+class FirstSkill(Command):
+    """Activate a trooper (or one's own marker) and declare the first skill of its Order."""
+
+    type: Literal["first_skill"] = "first_skill"
+    phases = PLAY
+    piece: Ref
+    skill: Declared
+
+
+class SecondSkill(Command):
+    type: Literal["second_skill"] = "second_skill"
+    phases = PLAY
+    skill: Declared
+
+
+class AroDeclared(Part):
+    piece: Ref  # the reactive trooper, or its marker
+    aro: SkillName
+    at: XY | None = None  # map mode: the point of the active trooper's route it answers
+    measured: Measured | None = None  # table mode: range and cover at that point
+    attack: Attack | None = None
+
+
+class Aros(Command):
+    """The reactive side's AROs (an answer to the reaction window): each trooper that has
+    line of fire declares one, a delay, or nothing (it is left out)."""
+
+    type: Literal["aros"] = "aros"
+    phases = PLAY
+    aros: list[AroDeclared] = Field(default_factory=list, max_length=20)
+
+
+class Rolls(Part):
+    dice: list[int] = Field(default_factory=list, max_length=40)  # in the order listed
+
+
+class ResolveOrder(Command):
+    """Roll everything the Order and its AROs call for, and apply it."""
+
+    type: Literal["resolve_order"] = "resolve_order"
+    phases = PLAY
+    rolls: Rolls | None = None
+
+    def entered_rolls(self) -> dict[str, int]:
+        return {f"die {i}": v for i, v in enumerate(self.rolls.dice, 1)} if self.rolls else {}
+
+
+class SavingRolls(Command):
+    type: Literal["saving_rolls"] = "saving_rolls"
+    phases = PLAY
+    rolls: Rolls | None = None
+
+    def entered_rolls(self) -> dict[str, int]:
+        return {f"die {i}": v for i, v in enumerate(self.rolls.dice, 1)} if self.rolls else {}
+
+
+class Face(Command):
+    """Turn a model that has just replaced its marker (an answer to the reaction window)."""
+
+    type: Literal["face"] = "face"
+    phases = PLAY
+    piece: Ref
+    facing: int = Field(ge=0, le=359)  # degrees, clockwise from the top edge of the table
+
+
+class EndTurn(Command):
+    type: Literal["end_turn"] = "end_turn"
+    phases = PLAY
+
+
+class Impetuous(Command):
+    """A trooper is or becomes Impetuous (Frenzy or any other effect): INF-R13 (f)."""
+
+    type: Literal["impetuous"] = "impetuous"
+    phases = PLAY
+    piece: Ref
+
+
+class Retreat(Command):
+    """The side's army enters the Retreat! State: INF-R13 (f)."""
+
+    type: Literal["retreat"] = "retreat"
+    phases = PLAY
+
+
+class EndGame(Command):
+    type: Literal["end_game"] = "end_game"
+    phases = PLAY
+
+
+COMMANDS: dict[str, type[Command]] = {
+    "deploy": Deploy,
+    "first_skill": FirstSkill,
+    "aros": Aros,
+    "second_skill": SecondSkill,
+    "resolve_order": ResolveOrder,
+    "saving_rolls": SavingRolls,
+    "face": Face,
+    "end_turn": EndTurn,
+    "impetuous": Impetuous,
+    "retreat": Retreat,
+    "end_game": EndGame,
+}

@@ -1,0 +1,154 @@
+"""Checking a declared skill or ARO against the rules, before anything happens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ghillie import lookup
+from ghillie.errors import Refusal
+from ghillie.state import GameState, Piece
+
+from .board import EQUIPMENT, MARKER, TROOPER, Board, State
+from .codes import (
+    CONTACT_WITH_MARKER,
+    DISCOVER_LOCKED,
+    EQUIPMENT_TAKES_NO_ORDERS,
+    MARKER_NOT_DISCOVERED,
+    NEEDS_TARGET,
+    NO_CAMOUFLAGE,
+    NOT_A_MARKER,
+    NOT_IN_PLAY,
+    SEEN_BY_ENEMY,
+)
+from .commands import Declared
+from .scenario import CamouflageScenario, LockoutEnds
+from .skills import SKILLS, SkillName
+
+
+def actor(state: GameState[Board], side: str, ref: str, field: str) -> Piece:
+    """The side's own trooper that acts, named by itself or by its marker: the trooper
+    piece (its marker, if any, is its ``marker``)."""
+    piece = lookup.own(state, side, ref, [TROOPER, EQUIPMENT, MARKER])
+    if piece.kind == MARKER:
+        piece = state.piece(piece.secret["hides"])
+    if piece.kind == EQUIPMENT:
+        raise Refusal(
+            EQUIPMENT_TAKES_NO_ORDERS,
+            "A weapon or piece of equipment takes no Orders.",
+            field=field,
+        )
+    if piece.public["state"] == State.DOWN:
+        raise Refusal(NOT_IN_PLAY, "That trooper is out of the game.", field=field)
+    return piece
+
+
+def shown(state: GameState[Board], trooper: Piece) -> Piece:
+    """What stands on the table for a trooper: its marker, or the model itself."""
+    marker = trooper.public.get("marker")
+    return state.piece(marker) if marker else trooper
+
+
+def locked(state: GameState[Board], trooper: str, marker: str) -> bool:
+    """INF-R10, INF-A05: has ``trooper`` failed to Discover ``marker`` in a lock that has
+    not yet ended? The lock ends when the next Player Turn begins (DEFAULT), or, with
+    ``inf.lockout_ends = "own_turn"``, when the trooper's own next Active Turn begins."""
+    scenario = state.scenario
+    assert isinstance(scenario, CamouflageScenario)
+    board = state.board
+    owner = state.piece(trooper).owner
+    for lock in board.locks:
+        if lock.trooper != trooper or lock.marker != marker:
+            continue
+        if board.turn == lock.turn:
+            return True
+        if scenario.switches.lockout_ends is LockoutEnds.OWN_TURN:
+            turns = range(lock.turn + 1, board.turn + 1)
+            if not any(active_in(scenario, t) == owner for t in turns):
+                return True
+    return False
+
+
+def active_in(scenario: CamouflageScenario, turn: int) -> str:
+    """The active player of Player Turn ``turn`` (counted from 1; the players alternate)."""
+    ids = [s.id for s in scenario.sides]
+    first = ids.index(scenario.first)
+    return ids[(first + turn - 1) % 2]
+
+
+def target(state: GameState[Board], side: str, declared: Declared, field: str) -> Piece | None:
+    skill = SKILLS[declared.skill]
+    if not skill.target:
+        return None
+    if declared.target is None:
+        raise Refusal(NEEDS_TARGET, "Choose what the skill is aimed at.", field=f"{field}.target")
+    return lookup.enemy(state, side, declared.target, [TROOPER, EQUIPMENT, MARKER])
+
+
+def check_skill(
+    state: GameState[Board],
+    side: str,
+    trooper: Piece,
+    declared: Declared,
+    field: str,
+    first: dict[str, Any] | None = None,
+) -> Piece | None:
+    """Refuse a skill the rules forbid; return its target, if it names one."""
+    aimed = target(state, side, declared, field)
+    name = declared.skill
+    if aimed is not None and aimed.kind == MARKER:
+        if name is SkillName.BS_ATTACK:
+            # INF-R09, INF-T07: Discover + Attack — an Attack on a marker only after a
+            # Discover of that marker declared by this trooper as the first skill.
+            discovered_first = (
+                first is not None
+                and first.get("skill") == SkillName.DISCOVER
+                and first.get("target") == aimed.id
+            )
+            if not discovered_first:
+                raise Refusal(
+                    MARKER_NOT_DISCOVERED,
+                    "A Camouflaged Marker cannot be attacked before it is Discovered: declare "
+                    "Discover first, then the Attack.",
+                    field=f"{field}.target",
+                )
+        if name is SkillName.DISCOVER and locked(state, trooper.id, aimed.id):
+            raise Refusal(
+                DISCOVER_LOCKED,
+                "This trooper failed to Discover that marker: it cannot try that marker again "
+                "until the next Player Turn.",
+                field=f"{field}.target",
+            )
+    elif name is SkillName.DISCOVER:
+        raise Refusal(
+            NOT_A_MARKER, "Only a Camouflaged Marker can be Discovered.", field=f"{field}.target"
+        )
+    if declared.contact is not None:
+        touched = lookup.enemy(state, side, declared.contact, [TROOPER, EQUIPMENT, MARKER])
+        if touched.kind == MARKER:
+            raise Refusal(
+                CONTACT_WITH_MARKER,
+                "No trooper may enter Silhouette contact with an enemy Camouflaged Marker.",
+                field=f"{field}.contact",
+            )
+    if name is SkillName.CAMOUFLAGE:
+        if not trooper.public["camouflage"] or trooper.public["state"] != State.MODEL:
+            raise Refusal(
+                NO_CAMOUFLAGE,
+                "Only a trooper with Camouflage, on the table as a model, can go back into "
+                "Camouflaged State.",
+                field=f"{field}.skill",
+            )
+        if trooper.public["impetuous"]:
+            raise Refusal(
+                NO_CAMOUFLAGE,
+                "An Impetuous trooper cannot be in Camouflaged State.",
+                field=f"{field}.skill",
+            )
+        if not declared.unseen:
+            raise Refusal(
+                SEEN_BY_ENEMY,
+                "A trooper goes back into Camouflaged State only outside the line of fire of "
+                "every enemy model and marker: confirm that none can see it.",
+                field=f"{field}.unseen",
+            )
+    return aimed

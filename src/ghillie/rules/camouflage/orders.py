@@ -1,0 +1,352 @@
+"""An Order: its first skill, the AROs, its second skill, the delayed AROs (INF-R11, R12),
+through the engine's reaction windows, and the cancellation each declaration may bring about
+for the whole Order (INF-R13, R14)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ghillie.errors import Refusal
+from ghillie.ruling import Ruling
+from ghillie.state import Facts, Piece, Window
+from ghillie.words import Say, say
+
+from . import camo, declare
+from .board import MARKER, Board, Stage, State
+from .codes import (
+    ARO_AGAINST_MARKER,
+    ARO_GIVEN,
+    ARO_LOST,
+    LONG_SKILL_ALONE,
+    NOT_A_MARKER,
+    NOT_AN_ARO,
+    NOTHING_TO_DELAY,
+)
+from .commands import Aros, Declared, FirstSkill, SecondSkill
+from .scenario import CamouflageScenario
+from .skills import AGAINST_A_MARKER, SKILLS, SkillName
+from .where import at, on_route
+
+FIRST_AROS = "first_aros"
+SECOND_AROS = "second_aros"
+
+SKILL_WORDS: dict[SkillName, str] = {
+    SkillName.MOVE: "Move",
+    SkillName.CAUTIOUS_MOVE: "Cautious Movement",
+    SkillName.BS_ATTACK: "BS Attack",
+    SkillName.DISCOVER: "Discover",
+    SkillName.LOOK_OUT: "Look Out!",
+    SkillName.DODGE: "Dodge",
+    SkillName.RESET: "Reset",
+    SkillName.CAMOUFLAGE: "Camouflage (a Long Skill to go back into the state)",
+    SkillName.OTHER_LONG: "another Long Skill",
+    SkillName.OTHER_ROLL: "another skill that requires a Roll",
+    SkillName.IDLE: "Idle",
+    SkillName.DELAY: "Delay",
+}
+
+
+def label(piece: Piece) -> Say | str:
+    """A piece as it stands on the table: its marker's number, or the model's name."""
+    if piece.kind == MARKER:
+        return say("Marker {n}", n=piece.public["number"])
+    return str(piece.public["name"])
+
+
+def cancel_reason(name: SkillName) -> str | None:
+    """Why declaring this skill cancels its user's Camouflaged State (INF-R13 a, b)."""
+    skill = SKILLS[name]
+    if skill.attack:
+        return "attack"
+    if name is SkillName.LOOK_OUT:
+        return "look_out"
+    if skill.roll:
+        return "roll"
+    if skill.long and skill.cancels:
+        return "long"
+    return None
+
+
+def _reveal_if(
+    ruling: Ruling[Board], trooper: Piece, declared: Declared, contact: Piece | None
+) -> Piece:
+    """A camouflaged trooper that declares a cancelling skill, or moves into Silhouette
+    contact with an enemy model, is revealed now, for the whole Order (INF-R13, R14)."""
+    marker = trooper.public.get("marker")
+    if not marker:
+        return trooper
+    why = cancel_reason(declared.skill)
+    if why is None and contact is not None and contact.kind != MARKER:
+        why = "contact"
+    if why is None:
+        return trooper
+    return camo.reveal(ruling, marker, why)
+
+
+def _told_skill(
+    ruling: Ruling[Board], who: Piece, declared: Declared, aimed: Piece | None, half: str
+) -> None:
+    words = SKILL_WORDS[declared.skill]
+    if aimed is not None:
+        text = say(
+            "{who} declares {skill} at {target} as the {half} skill of its Order.",
+            who=label(who),
+            skill=Say(words),
+            target=label(aimed),
+            half=Say(half),
+        )
+    else:
+        text = say(
+            "{who} declares {skill} as the {half} skill of its Order.",
+            who=label(who),
+            skill=Say(words),
+            half=Say(half),
+        )
+    ruling.tell_public({"text": text})
+
+
+def first_skill(
+    ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command: FirstSkill
+) -> None:
+    state = ruling.state
+    trooper = declare.actor(state, side, command.piece, "piece")
+    declared = command.skill
+    aimed = declare.check_skill(state, side, trooper, declared, "skill")
+    _check_move(scenario, declared, "skill")
+    who = declare.shown(state, trooper)
+    was_marker = who.kind == MARKER
+    contact = _contact(ruling, side, declared)
+    ruling.change_board(
+        "order",
+        piece=trooper.id,
+        first={**declared.model_dump(mode="json"), "from": who.public.get("at")},
+        stage=Stage.SECOND,
+        was_marker=was_marker,
+    )
+    ruling.tell_public(
+        {
+            "text": say(
+                "{side} give an Order to {who}.",
+                side=scenario.side_name(side),
+                who=label(who),
+            )
+        }
+    )
+    _told_skill(ruling, who, declared, aimed, "first")
+    _reveal_if(ruling, trooper, declared, contact)
+    ruling.open_window(
+        FIRST_AROS, about={"piece": declare.shown(ruling.state, ruling.piece(trooper.id)).id}
+    )
+
+
+def second_skill(
+    ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command: SecondSkill
+) -> None:
+    state = ruling.state
+    order = ruling.board.order
+    assert order is not None
+    trooper = state.piece(order.piece)
+    declared = command.skill
+    if SKILLS[declared.skill].long:
+        raise Refusal(
+            LONG_SKILL_ALONE,
+            "A Long Skill takes the whole Order: it cannot be the second skill.",
+            field="skill.skill",
+        )
+    aimed = declare.check_skill(state, side, trooper, declared, "skill", dict(order.first))
+    _check_move(scenario, declared, "skill")
+    contact = _contact(ruling, side, declared)
+    who = declare.shown(state, trooper)
+    moved = order.first.get("to") or order.first.get("from")
+    ruling.change_board("second", second={**declared.model_dump(mode="json"), "from": moved})
+    _told_skill(ruling, who, declared, aimed, "second")
+    _reveal_if(ruling, trooper, declared, contact)
+    ruling.open_window(
+        SECOND_AROS, about={"piece": declare.shown(ruling.state, ruling.piece(trooper.id)).id}
+    )
+
+
+def _check_move(scenario: CamouflageScenario, declared: Declared, field: str) -> None:
+    from ghillie.errors import OFF_TABLE
+
+    if declared.to is not None and not scenario.table.on_table(declared.to):
+        raise Refusal(OFF_TABLE, "That point is off the table.", field=f"{field}.to")
+
+
+def _contact(ruling: Ruling[Board], side: str, declared: Declared) -> Piece | None:
+    from ghillie import lookup
+
+    if declared.contact is None:
+        return None
+    return lookup.enemy(ruling.state, side, declared.contact)
+
+
+def aros(ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command: Aros) -> None:
+    """The reactive side's answer to a reaction window: each ARO checked against what the
+    active trooper shows now — a marker allows only Discover, Dodge, Look Out!, Reset or a
+    delay (INF-R11, R12); a model, any ARO."""
+    state = ruling.state
+    window = state.window
+    board = ruling.board
+    assert window is not None
+    assert board.order is not None
+    order = board.order
+    active = declare.shown(state, state.piece(order.piece))
+    is_marker = active.kind == MARKER
+    second = window.name == SECOND_AROS
+    given: dict[str, Facts] = {}
+    delayed: list[str] = []
+    for i, entry in enumerate(command.aros):
+        field = f"aros.{i}"
+        trooper = declare.actor(state, side, entry.piece, f"{field}.piece")
+        if (
+            trooper.id in given
+            or (trooper.id in order.aros and not second)
+            or (trooper.id in order.aros)
+        ):
+            raise Refusal(
+                ARO_GIVEN,
+                "That trooper has declared its ARO in this Order.",
+                field=f"{field}.piece",
+            )
+        if entry.aro not in SKILLS or not SKILLS[entry.aro].aro:
+            raise Refusal(
+                NOT_AN_ARO, "That skill cannot be declared as an ARO.", field=f"{field}.aro"
+            )
+        was_delayed = trooper.id in order.delayed
+        if second and was_delayed and is_marker:
+            raise Refusal(
+                ARO_LOST,
+                "The marker did not reveal itself in the second half of its Order: the delayed "
+                "ARO is lost.",
+                field=f"{field}.aro",
+            )
+        if entry.aro is SkillName.DELAY:
+            if not is_marker or second:
+                raise Refusal(
+                    NOTHING_TO_DELAY,
+                    "An ARO can be delayed only against a Camouflaged trooper, until the second "
+                    "half of its Order.",
+                    field=f"{field}.aro",
+                )
+        elif is_marker and entry.aro not in AGAINST_A_MARKER:
+            raise Refusal(
+                ARO_AGAINST_MARKER,
+                "Against a Camouflaged Marker the only AROs are Discover, Dodge, Look Out! and "
+                "Reset.",
+                field=f"{field}.aro",
+            )
+        if entry.aro is SkillName.DISCOVER:
+            if not is_marker:
+                raise Refusal(
+                    NOT_A_MARKER,
+                    "Only a Camouflaged Marker can be Discovered.",
+                    field=f"{field}.aro",
+                )
+            if declare.locked(state, trooper.id, active.id):
+                raise Refusal(
+                    "discover_locked",
+                    "This trooper failed to Discover that marker: it cannot try that marker "
+                    "again until the next Player Turn.",
+                    field=f"{field}.aro",
+                )
+        facts = entry.model_dump(mode="json")
+        if scenario.mode.value == "map" and entry.aro is not SkillName.DELAY:
+            facts["at"] = list(_aro_point(order, entry.at, active, f"{field}.at", second))
+            facts["from"] = list(at(declare.shown(state, trooper)) or (0.0, 0.0))
+        if entry.aro is SkillName.DELAY:
+            delayed.append(trooper.id)
+        else:
+            given[trooper.id] = {
+                **facts,
+                "target": order.piece,
+                "marker": active.id if is_marker else None,
+            }
+    ruling.change_board("aros", aros=given, delayed=delayed)
+    _told_aros(ruling, scenario, side, command, given, delayed)
+    for trooper_id, aro in given.items():
+        trooper = ruling.piece(trooper_id)
+        name = SkillName(aro["aro"])
+        why = cancel_reason(name)
+        if trooper.public.get("marker") and why is not None:
+            camo.reveal(ruling, trooper.public["marker"], why)
+
+
+def _aro_point(
+    order: Any, point: Any, active: Piece, field: str, second: bool
+) -> tuple[float, float]:
+    """The point of the active trooper's route an ARO answers (map mode): any point of it,
+    or, if none is given, where the skill it answers ends."""
+    start = order.first.get("from")
+    stops = [
+        s for s in (order.first.get("to"), (order.second or {}).get("to") if second else None) if s
+    ]
+    end = stops[-1] if stops else start
+    if point is None:
+        return (float(end[0]), float(end[1]))
+    on_route((start[0], start[1]), [(s[0], s[1]) for s in stops], (point[0], point[1]), field)
+    return (float(point[0]), float(point[1]))
+
+
+def _told_aros(
+    ruling: Ruling[Board],
+    scenario: CamouflageScenario,
+    side: str,
+    command: Aros,
+    given: dict[str, Facts],
+    delayed: list[str],
+) -> None:
+    if not given and not delayed:
+        ruling.tell_public({"text": say("{side} declare no ARO.", side=scenario.side_name(side))})
+        return
+    state = ruling.state
+    for trooper_id in delayed:
+        who = declare.shown(state, state.piece(trooper_id))
+        ruling.tell_public(
+            {"text": say("{who} delays its ARO.", who=label(who), rules=("INF-R12",))}
+        )
+    for trooper_id, facts in given.items():
+        who = declare.shown(state, state.piece(trooper_id))
+        ruling.tell_public(
+            {
+                "text": say(
+                    "{who} declares {aro} as its ARO.",
+                    who=label(who),
+                    aro=Say(SKILL_WORDS[SkillName(facts["aro"])]),
+                    rules=("INF-R11",),
+                )
+            }
+        )
+
+
+def close(ruling: Ruling[Board], window: Window) -> None:
+    """Every ARO is in. After the first skill's, the active side declares its second skill
+    (a Long Skill has none); after the second's, a delaying trooper whose marker did not
+    reveal itself has lost its ARO (INF-R12), and the Order is ready to be rolled."""
+    order = ruling.board.order
+    assert order is not None
+    if window.name == FIRST_AROS and not SKILLS[SkillName(order.first["skill"])].long:
+        ruling.change_board("stage", stage=Stage.SECOND)
+        return
+    state = ruling.state
+    still_marker = declare.shown(state, state.piece(order.piece)).kind == MARKER
+    for trooper_id in order.delayed:
+        if still_marker or window.name == FIRST_AROS:
+            who = declare.shown(state, state.piece(trooper_id))
+            ruling.tell_public(
+                {
+                    "text": say(
+                        "{who} loses its delayed ARO: the marker did not reveal itself.",
+                        who=label(who),
+                        rules=("INF-R12",),
+                    )
+                }
+            )
+    ruling.change_board("stage", stage=Stage.RESOLVE)
+
+
+def is_trooper_active(state: Any) -> bool:
+    return state.board.order is not None and state.board.order.stage is Stage.SECOND
+
+
+__all__ = ["State", "aros", "close", "first_skill", "second_skill"]

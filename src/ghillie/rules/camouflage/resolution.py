@@ -1,0 +1,465 @@
+"""Rolling an Order once every skill and ARO is declared: Discovers first (a Discover +
+Attack needs its Discover), then the Attacks — Face to Face where two troopers aim at each
+other (INF-T01 d), Normal Rolls otherwise — then the saving rolls the hits call for.
+
+Every roll is open, so a player may type in real dice: the dice are asked for in the order
+this module draws them, "die 1", "die 2", ... and the log says whose each one was."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ghillie.dice.steps import Die
+from ghillie.ruling import Ruling
+from ghillie.state import Piece
+from ghillie.words import Say, say, says
+
+from . import camo, checks, declare
+from .board import MARKER, Board, Save, Stage, State
+from .commands import SavingRolls
+from .orders import label
+from .scenario import CamouflageScenario
+from .skills import SkillName
+from .where import at
+
+D20 = Die(20)
+COVER_MOD = -3  # the base game's Cover MOD to an attack on a target in cover
+COVER_ARM = 3  # and its bonus to the target's saving roll
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One attack, or another roll, declared in this Order: who, against whom, how."""
+
+    by: str  # the trooper
+    skill: SkillName
+    target: str | None  # the trooper aimed at (None: a roll that names nobody)
+    facts: dict[str, Any]
+    source: tuple[float, float] | None
+    point: tuple[float, float] | None  # where the target stands for this shot
+
+
+def _draw(ruling: Ruling[Board], counter: Iterator[int]) -> Callable[[str, Die], int]:
+    return lambda _label, die: ruling.roll(f"die {next(counter)}", die)
+
+
+def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str) -> None:
+    order = ruling.board.order
+    assert order is not None
+    assert order.stage is Stage.RESOLVE
+    state = ruling.state
+    counter = itertools.count(1)
+    draw = _draw(ruling, counter)
+    active = state.piece(order.piece)
+    skills = [dict(order.first)] + ([dict(order.second)] if order.second else [])
+    # Copies: the numbers measured are written into them, never into the board's own.
+    reactions = {reactor: dict(aro) for reactor, aro in order.aros.items()}
+    _move(ruling, active, skills)
+    saves: dict[str, Save] = {}
+
+    # Discovers, the active trooper's and the AROs' (INF-R10).
+    found: dict[str, str] = {}  # marker Discovered -> the trooper it stood for
+    for facts in skills:
+        if facts["skill"] == SkillName.DISCOVER:
+            hides = ruling.piece(facts["target"]).secret["hides"]
+            if _discover(
+                ruling, scenario, active.id, facts["target"], facts, draw, facts.get("from")
+            ):
+                found[facts["target"]] = hides
+    for reactor, facts in reactions.items():
+        if facts["aro"] == SkillName.DISCOVER:
+            marker = facts.get("marker")
+            if marker is None or marker not in ruling.state.pieces:
+                _say(
+                    ruling,
+                    say(
+                        "{who}'s Discover needs no roll: the trooper revealed itself.",
+                        who=_name(ruling, reactor),
+                    ),
+                )
+                continue
+            _discover(
+                ruling,
+                scenario,
+                reactor,
+                marker,
+                facts,
+                draw,
+                facts.get("from"),
+                point=facts.get("at"),
+            )
+
+    # Attacks and the other rolls.
+    attack = next((f for f in skills if f["skill"] == SkillName.BS_ATTACK), None)
+    answered: set[str] = set()
+    if attack is not None:
+        target = found.get(attack["target"], attack["target"])
+        if ruling.piece(target).kind == MARKER:
+            _say(
+                ruling,
+                say("The Attack is lost: the marker was not Discovered.", rules=("INF-R09",)),
+            )
+            attack = None
+    if attack is not None:
+        aimed = ruling.piece(found.get(attack["target"], attack["target"]))
+        mine = _value(ruling, scenario, active.id, aimed, attack, attack.get("from"), at(aimed))
+        back = reactions.get(aimed.id)
+        if back is not None and back["aro"] in (SkillName.BS_ATTACK, SkillName.DODGE):
+            answered.add(aimed.id)
+            theirs = _aro_value(ruling, scenario, aimed.id, active.id, back)
+            _face_to_face(ruling, active.id, mine, aimed.id, theirs, back, attack, draw, saves)
+        else:
+            _unopposed(ruling, active.id, aimed.id, mine, attack, draw, saves)
+    for reactor, facts in reactions.items():
+        if reactor in answered:
+            continue
+        name = SkillName(facts["aro"])
+        if name is SkillName.BS_ATTACK:
+            value = _aro_value(ruling, scenario, reactor, active.id, facts)
+            _unopposed(ruling, reactor, active.id, value, facts, draw, saves)
+        elif name in (SkillName.DODGE, SkillName.RESET, SkillName.OTHER_ROLL):
+            _plain_roll(ruling, reactor, name, draw)
+    for facts in skills:
+        name = SkillName(facts["skill"])
+        if name in (SkillName.DODGE, SkillName.RESET, SkillName.OTHER_ROLL):
+            _plain_roll(ruling, active.id, name, draw)
+        if name is SkillName.CAMOUFLAGE:
+            camo.recamouflage(ruling, scenario, active.id)
+    for facts in skills:
+        for caught in facts.get("caught", []):
+            _caught(ruling, caught, facts, saves)
+
+    if saves:
+        ruling.change_board("saves", saves=[s.__dict__ for s in saves.values()])
+        ruling.change_board("stage", stage=Stage.SAVES)
+    else:
+        ruling.change_board("order_done")
+
+
+def _say(ruling: Ruling[Board], text: Say) -> None:
+    ruling.tell_public({"text": text})
+
+
+def _name(ruling: Ruling[Board], trooper: str) -> Say | str:
+    return label(declare.shown(ruling.state, ruling.piece(trooper)))
+
+
+def _trooper(ruling: Ruling[Board], ref: str) -> Piece:
+    piece = ruling.piece(ref)
+    return ruling.piece(piece.secret["hides"]) if piece.kind == MARKER else piece
+
+
+def _move(ruling: Ruling[Board], active: Piece, skills: list[dict[str, Any]]) -> None:
+    stops = [f["to"] for f in skills if f.get("to")]
+    if stops:
+        shown = declare.shown(ruling.state, active)
+        ruling.update(shown.id, public={"at": list(stops[-1])})
+
+
+def _discover(
+    ruling: Ruling[Board],
+    scenario: CamouflageScenario,
+    by: str,
+    marker_id: str,
+    facts: dict[str, Any],
+    draw: Callable[[str, Die], int],
+    source: Any,
+    point: Any = None,
+) -> bool:
+    marker = ruling.piece(marker_id)
+    trooper = ruling.piece(by)
+    sw = scenario.switches
+    where = point if point is not None else marker.public.get("at")
+    measured = _measured(scenario, facts, source, where)
+    value, _mods = checks.discover_value(
+        trooper.public["wip"],
+        measured[0],
+        marker.public["mimetism"],
+        trooper.public["msv"],
+        measured[1],
+        sw.discover_applies_cover,
+        sw.band_edge,
+    )
+    _rolled, outcome = checks.normal_roll(value).roll(draw)
+    if outcome == "success":
+        _say(
+            ruling,
+            say(
+                "{who} Discovers Marker {marker} (rolled {die} needing {value} or less).",
+                who=_name(ruling, by),
+                marker=marker.public["number"],
+                die=next(iter(_rolled.values())),
+                value=value,
+                rules=("INF-R10",),
+            ),
+        )
+        camo.reveal(ruling, marker_id, "discovered")
+        return True
+    # INF-R10: a failed Discover shows only "failed" (§6.2), and locks that trooper out of
+    # that marker until the next Player Turn.
+    ruling.change_board("lock", trooper=by, marker=marker_id, turn=ruling.board.turn)
+    _say(
+        ruling,
+        say(
+            "{who} fails to Discover Marker {marker} (rolled {die} needing {value} or less): it "
+            "cannot try that marker again until the next Player Turn.",
+            who=_name(ruling, by),
+            marker=marker.public["number"],
+            die=next(iter(_rolled.values())),
+            value=value,
+            rules=("INF-R10", "INF-A05"),
+        ),
+    )
+    return False
+
+
+def _measured(
+    scenario: CamouflageScenario, facts: dict[str, Any], source: Any, point: Any
+) -> tuple[float, bool]:
+    from ghillie.measure import Measured
+
+    from .where import measure
+
+    entered = facts.get("measured")
+    m = measure(
+        scenario,
+        "",
+        Measured.model_validate(entered) if entered else None,
+        tuple(source) if source else None,
+        tuple(point) if point else None,
+    )
+    return m.range, m.cover
+
+
+def _value(
+    ruling: Ruling[Board],
+    scenario: CamouflageScenario,
+    by: str,
+    aimed: Piece,
+    facts: dict[str, Any],
+    source: Any,
+    point: Any,
+) -> int:
+    """An attack's Success Value: BS, the weapon's range MOD and any other MODs as entered,
+    the target's Mimetism after the attacker's Multispectral Visor, and Cover."""
+    attacker = ruling.piece(by)
+    attack = facts.get("attack") or {}
+    distance, cover = _measured(scenario, facts, source, point)
+    facts["range"] = distance
+    facts["cover"] = cover
+    value = (
+        int(attacker.public["bs"]) + int(attack.get("range_mod", 0)) + int(attack.get("mods", 0))
+    )
+    value += checks.effective_mimetism(aimed.public["mimetism"], attacker.public["msv"])
+    if cover:
+        value += COVER_MOD
+    return value
+
+
+def _aro_value(
+    ruling: Ruling[Board],
+    scenario: CamouflageScenario,
+    reactor: str,
+    active: str,
+    facts: dict[str, Any],
+) -> int:
+    if facts["aro"] == SkillName.DODGE:
+        facts["range"] = "-"
+        return int(ruling.piece(reactor).public["ph"])
+    aimed = ruling.piece(active)
+    return _value(ruling, scenario, reactor, aimed, facts, facts.get("from"), facts.get("at"))
+
+
+def _burst(facts: dict[str, Any]) -> int:
+    return int((facts.get("attack") or {}).get("burst", 1))
+
+
+def _owe(
+    saves: dict[str, Save],
+    ruling: Ruling[Board],
+    target: str,
+    hits: int,
+    crits: int,
+    facts: dict[str, Any],
+) -> None:
+    if hits <= 0:
+        return
+    piece = ruling.piece(target)
+    ps = int((facts.get("attack") or {}).get("ps", 5))
+    value = ps + int(piece.public["arm"]) + (COVER_ARM if facts.get("cover") else 0)
+    count = hits + crits  # N5: each Critical adds a Saving Roll
+    old = saves.get(target)
+    saves[target] = Save(target, count + (old.count if old else 0), value)
+
+
+def _face_to_face(
+    ruling: Ruling[Board],
+    a: str,
+    a_value: int,
+    b: str,
+    b_value: int,
+    b_facts: dict[str, Any],
+    a_facts: dict[str, Any],
+    draw: Callable[[str, Die], int],
+    saves: dict[str, Save],
+) -> None:
+    check = checks.face_to_face(
+        a_value,
+        _burst(a_facts),
+        b_value,
+        _burst(b_facts) if b_facts["aro"] == SkillName.BS_ATTACK else 1,
+    )
+    rolled, (a_hits, a_crits, b_hits, b_crits) = check.roll(draw)
+    a_dice = [v for k, v in rolled.items() if k.startswith("a")]
+    b_dice = [v for k, v in rolled.items() if k.startswith("b")]
+    _say(
+        ruling,
+        say(
+            'Face to Face Roll: {a} rolls {a_dice} needing {a_value} or less (range {a_range}"), '
+            '{b} rolls {b_dice} needing {b_value} or less (range {b_range}").',
+            a=_name(ruling, a),
+            a_dice=", ".join(map(str, a_dice)),
+            a_value=a_value,
+            a_range=a_facts.get("range", "?"),
+            b=_name(ruling, b),
+            b_dice=", ".join(map(str, b_dice)),
+            b_value=b_value,
+            b_range=b_facts.get("range", "?"),
+            rules=("INF-T01",),
+        ),
+    )
+    _hits_line(ruling, a, b, a_hits, a_crits)
+    _owe(saves, ruling, b, a_hits, a_crits, a_facts)
+    if b_facts["aro"] == SkillName.BS_ATTACK:
+        _hits_line(ruling, b, a, b_hits, b_crits)
+        _owe(saves, ruling, a, b_hits, b_crits, b_facts)
+
+
+def _hits_line(ruling: Ruling[Board], by: str, target: str, hits: int, crits: int) -> None:
+    if hits:
+        _say(
+            ruling,
+            says(
+                "{who} hits {target} {n} time.",
+                "{who} hits {target} {n} times.",
+                hits,
+                who=_name(ruling, by),
+                target=_name(ruling, target),
+            )
+            if not crits
+            else says(
+                "{who} hits {target} {n} time, with a Critical.",
+                "{who} hits {target} {n} times, {crits} of them Criticals.",
+                hits,
+                who=_name(ruling, by),
+                target=_name(ruling, target),
+                crits=crits,
+            ),
+        )
+    else:
+        _say(
+            ruling,
+            say(
+                "{who} does not hit {target}.", who=_name(ruling, by), target=_name(ruling, target)
+            ),
+        )
+
+
+def _unopposed(
+    ruling: Ruling[Board],
+    by: str,
+    target: str,
+    value: int,
+    facts: dict[str, Any],
+    draw: Callable[[str, Die], int],
+    saves: dict[str, Save],
+) -> None:
+    dice = [draw("", D20) for _ in range(_burst(facts))]
+    results = [checks.die_result(d, value) for d in dice]
+    hits = sum(1 for r in results if r)
+    crits = sum(1 for r in results if r == checks.CRITICAL)
+    _say(
+        ruling,
+        say(
+            '{who} rolls {dice} needing {value} or less (range {range}").',
+            who=_name(ruling, by),
+            dice=", ".join(map(str, dice)),
+            value=value,
+            range=facts.get("range", "?"),
+        ),
+    )
+    _hits_line(ruling, by, target, hits, crits)
+    _owe(saves, ruling, target, hits, crits, facts)
+
+
+def _plain_roll(
+    ruling: Ruling[Board], by: str, name: SkillName, draw: Callable[[str, Die], int]
+) -> None:
+    trooper = ruling.piece(by)
+    value = int(trooper.public["ph"] if name is SkillName.DODGE else trooper.public["wip"])
+    die = draw("", D20)
+    outcome = "passes" if checks.die_result(die, value) else "fails"
+    _say(
+        ruling,
+        say(
+            "{who} rolls {die} for {skill} needing {value} or less: it {outcome}.",
+            who=_name(ruling, by),
+            die=die,
+            skill=Say(_SKILL(name)),
+            value=value,
+            outcome=Say(outcome),
+        ),
+    )
+
+
+def _SKILL(name: SkillName) -> str:
+    from .orders import SKILL_WORDS
+
+    return SKILL_WORDS[name]
+
+
+def _caught(
+    ruling: Ruling[Board], marker_id: str, facts: dict[str, Any], saves: dict[str, Save]
+) -> None:
+    """INF-A07: a Template aimed elsewhere that catches a marker forces its Saving Roll,
+    which cancels the state (INF-R13 e)."""
+    if marker_id not in ruling.state.pieces or ruling.piece(marker_id).kind != MARKER:
+        return
+    hides = ruling.piece(marker_id).secret["hides"]
+    camo.reveal(ruling, marker_id, "save")
+    _owe(saves, ruling, hides, 1, 0, facts)
+
+
+def saving_rolls(ruling: Ruling[Board], side: str, command: SavingRolls) -> None:
+    counter = itertools.count(1)
+    draw = _draw(ruling, counter)
+    owed = [s for s in ruling.board.saves if ruling.piece(s.piece).owner == side]
+    for save in owed:
+        check = checks.saving_rolls(save.value, save.count)
+        rolled, failed = check.roll(draw)
+        piece = ruling.piece(save.piece)
+        left = max(0, int(piece.public["wounds_left"]) - failed)
+        public: dict[str, Any] = {"wounds_left": left}
+        if left == 0:
+            public["state"] = State.DOWN
+        ruling.update(piece.id, public=public)
+        _say(
+            ruling,
+            says(
+                "{who} makes {n} saving roll needing {value} or less: {dice}; {failed} failed.",
+                "{who} makes {n} saving rolls needing {value} or less: {dice}; {failed} failed.",
+                save.count,
+                who=str(piece.public["name"]),
+                value=save.value,
+                dice=", ".join(map(str, rolled.values())),
+                failed=failed,
+            ),
+        )
+        if left == 0:
+            _say(ruling, say("{who} is out of the game.", who=str(piece.public["name"])))
+    ruling.change_board("saved", pieces=[s.piece for s in owed])
+    if not ruling.board.saves:
+        ruling.change_board("order_done")

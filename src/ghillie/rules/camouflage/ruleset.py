@@ -1,0 +1,159 @@
+"""camouflage: the Infinity N5 Camouflaged State (RULES-SPEC §5, INF-*).
+
+A camouflaged trooper is not on the table: a marker stands for it, showing its Silhouette
+and Mimetism only. The enemy must Discover a marker before attacking it; a failed Discover
+locks that trooper out of that marker until the next Player Turn; only Discover, Dodge,
+Look Out! and Reset may answer a marker; a reactive trooper may delay its ARO to the second
+half of the Order; and a list of declarations cancels the state for the whole Order. The
+AROs are answers to the engine's reaction windows: the reactive side is asked after every
+skill, whatever stands under any marker, so being asked says nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ghillie.events import BoardChange
+from ghillie.ruleset import Command, Reaction, Ruleset, SecretWords
+from ghillie.ruling import Ruling
+from ghillie.state import Facts, GameState, Phase, Piece, Window
+from ghillie.words import N_, Say
+from ghillie.words.piece import PieceWords
+
+from . import camo, deployment, resolution, words
+from . import orders as order_flow
+from .board import Board, Stage, State, fold
+from .commands import (
+    COMMANDS,
+    Aros,
+    Deploy,
+    EndGame,
+    EndTurn,
+    Face,
+    FirstSkill,
+    Impetuous,
+    ResolveOrder,
+    Retreat,
+    SavingRolls,
+    SecondSkill,
+)
+from .orders import FIRST_AROS, SECOND_AROS
+from .scenario import CamouflageScenario
+from .turns import end_game, end_turn, face, impetuous, retreat
+
+
+class Camouflage(Ruleset[CamouflageScenario, Board]):
+    id = "camouflage"
+    title = "Camouflaged State (Infinity N5)"
+    summary = (
+        "Camouflaged troopers wait under markers; the enemy must Discover a marker before "
+        "it can attack it."
+    )
+    map_modes = ("table", "map")
+    scenario_model = CamouflageScenario
+    commands = COMMANDS
+    orders = words.ORDERS
+    # What a marker stands for is written once, in the event that lays it, which every side
+    # sees (INF-R01, R02; Private Information in N5), and never rewritten.
+    fixed_secrets = frozenset({"hides"})
+    secret_words: ClassVar[Mapping[str, SecretWords]] = {
+        "hides": SecretWords(N_("What {piece} stands for")),
+    }
+    reactions: ClassVar[Mapping[str, Reaction]] = {
+        FIRST_AROS: Reaction("aros", N_("{side} are declaring their AROs.")),
+        SECOND_AROS: Reaction("aros", N_("{side} are declaring their AROs to the second skill.")),
+    }
+
+    def new_board(self, scenario: CamouflageScenario) -> Board:
+        return Board()
+
+    def setup(self, ruling: Ruling[Board], scenario: CamouflageScenario) -> None:
+        deployment.create(ruling, scenario)
+
+    def secret_facts(self, scenario: CamouflageScenario) -> int:
+        # A marker's one secret, what it stands for; a side has at most one marker per
+        # trooper or item with Camouflage at once (a new one replaces the old: INF-R02).
+        counts = Counter(t.side for t in scenario.troopers if t.camouflage)
+        return max(counts.values(), default=0)
+
+    def may_act(self, state: GameState[Board], side: str, command: type[Command]) -> bool:
+        board = state.board
+        if state.phase is Phase.SETUP:
+            return command is Deploy and side not in board.deployed
+        if command is EndGame:
+            return True
+        if command in (Impetuous, Retreat):
+            return board.order is None
+        if command is Face:
+            # At a real table the owner turns the model by hand; on the map, here (INF-R15).
+            return state.scenario.mode.value == "map" and any(
+                p.public.get("face_due") for p in state.owned(side)
+            )
+        order = board.order
+        if order is None:
+            return side == board.active and command in (FirstSkill, EndTurn)
+        if command is SavingRolls:
+            return order.stage is Stage.SAVES and any(
+                state.piece(s.piece).owner == side for s in board.saves
+            )
+        if side != board.active:
+            return False
+        if order.stage is Stage.SECOND:
+            return command is SecondSkill
+        return order.stage is Stage.RESOLVE and command is ResolveOrder
+
+    def resolve(self, ruling: Ruling[Board], command: Command) -> None:
+        scenario = ruling.state.scenario
+        assert isinstance(scenario, CamouflageScenario)
+        side = ruling.side
+        assert side is not None
+        match command:
+            case Deploy():
+                deployment.deploy(ruling, scenario, side, command)
+            case FirstSkill():
+                order_flow.first_skill(ruling, scenario, side, command)
+            case SecondSkill():
+                order_flow.second_skill(ruling, scenario, side, command)
+            case Aros():
+                order_flow.aros(ruling, scenario, side, command)
+            case ResolveOrder():
+                resolution.resolve_order(ruling, scenario, side)
+            case SavingRolls():
+                resolution.saving_rolls(ruling, side, command)
+            case Face():
+                face(ruling, side, command)
+            case EndTurn():
+                end_turn(ruling, scenario, side)
+            case Impetuous():
+                impetuous(ruling, side, command)
+            case Retreat():
+                retreat(ruling, scenario, side)
+            case EndGame():
+                end_game(ruling, scenario, side)
+            case _:
+                raise AssertionError(command)
+
+    def close(self, ruling: Ruling[Board], window: Window) -> None:
+        order_flow.close(ruling, window)
+
+    def fold(self, board: Board, change: BoardChange) -> Board:
+        return fold(board, change)
+
+    def board_view(self, state: GameState[Board], observer: str) -> dict[str, Any]:
+        return words.board_view(state, observer)
+
+    def describe(self, state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
+        return words.describe(state, observer, piece)
+
+    def status(self, state: GameState[Board], observer: str) -> list[str | Say]:
+        return words.status(state, observer)
+
+    def candidates(self, state: GameState[Board], side: str) -> list[Facts]:
+        from .candidates import candidates
+
+        return candidates(state, side)
+
+
+__all__ = ["Camouflage", "State", "camo"]

@@ -1,0 +1,87 @@
+"""Between Orders: the end of a Player Turn, and what the base game does to a trooper that
+the Camouflaged State answers to (INF-R13 f), a model's facing (INF-R15), the game's end."""
+
+from __future__ import annotations
+
+from ghillie import lookup
+from ghillie.errors import Refusal
+from ghillie.ruling import Ruling
+from ghillie.state import Phase
+from ghillie.words import say
+
+from . import camo, declare
+from .board import TROOPER, Board
+from .codes import NOT_IN_PLAY
+from .commands import Face, Impetuous
+from .scenario import CamouflageScenario
+
+
+def end_turn(ruling: Ruling[Board], scenario: CamouflageScenario, side: str) -> None:
+    board = ruling.board
+    turn = board.turn + 1
+    if turn > 2 * scenario.rounds:
+        end_game(ruling, scenario, side)
+        return
+    active = declare.active_in(scenario, turn)
+    ruling.change_board("turn", turn=turn, active=active)
+    ruling.tell_public(
+        {
+            "text": say(
+                "Player Turn {turn}: {side} are the active player.",
+                turn=turn,
+                side=scenario.side_name(active),
+            )
+        }
+    )
+
+
+def impetuous(ruling: Ruling[Board], side: str, command: Impetuous) -> None:
+    trooper = declare.actor(ruling.state, side, command.piece, "piece")
+    ruling.update(trooper.id, public={"impetuous": True})
+    marker = trooper.public.get("marker")
+    if marker:
+        camo.reveal(ruling, marker, "impetuous")
+    else:
+        ruling.tell_public({"text": say("{who} is Impetuous.", who=trooper.public["name"])})
+
+
+def retreat(ruling: Ruling[Board], scenario: CamouflageScenario, side: str) -> None:
+    ruling.tell_public(
+        {"text": say("{side} enter the Retreat! State.", side=scenario.side_name(side))}
+    )
+    for piece in ruling.state.owned(side, TROOPER):
+        marker = piece.public.get("marker")
+        if marker and piece.public["state"] != "down":
+            camo.reveal(ruling, marker, "retreat")
+
+
+def face(ruling: Ruling[Board], side: str, command: Face) -> None:
+    piece = lookup.own(ruling.state, side, command.piece, [TROOPER, "equipment"])
+    if not piece.public.get("face_due"):
+        raise Refusal(
+            NOT_IN_PLAY,
+            "Only a model that has just replaced its marker is turned here.",
+            field="piece",
+        )
+    ruling.update(piece.id, public={"facing": command.facing, "face_due": False})
+    ruling.tell_public(
+        {
+            "text": say(
+                "{who} is placed facing {facing}°, as its owner chooses.",
+                who=piece.public["name"],
+                facing=command.facing,
+                rules=("INF-R15",),
+            )
+        }
+    )
+
+
+def end_game(ruling: Ruling[Board], scenario: CamouflageScenario, side: str) -> None:
+    ruling.change_board("over")
+    ruling.set_phase(Phase.OVER)
+    # Private Information opens at the end (N5): every marker still on the table is shown.
+    for piece in list(ruling.state.pieces.values()):
+        if piece.kind == "marker":
+            for other in ruling.state.others(piece.owner):
+                ruling.open(piece.id, other, "hides")
+    ruling.tell_public({"text": say("The game is over.")})

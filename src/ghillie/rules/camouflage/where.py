@@ -1,0 +1,75 @@
+"""Where things are and how far apart: entered at a real table, computed on the map.
+
+At a real table the players measure and enter the range and the cover with the skill that
+needs them, and the event records who asserted them (RULES-SPEC §6.5). On ghillie's map the
+range is the distance between the points the skills were declared at, and the cover is the
+terrain's at the target's point (§5.6); entered values are refused there. Line of fire is
+asserted by the player who declares a skill or an ARO, in both modes: the map has no
+heights (§5.6).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from shapely.geometry import LineString, Point
+
+from ghillie.errors import Refusal
+from ghillie.measure import Measured, refuse_entered_on_map
+from ghillie.measure.tabletop import XY, Cover
+from ghillie.state import Piece
+from ghillie.words import N_
+
+from .codes import NOT_ON_ROUTE
+from .scenario import CamouflageScenario
+
+ON_ROUTE = 0.25  # inches: a point this close to a route lies on it
+
+
+@dataclass(frozen=True)
+class Measurement:
+    range: float
+    cover: bool  # the target is in (partial) cover
+    asserted: dict[str, Any]
+
+
+def measure(
+    scenario: CamouflageScenario,
+    side: str,
+    entered: Measured | None,
+    source: XY | None,
+    target: XY | None,
+) -> Measurement:
+    if scenario.mode.value == "map":
+        refuse_entered_on_map(entered)
+        assert source is not None
+        assert target is not None
+        cover = scenario.table.cover_at(target) is not Cover.NONE
+        return Measurement(round(math.dist(source, target), 2), cover, {"measured_by": "map"})
+    if entered is None or entered.range is None:
+        from ghillie.errors import MEASUREMENT_REQUIRED
+
+        raise Refusal(
+            MEASUREMENT_REQUIRED,
+            N_("Measure the range at the table and enter it."),
+            field="measured",
+        )
+    cover = entered.cover not in (None, Cover.NONE)
+    return Measurement(entered.range, cover, {"asserted_by": side})
+
+
+def at(piece: Piece) -> XY | None:
+    where = piece.public.get("at")
+    return (float(where[0]), float(where[1])) if where is not None else None
+
+
+def on_route(start: XY, stops: list[XY], point: XY, field: str) -> None:
+    """Refuse ``point`` unless it lies on the route from ``start`` through ``stops``."""
+    route = [start, *stops]
+    shape = Point(start) if len(route) == 1 else LineString(route)
+    if shape.distance(Point(point)) > ON_ROUTE:
+        raise Refusal(
+            NOT_ON_ROUTE, "Choose a point on the route the active trooper takes.", field=field
+        )

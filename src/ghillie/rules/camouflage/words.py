@@ -1,0 +1,294 @@
+"""camouflage in the players' words: its orders, its troopers and markers, where the game
+stands. Every chooser and every sentence is built from what the reader can see: its own
+pieces (their secrets are its own), what the enemy's show to everyone, and the Order as
+everyone sees it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ghillie.forms import Ask, Choice, Order, measured
+from ghillie.state import REFEREE, GameState, Phase, Piece
+from ghillie.words import N_, Say, say
+from ghillie.words.piece import PieceWords
+
+from .board import EQUIPMENT, MARKER, TROOPER, Board, Stage, State
+from .skills import AROS, ORDER_SKILLS, SkillName
+
+SKILL_CHOICES: dict[SkillName, str] = {
+    SkillName.MOVE: N_("Move"),
+    SkillName.CAUTIOUS_MOVE: N_("Cautious Movement"),
+    SkillName.BS_ATTACK: N_("BS Attack"),
+    SkillName.DISCOVER: N_("Discover"),
+    SkillName.LOOK_OUT: N_("Look Out!"),
+    SkillName.DODGE: N_("Dodge"),
+    SkillName.RESET: N_("Reset"),
+    SkillName.CAMOUFLAGE: N_("Go back into Camouflaged State (a Long Skill)"),
+    SkillName.OTHER_LONG: N_("Another Long Skill"),
+    SkillName.OTHER_ROLL: N_("Another skill that requires a Roll"),
+    SkillName.IDLE: N_("Idle"),
+    SkillName.DELAY: N_("Delay the ARO to the second half of the Order"),
+}
+
+
+def _name(piece: Piece, observer: str) -> str | Say:
+    if piece.kind == MARKER:
+        return say("Marker {n}", n=piece.public["number"])
+    return str(piece.public["name"])
+
+
+def _own_actors(state: GameState[Board], side: str) -> list[Choice]:
+    """The side's troopers that can act: a model by its name, a camouflaged one by its
+    name and its marker (the side's own secret)."""
+    out = []
+    for p in state.owned(side, TROOPER):
+        if p.public["state"] == State.DOWN:
+            continue
+        marker = p.public.get("marker")
+        if marker:
+            n = state.piece(marker).public["number"]
+            out.append(Choice(marker, say("{name} (Marker {n})", name=p.public["name"], n=n)))
+        else:
+            out.append(Choice(p.id, str(p.public["name"])))
+    return out
+
+
+def _camouflaged(state: GameState[Board], side: str) -> list[Choice]:
+    return [
+        Choice(p.id, str(p.public["name"]))
+        for p in state.owned(side)
+        if p.kind in (TROOPER, EQUIPMENT)
+        and p.public["state"] == State.CAMOUFLAGED
+        and not p.public.get("marker")
+    ]
+
+
+def _enemies(state: GameState[Board], side: str) -> list[Choice]:
+    out = []
+    for pid, _known in state.knowledge.get(side, {}).items():
+        piece = state.pieces.get(pid)
+        if piece is None or piece.owner == side:
+            continue
+        if piece.kind == MARKER or piece.public.get("state") == State.MODEL:
+            out.append(Choice(pid, _name(piece, side)))
+    return out
+
+
+def _markers(state: GameState[Board], side: str) -> list[Choice]:
+    return [c for c in _enemies(state, side) if state.pieces[c.value].kind == MARKER]
+
+
+def _deploy_rows(state: GameState[Board], side: str) -> dict[str, Any]:
+    return {"markers": [{"piece": c.value} for c in _camouflaged(state, side)]}
+
+
+_SKILL = {
+    "skill.skill": Ask(
+        N_("Skill"), options=tuple((s.value, SKILL_CHOICES[s]) for s in ORDER_SKILLS)
+    ),
+    "skill.target": Ask(N_("Aimed at"), N_("The enemy trooper or marker."), pieces=_enemies),
+    "skill.to": Ask(N_("Moves to"), kind="place", where="point", only="map"),
+    **measured("skill.measured"),
+    "skill.attack": Ask(N_("The attack"), N_("From the weapon's profile.")),
+    "skill.attack.weapon": Ask(N_("Weapon")),
+    "skill.attack.burst": Ask(N_("Burst")),
+    "skill.attack.range_mod": Ask(N_("Range MOD"), N_("The weapon's MOD at this range.")),
+    "skill.attack.mods": Ask(N_("Other MODs")),
+    "skill.attack.ps": Ask(N_("PS"), N_("The weapon's PS, for the target's saving roll.")),
+    "skill.contact": Ask(
+        N_("Ends in Silhouette contact with"),
+        N_("The enemy model it touches, if any."),
+        pieces=_enemies,
+    ),
+    "skill.caught": Ask(
+        N_("Markers under the Template"),
+        N_("Enemy markers a Template aimed at the target also covers."),
+        pieces=_markers,
+        item=N_("marker"),
+    ),
+    "skill.unseen": Ask(
+        N_("No enemy can see it"),
+        N_("Going back into Camouflaged State: no enemy model or marker has line of fire to it."),
+    ),
+}
+
+_DICE = {
+    "rolls": Ask(
+        N_("Dice rolled at the table"),
+        N_("Leave this closed and ghillie rolls; open it to type in the d20s, in the order asked."),
+    ),
+    "rolls.dice": Ask(N_("The d20s, in order"), item=N_("die")),
+}
+
+ORDERS: dict[str, Order] = {
+    "deploy": Order(
+        N_("Lay out the Camouflaged Markers"),
+        N_("One marker for each camouflaged trooper and item: what it stands for stays secret."),
+        fields={
+            "markers": Ask(N_("Markers"), item=N_("marker")),
+            "markers.piece": Ask(N_("Stands for"), pieces=_camouflaged),
+            "markers.at": Ask(N_("Placed at"), kind="place", where="point", only="map"),
+        },
+        defaults=_deploy_rows,
+        rules=("INF-R01", "INF-R03"),
+    ),
+    "first_skill": Order(
+        N_("Give an Order"),
+        N_("Activate a trooper, or one of your markers, and declare its first skill."),
+        fields={"piece": Ask(N_("Trooper"), pieces=_own_actors), **_SKILL},
+        rules=("INF-R09", "INF-R13"),
+    ),
+    "second_skill": Order(
+        N_("Declare the second skill"),
+        fields=dict(_SKILL),
+        rules=("INF-R12", "INF-R14"),
+    ),
+    "aros": Order(
+        N_("Declare AROs"),
+        N_(
+            "Each of your troopers with line of fire may react, delay, or do nothing: leave it out."
+        ),
+        fields={
+            "aros": Ask(N_("AROs"), item=N_("ARO")),
+            "aros.piece": Ask(N_("Trooper"), pieces=_own_actors),
+            "aros.aro": Ask(N_("ARO"), options=tuple((s.value, SKILL_CHOICES[s]) for s in AROS)),
+            "aros.at": Ask(N_("At the point"), kind="place", where="point", only="map"),
+            **measured("aros.measured"),
+            "aros.attack": Ask(N_("The attack"), N_("From the weapon's profile.")),
+            "aros.attack.weapon": Ask(N_("Weapon")),
+            "aros.attack.burst": Ask(N_("Burst")),
+            "aros.attack.range_mod": Ask(N_("Range MOD"), N_("The weapon's MOD at this range.")),
+            "aros.attack.mods": Ask(N_("Other MODs")),
+            "aros.attack.ps": Ask(N_("PS"), N_("The weapon's PS, for the target's saving roll.")),
+        },
+        rules=("INF-R11", "INF-R12"),
+    ),
+    "resolve_order": Order(
+        N_("Roll the Order"),
+        N_("Every skill and ARO is declared: roll them."),
+        fields=dict(_DICE),
+    ),
+    "saving_rolls": Order(N_("Make the saving rolls"), fields=dict(_DICE)),
+    "face": Order(
+        N_("Turn a model"),
+        N_("A model that replaced its marker faces as you choose."),
+        fields={
+            "piece": Ask(
+                N_("Model"),
+                pieces=lambda s, side: [
+                    Choice(p.id, str(p.public["name"]))
+                    for p in s.owned(side)
+                    if p.public.get("face_due")
+                ],
+            ),
+            "facing": Ask(N_("Facing"), unit=N_("degrees, clockwise from the top edge")),
+        },
+        anytime=True,
+        only="map",
+        rules=("INF-R15",),
+    ),
+    "end_turn": Order(N_("End the Player Turn"), confirm=N_("End your Player Turn?")),
+    "impetuous": Order(
+        N_("A trooper becomes Impetuous"),
+        fields={"piece": Ask(N_("Trooper"), pieces=_own_actors)},
+        anytime=True,
+        rules=("INF-R13",),
+    ),
+    "retreat": Order(
+        N_("Your army enters Retreat!"),
+        confirm=N_("Does your army enter the Retreat! State?"),
+        anytime=True,
+        rules=("INF-R13",),
+    ),
+    "end_game": Order(N_("End the game"), confirm=N_("End the game for both sides?"), anytime=True),
+}
+
+
+def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
+    p = piece.public
+    if piece.kind == MARKER:
+        about: list[str | Say] = [say("Silhouette {s}", s=p["silhouette"])]
+        if p["mimetism"]:
+            about.append(say("Mimetism {m}", m=p["mimetism"]))
+        if observer in (piece.owner, REFEREE):
+            hidden = state.pieces.get(piece.secret.get("hides", ""))
+            if hidden is not None:
+                about.append(say("stands for {name}", name=hidden.public["name"]))
+        return PieceWords(_name(piece, observer), about)
+    about = []
+    if p["state"] == State.CAMOUFLAGED:
+        about.append(N_("camouflaged"))
+    elif p["state"] == State.DOWN:
+        about.append(N_("out of the game"))
+    if p.get("wounds_left", 1) < p.get("wounds", 1) and p["state"] != State.DOWN:
+        about.append(say("{n} wounds left", n=p["wounds_left"]))
+    details: list[tuple[str, Any]] = [
+        (N_("WIP"), p["wip"]),
+        (N_("BS"), p["bs"]),
+        (N_("PH"), p["ph"]),
+        (N_("ARM"), p["arm"]),
+        (N_("Silhouette"), p["silhouette"]),
+    ]
+    if p["mimetism"]:
+        details.append((N_("Mimetism"), p["mimetism"]))
+    if p["msv"]:
+        details.append((N_("Multispectral Visor"), p["msv"]))
+    if p.get("fireteam"):
+        details.append((N_("Fireteam"), p["fireteam"]))
+    if p["weapons"]:
+        details.append((N_("Weapons"), ", ".join(p["weapons"])))
+    return PieceWords(str(p["name"]), about, details)
+
+
+def board_view(state: GameState[Board], observer: str) -> dict[str, Any]:
+    board = state.board
+    out: dict[str, Any] = {"turn": board.turn, "active": board.active}
+    return out
+
+
+def status(state: GameState[Board], observer: str) -> list[str | Say]:
+    scenario = state.scenario
+    board = state.board
+    if state.phase is Phase.OVER:
+        return [N_("The game is over.")]
+    if state.phase is Phase.SETUP:
+        lines: list[str | Say] = [N_("Deployment: each side lays out its Camouflaged Markers.")]
+        for side in state.sides:
+            if side not in board.deployed:
+                lines.append(
+                    say(
+                        "Waiting for {side} to lay out their markers.",
+                        side=scenario.side_name(side),
+                    )
+                )
+        return lines
+    assert board.active is not None
+    lines = [
+        say(
+            "Player Turn {turn}: {side} are the active player.",
+            turn=board.turn,
+            side=scenario.side_name(board.active),
+        )
+    ]
+    order = board.order
+    if order is not None and state.window is None:
+        if order.stage is Stage.SECOND:
+            lines.append(
+                say(
+                    "Waiting for {side} to declare the second skill.",
+                    side=scenario.side_name(board.active),
+                )
+            )
+        elif order.stage is Stage.RESOLVE:
+            lines.append(
+                say("Waiting for {side} to roll the Order.", side=scenario.side_name(board.active))
+            )
+        elif order.stage is Stage.SAVES:
+            owing = sorted({state.piece(s.piece).owner for s in board.saves})
+            lines.append(
+                say(
+                    "Waiting for the saving rolls of {sides}.",
+                    sides=[scenario.side_name(s) for s in owing],
+                )
+            )
+    return lines
