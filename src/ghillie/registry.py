@@ -13,10 +13,16 @@ from ghillie.ruleset import Ruleset
 def rulesets() -> dict[str, Ruleset[Any, Any]]:
     # Imported here so that importing the core never pulls in every ruleset.
     from ghillie.rules.ambush_fields.ruleset import AmbushFields
+    from ghillie.rules.camouflage.ruleset import Camouflage
     from ghillie.rules.grid_ambush import GridAmbush
     from ghillie.rules.suspicious_places import SuspiciousPlaces
 
-    registered: list[Ruleset[Any, Any]] = [GridAmbush(), SuspiciousPlaces(), AmbushFields()]
+    registered: list[Ruleset[Any, Any]] = [
+        GridAmbush(),
+        SuspiciousPlaces(),
+        AmbushFields(),
+        Camouflage(),
+    ]
     return {r.id: r for r in registered}
 
 

@@ -38,7 +38,8 @@ def test_rulesets_lists_each_rulesets_examples_by_the_names_new_takes(columns: s
     table = result.output.splitlines()
     for ruleset, names in listed.items():
         # Its examples one a line, whole, from the ruleset's own row down.
-        row = next(i for i, line in enumerate(table) if line.split()[:1] == [ruleset])
+        # (in the id column, at the left edge: "camouflage" is also a word of a title)
+        row = next(i for i, line in enumerate(table) if line.startswith(f" {ruleset} "))
         for offset, name in enumerate(names):
             assert name in table[row + offset].split(), table[row + offset]
     assert "ghillie new <example>" in result.output

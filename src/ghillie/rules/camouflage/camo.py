@@ -4,7 +4,7 @@ R13-R15), and a Long Skill out of every enemy's sight that lays a new marker (IN
 from __future__ import annotations
 
 from ghillie.ruling import Ruling
-from ghillie.state import SPECTATOR, Level, Piece
+from ghillie.state import SPECTATOR, GameState, Level, Piece
 from ghillie.words import Say, say
 
 from .board import EQUIPMENT, MARKER, Board, State
@@ -25,8 +25,9 @@ REASONS: dict[str, tuple[str, str]] = {
 }
 
 
-def hidden_by(state: object, marker: Piece) -> str:
-    return str(marker.secret["hides"])
+def stood_for(state: GameState[Board], marker_id: str) -> Piece | None:
+    """The model a marker stood for, once that is public (it replaced the marker)."""
+    return next((p for p in state.pieces.values() if marker_id in p.public.get("were", [])), None)
 
 
 def reveal(ruling: Ruling[Board], marker_id: str, why: str) -> Piece:
@@ -40,7 +41,10 @@ def reveal(ruling: Ruling[Board], marker_id: str, why: str) -> Piece:
     for other in ruling.state.others(side):
         ruling.open(marker.id, other, "hides")
     at = marker.public.get("at")
-    public: dict[str, object] = {"state": State.MODEL, "face_due": True}
+    # Which markers this model stood under is public once it replaces them: an Order that
+    # named the marker (Discover + Attack) goes on against the model.
+    were = [*piece.public.get("were", []), marker.id]
+    public: dict[str, object] = {"state": State.MODEL, "face_due": True, "were": were}
     if at is not None:
         public["at"] = at
     ruling.update(piece.id, public=public, unset=("marker",))

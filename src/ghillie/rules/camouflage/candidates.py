@@ -35,11 +35,30 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
         rows = [
             {
                 "piece": c.value,
+                "note": "",
                 **({"at": _where(scenario, i)} if scenario.mode.value == "map" else {}),
             }
             for i, c in enumerate(_camouflaged(state, side))
         ]
-        return [{"type": "deploy", "markers": rows}]
+        # The same places, two pieces whose markers look alike (INF-A09: Silhouette and
+        # Mimetism) under each other's: two deployments that differ only in the owner's
+        # secret, for the two-worlds tests.
+        looks = [_looks(state.piece(row["piece"])) for row in rows]
+        pair = next(
+            (
+                (i, j)
+                for i in range(len(rows))
+                for j in range(i + 1, len(rows))
+                if looks[i] == looks[j]
+            ),
+            None,
+        )
+        if pair is None:
+            return [{"type": "deploy", "markers": rows}]
+        i, j = pair
+        swapped = [dict(row) for row in rows]
+        swapped[i]["piece"], swapped[j]["piece"] = rows[j]["piece"], rows[i]["piece"]
+        return [{"type": "deploy", "markers": rows}, {"type": "deploy", "markers": swapped}]
     if state.phase is not Phase.PLAY:
         return []
     out: list[Facts] = [{"type": "end_game"}]
@@ -94,6 +113,12 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
     if order.stage is Stage.SAVES and any(state.piece(s.piece).owner == side for s in board.saves):
         out.append({"type": "saving_rolls"})
     return out
+
+
+def _looks(piece: Any) -> tuple[int, int]:
+    """What a marker for this piece shows to everyone (INF-R04, R06)."""
+    silhouette = 2 if piece.kind == "equipment" else piece.public["silhouette"]
+    return (silhouette, piece.public["mimetism"])
 
 
 def _to(scenario: CamouflageScenario, i: int) -> dict[str, Any]:

@@ -16,6 +16,5 @@ LONG_SKILL_ALONE = "long_skill_alone"  # a Long Skill is the whole Order
 NO_CAMOUFLAGE = "no_camouflage"  # INF-R02: only a trooper with the skill, out of the state
 SEEN_BY_ENEMY = "seen_by_enemy"  # INF-R02: outside every enemy LoF
 NOT_AN_ARO = "not_an_aro"
-ORDER_IN_PROGRESS = "order_in_progress"
 OUT_OF_RANGE = "out_of_range"
 NOT_ON_ROUTE = "not_on_route"

@@ -25,6 +25,7 @@ class Part(BaseModel):
 class MarkerAt(Part):
     piece: Ref  # the trooper or item this marker stands for (the owner's secret)
     at: XY | None = None  # map mode: where the marker is placed
+    note: str = Field("", max_length=200)  # the owner's private note on it
 
 
 class Deploy(Command):

@@ -71,7 +71,9 @@ def camouflaged(state: Any, side: str) -> list[Piece]:
     ]
 
 
-def lay_marker(ruling: Ruling[Board], side: str, hides: Piece, at: list[float] | None) -> Piece:
+def lay_marker(
+    ruling: Ruling[Board], side: str, hides: Piece, at: list[float] | None, note: str = ""
+) -> Piece:
     """A new Camouflaged Marker for ``hides``: its number is the side's next, its public
     facts its Silhouette and Mimetism level only (INF-A09); what it hides is its owner's
     secret, recorded in this very event (fixed: the opening proves it)."""
@@ -88,7 +90,8 @@ def lay_marker(ruling: Ruling[Board], side: str, hides: Piece, at: list[float] |
     }
     if at is not None:
         public["at"] = list(at)
-    marker = Piece(ruling.new_id(), side, MARKER, public, {"hides": hides.id})
+    secret = {"hides": hides.id, **({"note": note} if note else {})}
+    marker = Piece(ruling.new_id(), side, MARKER, public, secret)
     everyone = dict.fromkeys(ruling.state.others(side), Level.SUSPECTED)
     ruling.place(marker, everyone)
     ruling.update(hides.id, public={"state": State.CAMOUFLAGED, "marker": marker.id}, unset=("at",))
@@ -126,7 +129,7 @@ def deploy(ruling: Ruling[Board], scenario: CamouflageScenario, side: str, comma
     laid = []
     for entry, piece in entries:
         at = list(entry.at) if entry.at is not None else None
-        marker = lay_marker(ruling, side, piece, at)
+        marker = lay_marker(ruling, side, piece, at, entry.note)
         laid.append(marker)
         ruling.tell(
             side,

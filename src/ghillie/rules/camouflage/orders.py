@@ -6,21 +6,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from ghillie.errors import Refusal
+from ghillie.errors import OFF_TABLE, Refusal
+from ghillie.measure import Measured
 from ghillie.ruling import Ruling
-from ghillie.state import Facts, Piece, Window
+from ghillie.state import Facts, GameState, Piece, Window
 from ghillie.words import Say, say
 
-from . import camo, declare
+from . import camo, checks, declare, where
 from .board import MARKER, Board, Stage, State
 from .codes import (
     ARO_AGAINST_MARKER,
     ARO_GIVEN,
     ARO_LOST,
+    DISCOVER_LOCKED,
     LONG_SKILL_ALONE,
     NOT_A_MARKER,
     NOT_AN_ARO,
     NOTHING_TO_DELAY,
+    OUT_OF_RANGE,
 )
 from .commands import Aros, Declared, FirstSkill, SecondSkill
 from .scenario import CamouflageScenario
@@ -116,10 +119,25 @@ def first_skill(
     who = declare.shown(state, trooper)
     was_marker = who.kind == MARKER
     contact = _contact(ruling, side, declared)
+    source = who.public.get("at")
+    found = (
+        measured(
+            state,
+            scenario,
+            side,
+            declared.skill,
+            declared.measured,
+            source,
+            aimed.public.get("at"),
+            "skill",
+        )
+        if aimed is not None
+        else {}
+    )
     ruling.change_board(
         "order",
         piece=trooper.id,
-        first={**declared.model_dump(mode="json"), "from": who.public.get("at")},
+        first={**declared.model_dump(mode="json"), "from": source, **found},
         stage=Stage.SECOND,
         was_marker=was_marker,
     )
@@ -158,7 +176,23 @@ def second_skill(
     contact = _contact(ruling, side, declared)
     who = declare.shown(state, trooper)
     moved = order.first.get("to") or order.first.get("from")
-    ruling.change_board("second", second={**declared.model_dump(mode="json"), "from": moved})
+    found = (
+        measured(
+            state,
+            scenario,
+            side,
+            declared.skill,
+            declared.measured,
+            moved,
+            aimed.public.get("at"),
+            "skill",
+        )
+        if aimed is not None
+        else {}
+    )
+    ruling.change_board(
+        "second", second={**declared.model_dump(mode="json"), "from": moved, **found}
+    )
     _told_skill(ruling, who, declared, aimed, "second")
     _reveal_if(ruling, trooper, declared, contact)
     ruling.open_window(
@@ -166,9 +200,37 @@ def second_skill(
     )
 
 
-def _check_move(scenario: CamouflageScenario, declared: Declared, field: str) -> None:
-    from ghillie.errors import OFF_TABLE
+def measured(
+    state: GameState[Board],
+    scenario: CamouflageScenario,
+    side: str,
+    name: SkillName,
+    entered: Measured | None,
+    source: Any,
+    point: Any,
+    field: str,
+) -> dict[str, Any]:
+    """Range and cover for a skill or ARO that names a target, measured now, when it is
+    declared: entered at a real table (asserted by the declaring side), worked out from the
+    points declared on the map (INF-T01 c: each skill from its own point). A Discover past
+    the last Discover band cannot be declared."""
+    del state
+    source_xy = (float(source[0]), float(source[1])) if source is not None else None
+    point_xy = (float(point[0]), float(point[1])) if point is not None else None
+    m = where.measure(scenario, side, entered, source_xy, point_xy, f"{field}.measured")
+    if name is SkillName.DISCOVER:
+        try:
+            checks.range_mod(m.range, scenario.switches.band_edge)
+        except checks.OutOfRange:
+            raise Refusal(
+                OUT_OF_RANGE,
+                "That marker is beyond the longest Discover range (96 inches).",
+                field=f"{field}.measured",
+            ) from None
+    return {"range": m.range, "cover": m.cover, **m.asserted}
 
+
+def _check_move(scenario: CamouflageScenario, declared: Declared, field: str) -> None:
     if declared.to is not None and not scenario.table.on_table(declared.to):
         raise Refusal(OFF_TABLE, "That point is off the table.", field=f"{field}.to")
 
@@ -245,7 +307,7 @@ def aros(ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command
                 )
             if declare.locked(state, trooper.id, active.id):
                 raise Refusal(
-                    "discover_locked",
+                    DISCOVER_LOCKED,
                     "This trooper failed to Discover that marker: it cannot try that marker "
                     "again until the next Player Turn.",
                     field=f"{field}.aro",
@@ -254,6 +316,19 @@ def aros(ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command
         if scenario.mode.value == "map" and entry.aro is not SkillName.DELAY:
             facts["at"] = list(_aro_point(order, entry.at, active, f"{field}.at", second))
             facts["from"] = list(at(declare.shown(state, trooper)) or (0.0, 0.0))
+        if entry.aro in (SkillName.BS_ATTACK, SkillName.DISCOVER):
+            facts.update(
+                measured(
+                    state,
+                    scenario,
+                    side,
+                    entry.aro,
+                    entry.measured,
+                    facts.get("from"),
+                    facts.get("at"),
+                    field,
+                )
+            )
         if entry.aro is SkillName.DELAY:
             delayed.append(trooper.id)
         else:

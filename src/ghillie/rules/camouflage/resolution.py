@@ -61,14 +61,19 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
     saves: dict[str, Save] = {}
 
     # Discovers, the active trooper's and the AROs' (INF-R10).
-    found: dict[str, str] = {}  # marker Discovered -> the trooper it stood for
     for facts in skills:
         if facts["skill"] == SkillName.DISCOVER:
-            hides = ruling.piece(facts["target"]).secret["hides"]
-            if _discover(
-                ruling, scenario, active.id, facts["target"], facts, draw, facts.get("from")
-            ):
-                found[facts["target"]] = hides
+            target = facts["target"]
+            if target in ruling.state.pieces:
+                _discover(ruling, scenario, active.id, target, facts, draw, facts.get("from"))
+            else:
+                _say(
+                    ruling,
+                    say(
+                        "{who}'s Discover needs no roll: the marker revealed itself.",
+                        who=_name(ruling, active.id),
+                    ),
+                )
     for reactor, facts in reactions.items():
         if facts["aro"] == SkillName.DISCOVER:
             marker = facts.get("marker")
@@ -96,15 +101,16 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
     attack = next((f for f in skills if f["skill"] == SkillName.BS_ATTACK), None)
     answered: set[str] = set()
     if attack is not None:
-        target = found.get(attack["target"], attack["target"])
-        if ruling.piece(target).kind == MARKER:
+        aimed_at = _now(ruling, attack["target"])
+        if aimed_at is None or aimed_at.kind == MARKER:
             _say(
                 ruling,
                 say("The Attack is lost: the marker was not Discovered.", rules=("INF-R09",)),
             )
             attack = None
     if attack is not None:
-        aimed = ruling.piece(found.get(attack["target"], attack["target"]))
+        aimed = _now(ruling, attack["target"])
+        assert aimed is not None
         mine = _value(ruling, scenario, active.id, aimed, attack, attack.get("from"), at(aimed))
         back = reactions.get(aimed.id)
         if back is not None and back["aro"] in (SkillName.BS_ATTACK, SkillName.DODGE):
@@ -139,17 +145,20 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
         ruling.change_board("order_done")
 
 
+def _now(ruling: Ruling[Board], ref: str) -> Piece | None:
+    """What a target named at declaration is now: itself, or the model that replaced the
+    marker it was (INF-R14: a reveal holds for the whole Order)."""
+    if ref in ruling.state.pieces:
+        return ruling.piece(ref)
+    return camo.stood_for(ruling.state, ref)
+
+
 def _say(ruling: Ruling[Board], text: Say) -> None:
     ruling.tell_public({"text": text})
 
 
 def _name(ruling: Ruling[Board], trooper: str) -> Say | str:
     return label(declare.shown(ruling.state, ruling.piece(trooper)))
-
-
-def _trooper(ruling: Ruling[Board], ref: str) -> Piece:
-    piece = ruling.piece(ref)
-    return ruling.piece(piece.secret["hides"]) if piece.kind == MARKER else piece
 
 
 def _move(ruling: Ruling[Board], active: Piece, skills: list[dict[str, Any]]) -> None:
@@ -219,19 +228,8 @@ def _discover(
 def _measured(
     scenario: CamouflageScenario, facts: dict[str, Any], source: Any, point: Any
 ) -> tuple[float, bool]:
-    from ghillie.measure import Measured
-
-    from .where import measure
-
-    entered = facts.get("measured")
-    m = measure(
-        scenario,
-        "",
-        Measured.model_validate(entered) if entered else None,
-        tuple(source) if source else None,
-        tuple(point) if point else None,
-    )
-    return m.range, m.cover
+    """The range and cover measured when the skill or ARO was declared (orders.measured)."""
+    return float(facts["range"]), bool(facts["cover"])
 
 
 def _value(
@@ -247,9 +245,7 @@ def _value(
     the target's Mimetism after the attacker's Multispectral Visor, and Cover."""
     attacker = ruling.piece(by)
     attack = facts.get("attack") or {}
-    distance, cover = _measured(scenario, facts, source, point)
-    facts["range"] = distance
-    facts["cover"] = cover
+    _range, cover = _measured(scenario, facts, source, point)
     value = (
         int(attacker.public["bs"]) + int(attack.get("range_mod", 0)) + int(attack.get("mods", 0))
     )
@@ -267,7 +263,6 @@ def _aro_value(
     facts: dict[str, Any],
 ) -> int:
     if facts["aro"] == SkillName.DODGE:
-        facts["range"] = "-"
         return int(ruling.piece(reactor).public["ph"])
     aimed = ruling.piece(active)
     return _value(ruling, scenario, reactor, aimed, facts, facts.get("from"), facts.get("at"))
@@ -323,11 +318,11 @@ def _face_to_face(
             a=_name(ruling, a),
             a_dice=", ".join(map(str, a_dice)),
             a_value=a_value,
-            a_range=a_facts.get("range", "?"),
+            a_range=f"{a_facts['range']:g}",
             b=_name(ruling, b),
             b_dice=", ".join(map(str, b_dice)),
             b_value=b_value,
-            b_range=b_facts.get("range", "?"),
+            b_range=f"{b_facts['range']:g}" if "range" in b_facts else "-",
             rules=("INF-T01",),
         ),
     )
@@ -388,7 +383,7 @@ def _unopposed(
             who=_name(ruling, by),
             dice=", ".join(map(str, dice)),
             value=value,
-            range=facts.get("range", "?"),
+            range=f"{facts['range']:g}",
         ),
     )
     _hits_line(ruling, by, target, hits, crits)

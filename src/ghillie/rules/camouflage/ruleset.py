@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ghillie.dice.check import Check
 from ghillie.events import BoardChange
 from ghillie.ruleset import Command, Reaction, Ruleset, SecretWords
 from ghillie.ruling import Ruling
@@ -39,6 +40,8 @@ from .commands import (
     SavingRolls,
     SecondSkill,
 )
+from .odds import ODDS
+from .odds import odds as discover_odds
 from .orders import FIRST_AROS, SECOND_AROS
 from .scenario import CamouflageScenario
 from .turns import end_game, end_turn, face, impetuous, retreat
@@ -55,6 +58,7 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
     scenario_model = CamouflageScenario
     commands = COMMANDS
     orders = words.ORDERS
+    odds_queries = ODDS
     # What a marker stands for is written once, in the event that lays it, which every side
     # sees (INF-R01, R02; Private Information in N5), and never rewritten.
     fixed_secrets = frozenset({"hides"})
@@ -73,10 +77,11 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
         deployment.create(ruling, scenario)
 
     def secret_facts(self, scenario: CamouflageScenario) -> int:
-        # A marker's one secret, what it stands for; a side has at most one marker per
-        # trooper or item with Camouflage at once (a new one replaces the old: INF-R02).
+        # A marker's secrets: what it stands for, and its owner's note; a side has at most
+        # one marker per trooper or item with Camouflage at once (a new one replaces the
+        # old: INF-R02).
         counts = Counter(t.side for t in scenario.troopers if t.camouflage)
-        return max(counts.values(), default=0)
+        return 2 * max(counts.values(), default=0)
 
     def may_act(self, state: GameState[Board], side: str, command: type[Command]) -> bool:
         board = state.board
@@ -134,6 +139,9 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
                 end_game(ruling, scenario, side)
             case _:
                 raise AssertionError(command)
+
+    def odds(self, state: GameState[Board], side: str, command: Command) -> Check[Any] | None:
+        return discover_odds(state, side, command)
 
     def close(self, ruling: Ruling[Board], window: Window) -> None:
         order_flow.close(ruling, window)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ghillie import lookup
 from ghillie.errors import Refusal
 from ghillie.ruling import Ruling
-from ghillie.state import Phase
+from ghillie.state import Level, Phase
 from ghillie.words import say
 
 from . import camo, declare
@@ -79,9 +79,11 @@ def face(ruling: Ruling[Board], side: str, command: Face) -> None:
 def end_game(ruling: Ruling[Board], scenario: CamouflageScenario, side: str) -> None:
     ruling.change_board("over")
     ruling.set_phase(Phase.OVER)
-    # Private Information opens at the end (N5): every marker still on the table is shown.
+    # Private Information opens at the end (N5): what every marker still on the table
+    # stands for is shown, with its proof, and that trooper's Public Information.
     for piece in list(ruling.state.pieces.values()):
         if piece.kind == "marker":
             for other in ruling.state.others(piece.owner):
                 ruling.open(piece.id, other, "hides")
+                ruling.reveal(piece.secret["hides"], other, Level.IDENTIFIED)
     ruling.tell_public({"text": say("The game is over.")})

@@ -16,8 +16,8 @@ from typing import Any
 
 from shapely.geometry import LineString, Point
 
-from ghillie.errors import Refusal
-from ghillie.measure import Measured, refuse_entered_on_map
+from ghillie.errors import MEASURED_BY_MAP, MEASUREMENT_REQUIRED, Refusal
+from ghillie.measure import Measured
 from ghillie.measure.tabletop import XY, Cover
 from ghillie.state import Piece
 from ghillie.words import N_
@@ -41,20 +41,22 @@ def measure(
     entered: Measured | None,
     source: XY | None,
     target: XY | None,
+    field: str = "measured",
 ) -> Measurement:
     if scenario.mode.value == "map":
-        refuse_entered_on_map(entered)
+        if entered is not None and entered.any():
+            raise Refusal(
+                MEASURED_BY_MAP,
+                "This game is on a map: ghillie measures, nothing is entered.",
+                field=field,
+            )
         assert source is not None
         assert target is not None
         cover = scenario.table.cover_at(target) is not Cover.NONE
         return Measurement(round(math.dist(source, target), 2), cover, {"measured_by": "map"})
     if entered is None or entered.range is None:
-        from ghillie.errors import MEASUREMENT_REQUIRED
-
         raise Refusal(
-            MEASUREMENT_REQUIRED,
-            N_("Measure the range at the table and enter it."),
-            field="measured",
+            MEASUREMENT_REQUIRED, N_("Measure the range at the table and enter it."), field=field
         )
     cover = entered.cover not in (None, Cover.NONE)
     return Measurement(entered.range, cover, {"asserted_by": side})

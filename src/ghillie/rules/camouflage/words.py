@@ -83,6 +83,7 @@ def _deploy_rows(state: GameState[Board], side: str) -> dict[str, Any]:
 
 
 _SKILL = {
+    "skill": Ask(N_("The skill")),
     "skill.skill": Ask(
         N_("Skill"), options=tuple((s.value, SKILL_CHOICES[s]) for s in ORDER_SKILLS)
     ),
@@ -128,6 +129,7 @@ ORDERS: dict[str, Order] = {
             "markers": Ask(N_("Markers"), item=N_("marker")),
             "markers.piece": Ask(N_("Stands for"), pieces=_camouflaged),
             "markers.at": Ask(N_("Placed at"), kind="place", where="point", only="map"),
+            "markers.note": Ask(N_("Note"), N_("For your eyes only: where it waits, and why.")),
         },
         defaults=_deploy_rows,
         rules=("INF-R01", "INF-R03"),
@@ -214,6 +216,9 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
             hidden = state.pieces.get(piece.secret.get("hides", ""))
             if hidden is not None:
                 about.append(say("stands for {name}", name=hidden.public["name"]))
+            note = piece.secret.get("note")
+            if note:
+                return PieceWords(_name(piece, observer), about, ((N_("Your note"), note),))
         return PieceWords(_name(piece, observer), about)
     about = []
     if p["state"] == State.CAMOUFLAGED:
