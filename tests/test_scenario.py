@@ -75,7 +75,12 @@ def test_scenario_files_in_toml_and_json(tmp_path: Path) -> None:
 
 def test_every_switch_is_documented() -> None:
     docs = (Path(__file__).parent.parent / "docs" / "rulesets.md").read_text(encoding="utf-8")
-    for name in ("suspicious-places-table", "grid-ambush-table", "ambush-fields"):
+    for name in (
+        "suspicious-places-table",
+        "grid-ambush-table",
+        "ambush-fields",
+        "camouflage-table",
+    ):
         for switch in load_scenario(examples.data(name)).switches.named():
             assert f"`{switch}`" in docs, f"{switch} is missing from docs/rulesets.md"
 

@@ -15,7 +15,7 @@ def _ids(prefix: str, kind: str, numbers: range) -> set[str]:
     return {f"{prefix}-{kind}{n:02d}" for n in numbers}
 
 
-# RULES-SPEC §1 (BSG), §3 (SW) and §4 (DWV): the ids the rulesets must cover.
+# RULES-SPEC §1 (BSG), §3 (SW), §4 (DWV) and §5 (INF): the ids the rulesets must cover.
 REQUIRED = {
     "suspicious-places": _ids("SW", "R", range(1, 23))
     | _ids("SW", "R", range(30, 38))
@@ -27,6 +27,9 @@ REQUIRED = {
     "grid-ambush": _ids("DWV", "R", range(1, 10))
     | _ids("DWV", "A", range(1, 15))
     | _ids("DWV", "T", range(1, 8)),
+    "camouflage": _ids("INF", "R", range(1, 16))
+    | _ids("INF", "A", range(1, 13))
+    | _ids("INF", "T", range(1, 9)),
 }
 _MARK = re.compile(r"mark\.spec\(([^)]*)\)")
 _ID = re.compile(r"\"((?:SW|DWV|BSG|BMF|INF)-[RAT]\d\d)\"")

@@ -30,6 +30,7 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("suspicious-places", "fire"): {"range": 40, "sniper": True, "hidden": True},
     ("suspicious-places", "covert-move"): {"quality": "d8", "leadership": "d6"},
     ("suspicious-places", "markers"): {"units": 3},
+    ("camouflage", "discover"): {"wip": 13, "range": 45, "mimetism": -3},
 }
 QUERIES = {
     (ruleset.id, query.name): query

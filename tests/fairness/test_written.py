@@ -60,6 +60,9 @@ def test_the_rulesets_fix_what_is_written_once_and_only_that() -> None:
     # A sniper marker's "true" changes with a covert move (SW-R36): it is not fixed.
     assert "true" not in registry.get("suspicious-places").fixed_secrets
     assert registry.get("ambush-fields").fixed_secrets == frozenset()
+    # What a marker stands for is recorded once, when it is laid (INF-R01, R02); its owner
+    # keeps a private note beside it, which is never opened.
+    assert registry.get("camouflage").fixed_secrets == {"hides"}
 
 
 def test_every_fixed_key_has_its_words_so_that_the_pages_demand_its_proof() -> None:

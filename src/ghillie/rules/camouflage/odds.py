@@ -39,7 +39,14 @@ def discover_check(
     wip: int, range_: float, mimetism: int, msv: int, cover: bool, sw: CamouflageSwitches
 ) -> Check[str]:
     value, _mods = checks.discover_value(
-        wip, range_, mimetism, msv, cover, sw.discover_applies_cover, sw.band_edge
+        wip,
+        range_,
+        mimetism,
+        msv,
+        cover,
+        sw.discover_applies_cover,
+        sw.band_edge,
+        mod_cap=sw.mod_cap or None,
     )
     return checks.normal_roll(value)
 

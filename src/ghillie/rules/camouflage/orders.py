@@ -137,7 +137,7 @@ def first_skill(
     ruling.change_board(
         "order",
         piece=trooper.id,
-        first={**declared.model_dump(mode="json"), "from": source, **found},
+        first={**_as_ids(state, side, declared, aimed, contact), "from": source, **found},
         stage=Stage.SECOND,
         was_marker=was_marker,
     )
@@ -151,6 +151,8 @@ def first_skill(
         }
     )
     _told_skill(ruling, who, declared, aimed, "first")
+    if declared.skill is SkillName.CAMOUFLAGE:
+        _warn_if_seen(ruling, scenario, side, who)
     _reveal_if(ruling, trooper, declared, contact)
     ruling.open_window(
         FIRST_AROS, about={"piece": declare.shown(ruling.state, ruling.piece(trooper.id)).id}
@@ -191,7 +193,8 @@ def second_skill(
         else {}
     )
     ruling.change_board(
-        "second", second={**declared.model_dump(mode="json"), "from": moved, **found}
+        "second",
+        second={**_as_ids(state, side, declared, aimed, contact), "from": moved, **found},
     )
     _told_skill(ruling, who, declared, aimed, "second")
     _reveal_if(ruling, trooper, declared, contact)
@@ -228,6 +231,57 @@ def measured(
                 field=f"{field}.measured",
             ) from None
     return {"range": m.range, "cover": m.cover, **m.asserted}
+
+
+def _as_ids(
+    state: GameState[Board],
+    side: str,
+    declared: Declared,
+    aimed: Piece | None,
+    contact: Piece | None,
+) -> dict[str, Any]:
+    """The skill as declared, every piece it names by its id (a player may name one by its
+    key or its marker's label): what the board keeps and the resolution reads."""
+    from ghillie import lookup
+
+    facts = declared.model_dump(mode="json")
+    facts["target"] = aimed.id if aimed is not None else None
+    facts["contact"] = contact.id if contact is not None else None
+    facts["caught"] = [lookup.enemy(state, side, ref, [MARKER]).id for ref in declared.caught]
+    return facts
+
+
+def _warn_if_seen(
+    ruling: Ruling[Board], scenario: CamouflageScenario, side: str, who: Piece
+) -> None:
+    """INF-A02: going back into the state is checked against the enemy models and markers
+    on the table. The players say no enemy has line of fire; on the map ghillie sees the
+    terrain but not heights, so where its flat map shows an enemy with a clear line it
+    warns the side instead of refusing (the side's own pieces and the enemy it sees only)."""
+    where_ = at(who)
+    if scenario.mode.value != "map" or where_ is None:
+        return
+    seeing = []
+    for pid, _known in ruling.state.knowledge.get(side, {}).items():
+        enemy = ruling.state.pieces.get(pid)
+        if enemy is None or enemy.owner == side or enemy.public.get("state") == State.DOWN:
+            continue
+        point = at(enemy)
+        if point is not None and scenario.table.line_of_sight(point, where_):
+            seeing.append(label(enemy))
+    if seeing:
+        ruling.tell(
+            side,
+            {
+                "text": say(
+                    "On the map nothing blocks the line between {who} and {enemies}: ghillie "
+                    "cannot see heights and takes your word that none of them has line of fire.",
+                    who=label(who),
+                    enemies=seeing,
+                    rules=("INF-A02",),
+                )
+            },
+        )
 
 
 def _check_move(scenario: CamouflageScenario, declared: Declared, field: str) -> None:
@@ -312,7 +366,7 @@ def aros(ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command
                     "again until the next Player Turn.",
                     field=f"{field}.aro",
                 )
-        facts = entry.model_dump(mode="json")
+        facts = {**entry.model_dump(mode="json"), "piece": trooper.id}
         if scenario.mode.value == "map" and entry.aro is not SkillName.DELAY:
             facts["at"] = list(_aro_point(order, entry.at, active, f"{field}.at", second))
             facts["from"] = list(at(declare.shown(state, trooper)) or (0.0, 0.0))

@@ -191,6 +191,7 @@ def _discover(
         measured[1],
         sw.discover_applies_cover,
         sw.band_edge,
+        mod_cap=sw.mod_cap or None,
     )
     _rolled, outcome = checks.normal_roll(value).roll(draw)
     if outcome == "success":
@@ -301,11 +302,14 @@ def _face_to_face(
     draw: Callable[[str, Die], int],
     saves: dict[str, Save],
 ) -> None:
+    scenario = ruling.state.scenario
+    assert isinstance(scenario, CamouflageScenario)
     check = checks.face_to_face(
         a_value,
         _burst(a_facts),
         b_value,
         _burst(b_facts) if b_facts["aro"] == SkillName.BS_ATTACK else 1,
+        criticals=scenario.switches.critical_clash,
     )
     rolled, (a_hits, a_crits, b_hits, b_crits) = check.roll(draw)
     a_dice = [v for k, v in rolled.items() if k.startswith("a")]

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from ghillie.dice.check import Check
 from ghillie.events import BoardChange
+from ghillie.maps import MapView
 from ghillie.ruleset import Command, Reaction, Ruleset, SecretWords
 from ghillie.ruling import Ruling
 from ghillie.state import Facts, GameState, Phase, Piece, Window
@@ -40,6 +41,7 @@ from .commands import (
     SavingRolls,
     SecondSkill,
 )
+from .map import map_view as camouflage_map
 from .odds import ODDS
 from .odds import odds as discover_odds
 from .orders import FIRST_AROS, SECOND_AROS
@@ -154,6 +156,12 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
 
     def describe(self, state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
         return words.describe(state, observer, piece)
+
+    def map_view(self, state: GameState[Board], observer: str) -> MapView | None:
+        return camouflage_map(state, observer)
+
+    def table_view(self, scenario: CamouflageScenario) -> dict[str, Any]:
+        return {"width": scenario.width, "depth": scenario.depth}
 
     def status(self, state: GameState[Board], observer: str) -> list[str | Say]:
         return words.status(state, observer)

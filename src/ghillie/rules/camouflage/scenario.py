@@ -20,7 +20,7 @@ from pydantic import Field, model_validator
 from ghillie.measure.tabletop import XY, Tabletop
 from ghillie.scenario import SIDE_ID, Scenario, Strict, Switches, TerrainSpec, tabletop
 
-from .checks import BandEdge
+from .checks import MOD_CAP, BandEdge, CriticalClash
 
 KEY = r"^[a-z][a-z0-9_]{0,39}$"
 
@@ -40,6 +40,12 @@ class CamouflageSwitches(Switches):
     # INF-A12: a trooper that goes back into the state is shown as the marker that replaced
     # that model (its opponent watched it happen); false: an unknown marker.
     recamo_keeps_identity: bool = Field(True, alias="inf.recamo_keeps_identity")
+    # Beyond RULES-SPEC (the base game): Criticals on both sides of a Face to Face Roll
+    # cancel each other (the N5.1.1 wiki's reading), or both stand.
+    critical_clash: CriticalClash = Field(CriticalClash.CANCEL, alias="inf.critical_clash")
+    # The +-12 limit on the MODs of a roll (N4; the N5 wiki says so too; §5.1 "to verify").
+    # 0: no limit.
+    mod_cap: int = Field(MOD_CAP, ge=0, le=40, alias="inf.mod_cap")
 
 
 class TrooperSpec(Strict):
@@ -65,12 +71,16 @@ class TrooperSpec(Strict):
     equipment: tuple[str, ...] = ()
     skills: tuple[str, ...] = ()  # other special skills, as the army list writes them
     at: XY | None = None  # map mode: where it is deployed, if it is deployed as a model
+    # Its owner deploys it as a model though it has Camouflage (the army list says so):
+    # the state is automatic, not compulsory (an interpretation; docs/rulesets.md).
+    as_model: bool = False
 
     @property
     def camouflaged(self) -> bool:
         """Does it begin the game as a marker (INF-R01)? An Impetuous trooper's state is
         cancelled as soon as it would begin (INF-R13 f), so it deploys as a model."""
-        return self.camouflage and not (self.kind == "trooper" and self.impetuous)
+        impetuous = self.kind == "trooper" and self.impetuous
+        return self.camouflage and not impetuous and not self.as_model
 
 
 class CamouflageScenario(Scenario):
@@ -94,6 +104,8 @@ class CamouflageScenario(Scenario):
         for t in self.troopers:
             if t.side not in sides:
                 raise ValueError(f"trooper {t.key}: {t.side!r} is not one of the sides")
+            if t.kind == "equipment" and t.as_model:
+                raise ValueError(f"{t.name}: a camouflaged item is always deployed as a marker")
             if t.kind == "equipment":
                 if not t.camouflage:
                     raise ValueError(

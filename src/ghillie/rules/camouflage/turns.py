@@ -86,4 +86,13 @@ def end_game(ruling: Ruling[Board], scenario: CamouflageScenario, side: str) -> 
             for other in ruling.state.others(piece.owner):
                 ruling.open(piece.id, other, "hides")
                 ruling.reveal(piece.secret["hides"], other, Level.IDENTIFIED)
+            ruling.tell_public(
+                {
+                    "text": say(
+                        "Marker {marker} stood for {piece}.",
+                        marker=piece.public["number"],
+                        piece=ruling.piece(piece.secret["hides"]).public["name"],
+                    )
+                }
+            )
     ruling.tell_public({"text": say("The game is over.")})

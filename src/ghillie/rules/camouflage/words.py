@@ -227,6 +227,9 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
         about.append(N_("out of the game"))
     if p.get("wounds_left", 1) < p.get("wounds", 1) and p["state"] != State.DOWN:
         about.append(say("{n} wounds left", n=p["wounds_left"]))
+    if piece.kind == EQUIPMENT:
+        about.append(N_("a camouflaged weapon or piece of equipment"))
+        return PieceWords(str(p["name"]), about, ((N_("Silhouette"), 2),))
     details: list[tuple[str, Any]] = [
         (N_("WIP"), p["wip"]),
         (N_("BS"), p["bs"]),
@@ -259,7 +262,11 @@ def status(state: GameState[Board], observer: str) -> list[str | Say]:
     if state.phase is Phase.SETUP:
         lines: list[str | Say] = [N_("Deployment: each side lays out its Camouflaged Markers.")]
         for side in state.sides:
-            if side not in board.deployed:
+            if side in board.deployed:
+                continue
+            if side == observer:
+                lines.append(N_("Lay out your markers: say which trooper or item each stands for."))
+            else:
                 lines.append(
                     say(
                         "Waiting for {side} to lay out their markers.",

@@ -1,0 +1,54 @@
+"""The camouflage map: the table in inches, its terrain, the side's own troopers and
+markers, and the enemy's it can see (a marker as a square, a model as a disc)."""
+
+from __future__ import annotations
+
+from ghillie.maps import (
+    INCHES_CAPTION,
+    MapView,
+    Token,
+    focus,
+    shown,
+    side_legend,
+    terrain_layers,
+    token_style,
+)
+from ghillie.scenario import Mode
+from ghillie.state import GameState, Piece
+
+from .board import MARKER, Board, State
+from .scenario import CamouflageScenario
+from .words import describe
+
+
+def map_view(state: GameState[Board], observer: str) -> MapView | None:
+    scenario = state.scenario
+    assert isinstance(scenario, CamouflageScenario)
+    if scenario.mode is not Mode.MAP:
+        return None  # at a real table, the table is the map
+    tokens = [t for p in shown(state, observer) if (t := _token(state, observer, p))]
+    return MapView(
+        "inches",
+        INCHES_CAPTION,
+        width=scenario.width,
+        depth=scenario.depth,
+        layers=terrain_layers(scenario.terrain),
+        tokens=tokens,
+        legend=side_legend(state, observer),
+        focus=focus(state, observer, tokens),
+    )
+
+
+def _token(state: GameState[Board], observer: str, piece: Piece) -> Token | None:
+    at = piece.public.get("at")
+    if at is None or piece.public.get("state") == State.DOWN:
+        return None
+    words = describe(state, observer, piece)
+    style = token_style(state, observer, piece.owner)
+    if piece.kind == MARKER:
+        label = f"M{piece.public['number']}"
+        return Token(label, words, style, (at[0], at[1]), piece.id, shape="square", radius=0.6)
+    # A model's base: Silhouette 1-2 a 25 mm base, bigger ones bigger (half an inch per S).
+    radius = max(0.5, 0.25 * int(piece.public["silhouette"]))
+    label = "".join(w[0] for w in str(piece.public["name"]).split()[:2]).upper()
+    return Token(label, words, style, (at[0], at[1]), piece.id, radius=radius)
