@@ -192,6 +192,19 @@ class Ruleset(ABC, Generic[S, B]):
         dice. May raise the Refusal the command would get."""
         return None
 
+    def odds_labels(self, command: Command) -> Mapping[str, str]:
+        """The words of each outcome of the check :meth:`odds` gives for ``command``: by
+        default those of the odds query named after the command (``covert-move`` prices
+        ``covert_move``)."""
+        return next(
+            (
+                q.labels
+                for q in self.odds_queries.values()
+                if q.name.replace("-", "_") == command.type
+            ),
+            {},
+        )
+
     def describe(self, state: GameState[B], observer: str, piece: Piece) -> PieceWords:
         """``piece`` in words as ``observer`` knows it (its own, another side's it knows of,
         or any piece for the referee): built only from what that observer may see."""

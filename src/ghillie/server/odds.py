@@ -29,14 +29,7 @@ def odds_for(state: GameState[Any], side: str, raw: Mapping[str, Any]) -> dict[s
         return {"refused": refusal.as_dict()}
     if check is None:
         return {}
-    labels: Mapping[str, str] = next(
-        (
-            q.labels
-            for q in ruleset.odds_queries.values()
-            if q.name.replace("-", "_") == command.type
-        ),
-        {},
-    )
+    labels: Mapping[str, str] = ruleset.odds_labels(command)
     return {
         "check": command.type,
         "dice": {label: str(die) for label, die in check.dice},

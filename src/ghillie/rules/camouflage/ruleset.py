@@ -145,6 +145,10 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
     def odds(self, state: GameState[Board], side: str, command: Command) -> Check[Any] | None:
         return discover_odds(state, side, command)
 
+    def odds_labels(self, command: Command) -> Mapping[str, str]:
+        # A Discover is declared as a skill of an Order: its words are the discover query's.
+        return ODDS["discover"].labels
+
     def close(self, ruling: Ruling[Board], window: Window) -> None:
         order_flow.close(ruling, window)
 
