@@ -94,3 +94,40 @@ def test_every_event_survives_its_json_form(seed: int) -> None:
     game = Game.create(examples.load("suspicious-places"), seed=seed)
     for event in game.events():
         assert event_from_json(json.loads(json.dumps(event_to_json(event)))) == event
+
+
+def _in_a_reaction_window() -> Game:
+    """A camouflage game in which the Nomads' Order waits for PanOceania's AROs."""
+    game = Game.create(examples.load("camouflage-table"), seed=2)
+    game.command(
+        "nomads",
+        {"type": "deploy", "markers": [{"piece": k} for k in ("caliban", "zondbot", "mine")]},
+    )
+    game.command("panoceania", {"type": "deploy", "markers": [{"piece": "croc_man"}]})
+    game.command("nomads", {"type": "first_skill", "piece": "moran", "skill": {"skill": "move"}})
+    return game
+
+
+def test_a_reaction_window_takes_only_the_awaited_sides_answer() -> None:
+    game = _in_a_reaction_window()
+    window = game.state.window
+    assert window is not None
+    assert (window.by, window.asks, window.awaiting) == ("nomads", ("panoceania",), "panoceania")
+    assert allowed_commands(game.state, "panoceania") == ["aros", "end_game"]
+    assert allowed_commands(game.state, "nomads") == ["end_game"]  # any-time orders stay open
+    refused = refusal(game, "nomads", {"type": "second_skill", "skill": {"skill": "move"}})
+    assert refused.code == "awaiting_reaction"
+    assert refusal(game, "panoceania", {"type": "end_turn"}).code == "awaiting_reaction"
+    game.command("panoceania", {"type": "aros", "aros": []})
+    assert game.state.window is None
+    # The answer, the window's opening and its closing survive the log's JSON and a replay.
+    for event in game.events():
+        assert event_from_json(json.loads(json.dumps(event_to_json(event)))) == event
+    assert replay(game.scenario, game.events()) == game.state
+
+
+def test_a_windows_answer_is_never_given_outside_its_window() -> None:
+    game = _in_a_reaction_window()
+    game.command("panoceania", {"type": "aros", "aros": []})
+    assert refusal(game, "panoceania", {"type": "aros", "aros": []}).code == "not_your_turn"
+    assert "aros" not in allowed_commands(game.state, "panoceania")

@@ -74,6 +74,11 @@ def _enemies(state: GameState[Board], side: str) -> list[Choice]:
     return out
 
 
+def _models(state: GameState[Board], side: str) -> list[Choice]:
+    """Enemy models only: no trooper may touch an enemy marker (INF-R09)."""
+    return [c for c in _enemies(state, side) if state.pieces[c.value].kind != MARKER]
+
+
 def _markers(state: GameState[Board], side: str) -> list[Choice]:
     return [c for c in _enemies(state, side) if state.pieces[c.value].kind == MARKER]
 
@@ -99,7 +104,7 @@ _SKILL = {
     "skill.contact": Ask(
         N_("Ends in Silhouette contact with"),
         N_("The enemy model it touches, if any."),
-        pieces=_enemies,
+        pieces=_models,
     ),
     "skill.caught": Ask(
         N_("Markers under the Template"),
