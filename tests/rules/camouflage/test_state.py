@@ -247,6 +247,8 @@ def test_INF_A12_the_opponent_keeps_what_it_knew_of_a_trooper_that_goes_back() -
     marker = marker_of(game, "caliban")
     assert game.state.known(PANO, caliban).level is Level.IDENTIFIED
     assert game.state.known(PANO, marker).facts == {"stands_for": caliban}
+    known = next(k for k in view(game, PANO)["known"] if k["id"] == marker)
+    assert "Caliban went back under it" in known["about"]
 
 
 @pytest.mark.spec("INF-A12")

@@ -217,6 +217,14 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
         about: list[str | Say] = [say("Silhouette {s}", s=p["silhouette"])]
         if p["mimetism"]:
             about.append(say("Mimetism {m}", m=p["mimetism"]))
+        seen = (
+            state.known(observer, piece.id).facts.get("stands_for")
+            if observer in state.sides
+            else None
+        )
+        if seen and seen in state.pieces and observer != piece.owner:
+            # INF-A12: its opponent watched this model go back under the marker.
+            about.append(say("{name} went back under it", name=state.pieces[seen].public["name"]))
         if observer in (piece.owner, REFEREE):
             hidden = state.pieces.get(piece.secret.get("hides", ""))
             if hidden is not None:
