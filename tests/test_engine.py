@@ -131,3 +131,22 @@ def test_a_windows_answer_is_never_given_outside_its_window() -> None:
     game.command("panoceania", {"type": "aros", "aros": []})
     assert refusal(game, "panoceania", {"type": "aros", "aros": []}).code == "not_your_turn"
     assert "aros" not in allowed_commands(game.state, "panoceania")
+
+
+@pytest.mark.parametrize(
+    ("value", "field"),
+    [(float("nan"), "models.0.0"), (float("inf"), "models.0.1"), (float("-inf"), "models.0.0")],
+)
+def test_a_value_the_record_cannot_hold_is_refused_as_malformed(value: object, field: str) -> None:
+    """Every command is recorded in canonical JSON (RFC 8785): NaN and infinity (and integers
+    past 2**53, tests/rules/camouflage/test_red_team.py) cannot be, and are refused like any
+    malformed value instead of failing later."""
+    game = Game.create(examples.load("grid-ambush"), seed=1)
+    at = [value, 3] if field.endswith(".0") else [3, value]
+    refused = refusal(game, "marines", {"type": "move", "unit": "tactical", "models": [at]})
+    assert (refused.code, refused.field) == ("malformed_command", field)
+
+
+def test_a_lone_surrogate_is_refused_as_malformed(game: Game) -> None:
+    refused = refusal(game, "jungle", {"type": "reveal", "unit": "\ud800"})
+    assert refused.code == "malformed_command"

@@ -9,6 +9,7 @@ anywhere here; the caller stores the event.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -55,7 +56,7 @@ def parse_command(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any]) -> Command
     if model is None:
         raise Refusal(UNKNOWN_COMMAND, "This ruleset has no such command.")
     try:
-        return model.model_validate(raw)
+        command = model.model_validate(raw)
     except ValidationError as exc:
         # Name the first field at fault (its path comes from the command's shape; the input
         # itself never reaches the refusal: hide_input_in_errors).
@@ -73,6 +74,47 @@ def parse_command(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any]) -> Command
                 MALFORMED_COMMAND, "This command has no such field.", field=field
             ) from None
         raise Refusal(MALFORMED_COMMAND, "This value cannot be used here.", field=field) from None
+    # Every accepted command is recorded, hashed and signed in canonical JSON (RFC 8785),
+    # which holds no NaN or infinity, no integer past 2**53 and no lone surrogate: such a
+    # value is refused here, like any other malformed one, rather than failing later.
+    bad = _unrecordable(command.model_dump(mode="json"), "")
+    if bad is not None:
+        raise Refusal(MALFORMED_COMMAND, "This value cannot be used here.", field=bad or None)
+    return command
+
+
+_SAFE_INTEGER = 2**53 - 1
+
+
+def _unrecordable(value: Any, path: str) -> str | None:
+    """The path of the first value canonical JSON cannot hold, or None."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return path if abs(value) > _SAFE_INTEGER else None
+    if isinstance(value, float):
+        return path if not math.isfinite(value) else None
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return path
+        return None
+    if isinstance(value, Mapping):
+        for key, inner in value.items():
+            found = _unrecordable(key, path) if isinstance(key, str) else None
+            found = (
+                found if found is not None else _unrecordable(inner, f"{path}.{key}".lstrip("."))
+            )
+            if found is not None:
+                return found
+        return None
+    if isinstance(value, list | tuple):
+        for i, inner in enumerate(value):
+            found = _unrecordable(inner, f"{path}.{i}".lstrip("."))
+            if found is not None:
+                return found
+    return None
 
 
 def apply(
@@ -91,13 +133,7 @@ def apply(
     command = parse_command(ruleset, raw)
     if state.phase not in type(command).phases:
         raise Refusal(NOT_NOW, "That command cannot be given in this phase of the game.")
-    if not may_act(state, side, type(command)):
-        if state.window is not None and not _answers(ruleset, state, type(command)):
-            raise Refusal(
-                AWAITING_REACTION,
-                "The game is waiting for a reaction to the order being given: that comes first.",
-            )
-        raise Refusal(NOT_YOUR_TURN, "Your side may not give that command now.")
+    check_may_act(state, side, type(command))
     ruleset.validate(state, side, command)
     ruling = Ruling(state, ruleset, side, dice, ids, command.entered_rolls())
     ruleset.resolve(ruling, command)
@@ -106,8 +142,24 @@ def apply(
         closed = ruling.answer_window(side, given)
         if closed is not None:
             ruleset.close(ruling, closed)
+    if ruling.state.phase is Phase.OVER and ruling.state.window is not None:
+        ruling.close_window()  # a game that ends waits for nobody
     event = ruling.finish(state.seq + 1, given)
     return event, replace(ruling.state, seq=event.seq)
+
+
+def check_may_act(state: GameState[Any], side: str, command: type[Command]) -> None:
+    """Refuse a command ``side`` may not give now: while a reaction window waits, anything
+    but its answer (``awaiting_reaction``); otherwise whatever the turn structure forbids."""
+    if may_act(state, side, command):
+        return
+    ruleset = registry.get(state.ruleset)
+    if state.window is not None and not _answers(ruleset, state, command):
+        raise Refusal(
+            AWAITING_REACTION,
+            "The game is waiting for a reaction to the order being given: that comes first.",
+        )
+    raise Refusal(NOT_YOUR_TURN, "Your side may not give that command now.")
 
 
 def may_act(state: GameState[Any], side: str, command: type[Command]) -> bool:

@@ -74,8 +74,8 @@ def fold_effect(
             answers = {**window.answers, side: dict(answer)}
             return replace(state, window=replace(window, answers=answers))
         case CloseWindow():
-            if state.window is None or state.window.awaiting is not None:
-                raise ValueError("no window to close, or one still awaiting an answer")
+            if state.window is None:
+                raise ValueError("no window to close")
             return replace(state, window=None)
 
 

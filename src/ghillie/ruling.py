@@ -146,6 +146,10 @@ class Ruling(Generic[B]):
         self._add(CloseWindow())
         return window
 
+    def close_window(self) -> None:
+        """Close the open window unanswered: the game ended while it waited (engine.py)."""
+        self._add(CloseWindow())
+
     # --- what each side is told -----------------------------------------------------------
 
     def tell(self, side: str, line: Facts) -> None:

@@ -22,6 +22,9 @@ def odds_for(state: GameState[Any], side: str, raw: Mapping[str, Any]) -> dict[s
     ruleset = registry.get(state.ruleset)
     try:
         command = engine.parse_command(ruleset, raw)
+        # Odds only for a command the side may give now, built from what it knows: never
+        # from the other side's trooper acting now (a hidden profile).
+        engine.check_may_act(state, side, type(command))
         check = ruleset.odds(state, side, command)
     except Refusal as refusal:
         if refusal.code == BAD_DIE:

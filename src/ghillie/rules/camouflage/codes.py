@@ -18,3 +18,4 @@ SEEN_BY_ENEMY = "seen_by_enemy"  # INF-R02: outside every enemy LoF
 NOT_AN_ARO = "not_an_aro"
 OUT_OF_RANGE = "out_of_range"
 NOT_ON_ROUTE = "not_on_route"
+NOT_AN_ATTACK = "not_an_attack"  # INF-A07: only an Attack with a Template catches markers

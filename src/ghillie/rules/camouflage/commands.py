@@ -3,9 +3,9 @@ rolls, and what the base game makes happen to a trooper (Impetuous, Retreat!).""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from ghillie.measure import Measured
 from ghillie.measure.tabletop import XY
@@ -47,8 +47,14 @@ class Attack(Part):
     ps: int = Field(5, ge=0, le=13)  # the weapon's PS, for the target's saving roll
 
 
+def _an_order_skill(name: SkillName) -> SkillName:
+    if name is SkillName.DELAY:
+        raise ValueError("a delay is an ARO, not a skill of an Order")
+    return name
+
+
 class Declared(Part):
-    skill: SkillName
+    skill: Annotated[SkillName, AfterValidator(_an_order_skill)]
     target: Ref | None = None  # the enemy trooper or marker a Discover or an Attack names
     to: XY | None = None  # map mode: where a move ends
     measured: Measured | None = None  # table mode: range and cover to the target

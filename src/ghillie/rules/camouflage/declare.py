@@ -17,6 +17,7 @@ from .codes import (
     NEEDS_TARGET,
     NO_CAMOUFLAGE,
     NOT_A_MARKER,
+    NOT_AN_ATTACK,
     NOT_IN_PLAY,
     SEEN_BY_ENEMY,
 )
@@ -81,7 +82,20 @@ def target(state: GameState[Board], side: str, declared: Declared, field: str) -
         return None
     if declared.target is None:
         raise Refusal(NEEDS_TARGET, "Choose what the skill is aimed at.", field=f"{field}.target")
-    return lookup.enemy(state, side, declared.target, [TROOPER, EQUIPMENT, MARKER])
+    return on_table(state, side, declared.target, f"{field}.target")
+
+
+def on_table(state: GameState[Board], side: str, ref: str, field: str) -> Piece:
+    """The enemy piece ``ref`` names, as it stands on the table: a trooper its side knows
+    went back under a marker (INF-A12) is that marker, and a trooper out of the game is no
+    target at all."""
+    piece = lookup.enemy(state, side, ref, [TROOPER, EQUIPMENT, MARKER])
+    marker = piece.public.get("marker") if piece.kind != MARKER else None
+    if marker:
+        return state.piece(marker)
+    if piece.public.get("state") == State.DOWN:
+        raise Refusal(NOT_IN_PLAY, "That trooper is out of the game.", field=field)
+    return piece
 
 
 def check_skill(
@@ -122,8 +136,14 @@ def check_skill(
         raise Refusal(
             NOT_A_MARKER, "Only a Camouflaged Marker can be Discovered.", field=f"{field}.target"
         )
+    if declared.caught and not SKILLS[name].attack:
+        raise Refusal(
+            NOT_AN_ATTACK,
+            "Only an Attack with a Template catches markers it is not aimed at.",
+            field=f"{field}.caught",
+        )
     if declared.contact is not None:
-        touched = lookup.enemy(state, side, declared.contact, [TROOPER, EQUIPMENT, MARKER])
+        touched = on_table(state, side, declared.contact, f"{field}.contact")
         if touched.kind == MARKER:
             raise Refusal(
                 CONTACT_WITH_MARKER,

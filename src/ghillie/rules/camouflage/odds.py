@@ -97,7 +97,8 @@ def odds(state: GameState[Board], side: str, command: Any) -> Check[Any] | None:
         trooper = declare.actor(state, side, command.piece, "piece")
         source = declare.shown(state, trooper).public.get("at")
     else:
-        if order is None:
+        # Only the active side declares a second skill: its own trooper's profile.
+        if order is None or state.piece(order.piece).owner != side:
             return None
         trooper = state.piece(order.piece)
         source = order.first.get("to") or order.first.get("from")

@@ -290,11 +290,9 @@ def _check_move(scenario: CamouflageScenario, declared: Declared, field: str) ->
 
 
 def _contact(ruling: Ruling[Board], side: str, declared: Declared) -> Piece | None:
-    from ghillie import lookup
-
     if declared.contact is None:
         return None
-    return lookup.enemy(ruling.state, side, declared.contact)
+    return declare.on_table(ruling.state, side, declared.contact, "skill.contact")
 
 
 def aros(ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command: Aros) -> None:
