@@ -131,7 +131,14 @@ ORDERS: dict[str, Order] = {
         N_("Lay out the Camouflaged Markers"),
         N_("One marker for each camouflaged trooper and item: what it stands for stays secret."),
         fields={
-            "markers": Ask(N_("Markers"), item=N_("marker")),
+            "markers": Ask(
+                N_("Camouflaged pieces"),
+                N_(
+                    "One row for each camouflaged trooper and item. ghillie numbers the markers "
+                    "itself, in no order the enemy could read, and tells you which is which."
+                ),
+                item=N_("camouflaged piece"),
+            ),
             "markers.piece": Ask(N_("Stands for"), pieces=_camouflaged),
             "markers.at": Ask(N_("Placed at"), kind="place", where="point", only="map"),
             "markers.note": Ask(N_("Note"), N_("For your eyes only: where it waits, and why.")),
