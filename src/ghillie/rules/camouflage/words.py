@@ -241,7 +241,7 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
                 return PieceWords(_name(piece, observer), about, ((N_("Your note"), note),))
         return PieceWords(_name(piece, observer), about)
     about = []
-    if p["state"] == State.CAMOUFLAGED:
+    if p["state"] == State.CAMOUFLAGED and piece.kind != EQUIPMENT:
         about.append(N_("camouflaged"))
     elif p["state"] == State.DOWN:
         about.append(N_("out of the game"))
