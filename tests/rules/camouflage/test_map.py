@@ -1,0 +1,76 @@
+"""camouflage on ghillie's map: ranges measured between the points each skill and ARO is
+declared at, cover read from the terrain, entered values refused (RULES-SPEC §5.6)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ghillie import Game, examples
+
+from .helpers import NOMADS, PANO, aros, last_said, marker_of, pid, refused, second
+
+SHOTGUN = {"weapon": "Boarding Shotgun", "burst": 2, "range_mod": 6, "ps": 6}
+COMBI = {"weapon": "Combi Rifle", "burst": 1, "range_mod": 3, "ps": 5}
+# The Caliban waits at (22, 10); the crates (soft cover) are x 20-26, y 20-24.
+PLACES = {"caliban": [22, 10], "zondbot": [34, 20], "mine": [20, 30]}
+
+
+def on_the_map() -> Game:
+    game = Game.create(examples.data("camouflage"), seed=5)
+    game.command(
+        NOMADS,
+        {"type": "deploy", "markers": [{"piece": k, "at": at} for k, at in PLACES.items()]},
+    )
+    game.command(PANO, {"type": "deploy", "markers": [{"piece": "croc_man", "at": [12, 34]}]})
+    return game
+
+
+@pytest.mark.spec("INF-T01")
+def test_INF_T01_on_the_map_each_shot_is_measured_from_its_own_points() -> None:
+    game = on_the_map()
+    fusilier = pid(game, "fusilier")  # at (24, 40)
+    game.command(
+        NOMADS,
+        {
+            "type": "first_skill",
+            "piece": marker_of(game, "caliban"),
+            "skill": {"skill": "move", "to": [22, 22]},  # into the crates: soft cover
+        },
+    )
+    aros(game, PANO, {"piece": fusilier, "aro": "delay"})
+    second(game, NOMADS, {"skill": "bs_attack", "target": fusilier, "attack": SHOTGUN})
+    # The Fusilier shoots at a point of the route before the Cover: (22, 16), in the open.
+    off_route = {"piece": fusilier, "aro": "bs_attack", "at": [30, 16], "attack": COMBI}
+    assert refused(game, PANO, {"type": "aros", "aros": [off_route]}).code == "not_on_route"
+    entered = {"piece": fusilier, "aro": "bs_attack", "measured": {"range": 5}, "attack": COMBI}
+    assert refused(game, PANO, {"type": "aros", "aros": [entered]}).code == "measured_by_map"
+    aros(game, PANO, {"piece": fusilier, "aro": "bs_attack", "at": [22, 16], "attack": COMBI})
+    game.command(NOMADS, {"type": "resolve_order", "rolls": {"dice": [3, 4, 9]}})
+    # The Caliban from (22, 22) to the Fusilier at (24, 40): 18.11"; BS 11 + 6 = 17.
+    # The Fusilier from (24, 40) to (22, 16): 24.08"; BS 12 + 3 - 3 (Mimetism) = 12, and no
+    # Cover there. Its 9 beats the Caliban's 3 and 4.
+    lines = last_said(game, PANO)
+    assert (
+        'Face to Face Roll: Caliban rolls 3, 4 needing 17 or less (range 18.11"), Fusilier '
+        'rolls 9 needing 12 or less (range 24.08").'
+    ) in lines
+    assert "Fusilier hits Caliban 1 time." in lines
+    assert game.state.pieces[pid(game, "caliban")].public["at"] == [22, 22]
+
+
+def test_on_the_map_a_discover_reads_the_cover_from_the_terrain() -> None:
+    game = on_the_map()
+    game.command(NOMADS, {"type": "end_turn"})
+    mine = marker_of(game, "mine")  # at (20, 30), in the open
+    seraph = pid(game, "seraph")  # at (34, 44)
+    game.command(
+        PANO,
+        {"type": "first_skill", "piece": seraph, "skill": {"skill": "discover", "target": mine}},
+    )
+    aros(game, NOMADS)
+    second(game, PANO, {"skill": "idle"})
+    aros(game, NOMADS)
+    game.command(PANO, {"type": "resolve_order", "rolls": {"dice": [14]}})
+    # 19.8" away: WIP 13 + 0, no Mimetism, no cover: 13 or less; 14 fails.
+    assert last_said(game, NOMADS)[0].startswith("Seraph fails to Discover Marker")
+    assert "needing 13 or less" in last_said(game, NOMADS)[0]
