@@ -72,3 +72,14 @@ def second(game: Game, side: str, skill: dict[str, Any]) -> None:
 
 def end_turn(game: Game, side: str) -> None:
     game.command(side, {"type": "end_turn"})
+
+
+def revealed_caliban(**switches: Any) -> Game:
+    """The Caliban reveals itself (Look Out!) and its Order is over: a model again."""
+    game = deployed(**switches)
+    order(game, NOMADS, marker_of(game, "caliban"), {"skill": "look_out"})
+    aros(game, PANO)
+    second(game, NOMADS, {"skill": "idle"})
+    aros(game, PANO)
+    game.command(NOMADS, {"type": "resolve_order"})
+    return game

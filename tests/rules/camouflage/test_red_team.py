@@ -40,6 +40,7 @@ from .helpers import (
     measured,
     order,
     pid,
+    revealed_caliban,
     said,
     second,
     table_game,
@@ -150,17 +151,6 @@ def both(a: Game, b: Game, side: str, command: dict[str, Any]) -> tuple[str, ...
     got_a, got_b = answer(a, side, command), answer(b, side, command)
     assert got_a == got_b, f"{command} answered {got_a} and {got_b} in the two worlds"
     return got_a
-
-
-def revealed_caliban(**switches: Any) -> Game:
-    """The Caliban reveals itself (Look Out!) and its Order is over: a model again."""
-    game = deployed(**switches)
-    order(game, NOMADS, marker_of(game, "caliban"), {"skill": "look_out"})
-    aros(game, PANO)
-    second(game, NOMADS, {"skill": "idle"})
-    aros(game, PANO)
-    game.command(NOMADS, {"type": "resolve_order"})
-    return game
 
 
 def recamouflaged_caliban(game: Game) -> Game:

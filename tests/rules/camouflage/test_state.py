@@ -24,6 +24,7 @@ from .helpers import (
     order,
     pid,
     refused,
+    revealed_caliban,
     said,
     second,
     table_game,
@@ -144,16 +145,6 @@ def test_INF_R07_automatic_skills_work_under_a_marker() -> None:
     assert any(
         "Discovers Marker" in line and "needing 16 or less" in line for line in said(game, NOMADS)
     )
-
-
-def revealed_caliban(**switches: Any) -> Game:
-    game = deployed(**switches)
-    order(game, NOMADS, marker_of(game, "caliban"), {"skill": "look_out"})
-    aros(game, PANO)
-    second(game, NOMADS, {"skill": "idle"})
-    aros(game, PANO)
-    game.command(NOMADS, {"type": "resolve_order"})
-    return game
 
 
 @pytest.mark.spec("INF-R02")

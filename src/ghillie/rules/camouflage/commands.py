@@ -100,24 +100,25 @@ class Rolls(Part):
     dice: list[int] = Field(default_factory=list, max_length=40)  # in the order listed
 
 
-class ResolveOrder(Command):
+class Rolled(Command):
+    """A command that rolls d20s, which the players may roll at the table and type in, in
+    the order the resolution draws them ("die 1", "die 2", ...)."""
+
+    phases = PLAY
+    rolls: Rolls | None = None
+
+    def entered_rolls(self) -> dict[str, int]:
+        return {f"die {i}": v for i, v in enumerate(self.rolls.dice, 1)} if self.rolls else {}
+
+
+class ResolveOrder(Rolled):
     """Roll everything the Order and its AROs call for, and apply it."""
 
     type: Literal["resolve_order"] = "resolve_order"
-    phases = PLAY
-    rolls: Rolls | None = None
-
-    def entered_rolls(self) -> dict[str, int]:
-        return {f"die {i}": v for i, v in enumerate(self.rolls.dice, 1)} if self.rolls else {}
 
 
-class SavingRolls(Command):
+class SavingRolls(Rolled):
     type: Literal["saving_rolls"] = "saving_rolls"
-    phases = PLAY
-    rolls: Rolls | None = None
-
-    def entered_rolls(self) -> dict[str, int]:
-        return {f"die {i}": v for i, v in enumerate(self.rolls.dice, 1)} if self.rolls else {}
 
 
 class Face(Command):

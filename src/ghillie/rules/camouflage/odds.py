@@ -88,7 +88,7 @@ def odds(state: GameState[Board], side: str, command: Any) -> Check[Any] | None:
     declared = command.skill
     if declared.skill is not SkillName.DISCOVER:
         return None
-    from .orders import measured
+    from .orders import measured_at
 
     scenario = state.scenario
     assert isinstance(scenario, CamouflageScenario)
@@ -105,16 +105,7 @@ def odds(state: GameState[Board], side: str, command: Any) -> Check[Any] | None:
     marker = declare.target(state, side, declared, "skill")
     if marker is None or marker.kind != MARKER:
         return None
-    found = measured(
-        state,
-        scenario,
-        side,
-        declared.skill,
-        declared.measured,
-        source,
-        marker.public.get("at"),
-        "skill",
-    )
+    found = measured_at(scenario, side, declared, source, marker)
     p = trooper.public
     return discover_check(
         p["wip"],

@@ -120,20 +120,7 @@ def first_skill(
     was_marker = who.kind == MARKER
     contact = _contact(ruling, side, declared)
     source = who.public.get("at")
-    found = (
-        measured(
-            state,
-            scenario,
-            side,
-            declared.skill,
-            declared.measured,
-            source,
-            aimed.public.get("at"),
-            "skill",
-        )
-        if aimed is not None
-        else {}
-    )
+    found = measured_at(scenario, side, declared, source, aimed)
     ruling.change_board(
         "order",
         piece=trooper.id,
@@ -178,20 +165,7 @@ def second_skill(
     contact = _contact(ruling, side, declared)
     who = declare.shown(state, trooper)
     moved = order.first.get("to") or order.first.get("from")
-    found = (
-        measured(
-            state,
-            scenario,
-            side,
-            declared.skill,
-            declared.measured,
-            moved,
-            aimed.public.get("at"),
-            "skill",
-        )
-        if aimed is not None
-        else {}
-    )
+    found = measured_at(scenario, side, declared, moved, aimed)
     ruling.change_board(
         "second",
         second={**_as_ids(state, side, declared, aimed, contact), "from": moved, **found},
@@ -203,8 +177,19 @@ def second_skill(
     )
 
 
+def measured_at(
+    scenario: CamouflageScenario, side: str, declared: Declared, source: Any, aimed: Piece | None
+) -> dict[str, Any]:
+    """A declared skill's measurement from ``source`` to what it is aimed at (none if it
+    names nothing)."""
+    if aimed is None:
+        return {}
+    return measured(
+        scenario, side, declared.skill, declared.measured, source, aimed.public.get("at"), "skill"
+    )
+
+
 def measured(
-    state: GameState[Board],
     scenario: CamouflageScenario,
     side: str,
     name: SkillName,
@@ -217,7 +202,6 @@ def measured(
     declared: entered at a real table (asserted by the declaring side), worked out from the
     points declared on the map (INF-T01 c: each skill from its own point). A Discover past
     the last Discover band cannot be declared."""
-    del state
     source_xy = (float(source[0]), float(source[1])) if source is not None else None
     point_xy = (float(point[0]), float(point[1])) if point is not None else None
     m = where.measure(scenario, side, entered, source_xy, point_xy, f"{field}.measured")
@@ -371,7 +355,6 @@ def aros(ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command
         if entry.aro in (SkillName.BS_ATTACK, SkillName.DISCOVER):
             facts.update(
                 measured(
-                    state,
                     scenario,
                     side,
                     entry.aro,

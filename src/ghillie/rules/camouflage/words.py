@@ -87,6 +87,18 @@ def _deploy_rows(state: GameState[Board], side: str) -> dict[str, Any]:
     return {"markers": [{"piece": c.value} for c in _camouflaged(state, side)]}
 
 
+def _attack(path: str) -> dict[str, Ask]:
+    """The numbers of an Attack, from the weapon's profile (a skill's or an ARO's)."""
+    return {
+        path: Ask(N_("The attack"), N_("From the weapon's profile.")),
+        f"{path}.weapon": Ask(N_("Weapon")),
+        f"{path}.burst": Ask(N_("Burst")),
+        f"{path}.range_mod": Ask(N_("Range MOD"), N_("The weapon's MOD at this range.")),
+        f"{path}.mods": Ask(N_("Other MODs")),
+        f"{path}.ps": Ask(N_("PS"), N_("The weapon's PS, for the target's saving roll.")),
+    }
+
+
 _SKILL = {
     "skill": Ask(N_("The skill")),
     "skill.skill": Ask(
@@ -95,12 +107,7 @@ _SKILL = {
     "skill.target": Ask(N_("Aimed at"), N_("The enemy trooper or marker."), pieces=_enemies),
     "skill.to": Ask(N_("Moves to"), kind="place", where="point", only="map"),
     **measured("skill.measured"),
-    "skill.attack": Ask(N_("The attack"), N_("From the weapon's profile.")),
-    "skill.attack.weapon": Ask(N_("Weapon")),
-    "skill.attack.burst": Ask(N_("Burst")),
-    "skill.attack.range_mod": Ask(N_("Range MOD"), N_("The weapon's MOD at this range.")),
-    "skill.attack.mods": Ask(N_("Other MODs")),
-    "skill.attack.ps": Ask(N_("PS"), N_("The weapon's PS, for the target's saving roll.")),
+    **_attack("skill.attack"),
     "skill.contact": Ask(
         N_("Ends in Silhouette contact with"),
         N_("The enemy model it touches, if any."),
@@ -168,12 +175,7 @@ ORDERS: dict[str, Order] = {
             "aros.aro": Ask(N_("ARO"), options=tuple((s.value, SKILL_CHOICES[s]) for s in AROS)),
             "aros.at": Ask(N_("At the point"), kind="place", where="point", only="map"),
             **measured("aros.measured"),
-            "aros.attack": Ask(N_("The attack"), N_("From the weapon's profile.")),
-            "aros.attack.weapon": Ask(N_("Weapon")),
-            "aros.attack.burst": Ask(N_("Burst")),
-            "aros.attack.range_mod": Ask(N_("Range MOD"), N_("The weapon's MOD at this range.")),
-            "aros.attack.mods": Ask(N_("Other MODs")),
-            "aros.attack.ps": Ask(N_("PS"), N_("The weapon's PS, for the target's saving roll.")),
+            **_attack("aros.attack"),
         },
         rules=("INF-R11", "INF-R12"),
     ),
