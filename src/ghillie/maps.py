@@ -200,6 +200,28 @@ def shown(state: GameState[Any], observer: str) -> list[Piece]:
     ]
 
 
+def inches_map(
+    state: GameState[Any],
+    observer: str,
+    size: tuple[float, float],
+    terrain: Sequence[Any],
+    tokens: list[Token],
+    legend: list[tuple[str, str | Say]] | None = None,
+) -> MapView:
+    """A tabletop in inches: its terrain, the tokens given, the sides' legend (and any more
+    ``legend`` rows), opening on the observer's own pieces."""
+    return MapView(
+        "inches",
+        INCHES_CAPTION,
+        width=size[0],
+        depth=size[1],
+        layers=terrain_layers(terrain),
+        tokens=tokens,
+        legend=[*side_legend(state, observer), *(legend or [])],
+        focus=focus(state, observer, tokens),
+    )
+
+
 COVER_STYLE = {"none": "ground", "soft": "soft", "hard": "hard"}
 
 

@@ -3,16 +3,7 @@ markers, and the enemy's it can see (a marker as a square, a model as a disc).""
 
 from __future__ import annotations
 
-from ghillie.maps import (
-    INCHES_CAPTION,
-    MapView,
-    Token,
-    focus,
-    shown,
-    side_legend,
-    terrain_layers,
-    token_style,
-)
+from ghillie.maps import MapView, Token, inches_map, shown, token_style
 from ghillie.scenario import Mode
 from ghillie.state import GameState, Piece
 
@@ -27,16 +18,8 @@ def map_view(state: GameState[Board], observer: str) -> MapView | None:
     if scenario.mode is not Mode.MAP:
         return None  # at a real table, the table is the map
     tokens = [t for p in shown(state, observer) if (t := _token(state, observer, p))]
-    return MapView(
-        "inches",
-        INCHES_CAPTION,
-        width=scenario.width,
-        depth=scenario.depth,
-        layers=terrain_layers(scenario.terrain),
-        tokens=tokens,
-        legend=side_legend(state, observer),
-        focus=focus(state, observer, tokens),
-    )
+    size = (scenario.width, scenario.depth)
+    return inches_map(state, observer, size, scenario.terrain, tokens)
 
 
 def _token(state: GameState[Board], observer: str, piece: Piece) -> Token | None:

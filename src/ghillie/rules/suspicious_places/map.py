@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-from ghillie.maps import (
-    INCHES_CAPTION,
-    MapView,
-    Token,
-    focus,
-    shown,
-    side_legend,
-    terrain_layers,
-    token_style,
-)
+from ghillie.maps import MapView, Token, inches_map, shown, token_style
 from ghillie.scenario import Mode
 from ghillie.state import REFEREE, GameState, Piece
-from ghillie.words import N_
+from ghillie.words import N_, Say
 
 from .board import MARKER, SNIPER_MARKER, UNIT, Board, model_points
 from .scenario import SuspiciousPlacesScenario
@@ -27,19 +18,11 @@ def map_view(state: GameState[Board], observer: str) -> MapView | None:
     if scenario.mode is not Mode.MAP:
         return None  # at a real table, the table is the map
     tokens = [t for p in _shown(state, observer) if (t := _token(state, observer, p))]
-    legend = side_legend(state, observer)
+    extra: list[tuple[str, str | Say]] = []
     if observer in state.sides:
-        legend.append(("true", N_("Where your sniper really is")))
-    return MapView(
-        "inches",
-        INCHES_CAPTION,
-        width=scenario.table.width,
-        depth=scenario.table.depth,
-        layers=terrain_layers(scenario.terrain),
-        tokens=tokens,
-        legend=legend,
-        focus=focus(state, observer, tokens),
-    )
+        extra.append(("true", N_("Where your sniper really is")))
+    size = (scenario.table.width, scenario.table.depth)
+    return inches_map(state, observer, size, scenario.terrain, tokens, extra)
 
 
 def _shown(state: GameState[Board], observer: str) -> list[Piece]:
