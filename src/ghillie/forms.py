@@ -73,6 +73,9 @@ class Ask:
     unit: str = ""  # a number's unit, in words ("inches")
     only: Mode | None = None  # shown only at a real table, or only on a map
     item: str = ""  # kind "list": what one entry is called ("order", "marker")
+    # Asked only while other fields of its group hold one of these values (an Attack's
+    # numbers only for an Attack): the page hides the field otherwise, and leaves it out.
+    when: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
 
     def json(self, speaker: Speaker) -> dict[str, Any]:
         kind = self.kind or ("piece" if self.pieces else "choice" if self.options else None)
@@ -90,6 +93,8 @@ class Ask:
             out["unit"] = speaker.word(self.unit)
         if self.item:
             out["item"] = speaker.word(self.item)
+        if self.when:
+            out["when"] = {name: list(values) for name, values in self.when.items()}
         return out
 
 
@@ -151,6 +156,7 @@ def describe(ruleset: Ruleset[Any, Any], speaker: Speaker) -> dict[str, Any]:
     return {
         name: {
             **order(ruleset, name).json(speaker),
+            **({"odds": True} if ruleset.has_odds(name) else {}),
             "phases": sorted(p.value for p in model.phases),
             "secret_fields": sorted(model.secret_fields),
             "schema": model.model_json_schema(),

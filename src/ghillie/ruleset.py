@@ -192,6 +192,11 @@ class Ruleset(ABC, Generic[S, B]):
         dice. May raise the Refusal the command would get."""
         return None
 
+    def has_odds(self, command: str) -> bool:
+        """May :meth:`odds` give a check for this command (the page then shows its odds
+        while the order is being given)? By default: an odds query is named after it."""
+        return any(q.name.replace("-", "_") == command for q in self.odds_queries.values())
+
     def odds_labels(self, command: Command) -> Mapping[str, str]:
         """The words of each outcome of the check :meth:`odds` gives for ``command``: by
         default those of the odds query named after the command (``covert-move`` prices

@@ -220,6 +220,18 @@ def test_the_camouflage_example_played_through_both_pages(
         never_read(pano, "Caliban", "Zondbot", "Antipersonnel Mine", *NOTES.values())
         never_read(nomads, "Croc Man", CROC_NOTE)
 
+        # The Order's form asks only what the skill chosen needs: a Move names no target and
+        # has no attack; a BS Attack asks for both.
+        card = nomads.form("first_skill")
+        card.locator('select[name="skill.skill"]').select_option("move")
+        assert not card.locator('select[name="skill.target"]').is_visible()
+        assert not card.locator('input[name="skill.attack:on"]').is_visible()
+        assert card.locator('select[name="skill.contact"]').is_visible()
+        card.locator('select[name="skill.skill"]').select_option("bs_attack")
+        assert card.locator('select[name="skill.target"]').is_visible()
+        assert card.locator('input[name="skill.attack:on"]').is_visible()
+        assert not card.locator('select[name="skill.contact"]').is_visible()
+
         # The Caliban's Order: Move, and PanOceania is asked for its AROs.
         give(
             nomads,
@@ -308,6 +320,13 @@ def test_the_camouflage_example_played_through_both_pages(
             "piece": "Fusilier Lieutenant",
             "skill": {**discover, "measured": {"range": 14, "cover": "soft"}},
         }
+        # While the Discover is being declared its page shows the exact odds: WIP 13, 8-16"
+        # +0, soft cover -3: 10 or less on a d20.
+        card = pano.form("first_skill")
+        fill(card, lieutenant)
+        odds = card.locator(".odds")
+        odds.filter(has_text="Discovered").wait_for()
+        assert "50" in odds.inner_text(), odds.inner_text()
         give(pano, nomads, lieutenant)
         asked_for_aros(nomads, pano, "Nomads are declaring their AROs.", "Nomads")
         no_aro(nomads, pano)

@@ -145,6 +145,9 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
     def odds(self, state: GameState[Board], side: str, command: Command) -> Check[Any] | None:
         return discover_odds(state, side, command)
 
+    def has_odds(self, command: str) -> bool:
+        return command in ("first_skill", "second_skill")  # a Discover is a skill
+
     def odds_labels(self, command: Command) -> Mapping[str, str]:
         # A Discover is declared as a skill of an Order: its words are the discover query's.
         return ODDS["discover"].labels

@@ -5,6 +5,7 @@ everyone sees it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ghillie.forms import Ask, Choice, Order, measured
@@ -99,29 +100,44 @@ def _attack(path: str) -> dict[str, Ask]:
     }
 
 
+def _when(asks: dict[str, Ask], path: str, name: str, *skills: SkillName) -> dict[str, Ask]:
+    """``asks`` with the field at ``path`` asked only for these skills (``name``: the field
+    of its group that says which skill it is)."""
+    return {**asks, path: replace(asks[path], when={name: tuple(s.value for s in skills)})}
+
+
+AIMED = (SkillName.DISCOVER, SkillName.BS_ATTACK)
+MOVES = (SkillName.MOVE, SkillName.CAUTIOUS_MOVE)
+AT_A_POINT = tuple(s for s in AROS if s is not SkillName.DELAY)
+
 _SKILL = {
     "skill": Ask(N_("The skill")),
     "skill.skill": Ask(
         N_("Skill"), options=tuple((s.value, SKILL_CHOICES[s]) for s in ORDER_SKILLS)
     ),
-    "skill.target": Ask(N_("Aimed at"), N_("The enemy trooper or marker."), pieces=_enemies),
-    "skill.to": Ask(N_("Moves to"), kind="place", where="point", only="map"),
-    **measured("skill.measured"),
-    **_attack("skill.attack"),
+    "skill.target": Ask(
+        N_("Aimed at"), N_("The enemy trooper or marker."), pieces=_enemies, when={"skill": AIMED}
+    ),
+    "skill.to": Ask(N_("Moves to"), kind="place", where="point", only="map", when={"skill": MOVES}),
+    **_when(measured("skill.measured"), "skill.measured", "skill", *AIMED),
+    **_when(_attack("skill.attack"), "skill.attack", "skill", SkillName.BS_ATTACK),
     "skill.contact": Ask(
         N_("Ends in Silhouette contact with"),
         N_("The enemy model it touches, if any."),
         pieces=_models,
+        when={"skill": MOVES},
     ),
     "skill.caught": Ask(
         N_("Markers under the Template"),
         N_("Enemy markers a Template aimed at the target also covers."),
         pieces=_markers,
         item=N_("marker"),
+        when={"skill": (SkillName.BS_ATTACK,)},
     ),
     "skill.unseen": Ask(
         N_("No enemy can see it"),
         N_("Going back into Camouflaged State: no enemy model or marker has line of fire to it."),
+        when={"skill": (SkillName.CAMOUFLAGE,)},
     ),
 }
 
@@ -173,9 +189,16 @@ ORDERS: dict[str, Order] = {
             "aros": Ask(N_("AROs"), item=N_("ARO")),
             "aros.piece": Ask(N_("Trooper"), pieces=_own_actors),
             "aros.aro": Ask(N_("ARO"), options=tuple((s.value, SKILL_CHOICES[s]) for s in AROS)),
-            "aros.at": Ask(N_("At the point"), kind="place", where="point", only="map"),
-            **measured("aros.measured"),
-            **_attack("aros.attack"),
+            "aros.at": Ask(
+                N_("At the point"),
+                N_("The point of the active trooper's route it answers."),
+                kind="place",
+                where="point",
+                only="map",
+                when={"aro": AT_A_POINT},
+            ),
+            **_when(measured("aros.measured"), "aros.measured", "aro", *AIMED),
+            **_when(_attack("aros.attack"), "aros.attack", "aro", SkillName.BS_ATTACK),
         },
         rules=("INF-R11", "INF-R12"),
     ),

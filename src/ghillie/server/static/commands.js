@@ -111,7 +111,7 @@ export class Orders {
       },
     });
     const oddsName = name.replace(/_/g, "-");
-    if ((this.options.ruleset.odds || []).includes(oddsName)) {
+    if (spec.odds || (this.options.ruleset.odds || []).includes(oddsName)) {
       odds = new OddsPanel(this.options.game, this.options.token, form);
     }
     const message = h("p", { class: "message", "aria-live": "polite" });

@@ -8,6 +8,7 @@ import { h, humanize } from "./dom.js";
 import {
   FormError,
   changed,
+  nearest,
   checkbox,
   constant,
   number,
@@ -35,13 +36,29 @@ const blank = (v) => v === undefined || v === null || v === "";
  *   changed()}
  */
 export function commandForm(schema, ctx) {
-  const form = { fields: {}, paths: {}, refreshers: [], order: [] };
-  const full = { ...ctx, root: schema, form };
+  const form = { fields: {}, paths: {}, refreshers: [], order: [], conditions: [] };
+  const shown = () => form.conditions.forEach((update) => update());
+  const full = {
+    ...ctx,
+    root: schema,
+    form,
+    changed: () => {
+      shown(); // a field asked only for some values of another follows it
+      if (ctx.changed) ctx.changed();
+    },
+  };
   const body = objectFields(schema, full, "", "", true);
   form.el = body.el;
   form.get = (strict) => ({ type: ctx.command, ...(body.get(strict) || {}) });
-  form.set = body.set;
-  form.refresh = () => form.refreshers.forEach((refresh) => refresh());
+  form.set = (value) => {
+    body.set(value);
+    shown();
+  };
+  form.refresh = () => {
+    form.refreshers.forEach((refresh) => refresh());
+    shown();
+  };
+  shown();
   /** The words a field is shown with ("Marker"), for messages that name it. */
   form.labelOf = (path) => {
     for (let p = path; p; p = p.replace(/\.?[^.]*$/, "")) {
@@ -146,6 +163,8 @@ function objectFields(schema, ctx, path, wpath, top) {
     const sub = path ? `${path}.${name}` : name;
     const wsub = wpath ? `${wpath}.${name}` : name;
     const widget = field(node, ctx, sub, wsub, name, required);
+    const when = (ctx.words[wsub] || {}).when;
+    if (when && widget.el) askedWhen(widget, when, ctx, sub);
     widgets.push([name, widget]);
     if (top) ctx.form.fields[name] = widget;
   }
@@ -163,6 +182,21 @@ function objectFields(schema, ctx, path, wpath, top) {
       for (const [name, widget] of widgets) widget.set(value ? value[name] : undefined);
     },
   };
+}
+
+/** A field asked only while other fields of its group hold one of the given values (the
+ * words' `when`): hidden, and left out of the command, otherwise. */
+function askedWhen(widget, when, ctx, path) {
+  const holds = () =>
+    Object.entries(when).every(([name, values]) => {
+      const other = nearest(ctx, path, name);
+      return Boolean(other) && values.includes(other.get(false));
+    });
+  const get = widget.get;
+  widget.get = (strict) => (holds() ? get(strict) : undefined);
+  ctx.form.conditions.push(() => {
+    widget.el.hidden = !holds();
+  });
 }
 
 function group(info, schema) {

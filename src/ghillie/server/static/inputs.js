@@ -145,7 +145,7 @@ export function pieces(info, schema) {
 
 /** The field `name` nearest to `path`: in its own group, else in the groups around it (the
  * unit beside a list of that unit's models). */
-function nearest(ctx, path, name) {
+export function nearest(ctx, path, name) {
   for (let parent = path; parent.includes("."); ) {
     parent = parent.replace(/\.[^.]*$/, "");
     const found = ctx.form.paths[`${parent}.${name}`];
