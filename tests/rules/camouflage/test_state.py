@@ -297,3 +297,62 @@ def test_a_scenario_that_breaks_the_rules_is_refused_with_the_reason(
 ) -> None:
     with pytest.raises(ScenarioError, match=said_):
         Game.create(with_trooper(**changes), seed=1)
+
+
+def _with_a_sensor(name: str) -> Game:
+    game = Game.create(with_trooper(name, key="seraph", sensor=True), seed=8)
+    places = {"caliban": [30, 40], "zondbot": [34, 20], "mine": [38, 46]}
+    map_mode = name == "camouflage"
+    game.command(
+        NOMADS,
+        {
+            "type": "deploy",
+            "markers": [
+                {"piece": k, **({"at": at} if map_mode else {})} for k, at in places.items()
+            ],
+        },
+    )
+    croc = {"piece": "croc_man", **({"at": [12, 34]} if map_mode else {})}
+    game.command(PANO, {"type": "deploy", "markers": [croc]})
+    end_turn(game, NOMADS)
+    return game
+
+
+@pytest.mark.spec("INF-A08")
+def test_INF_A08_sensor_discovers_every_marker_in_its_zone_of_control_at_the_table() -> None:
+    game = _with_a_sensor("camouflage-table")
+    seraph = pid(game, "seraph")
+    zone = [marker_of(game, "caliban"), marker_of(game, "mine")]
+    fusilier = {"type": "first_skill", "piece": pid(game, "fusilier"), "skill": {"skill": "sensor"}}
+    assert refused(game, PANO, fusilier).code == "no_sensor"
+    order(game, PANO, seraph, {"skill": "sensor", "zone": zone})
+    aros(game, NOMADS)
+    second(game, PANO, {"skill": "idle"})
+    aros(game, NOMADS)
+    game.command(PANO, {"type": "resolve_order", "rolls": {"dice": [19]}})
+    # WIP 13 + 6 = 19, with no Range or Mimetism MOD (the Caliban's -3 does not count).
+    lines = last_said(game, NOMADS)
+    assert lines[0] == (
+        "Seraph's Sensor passes (rolled 19 needing 19 or less): 2 markers in its Zone of "
+        "Control are Discovered."
+    )
+    assert game.state.pieces[pid(game, "caliban")].public["state"] == "model"
+    assert game.state.pieces[pid(game, "mine")].public["state"] == "model"
+    assert game.state.pieces[pid(game, "zondbot")].public["state"] == "camouflaged"
+
+
+@pytest.mark.spec("INF-A08")
+def test_INF_A08_on_the_map_sensor_finds_the_markers_within_8_inches() -> None:
+    game = _with_a_sensor("camouflage")
+    seraph = pid(game, "seraph")  # at (34, 44): the Caliban's marker 5.7" away, the mine 4.5"
+    zone = {"skill": "sensor", "zone": [marker_of(game, "zondbot")]}
+    assert refused(game, PANO, {"type": "first_skill", "piece": seraph, "skill": zone}).code == (
+        "measured_by_map"
+    )
+    order(game, PANO, seraph, {"skill": "sensor"})
+    aros(game, NOMADS)
+    second(game, PANO, {"skill": "idle"})
+    aros(game, NOMADS)
+    game.command(PANO, {"type": "resolve_order", "rolls": {"dice": [2]}})
+    assert "2 markers in its Zone of Control are Discovered" in last_said(game, NOMADS)[0]
+    assert game.state.pieces[pid(game, "zondbot")].public["state"] == "camouflaged"

@@ -61,6 +61,8 @@ class Declared(Part):
     attack: Attack | None = None
     contact: Ref | None = None  # the enemy piece this move ends in Silhouette contact with
     caught: list[Ref] = Field(default_factory=list, max_length=10)  # markers under a template
+    # Sensor at a real table: the enemy markers inside the trooper's Zone of Control (8").
+    zone: list[Ref] = Field(default_factory=list, max_length=20)
     unseen: bool = False  # going back into the state: no enemy model or marker sees it
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ghillie import lookup
-from ghillie.errors import Refusal
+from ghillie.errors import MEASURED_BY_MAP, Refusal
 from ghillie.state import GameState, Piece
 
 from .board import EQUIPMENT, MARKER, TROOPER, Board, State
@@ -16,6 +16,7 @@ from .codes import (
     MARKER_NOT_DISCOVERED,
     NEEDS_TARGET,
     NO_CAMOUFLAGE,
+    NO_SENSOR,
     NOT_A_MARKER,
     NOT_AN_ATTACK,
     NOT_IN_PLAY,
@@ -150,6 +151,16 @@ def check_skill(
                 "No trooper may enter Silhouette contact with an enemy Camouflaged Marker.",
                 field=f"{field}.contact",
             )
+    if name is SkillName.SENSOR and not trooper.public["sensor"]:
+        raise Refusal(
+            NO_SENSOR, "Only a trooper with Sensor can declare it.", field=f"{field}.skill"
+        )
+    if declared.zone and state.scenario.mode.value == "map":
+        raise Refusal(
+            MEASURED_BY_MAP,
+            "This game is on a map: ghillie finds the markers in the Zone of Control.",
+            field=f"{field}.zone",
+        )
     if name is SkillName.CAMOUFLAGE:
         if not trooper.public["camouflage"] or trooper.public["state"] != State.MODEL:
             raise Refusal(

@@ -33,10 +33,19 @@ class DiscoverParams(Params):
     )
     msv: int = Field(0, ge=0, le=3, description="the trooper's Multispectral Visor level")
     cover: bool = Field(False, description="the marker is in cover")
+    sensor: bool = Field(
+        False, description="a Sensor roll: WIP+6, no Range or Mimetism MOD (range not read)"
+    )
 
 
 def discover_check(
-    wip: int, range_: float, mimetism: int, msv: int, cover: bool, sw: CamouflageSwitches
+    wip: int,
+    range_: float,
+    mimetism: int,
+    msv: int,
+    cover: bool,
+    sw: CamouflageSwitches,
+    sensor: bool = False,
 ) -> Check[str]:
     value, _mods = checks.discover_value(
         wip,
@@ -46,17 +55,20 @@ def discover_check(
         cover,
         sw.discover_applies_cover,
         sw.band_edge,
+        sensor,
         mod_cap=sw.mod_cap or None,
     )
     return checks.normal_roll(value)
 
 
 def _query_check(p: DiscoverParams, sw: CamouflageSwitches) -> Check[str]:
-    return discover_check(p.wip, p.range, p.mimetism, p.msv, p.cover, sw)
+    return discover_check(p.wip, p.range, p.mimetism, p.msv, p.cover, sw, p.sensor)
 
 
 def _title(p: DiscoverParams, check: Check[Any]) -> str:
     (value,) = check.args
+    if p.sensor:
+        return f"Sensor by a WIP {p.wip} trooper: d20 {value} or less"
     marker = f"a Mimetism ({p.mimetism}) marker" if p.mimetism else "a marker"
     where = " in cover" if p.cover else ""
     visor = f", Multispectral Visor L{p.msv}" if p.msv else ""
@@ -86,7 +98,7 @@ def odds(state: GameState[Board], side: str, command: Any) -> Check[Any] | None:
     if not isinstance(command, FirstSkill | SecondSkill):
         return None
     declared = command.skill
-    if declared.skill is not SkillName.DISCOVER:
+    if declared.skill not in (SkillName.DISCOVER, SkillName.SENSOR):
         return None
     from .orders import measured_at
 
@@ -102,6 +114,9 @@ def odds(state: GameState[Board], side: str, command: Any) -> Check[Any] | None:
             return None
         trooper = state.piece(order.piece)
         source = order.first.get("to") or order.first.get("from")
+    if declared.skill is SkillName.SENSOR:
+        p = trooper.public
+        return discover_check(p["wip"], 0, 0, 0, False, scenario.switches, sensor=True)
     marker = declare.target(state, side, declared, "skill")
     if marker is None or marker.kind != MARKER:
         return None

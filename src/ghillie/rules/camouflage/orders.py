@@ -38,6 +38,7 @@ SKILL_WORDS: dict[SkillName, str] = {
     SkillName.CAUTIOUS_MOVE: "Cautious Movement",
     SkillName.BS_ATTACK: "BS Attack",
     SkillName.DISCOVER: "Discover",
+    SkillName.SENSOR: "Sensor",
     SkillName.LOOK_OUT: "Look Out!",
     SkillName.DODGE: "Dodge",
     SkillName.RESET: "Reset",
@@ -232,6 +233,7 @@ def _as_ids(
     facts["target"] = aimed.id if aimed is not None else None
     facts["contact"] = contact.id if contact is not None else None
     facts["caught"] = [lookup.enemy(state, side, ref, [MARKER]).id for ref in declared.caught]
+    facts["zone"] = [declare.on_table(state, side, ref, "skill.zone").id for ref in declared.zone]
     return facts
 
 

@@ -8,6 +8,7 @@ this module draws them, "die 1", "die 2", ... and the log says whose each one wa
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -74,6 +75,9 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
                         who=_name(ruling, active.id),
                     ),
                 )
+    for facts in skills:
+        if facts["skill"] == SkillName.SENSOR:
+            _sensor(ruling, scenario, active.id, facts, draw)
     for reactor, facts in reactions.items():
         if facts["aro"] == SkillName.DISCOVER:
             marker = facts.get("marker")
@@ -224,6 +228,81 @@ def _discover(
         ),
     )
     return False
+
+
+ZONE_OF_CONTROL = 8.0  # inches
+
+
+def _sensor(
+    ruling: Ruling[Board],
+    scenario: CamouflageScenario,
+    by: str,
+    facts: dict[str, Any],
+    draw: Callable[[str, Die], int],
+) -> None:
+    """Sensor (RULES-SPEC §5.1, INF-A08): a Normal WIP+6 Roll with no Range or Mimetism
+    MOD; if it passes, every enemy marker inside the trooper's Zone of Control (8") is
+    Discovered, with no line of fire needed. At a real table the players list those
+    markers; on the map ghillie finds them. A failure locks nothing: it is no Discover."""
+    trooper = ruling.piece(by)
+    sw = scenario.switches
+    value, _mods = checks.discover_value(
+        int(trooper.public["wip"]),
+        0,
+        0,
+        0,
+        False,
+        sw.discover_applies_cover,
+        sw.band_edge,
+        sensor=True,
+        mod_cap=sw.mod_cap or None,
+    )
+    rolled, outcome = checks.normal_roll(value).roll(draw)
+    die = next(iter(rolled.values()))
+    state = ruling.state
+    if scenario.mode.value == "map":
+        here = facts.get("to") or facts.get("from")
+        zone = [
+            p.id
+            for p in state.pieces.values()
+            if p.kind == MARKER
+            and p.owner != trooper.owner
+            and here is not None
+            and (where := at(p)) is not None
+            and math.dist(where, (here[0], here[1])) <= ZONE_OF_CONTROL
+        ]
+    else:
+        zone = [
+            m for m in facts.get("zone", []) if m in state.pieces and state.pieces[m].kind == MARKER
+        ]
+    if outcome != "success":
+        _say(
+            ruling,
+            say(
+                "{who}'s Sensor fails (rolled {die} needing {value} or less).",
+                who=_name(ruling, by),
+                die=die,
+                value=value,
+                rules=("INF-A08",),
+            ),
+        )
+        return
+    _say(
+        ruling,
+        says(
+            "{who}'s Sensor passes (rolled {die} needing {value} or less): {n} marker in "
+            "its Zone of Control is Discovered.",
+            "{who}'s Sensor passes (rolled {die} needing {value} or less): {n} markers in "
+            "its Zone of Control are Discovered.",
+            len(zone),
+            who=_name(ruling, by),
+            die=die,
+            value=value,
+            rules=("INF-A08",),
+        ),
+    )
+    for marker in zone:
+        camo.reveal(ruling, marker, "discovered")
 
 
 def _measured(

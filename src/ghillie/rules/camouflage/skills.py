@@ -13,6 +13,7 @@ class SkillName(StrEnum):
     CAUTIOUS_MOVE = "cautious_move"
     BS_ATTACK = "bs_attack"
     DISCOVER = "discover"
+    SENSOR = "sensor"  # WIP+6: Discovers every enemy marker in its Zone of Control (§5.1)
     LOOK_OUT = "look_out"
     DODGE = "dodge"
     RESET = "reset"
@@ -40,6 +41,8 @@ SKILLS: dict[SkillName, Skill] = {
     # INF-R13 (a): an Attack, Look Out!, or any skill that requires a Roll.
     SkillName.BS_ATTACK: Skill(roll=True, attack=True, target=True, cancels=True),
     SkillName.DISCOVER: Skill(roll=True, target=True, cancels=True),
+    # A skill that requires a Roll (INF-R13 a); not an ARO against a marker (INF-R11).
+    SkillName.SENSOR: Skill(roll=True, cancels=True, aro=False),
     SkillName.LOOK_OUT: Skill(cancels=True),
     SkillName.DODGE: Skill(roll=True, cancels=True),
     SkillName.RESET: Skill(roll=True, cancels=True),

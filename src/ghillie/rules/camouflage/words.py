@@ -21,6 +21,7 @@ SKILL_CHOICES: dict[SkillName, str] = {
     SkillName.CAUTIOUS_MOVE: N_("Cautious Movement"),
     SkillName.BS_ATTACK: N_("BS Attack"),
     SkillName.DISCOVER: N_("Discover"),
+    SkillName.SENSOR: N_("Sensor"),
     SkillName.LOOK_OUT: N_("Look Out!"),
     SkillName.DODGE: N_("Dodge"),
     SkillName.RESET: N_("Reset"),
@@ -133,6 +134,14 @@ _SKILL = {
         pieces=_markers,
         item=N_("marker"),
         when={"skill": (SkillName.BS_ATTACK,)},
+    ),
+    "skill.zone": Ask(
+        N_("Markers in its Zone of Control"),
+        N_("The enemy markers within 8 inches of the trooper: a Sensor needs no line of fire."),
+        pieces=_markers,
+        item=N_("marker"),
+        only="table",
+        when={"skill": (SkillName.SENSOR,)},
     ),
     "skill.unseen": Ask(
         N_("No enemy can see it"),
@@ -286,6 +295,8 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
         details.append((N_("Mimetism"), p["mimetism"]))
     if p["msv"]:
         details.append((N_("Multispectral Visor"), p["msv"]))
+    if p["sensor"]:
+        details.append((N_("Sensor"), N_("yes")))
     if p.get("fireteam"):
         details.append((N_("Fireteam"), p["fireteam"]))
     if p["weapons"]:
