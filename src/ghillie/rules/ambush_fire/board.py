@@ -1,0 +1,74 @@
+"""The ambush-fire board: turns and phases, who moves, and each unit's history.
+
+The history is what the eligibility rules read (BMF-R02, R07, R14, A20): for every unit,
+the turns in which it moved, fired, turned its turret, took Challenge Fire or fought a
+close combat. ghillie writes it from the commands themselves; no side declares it.
+Everything here is public: a concealed unit's history is on its own piece, in secret.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from ghillie.events import BoardChange
+
+UNIT = "unit"
+ORDER = "order"  # a standing order: its own piece, its owner's secret
+
+
+class Step(StrEnum):
+    MOVEMENT = "movement"
+    FIRE = "fire"
+
+
+class Did(StrEnum):
+    """What a unit did in a turn (its history)."""
+
+    MOVED = "moved"
+    FIRED = "fired"
+    TURNED = "turned"  # its turret
+    CHALLENGED = "challenged"  # took Challenge Fire (BMF-R05, R07)
+    CLOSE_COMBAT = "close_combat"
+
+
+@dataclass(frozen=True)
+class Board:
+    deployed: frozenset[str] = frozenset()
+    turn: int = 0  # from 1
+    step: Step = Step.MOVEMENT
+    moving: str | None = None  # the side whose movement it is
+    done: frozenset[str] = frozenset()  # sides that ended the current step
+    orders: Mapping[str, int] = field(default_factory=dict)  # standing orders given, by side
+
+
+def did(history: Mapping[str, list[str]], turn: int, *what: Did) -> bool:
+    """Did the unit do any of ``what`` in ``turn``? (``history``: turn → what it did.)"""
+    done = history.get(str(turn), [])
+    return any(w.value in done for w in what)
+
+
+def fold(board: Board, change: BoardChange) -> Board:
+    data = change.data
+    match change.name:
+        case "deployed":
+            return replace(board, deployed=board.deployed | {data["side"]})
+        case "turn":
+            return replace(
+                board,
+                turn=data["turn"],
+                step=Step.MOVEMENT,
+                moving=data["moving"],
+                done=frozenset(),
+            )
+        case "moving":
+            return replace(board, moving=data["side"])
+        case "step":
+            return replace(board, step=Step(data["step"]), moving=None, done=frozenset())
+        case "done":
+            return replace(board, done=board.done | {data["side"]})
+        case "order_given":
+            side = data["side"]
+            return replace(board, orders={**board.orders, side: board.orders.get(side, 0) + 1})
+    raise ValueError(f"ambush-fire has no board change {change.name!r}")
