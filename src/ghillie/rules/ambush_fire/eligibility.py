@@ -1,0 +1,58 @@
+"""Who may take which special fire now, from the unit's own history (RULES-SPEC BMF-R02,
+R05, R07, R14, A03, A15, A20). Each answer is a reason a player reads, or None."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ghillie.words import N_
+
+from .board import Did, did
+from .scenario import Diet
+
+History = Mapping[str, list[str]]
+
+
+def challenge(history: History, turn: int) -> str | None:
+    """BMF-R02, A20: stationary — no move and no turret turn — in the whole previous turn
+    and so far in this one; BMF-R05, A03: a unit that took Challenge Fire this turn may
+    not fire again until next turn."""
+    if did(history, turn, Did.CHALLENGED):
+        return N_("It took Challenge Fire this turn: it may not fire again until next turn.")
+    if did(history, turn - 1, Did.MOVED, Did.TURNED) or did(history, turn, Did.MOVED, Did.TURNED):
+        return N_(
+            "Challenge Fire needs a firer that has not moved, nor turned its turret, since "
+            "the start of last turn."
+        )
+    return None
+
+
+def ambush(concealed: bool, history: History, turn: int) -> str | None:
+    """BMF-R07: concealed, did not move or fire in the previous turn, and has not moved or
+    taken Challenge Fire in this one (A14: firing normally this turn does not bar it;
+    the host's concealment rules decide whether it is still concealed)."""
+    if not concealed:
+        return N_("Ambush Fire needs a concealed firer.")
+    if did(history, turn - 1, Did.MOVED, Did.FIRED):
+        return N_("Ambush Fire needs a firer that neither moved nor fired last turn.")
+    if did(history, turn, Did.MOVED, Did.CHALLENGED):
+        return N_("Ambush Fire needs a firer that has not moved or taken Challenge Fire this turn.")
+    return None
+
+
+def close_combat(concealed: bool, diet: Diet, history: History, turn: int) -> str | None:
+    """BMF-R14, A15: concealed, a carnivore or an omnivore (people included; no vehicle,
+    gun or herbivore), did not move or fire in the previous turn, and has not moved or
+    fought a close combat in this one."""
+    if diet not in (Diet.CARNIVORE, Diet.OMNIVORE):
+        return N_("Only carnivores and omnivores, people included, make Ambush Close Combat.")
+    if not concealed:
+        return N_("Ambush Close Combat needs a concealed attacker.")
+    if did(history, turn - 1, Did.MOVED, Did.FIRED):
+        return N_("Ambush Close Combat needs an attacker that neither moved nor fired last turn.")
+    if did(history, turn, Did.MOVED, Did.CLOSE_COMBAT):
+        return N_(
+            "Ambush Close Combat needs an attacker that has not moved or fought a close combat "
+            "this turn."
+        )
+    return None
