@@ -1,0 +1,87 @@
+"""The commands of an ambush-fire game (work in progress: the set-up and the standing
+orders so far). A concealed unit's place and a standing order are their owner's secrets."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ghillie.measure.tabletop import XY
+from ghillie.ruleset import Command
+from ghillie.state import Phase
+
+PLAY = frozenset({Phase.PLAY})
+Ref = str
+
+
+class Part(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Hidden(Part):
+    unit: Ref
+    # Where it waits: metres on the map; at a real table, inches from the table's top-left
+    # corner, which ghillie converts with the ground scale (RULES-SPEC §2.6).
+    at: XY
+    note: str = Field("", max_length=200)
+
+
+class Conceal(Command):
+    """Record, in secret, where each of the side's concealed units waits."""
+
+    type: Literal["conceal"] = "conceal"
+    phases = frozenset({Phase.SETUP})
+    secret_fields = frozenset({"units"})
+    units: list[Hidden] = Field(default_factory=list, max_length=60)
+
+
+class Reaction(StrEnum):
+    CHALLENGE = "challenge"  # Challenge Fire at a zone (BMF-R01..R06, A04)
+    AMBUSH = "ambush"  # Ambush Fire (BMF-R07..R13)
+    CLOSE_COMBAT = "close_combat"  # Ambush Close Combat (BMF-R14..R19)
+
+
+class Trigger(Part):
+    """When a standing order fires: the first enemy unit (of a class, if given) that enters
+    the zone — a point with a radius, a gap or a street segment, in the ground's units —
+    or, with no zone, that comes within ``within`` metres of the unit."""
+
+    zone: list[XY] = Field(default_factory=list, max_length=20)
+    radius: float = Field(0, ge=0, le=2000)
+    within: float | None = Field(None, gt=0, le=1250)
+    target_class: str | None = None
+
+
+class StandingOrder(Command):
+    """A reaction given ahead of time, in secret, and carried out by ghillie at the exact
+    moment its trigger happens, with no prompt (issue 14). It is opened when it fires, and
+    the proof shows it was written before the trigger."""
+
+    type: Literal["standing_order"] = "standing_order"
+    phases = frozenset({Phase.SETUP, Phase.PLAY})
+    secret_fields = frozenset({"unit", "reaction", "trigger", "note"})
+    unit: Ref
+    reaction: Reaction
+    trigger: Trigger
+    chance: int = Field(ge=0, le=100)  # the base chance to hit, from the host's tables
+    note: str = Field("", max_length=200)
+
+
+class Ready(Command):
+    type: Literal["ready"] = "ready"
+    phases = frozenset({Phase.SETUP})
+
+
+class EndGame(Command):
+    type: Literal["end_game"] = "end_game"
+    phases = frozenset({Phase.SETUP, Phase.PLAY})
+
+
+COMMANDS: dict[str, type[Command]] = {
+    "conceal": Conceal,
+    "standing_order": StandingOrder,
+    "ready": Ready,
+    "end_game": EndGame,
+}

@@ -1,0 +1,121 @@
+"""The game's first event and its set-up: the units, where the concealed ones wait (their
+owner's secret), and standing orders written down before the game (BMF S1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ghillie import lookup
+from ghillie.errors import Refusal
+from ghillie.ruling import Ruling
+from ghillie.state import Level, Phase, Piece
+from ghillie.words import say, says
+
+from . import geometry
+from .board import ORDER, UNIT, Board
+from .commands import Conceal, StandingOrder
+from .scenario import AmbushFireScenario
+
+BAD_PLACE = "bad_place"
+NOT_CONCEALED = "not_concealed"
+
+
+def create(ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
+    for u in scenario.units:
+        public: dict[str, Any] = {
+            "key": u.key,
+            "name": u.name,
+            "class": u.unit_class.value,
+            "diet": u.diet.value,
+            "turret": u.turret,
+            "arc": u.arc,
+            "column": u.column,
+            "concealed": u.concealed,
+            "history": {},
+        }
+        if not u.concealed:
+            public["facing"] = u.facing
+            if u.at is not None:
+                public["at"] = list(u.at)
+        piece = Piece(ruling.new_id(), u.side, UNIT, public, {"running": dict(u.running)})
+        # A concealed unit is not on the table at all (BMF S1): the enemy does not know it.
+        others = ruling.state.others(u.side)
+        ruling.place(piece, {} if u.concealed else dict.fromkeys(others, Level.IDENTIFIED))
+    ruling.tell_public({"text": say("The forces are drawn up; the concealed ones wait unseen.")})
+
+
+def metres(scenario: AmbushFireScenario, at: tuple[float, float]) -> tuple[float, float]:
+    """A place as ghillie holds it: in metres (a real table's inches converted)."""
+    if scenario.mode.value == "table":
+        return geometry.point_to_metres(at, scenario.ground_scale)
+    return (float(at[0]), float(at[1]))
+
+
+def conceal(
+    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: Conceal
+) -> None:
+    ground = geometry.Ground(scenario.width, scenario.depth)
+    placed: list[Piece] = []
+    for i, entry in enumerate(command.units):
+        unit = lookup.own(ruling.state, side, entry.unit, [UNIT])
+        if not unit.public["concealed"] or unit.id in {p.id for p in placed}:
+            raise Refusal(
+                NOT_CONCEALED,
+                "Give a place to each concealed unit, once.",
+                field=f"units.{i}.unit",
+            )
+        where = metres(scenario, entry.at)
+        if not ground.on_ground(where):
+            raise Refusal(BAD_PLACE, "That place is off the ground.", field=f"units.{i}.at")
+        secret: dict[str, Any] = {"at": list(where)}
+        if entry.note:
+            secret["note"] = entry.note
+        ruling.update(unit.id, secret=secret)
+        placed.append(unit)
+    ruling.tell(
+        side,
+        {
+            "text": says(
+                "{n} concealed unit recorded.", "{n} concealed units recorded.", len(placed)
+            )
+        },
+    )
+
+
+def standing_order(
+    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: StandingOrder
+) -> None:
+    """A standing order is a piece of its own that only its owner knows, written once: when
+    it fires, its opening proves the event that wrote it (docs/fairness.md)."""
+    unit = lookup.own(ruling.state, side, command.unit, [UNIT])
+    secret: dict[str, Any] = {
+        "unit": unit.id,
+        "reaction": command.reaction.value,
+        "trigger": command.trigger.model_dump(mode="json"),
+        "chance": command.chance,
+    }
+    if command.note:
+        secret["note"] = command.note
+    number = ruling.board.orders.get(side, 0) + 1
+    ruling.change_board("order_given", side=side)
+    ruling.place(Piece(ruling.new_id(), side, ORDER, {"number": number}, secret))
+    ruling.tell(
+        side,
+        {
+            "text": say(
+                "Standing order {n} written: {unit} will react as ordered, with no prompt.",
+                n=number,
+                unit=unit.public["name"],
+            )
+        },
+    )
+
+
+def ready(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> None:
+    ruling.change_board("deployed", side=side)
+    if ruling.board.deployed >= set(ruling.state.sides):
+        ruling.set_phase(Phase.PLAY)
+        ruling.change_board("turn", turn=1, moving=scenario.first)
+        ruling.tell_public(
+            {"text": say("Turn 1: {side} move first.", side=scenario.side_name(scenario.first))}
+        )
