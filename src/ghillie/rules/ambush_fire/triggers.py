@@ -1,0 +1,120 @@
+"""When a standing order fires: the first moment, along an enemy move, that its trigger
+happens (issue 14). Pure geometry over what ghillie holds — the firers' places, the movers'
+paths — so the same move, the same orders and the same ground always fire the same order
+at the same point, and an order that does not fire leaves no trace."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .geometry import (
+    ChallengeZone,
+    Crossing,
+    Ground,
+    challenge_point,
+    distance,
+    first_crossing,
+    in_ambush_range,
+    path_length,
+    point_along,
+)
+
+XY = tuple[float, float]
+STEP = 1.0  # metres: how finely a path is walked for a "within" trigger
+
+
+@dataclass(frozen=True)
+class Order:
+    """A standing order as the referee reads it (its secret facts)."""
+
+    id: str
+    number: int  # orders given earlier win a tie
+    reaction: str  # challenge, ambush, close_combat
+    firer: XY
+    zone: tuple[XY, ...] = ()
+    radius: float = 0.0
+    within: float | None = None
+    target_class: str | None = None
+
+
+@dataclass(frozen=True)
+class Mover:
+    """An enemy unit moving now, with its path in metres (its start first)."""
+
+    id: str
+    unit_class: str
+    path: tuple[XY, ...]
+
+
+@dataclass(frozen=True)
+class Fired:
+    order: str
+    target: str
+    along: float  # metres along the target's path
+    point: XY
+
+
+def _zone(order: Order) -> ChallengeZone | None:
+    if not order.zone:
+        return None
+    if len(order.zone) == 1:
+        return ChallengeZone.point(order.zone[0], max(order.radius, 1.0))
+    if len(order.zone) == 2 and not order.radius:
+        return ChallengeZone.gap(order.zone[0], order.zone[1])
+    return ChallengeZone.street(order.zone, order.radius)
+
+
+def _within(order: Order, mover: Mover) -> Crossing | None:
+    """The first point of the path within ``order.within`` metres of the firer."""
+    assert order.within is not None
+    length = path_length(mover.path)
+    along = 0.0
+    while along <= length:
+        point = point_along(mover.path, along)
+        if distance(point, order.firer) <= order.within:
+            return Crossing(along, point)
+        along += STEP
+    return None
+
+
+def when(order: Order, mover: Mover, ground: Ground) -> Crossing | None:
+    """Where along the mover's path this order's trigger happens, if it does.
+
+    A Challenge Fire order fires where the mover is both in its zone and exposed between
+    concealed positions (BMF-R01, A04). An Ambush Fire order fires at the first point in
+    its zone, or within its distance, that is within Ambush Fire range (BMF-R08). Only a
+    mover of the order's target class counts."""
+    if order.target_class is not None and mover.unit_class != order.target_class:
+        return None
+    zone = _zone(order)
+    if order.reaction == "challenge":
+        return challenge_point(mover.path, zone, ground) if zone is not None else None
+    crossing = first_crossing(mover.path, zone) if zone is not None else None
+    if crossing is None and order.within is not None:
+        crossing = _within(order, mover)
+    if crossing is None or not in_ambush_range(distance(crossing.point, order.firer)):
+        return None
+    return crossing
+
+
+def first_fired(orders: Sequence[Order], movers: Sequence[Mover], ground: Ground) -> Fired | None:
+    """The order that fires first during a move (the movers go together, at one pace: the
+    least way along wins; then the order given earlier), or None."""
+    best: tuple[float, int, Fired] | None = None
+    for order in orders:
+        for mover in movers:
+            crossing = when(order, mover, ground)
+            if crossing is None:
+                continue
+            found = Fired(order.id, mover.id, crossing.distance, crossing.point)
+            key = (crossing.distance, order.number)
+            if best is None or key < best[:2]:
+                best = (*key, found)
+    return best[2] if best is not None else None
+
+
+def column(movers: Mapping[str, Mover], lead: str) -> list[str]:
+    """BMF-R06, A19: the rest of the column behind ``lead``, who stop when it is destroyed:
+    the other movers of this move (units of one formation moving nose to tail)."""
+    return [key for key in movers if key != lead]

@@ -1,0 +1,73 @@
+"""When a standing order fires during an enemy move (issue 14; RULES-SPEC BMF-R01, R06,
+R08, A04, A19, BMF-T02)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ghillie.rules.ambush_fire.geometry import Area, Ground
+from ghillie.rules.ambush_fire.triggers import Mover, Order, first_fired, when
+
+WOOD = Area("the wood", "woods", ((0, 0), (400, 0), (400, 1000), (0, 1000)), conceals=True)
+TOWN = Area("the town", "town", ((600, 0), (1000, 0), (1000, 1000), (600, 1000)), conceals=True)
+GROUND = Ground(2000, 1000, (WOOD, TOWN))
+GAP = Order(
+    "o1", 1, "challenge", firer=(500, 900), zone=((500, 400), (500, 600)), target_class="vehicle"
+)
+
+
+def tank(key: str, y: float, behind: float = 0) -> Mover:
+    """A tank driving east from the wood to the town, through the gap at x = 500."""
+    return Mover(key, "vehicle", ((300 - behind, y), (800, y)))
+
+
+@pytest.mark.spec("BMF-R01")
+@pytest.mark.spec("BMF-A04")
+def test_BMF_R01_A04_challenge_fire_takes_a_mover_exposed_in_its_zone() -> None:
+    crossing = when(GAP, tank("t1", 500), GROUND)
+    assert crossing is not None
+    assert crossing.point == pytest.approx((500, 500))
+    # Outside the zone (the gap spans y 400-600), or not of the class ordered: no fire.
+    assert when(GAP, tank("t1", 700), GROUND) is None
+    assert when(GAP, Mover("i1", "infantry", ((300, 500), (800, 500))), GROUND) is None
+
+
+@pytest.mark.spec("BMF-R01")
+def test_BMF_R01_a_mover_that_stays_in_cover_is_never_challenged() -> None:
+    covered = Ground(
+        2000,
+        1000,
+        (Area("the forest", "woods", ((0, 0), (2000, 0), (2000, 1000), (0, 1000)), conceals=True),),
+    )
+    assert when(GAP, tank("t1", 500), covered) is None
+
+
+@pytest.mark.spec("BMF-T02")
+@pytest.mark.spec("BMF-A19")
+def test_BMF_T02_the_first_tank_of_the_column_through_the_gap_draws_the_fire() -> None:
+    column = [tank("t3", 500, behind=60), tank("t1", 500), tank("t2", 500, behind=30)]
+    fired = first_fired([GAP], column, GROUND)
+    assert fired is not None
+    assert (fired.order, fired.target) == ("o1", "t1")
+
+
+@pytest.mark.spec("BMF-R08")
+def test_BMF_R08_an_ambush_order_fires_at_the_first_enemy_within_its_distance_and_range() -> None:
+    ambush = Order("o2", 2, "ambush", firer=(1500, 500), within=800)
+    fired = first_fired([ambush], [tank("t1", 500)], GROUND)
+    assert fired is not None
+    assert fired.point[0] == pytest.approx(700, abs=1.0)  # the first point 800 m from it
+    near = Order("o4", 4, "ambush", firer=(1500, 500), within=400)
+    assert first_fired([near], [tank("t1", 500)], GROUND) is None  # it stops 700 m away
+    far = Order("o3", 3, "ambush", firer=(1500, 500), within=1300)
+    assert first_fired([far], [Mover("t9", "vehicle", ((100, 500), (150, 500)))], GROUND) is None
+    # ... beyond 1250 m: no Ambush Fire, whatever the order says.
+
+
+def test_of_two_orders_the_one_whose_trigger_comes_first_fires_then_the_earlier_given() -> None:
+    late = Order("late", 9, "challenge", firer=(500, 900), zone=((450, 400), (450, 600)))
+    fired = first_fired([GAP, late], [tank("t1", 500)], GROUND)
+    assert fired is not None
+    assert fired.order == "late"  # x = 450 comes before x = 500 on the way east
+    twin = Order("twin", 0, "challenge", firer=(500, 900), zone=((500, 400), (500, 600)))
+    assert first_fired([GAP, twin], [tank("t1", 500)], GROUND).order == "twin"  # type: ignore[union-attr]
