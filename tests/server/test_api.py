@@ -199,10 +199,16 @@ def test_odds_for_a_command_about_to_be_given(client: TestClient) -> None:
     ).json()
     assert odds["dice"] == {"target": "d10", "quality": "d8", "means": "d4"}
     assert [o["probability"] for o in odds["outcomes"]] == ["99/160", "21/80", "19/160"]
-    # The other side is not acting: no odds for it; nor for a command that rolls nothing.
+    # The other side is not acting: no odds for it, only the refusal the command would get
+    # (odds are never built from the acting side's pieces for anyone else).
     assert client.post(
         f"/api/games/{game}/odds", json={"command": observe}, headers=auth(lianra)
-    ).json() == {"check": None, "dice": {}, "outcomes": [], "refused": None}
+    ).json() == {
+        "check": None,
+        "dice": {},
+        "outcomes": [],
+        "refused": {"code": "not_your_turn", "detail": "Your side may not give that command now."},
+    }
     # An order the rules would refuse gets its refusal at once, with the field it concerns
     # where the rules name one: the form says what to fix before it is sent.
     nowhere = {**observe, "marker": "M99"}
