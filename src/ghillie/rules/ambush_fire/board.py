@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Any
 
 from ghillie.events import BoardChange
 
@@ -41,6 +42,9 @@ class Board:
     moving: str | None = None  # the side whose movement it is
     done: frozenset[str] = frozenset()  # sides that ended the current step
     orders: Mapping[str, int] = field(default_factory=dict)  # standing orders given, by side
+    # A move stopped by a standing order that fired, while the target's side answers: the
+    # movers' paths in metres (public: they are in view now), how far they came, the shot.
+    pending: Mapping[str, Any] | None = None
 
 
 def did(history: Mapping[str, list[str]], turn: int, *what: Did) -> bool:
@@ -68,6 +72,8 @@ def fold(board: Board, change: BoardChange) -> Board:
             return replace(board, step=Step(data["step"]), moving=None, done=frozenset())
         case "done":
             return replace(board, done=board.done | {data["side"]})
+        case "pending":
+            return replace(board, pending=data.get("move"))
         case "order_given":
             side = data["side"]
             return replace(board, orders={**board.orders, side: board.orders.get(side, 0) + 1})

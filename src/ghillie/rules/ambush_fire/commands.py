@@ -69,6 +69,40 @@ class StandingOrder(Command):
     note: str = Field("", max_length=200)
 
 
+class Moving(Part):
+    unit: Ref
+    # Waypoints after where it stands: metres on the map; inches from the table's top-left
+    # corner at a real table (converted with the ground scale).
+    path: list[XY] = Field(min_length=1, max_length=40)
+
+
+class Move(Command):
+    """Move a unit, or a column nose to tail (BMF-A19), along its path. A concealed unit's
+    path is its owner's secret."""
+
+    type: Literal["move"] = "move"
+    phases = PLAY
+    secret_fields = frozenset({"units"})
+    units: list[Moving] = Field(min_length=1, max_length=12)
+
+
+class ReturnFire(Command):
+    """The answer to the reaction window a Challenge Fire opens: fire back, or not, with the
+    unit's base chance from the host's tables (BMF-R04)."""
+
+    type: Literal["return_fire"] = "return_fire"
+    phases = PLAY
+    fire: bool = False
+    chance: int = Field(0, ge=0, le=100)
+
+
+class EndStep(Command):
+    """End this side's movement, or its part of the fire phase."""
+
+    type: Literal["end_step"] = "end_step"
+    phases = PLAY
+
+
 class Ready(Command):
     type: Literal["ready"] = "ready"
     phases = frozenset({Phase.SETUP})
@@ -83,5 +117,8 @@ COMMANDS: dict[str, type[Command]] = {
     "conceal": Conceal,
     "standing_order": StandingOrder,
     "ready": Ready,
+    "move": Move,
+    "return_fire": ReturnFire,
+    "end_step": EndStep,
     "end_game": EndGame,
 }

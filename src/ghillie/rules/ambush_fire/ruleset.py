@@ -4,17 +4,18 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from ghillie.events import BoardChange
-from ghillie.ruleset import Command, Ruleset
+from ghillie.ruleset import Command, Reaction, Ruleset
 from ghillie.ruling import Ruling
-from ghillie.state import GameState, Phase
-from ghillie.words import say
+from ghillie.state import GameState, Phase, Window
+from ghillie.words import N_, say
 
-from . import setup
-from .board import ORDER, Board, fold
-from .commands import COMMANDS, Conceal, EndGame, Ready, StandingOrder
+from . import movement, setup
+from .board import ORDER, Board, Step, fold
+from .commands import COMMANDS, Conceal, EndGame, EndStep, Move, Ready, ReturnFire, StandingOrder
 from .scenario import AmbushFireScenario
 
 MAX_ORDERS = 8  # standing orders a side may hold at once
@@ -28,6 +29,11 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
     scenario_model = AmbushFireScenario
     commands = COMMANDS
     fixed_secrets = frozenset({"unit", "reaction", "trigger", "chance"})
+    reactions: ClassVar[Mapping[str, Reaction]] = {
+        movement.RETURN_FIRE: Reaction(
+            "return_fire", N_("{side} are deciding whether to fire back.")
+        ),
+    }
 
     def new_board(self, scenario: AmbushFireScenario) -> Board:
         return Board()
@@ -50,7 +56,10 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
                     len(state.owned(side, ORDER)) < MAX_ORDERS
                 )
             return command in (Conceal, Ready) and side not in state.board.deployed
-        return False
+        board = state.board
+        if board.step is Step.MOVEMENT:
+            return side == board.moving and command in (Move, EndStep)
+        return command is EndStep and side not in board.done
 
     def resolve(self, ruling: Ruling[Board], command: Command) -> None:
         scenario = ruling.state.scenario
@@ -64,14 +73,56 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
                 setup.standing_order(ruling, scenario, side, command)
             case Ready():
                 setup.ready(ruling, scenario, side)
+            case Move():
+                movement.move(ruling, scenario, side, command)
+            case ReturnFire():
+                movement.return_fire(ruling, scenario, side, command)
+            case EndStep():
+                _end_step(ruling, scenario, side)
             case EndGame():
                 ruling.set_phase(Phase.OVER)
                 ruling.tell_public({"text": say("The game is over.")})
             case _:
                 raise AssertionError(command)
 
+    def close(self, ruling: Ruling[Board], window: Window) -> None:
+        scenario = ruling.state.scenario
+        assert isinstance(scenario, AmbushFireScenario)
+        movement.close(ruling, scenario, window)
+
     def fold(self, board: Board, change: BoardChange) -> Board:
         return fold(board, change)
 
     def board_view(self, state: GameState[Board], observer: str) -> dict[str, Any]:
         return {"turn": state.board.turn, "step": state.board.step.value}
+
+
+def _end_step(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> None:
+    """The first side moves, then the other; then the fire phase, which both end; then the
+    next turn, or the end of the game."""
+    board = ruling.board
+    ruling.change_board("done", side=side)
+    if board.step is Step.MOVEMENT:
+        others = [s for s in ruling.state.sides if s not in ruling.board.done]
+        if others:
+            ruling.change_board("moving", side=others[0])
+            ruling.tell_public({"text": say("{side} move.", side=scenario.side_name(others[0]))})
+        else:
+            ruling.change_board("step", step=Step.FIRE.value)
+            ruling.tell_public({"text": say("The fire phase.")})
+        return
+    if ruling.board.done >= set(ruling.state.sides):
+        if board.turn >= scenario.turns:
+            ruling.set_phase(Phase.OVER)
+            ruling.tell_public({"text": say("The game is over.")})
+            return
+        ruling.change_board("turn", turn=board.turn + 1, moving=scenario.first)
+        ruling.tell_public(
+            {
+                "text": say(
+                    "Turn {turn}: {side} move first.",
+                    turn=board.turn + 1,
+                    side=scenario.side_name(scenario.first),
+                )
+            }
+        )

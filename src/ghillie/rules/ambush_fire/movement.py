@@ -1,0 +1,277 @@
+"""A move, and the standing orders it sets off (issue 14; BMF-R01..R06, A04, A05, A19).
+
+ghillie walks the movers' paths together, at one pace, and checks the other side's standing
+orders against them (``triggers``). If none fires, the units arrive and nothing else
+happens that the mover could notice. If a Challenge Fire order fires, the movers stop
+there, the order is opened (its proof shows it was written before), the firer is revealed
+to the side it fired at (BMF-A22), and a reaction window asks the target's side whether it
+fires back (BMF-R04) — it is asked whatever its weapon faces, and refused a shot if it does
+not face the firer. When it answers, both shots are rolled together (A05), a destroyed
+unit is removed, and a column whose lead vehicle is destroyed stops (R06); otherwise the
+move goes on from there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ghillie import lookup
+from ghillie.errors import Refusal
+from ghillie.ruling import Ruling
+from ghillie.state import Level, Piece, Window
+from ghillie.words import say
+
+from . import checks, geometry, triggers
+from .board import ORDER, UNIT, Board, Did
+from .commands import Move, ReturnFire
+from .scenario import AmbushFireScenario
+from .setup import metres
+
+RETURN_FIRE = "return_fire"
+ALREADY_MOVED = "already_moved"
+IMPASSABLE = "impassable"
+NOT_FACING = "not_facing"
+NO_STANDING_ORDER_KIND = ("challenge",)  # the kinds this module carries out so far
+
+
+def _ground(scenario: AmbushFireScenario) -> geometry.Ground:
+    areas = [
+        geometry.Area(t.name, t.kind, tuple(t.outline), t.conceals, t.impassable)
+        for t in scenario.terrain
+    ]
+    return geometry.Ground(scenario.width, scenario.depth, areas)
+
+
+def _where(piece: Piece) -> tuple[float, float]:
+    at = piece.public.get("at") or piece.secret.get("at")
+    assert at is not None, "a unit on the ground has a place"
+    return (float(at[0]), float(at[1]))
+
+
+def _note(ruling: Ruling[Board], unit: Piece, what: Did) -> None:
+    history = {k: list(v) for k, v in unit.public.get("history", {}).items()}
+    turn = str(ruling.board.turn)
+    history[turn] = sorted({*history.get(turn, []), what.value})
+    ruling.update(unit.id, public={"history": history})
+
+
+def move(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: Move) -> None:
+    state = ruling.state
+    ground = _ground(scenario)
+    routes: dict[str, list[tuple[float, float]]] = {}
+    for i, entry in enumerate(command.units):
+        unit = lookup.own(state, side, entry.unit, [UNIT])
+        if (
+            str(ruling.board.turn) in unit.public.get("history", {})
+            and Did.MOVED.value in (unit.public["history"][str(ruling.board.turn)])
+        ):
+            raise Refusal(ALREADY_MOVED, "That unit has moved this turn.", field=f"units.{i}.unit")
+        route = [_where(unit), *(metres(scenario, (p[0], p[1])) for p in entry.path)]
+        if ground.leaves_ground(route) or ground.crosses_impassable(route):
+            raise Refusal(
+                IMPASSABLE,
+                "That path leaves the ground or crosses impassable terrain.",
+                field=f"units.{i}.path",
+            )
+        routes[unit.id] = route
+    for unit_id, route in routes.items():
+        ruling.update(unit_id, secret={"route": [list(p) for p in route]})
+        _note(ruling, ruling.piece(unit_id), Did.MOVED)
+    advance(ruling, scenario, side, list(routes))
+
+
+def _orders(ruling: Ruling[Board], side: str) -> list[triggers.Order]:
+    out = []
+    for piece in ruling.state.pieces.values():
+        if piece.kind != ORDER or piece.owner == side:
+            continue
+        s = piece.secret
+        if s["reaction"] not in NO_STANDING_ORDER_KIND:
+            continue
+        firer = ruling.piece(s["unit"])
+        trigger = s["trigger"]
+        out.append(
+            triggers.Order(
+                piece.id,
+                int(piece.public["number"]),
+                s["reaction"],
+                _where(firer),
+                tuple((float(p[0]), float(p[1])) for p in trigger["zone"]),
+                float(trigger["radius"]),
+                trigger["within"],
+                trigger["target_class"],
+            )
+        )
+    return out
+
+
+def advance(
+    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, movers: list[str]
+) -> None:
+    """Walk the movers' remaining routes until a standing order fires or they arrive."""
+    ground = _ground(scenario)
+    walkers = [
+        triggers.Mover(
+            m,
+            ruling.piece(m).public["class"],
+            tuple((float(p[0]), float(p[1])) for p in ruling.piece(m).secret["route"]),
+        )
+        for m in movers
+    ]
+    fired = triggers.first_fired(_orders(ruling, side), walkers, ground)
+    if fired is None:
+        for walker in walkers:
+            _arrive(ruling, walker.id, walker.path[-1])
+        return
+    # Everyone stops where the column is when the order fires (one pace).
+    for walker in walkers:
+        where = geometry.point_along(walker.path, fired.along)
+        rest = [where, *[p for p in walker.path if _beyond(walker.path, p, fired.along)]]
+        ruling.update(walker.id, secret={"route": [list(p) for p in rest]})
+        _arrive(ruling, walker.id, where, final=False)
+    _challenge(ruling, scenario, side, fired, movers)
+
+
+def _beyond(
+    path: tuple[tuple[float, float], ...], point: tuple[float, float], along: float
+) -> bool:
+    """Is this waypoint still ahead of a unit ``along`` metres down its path?"""
+    index = path.index(point)
+    return geometry.path_length(path[: index + 1]) > along + geometry.EPS
+
+
+def _arrive(ruling: Ruling[Board], unit_id: str, where: Any, *, final: bool = True) -> None:
+    unit = ruling.piece(unit_id)
+    place = [round(float(where[0]), 2), round(float(where[1]), 2)]
+    if unit.public.get("concealed"):
+        ruling.update(unit_id, secret={"at": place})
+    else:
+        ruling.update(unit_id, public={"at": place})
+        if final:
+            ruling.tell_public(
+                {
+                    "text": say(
+                        "{unit} moves to {x}, {y}.",
+                        unit=unit.public["name"],
+                        x=place[0],
+                        y=place[1],
+                    )
+                }
+            )
+    if final:
+        ruling.update(unit_id, unset=("route",))
+
+
+def _challenge(
+    ruling: Ruling[Board],
+    scenario: AmbushFireScenario,
+    side: str,
+    fired: triggers.Fired,
+    movers: list[str],
+) -> None:
+    order = ruling.piece(fired.order)
+    firer = ruling.piece(order.secret["unit"])
+    target = ruling.piece(fired.target)
+    for other in ruling.state.others(order.owner):
+        ruling.open(order.id, other, "unit", "reaction", "trigger", "chance")
+        # BMF-A22: the firer is revealed to the side it fired at, where and what it is.
+        if firer.public.get("concealed"):
+            ruling.update(firer.id, public={"at": firer.secret["at"], "concealed": False})
+        ruling.reveal(firer.id, other, Level.IDENTIFIED)
+    _note(ruling, ruling.piece(firer.id), Did.CHALLENGED)
+    _note(ruling, ruling.piece(firer.id), Did.FIRED)
+    percent = checks.chance(
+        int(order.secret["chance"]), checks.Penalty.CHALLENGE, scenario.switches.penalty_mode
+    )
+    ruling.change_board(
+        "pending",
+        move={"movers": movers, "order": order.id, "target": target.id, "percent": percent},
+    )
+    ruling.tell_public(
+        {
+            "text": say(
+                "Challenge Fire! {firer} fires at {target} as it crosses the open ground "
+                "({percent}% to hit, 10 less than normal).",
+                firer=firer.public["name"],
+                target=target.public["name"],
+                percent=percent,
+                rules=("BMF-R01", "BMF-R03"),
+            )
+        }
+    )
+    ruling.open_window(RETURN_FIRE, asks=(target.owner,))
+
+
+def return_fire(
+    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: ReturnFire
+) -> None:
+    pending = ruling.board.pending
+    assert pending is not None
+    if command.fire:
+        order = ruling.piece(str(pending["order"]))
+        firer = ruling.piece(order.secret["unit"])
+        target = ruling.piece(str(pending["target"]))
+        if not geometry.faces(
+            _where(target),
+            float(target.public.get("facing", 0)),
+            float(target.public["arc"]),
+            _where(firer),
+        ):
+            raise Refusal(
+                NOT_FACING,
+                "Its weapon does not face the firer: it may not fire back.",
+                field="fire",
+            )
+
+
+def close(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -> None:
+    """Both shots together (BMF-A05), casualties after; a column whose lead vehicle is
+    destroyed stops (R06); otherwise the move goes on."""
+    pending = ruling.board.pending
+    assert pending is not None
+    (answer,) = window.answers.values()
+    target = ruling.piece(str(pending["target"]))
+    mode = scenario.switches.penalty_mode
+    reply = checks.chance(int(answer.get("chance", 0)), checks.Penalty.RETURN_CHALLENGE, mode)
+    check = checks.challenge_exchange(int(pending["percent"]), reply, bool(answer.get("fire")))
+    _values, (hit, hit_back) = check.roll(lambda label, die: ruling.roll(label, die))
+    order = ruling.piece(str(pending["order"]))
+    firer = ruling.piece(order.secret["unit"])
+    ruling.tell_public(
+        {
+            "text": say(
+                "{firer} {result} {target}.",
+                firer=firer.public["name"],
+                result=say("destroys") if hit else say("misses"),
+                target=target.public["name"],
+                rules=("BMF-A05",),
+            )
+        }
+    )
+    if answer.get("fire"):
+        ruling.tell_public(
+            {
+                "text": say(
+                    "{target} fires back ({percent}%, 20 less than normal): {result}.",
+                    target=target.public["name"],
+                    percent=reply,
+                    result=say("the firer is destroyed") if hit_back else say("a miss"),
+                    rules=("BMF-R04",),
+                )
+            }
+        )
+    ruling.remove(order.id)
+    ruling.change_board("pending")
+    movers = [str(m) for m in pending["movers"] if m != target.id or not hit]
+    if hit_back:
+        ruling.remove(firer.id)
+    if hit:
+        ruling.remove(target.id)
+        # BMF-R06: the first vehicle through the gap destroyed, the rest of the column stops.
+        for m in movers:
+            piece = ruling.piece(m)
+            _arrive(ruling, m, piece.secret["route"][0])
+        if movers:
+            ruling.tell_public({"text": say("The rest of the column stops.", rules=("BMF-R06",))})
+        return
+    advance(ruling, scenario, target.owner, movers)
