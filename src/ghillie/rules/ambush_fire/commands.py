@@ -96,6 +96,15 @@ class ReturnFire(Command):
     chance: int = Field(0, ge=0, le=100)
 
 
+class Retreat(Command):
+    """The answer to the window after an ambush: the surviving ambusher withdraws up to
+    50 m away from the enemy (BMF-R13, A11), or stays (no path)."""
+
+    type: Literal["retreat"] = "retreat"
+    phases = PLAY
+    path: list[XY] = Field(default_factory=list, max_length=10)
+
+
 class EndStep(Command):
     """End this side's movement, or its part of the fire phase."""
 
@@ -119,6 +128,7 @@ COMMANDS: dict[str, type[Command]] = {
     "ready": Ready,
     "move": Move,
     "return_fire": ReturnFire,
+    "retreat": Retreat,
     "end_step": EndStep,
     "end_game": EndGame,
 }

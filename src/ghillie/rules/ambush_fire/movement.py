@@ -21,17 +21,19 @@ from ghillie.ruling import Ruling
 from ghillie.state import Level, Piece, Window
 from ghillie.words import say
 
-from . import checks, geometry, triggers
+from . import checks, eligibility, geometry, triggers
 from .board import ORDER, UNIT, Board, Did
 from .commands import Move, ReturnFire
 from .scenario import AmbushFireScenario
 from .setup import metres
 
 RETURN_FIRE = "return_fire"
+RETREAT = "retreat"
 ALREADY_MOVED = "already_moved"
 IMPASSABLE = "impassable"
 NOT_FACING = "not_facing"
-NO_STANDING_ORDER_KIND = ("challenge",)  # the kinds this module carries out so far
+NO_STANDING_ORDER_KIND = ("challenge", "ambush")  # the kinds carried out so far
+BAD_RETREAT = "bad_retreat"
 
 
 def _ground(scenario: AmbushFireScenario) -> geometry.Ground:
@@ -88,7 +90,18 @@ def _orders(ruling: Ruling[Board], side: str) -> list[triggers.Order]:
         s = piece.secret
         if s["reaction"] not in NO_STANDING_ORDER_KIND:
             continue
+        if s["unit"] not in ruling.state.pieces:
+            continue  # its unit is gone
         firer = ruling.piece(s["unit"])
+        history = firer.public.get("history", {})
+        turn = ruling.board.turn
+        barred = (
+            eligibility.challenge(history, turn)
+            if s["reaction"] == "challenge"
+            else eligibility.ambush(bool(firer.public.get("concealed")), history, turn)
+        )
+        if barred is not None:
+            continue  # BMF-R02, R05, R07: it may not fire now, so the order waits
         trigger = s["trigger"]
         out.append(
             triggers.Order(
@@ -129,7 +142,10 @@ def advance(
         rest = [where, *[p for p in walker.path if _beyond(walker.path, p, fired.along)]]
         ruling.update(walker.id, secret={"route": [list(p) for p in rest]})
         _arrive(ruling, walker.id, where, final=False)
-    _challenge(ruling, scenario, side, fired, movers)
+    if ruling.piece(fired.order).secret["reaction"] == "ambush":
+        _ambush(ruling, scenario, fired, movers)
+    else:
+        _challenge(ruling, scenario, side, fired, movers)
 
 
 def _beyond(
@@ -185,7 +201,14 @@ def _challenge(
     )
     ruling.change_board(
         "pending",
-        move={"movers": movers, "order": order.id, "target": target.id, "percent": percent},
+        move={
+            "kind": "challenge",
+            "movers": movers,
+            "order": order.id,
+            "target": target.id,
+            "firer": firer.id,
+            "percent": percent,
+        },
     )
     ruling.tell_public(
         {
@@ -207,7 +230,7 @@ def return_fire(
 ) -> None:
     pending = ruling.board.pending
     assert pending is not None
-    if command.fire:
+    if command.fire and pending["kind"] == "challenge":
         order = ruling.piece(str(pending["order"]))
         firer = ruling.piece(order.secret["unit"])
         target = ruling.piece(str(pending["target"]))
@@ -225,6 +248,15 @@ def return_fire(
 
 
 def close(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -> None:
+    pending = ruling.board.pending
+    assert pending is not None
+    if pending["kind"] == "ambush":
+        _after_ambush(ruling, scenario, window)
+        return
+    _challenge_shots(ruling, scenario, window)
+
+
+def _challenge_shots(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -> None:
     """Both shots together (BMF-A05), casualties after; a column whose lead vehicle is
     destroyed stops (R06); otherwise the move goes on."""
     pending = ruling.board.pending
@@ -275,3 +307,173 @@ def close(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -
             ruling.tell_public({"text": say("The rest of the column stops.", rules=("BMF-R06",))})
         return
     advance(ruling, scenario, target.owner, movers)
+
+
+def _ambush(
+    ruling: Ruling[Board], scenario: AmbushFireScenario, fired: triggers.Fired, movers: list[str]
+) -> None:
+    """BMF-R07..R11: the ambusher fires from hiding; every concealed unit of either side
+    within its reveal area is revealed to everyone (R09, A06..A08); the casualties come off
+    at once (R11); a surviving target's side is asked for its return fire (R12), then the
+    ambusher's side for its retreat (R13)."""
+    order = ruling.piece(fired.order)
+    firer = ruling.piece(order.secret["unit"])
+    target = ruling.piece(fired.target)
+    for other in ruling.state.others(order.owner):
+        ruling.open(order.id, other, "unit", "reaction", "trigger", "chance")
+    widths = (
+        geometry.REVEAL_WIDTH
+        if scenario.switches.reveal_width_by_class
+        else (geometry.LISTED_REVEAL_WIDTH)
+    )
+    radius = geometry.reveal_radius(firer.public["class"], widths)
+    centre = _where(firer)
+    hidden = {
+        p.id: _where(p)
+        for p in ruling.state.pieces.values()
+        if p.kind == UNIT and p.public.get("concealed")
+    }
+    shown = sorted(
+        geometry.revealed(centre, radius, hidden), key=lambda i: ruling.piece(i).public["name"]
+    )
+    for unit_id in shown:
+        unit = ruling.piece(unit_id)
+        ruling.update(unit_id, public={"at": unit.secret["at"], "concealed": False})
+        for other in ruling.state.others(unit.owner):
+            ruling.reveal(unit_id, other, Level.IDENTIFIED)
+    _note(ruling, ruling.piece(firer.id), Did.FIRED)
+    ruling.tell_public(
+        {
+            "text": say(
+                "Ambush Fire! {firer} fires from hiding at {target}. Everything within {r} m "
+                "of it is revealed: {units}.",
+                firer=firer.public["name"],
+                target=target.public["name"],
+                r=round(radius),
+                units=[ruling.piece(u).public["name"] for u in shown],
+                rules=("BMF-R07", "BMF-R09", "BMF-A08"),
+            )
+        }
+    )
+    percent = checks.chance(
+        int(order.secret["chance"]), checks.PENALTIES[checks.AMBUSH], scenario.switches.penalty_mode
+    )
+    _values, outcome = checks.shot(percent).roll(lambda label, die: ruling.roll(label, die))
+    ruling.remove(order.id)
+    hit = outcome == checks.HIT
+    ruling.tell_public(
+        {
+            "text": say(
+                "{firer} {result} {target} ({percent}% to hit).",
+                firer=firer.public["name"],
+                result=say("destroys") if hit else say("misses"),
+                target=target.public["name"],
+                percent=percent,
+                rules=("BMF-R11",),
+            )
+        }
+    )
+    rest = [m for m in movers if not (hit and m == target.id)]
+    if hit:
+        ruling.remove(target.id)  # BMF-R11: before any return fire
+    ruling.change_board(
+        "pending",
+        move={
+            "kind": "ambush",
+            "movers": rest,
+            "firer": firer.id,
+            "target": None if hit else target.id,
+        },
+    )
+    if hit:
+        ruling.open_window(RETREAT, asks=(firer.owner,))
+    else:
+        ruling.open_window(RETURN_FIRE, asks=(target.owner,))
+
+
+def _after_ambush(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -> None:
+    pending = ruling.board.pending
+    assert pending is not None
+    (answer,) = window.answers.values()
+    firer = ruling.piece(str(pending["firer"]))
+    if window.name == RETURN_FIRE:
+        target = ruling.piece(str(pending["target"]))
+        firer_gone = False
+        if answer.get("fire"):
+            percent = checks.chance(
+                int(answer.get("chance", 0)),
+                checks.Penalty.RETURN_AMBUSH,
+                scenario.switches.penalty_mode,
+            )
+            _values, outcome = checks.shot(percent).roll(lambda label, die: ruling.roll(label, die))
+            firer_gone = outcome == checks.HIT
+            ruling.tell_public(
+                {
+                    "text": say(
+                        "{target} returns fire at the ambusher ({percent}%, 10 less than "
+                        "normal): {result}.",
+                        target=target.public["name"],
+                        percent=percent,
+                        result=say("the ambusher is destroyed") if firer_gone else say("a miss"),
+                        rules=("BMF-R12",),
+                    )
+                }
+            )
+        if firer_gone:
+            ruling.remove(firer.id)
+            movers = [str(m) for m in pending["movers"]]
+            ruling.change_board("pending")
+            advance(ruling, scenario, target.owner, movers)
+            return
+        ruling.change_board("pending", move={**pending, "target": None})
+        ruling.open_window(RETREAT, asks=(firer.owner,))
+        return
+    # RETREAT: the ambusher's path was checked when it was given.
+    path = answer.get("path") or []
+    if path:
+        end = metres(scenario, (path[-1][0], path[-1][1]))
+        ruling.update(firer.id, public={"at": [round(end[0], 2), round(end[1], 2)]})
+        ruling.tell_public(
+            {
+                "text": say(
+                    "{firer} retreats to {x}, {y}.",
+                    firer=firer.public["name"],
+                    x=round(end[0], 2),
+                    y=round(end[1], 2),
+                    rules=("BMF-R13",),
+                )
+            }
+        )
+    movers = [str(m) for m in pending["movers"]]
+    ruling.change_board("pending")
+    mover_side = next((ruling.piece(m).owner for m in movers), None)
+    if mover_side is not None:
+        advance(ruling, scenario, mover_side, movers)
+
+
+def retreat(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: Any) -> None:
+    """Check a retreat before it is taken (BMF-R13, A11, A21): at most 50 m, ending farther
+    from the enemy the side can see, never through impassable ground."""
+    pending = ruling.board.pending
+    assert pending is not None
+    if not command.path:
+        return
+    firer = ruling.piece(str(pending["firer"]))
+    start = _where(firer)
+    path = [metres(scenario, (p[0], p[1])) for p in command.path]
+    counts_concealed = scenario.switches.retreat_counts_concealed
+    enemies = [
+        _where(p)
+        for p in ruling.state.pieces.values()
+        if p.kind == UNIT
+        and p.owner != side
+        and (counts_concealed or ruling.state.can_see(side, p.id))
+    ]
+    verdict = geometry.retreat_ok(start, path, enemies, _ground(scenario))
+    if not verdict.ok:
+        raise Refusal(
+            BAD_RETREAT,
+            "A retreat goes at most 50 metres, away from the enemy, and never through "
+            "impassable ground.",
+            field="path",
+        )

@@ -15,7 +15,17 @@ from ghillie.words import N_, say
 
 from . import movement, setup
 from .board import ORDER, Board, Step, fold
-from .commands import COMMANDS, Conceal, EndGame, EndStep, Move, Ready, ReturnFire, StandingOrder
+from .commands import (
+    COMMANDS,
+    Conceal,
+    EndGame,
+    EndStep,
+    Move,
+    Ready,
+    Retreat,
+    ReturnFire,
+    StandingOrder,
+)
 from .scenario import AmbushFireScenario
 
 MAX_ORDERS = 8  # standing orders a side may hold at once
@@ -33,6 +43,7 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
         movement.RETURN_FIRE: Reaction(
             "return_fire", N_("{side} are deciding whether to fire back.")
         ),
+        movement.RETREAT: Reaction("retreat", N_("{side} are deciding whether to retreat.")),
     }
 
     def new_board(self, scenario: AmbushFireScenario) -> Board:
@@ -77,6 +88,8 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
                 movement.move(ruling, scenario, side, command)
             case ReturnFire():
                 movement.return_fire(ruling, scenario, side, command)
+            case Retreat():
+                movement.retreat(ruling, scenario, side, command)
             case EndStep():
                 _end_step(ruling, scenario, side)
             case EndGame():
