@@ -24,7 +24,7 @@ from ghillie.words import say
 from . import checks, eligibility, geometry, triggers
 from .board import ORDER, UNIT, Board, Did
 from .commands import Move, ReturnFire
-from .scenario import AmbushFireScenario
+from .scenario import AmbushFireScenario, Diet
 from .setup import metres
 
 RETURN_FIRE = "return_fire"
@@ -32,7 +32,7 @@ RETREAT = "retreat"
 ALREADY_MOVED = "already_moved"
 IMPASSABLE = "impassable"
 NOT_FACING = "not_facing"
-NO_STANDING_ORDER_KIND = ("challenge", "ambush")  # the kinds carried out so far
+NO_STANDING_ORDER_KIND = ("challenge", "ambush", "close_combat")
 BAD_RETREAT = "bad_retreat"
 
 
@@ -95,14 +95,19 @@ def _orders(ruling: Ruling[Board], side: str) -> list[triggers.Order]:
         firer = ruling.piece(s["unit"])
         history = firer.public.get("history", {})
         turn = ruling.board.turn
-        barred = (
-            eligibility.challenge(history, turn)
-            if s["reaction"] == "challenge"
-            else eligibility.ambush(bool(firer.public.get("concealed")), history, turn)
-        )
+        concealed = bool(firer.public.get("concealed"))
+        if s["reaction"] == "challenge":
+            barred = eligibility.challenge(history, turn)
+        elif s["reaction"] == "ambush":
+            barred = eligibility.ambush(concealed, history, turn)
+        else:
+            barred = eligibility.close_combat(concealed, Diet(firer.public["diet"]), history, turn)
         if barred is not None:
             continue  # BMF-R02, R05, R07: it may not fire now, so the order waits
-        trigger = s["trigger"]
+        trigger = dict(s["trigger"])
+        if s["reaction"] == "close_combat" and trigger.get("within") is None:
+            # BMF-R15: its reach, half its running distance on open ground.
+            trigger["within"] = geometry.reach(float(firer.secret["running"]["open"]))
         out.append(
             triggers.Order(
                 piece.id,
@@ -142,8 +147,11 @@ def advance(
         rest = [where, *[p for p in walker.path if _beyond(walker.path, p, fired.along)]]
         ruling.update(walker.id, secret={"route": [list(p) for p in rest]})
         _arrive(ruling, walker.id, where, final=False)
-    if ruling.piece(fired.order).secret["reaction"] == "ambush":
+    reaction = ruling.piece(fired.order).secret["reaction"]
+    if reaction == "ambush":
         _ambush(ruling, scenario, fired, movers)
+    elif reaction == "close_combat":
+        _close_combat(ruling, scenario, fired, movers)
     else:
         _challenge(ruling, scenario, side, fired, movers)
 
@@ -250,7 +258,7 @@ def return_fire(
 def close(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -> None:
     pending = ruling.board.pending
     assert pending is not None
-    if pending["kind"] == "ambush":
+    if pending["kind"] in ("ambush", "close_combat"):
         _after_ambush(ruling, scenario, window)
         return
     _challenge_shots(ruling, scenario, window)
@@ -400,25 +408,33 @@ def _after_ambush(ruling: Ruling[Board], scenario: AmbushFireScenario, window: W
         target = ruling.piece(str(pending["target"]))
         firer_gone = False
         if answer.get("fire"):
+            close = pending["kind"] == "close_combat"
+            penalty = checks.Penalty.DEFENCE if close else checks.Penalty.RETURN_AMBUSH
             percent = checks.chance(
-                int(answer.get("chance", 0)),
-                checks.Penalty.RETURN_AMBUSH,
-                scenario.switches.penalty_mode,
+                int(answer.get("chance", 0)), penalty, scenario.switches.penalty_mode
             )
             _values, outcome = checks.shot(percent).roll(lambda label, die: ruling.roll(label, die))
             firer_gone = outcome == checks.HIT
-            ruling.tell_public(
-                {
-                    "text": say(
-                        "{target} returns fire at the ambusher ({percent}%, 10 less than "
-                        "normal): {result}.",
-                        target=target.public["name"],
-                        percent=percent,
-                        result=say("the ambusher is destroyed") if firer_gone else say("a miss"),
-                        rules=("BMF-R12",),
-                    )
-                }
-            )
+            result = say("the ambusher is destroyed") if firer_gone else say("a miss")
+            if close:
+                # BMF-R17, A02: a defensive close combat, 10 less for the surprise.
+                text = say(
+                    "{target} fights back ({percent}%, 10 less for the surprise): {result}.",
+                    target=target.public["name"],
+                    percent=percent,
+                    result=result,
+                    rules=("BMF-R17", "BMF-A02"),
+                )
+            else:
+                text = say(
+                    "{target} returns fire at the ambusher ({percent}%, 10 less than "
+                    "normal): {result}.",
+                    target=target.public["name"],
+                    percent=percent,
+                    result=result,
+                    rules=("BMF-R12",),
+                )
+            ruling.tell_public({"text": text})
         if firer_gone:
             ruling.remove(firer.id)
             movers = [str(m) for m in pending["movers"]]
@@ -477,3 +493,76 @@ def retreat(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, comm
             "impassable ground.",
             field="path",
         )
+
+
+def _close_combat(
+    ruling: Ruling[Board], scenario: AmbushFireScenario, fired: triggers.Fired, movers: list[str]
+) -> None:
+    """BMF-R14..R19: the concealed attacker dashes out at the enemy. If it makes contact,
+    its attack comes first and casualties come off at once (R16); a surviving defender
+    fights back at -10 (R17), then the attacker may retreat (R18). If it does not reach
+    its target (too far over that ground, or blocked), it is left in the open where its
+    dash ended (R19, A16), and it cannot move again this turn."""
+    order = ruling.piece(fired.order)
+    attacker = ruling.piece(order.secret["unit"])
+    target = ruling.piece(fired.target)
+    for other in ruling.state.others(order.owner):
+        ruling.open(order.id, other, "unit", "reaction", "trigger", "chance")
+    run = geometry.dash(
+        _where(attacker), fired.point, dict(attacker.secret["running"]), _ground(scenario)
+    )
+    end = [round(run.end[0], 2), round(run.end[1], 2)]
+    ruling.update(attacker.id, public={"at": end, "concealed": False})
+    for other in ruling.state.others(attacker.owner):
+        ruling.reveal(attacker.id, other, Level.IDENTIFIED)
+    _note(ruling, ruling.piece(attacker.id), Did.MOVED)
+    _note(ruling, ruling.piece(attacker.id), Did.CLOSE_COMBAT)
+    ruling.remove(order.id)
+    if not run.contact:
+        ruling.tell_public(
+            {
+                "text": say(
+                    "{attacker} dashes out of cover at {target} but does not reach it: it is "
+                    "left in the open at {x}, {y}, and cannot move again this turn.",
+                    attacker=attacker.public["name"],
+                    target=target.public["name"],
+                    x=end[0],
+                    y=end[1],
+                    rules=("BMF-R19", "BMF-A16"),
+                )
+            }
+        )
+        advance(ruling, scenario, target.owner, movers)
+        return
+    percent = checks.chance(int(order.secret["chance"]), 0, scenario.switches.penalty_mode)
+    _values, outcome = checks.shot(percent).roll(lambda label, die: ruling.roll(label, die))
+    hit = outcome == checks.HIT
+    ruling.tell_public(
+        {
+            "text": say(
+                "Ambush Close Combat! {attacker} dashes out of cover at {target}: {result} "
+                "({percent}%).",
+                attacker=attacker.public["name"],
+                target=target.public["name"],
+                result=say("it is destroyed") if hit else say("it survives"),
+                percent=percent,
+                rules=("BMF-R14", "BMF-R16"),
+            )
+        }
+    )
+    rest = [m for m in movers if not (hit and m == target.id)]
+    if hit:
+        ruling.remove(target.id)
+    ruling.change_board(
+        "pending",
+        move={
+            "kind": "close_combat",
+            "movers": rest,
+            "firer": attacker.id,
+            "target": None if hit else target.id,
+        },
+    )
+    if hit:
+        ruling.open_window(RETREAT, asks=(attacker.owner,))
+    else:
+        ruling.open_window(RETURN_FIRE, asks=(target.owner,))

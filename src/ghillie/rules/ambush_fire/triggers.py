@@ -83,8 +83,10 @@ def when(order: Order, mover: Mover, ground: Ground) -> Crossing | None:
 
     A Challenge Fire order fires where the mover is both in its zone and exposed between
     concealed positions (BMF-R01, A04). An Ambush Fire order fires at the first point in
-    its zone, or within its distance, that is within Ambush Fire range (BMF-R08). Only a
-    mover of the order's target class counts."""
+    its zone, or within its distance, that is within Ambush Fire range (BMF-R08); an
+    Ambush Close Combat order at the first point within its distance (the dash then says
+    whether the attacker reaches it: BMF-R15, R19). Only a mover of the order's target
+    class counts."""
     if order.target_class is not None and mover.unit_class != order.target_class:
         return None
     zone = _zone(order)
@@ -93,7 +95,9 @@ def when(order: Order, mover: Mover, ground: Ground) -> Crossing | None:
     crossing = first_crossing(mover.path, zone) if zone is not None else None
     if crossing is None and order.within is not None:
         crossing = _within(order, mover)
-    if crossing is None or not in_ambush_range(distance(crossing.point, order.firer)):
+    if crossing is None:
+        return None
+    if order.reaction == "ambush" and not in_ambush_range(distance(crossing.point, order.firer)):
         return None
     return crossing
 
