@@ -26,6 +26,7 @@ from .commands import (
     ReturnFire,
     StandingOrder,
 )
+from .odds import ODDS
 from .scenario import AmbushFireScenario
 
 MAX_ORDERS = 8  # standing orders a side may hold at once
@@ -38,6 +39,7 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
     map_modes = ("table", "map")
     scenario_model = AmbushFireScenario
     commands = COMMANDS
+    odds_queries = ODDS
     fixed_secrets = frozenset({"unit", "reaction", "trigger", "chance"})
     reactions: ClassVar[Mapping[str, Reaction]] = {
         movement.RETURN_FIRE: Reaction(
