@@ -10,10 +10,11 @@ from typing import Any, ClassVar
 from ghillie.events import BoardChange
 from ghillie.ruleset import Command, Reaction, Ruleset
 from ghillie.ruling import Ruling
-from ghillie.state import GameState, Phase, Window
-from ghillie.words import N_, say
+from ghillie.state import GameState, Phase, Piece, Window
+from ghillie.words import N_, Say, say
+from ghillie.words.piece import PieceWords
 
-from . import movement, setup
+from . import movement, setup, words
 from .board import ORDER, Board, Step, fold
 from .commands import (
     COMMANDS,
@@ -39,6 +40,7 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
     map_modes = ("table", "map")
     scenario_model = AmbushFireScenario
     commands = COMMANDS
+    orders = words.ORDERS
     odds_queries = ODDS
     fixed_secrets = frozenset({"unit", "reaction", "trigger", "chance"})
     reactions: ClassVar[Mapping[str, Reaction]] = {
@@ -107,6 +109,12 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
 
     def fold(self, board: Board, change: BoardChange) -> Board:
         return fold(board, change)
+
+    def describe(self, state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
+        return words.describe(state, observer, piece)
+
+    def status(self, state: GameState[Board], observer: str) -> list[str | Say]:
+        return words.status(state, observer)
 
     def board_view(self, state: GameState[Board], observer: str) -> dict[str, Any]:
         return {"turn": state.board.turn, "step": state.board.step.value}

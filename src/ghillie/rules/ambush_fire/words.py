@@ -1,0 +1,142 @@
+"""ambush-fire in the players' words: its orders, its units, where the game stands. Every
+chooser and sentence is built from what the reader can see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ghillie.forms import Ask, Choice, Order
+from ghillie.state import REFEREE, GameState, Phase, Piece
+from ghillie.words import N_, Say, say
+from ghillie.words.piece import PieceWords
+
+from .board import ORDER, UNIT, Board, Step
+
+CLASS_WORDS = {
+    "infantry": N_("infantry"),
+    "at_gun": N_("AT gun"),
+    "atgm": N_("ATGM team"),
+    "vehicle": N_("vehicle"),
+    "artillery": N_("artillery"),
+    "animal": N_("animal"),
+}
+
+
+def _own(state: GameState[Board], side: str) -> list[Choice]:
+    return [Choice(p.id, str(p.public["name"])) for p in state.owned(side, UNIT)]
+
+
+def _concealed(state: GameState[Board], side: str) -> list[Choice]:
+    return [
+        Choice(p.id, str(p.public["name"]))
+        for p in state.owned(side, UNIT)
+        if p.public.get("concealed")
+    ]
+
+
+def _conceal_rows(state: GameState[Board], side: str) -> dict[str, Any]:
+    return {"units": [{"unit": c.value} for c in _concealed(state, side)]}
+
+
+PATH_HELP = N_(
+    "Waypoints, the last where it stops: metres on the map; at a real table, inches from the "
+    "table's top-left corner."
+)
+
+ORDERS: dict[str, Order] = {
+    "conceal": Order(
+        N_("Record the concealed units"),
+        N_("Where each concealed unit waits: only you know it, and ghillie."),
+        fields={
+            "units": Ask(N_("Concealed units"), item=N_("unit")),
+            "units.unit": Ask(N_("Unit"), pieces=_concealed),
+            "units.at": Ask(N_("Waits at"), kind="place", where="point"),
+            "units.note": Ask(N_("Note"), N_("For your eyes only.")),
+        },
+        defaults=_conceal_rows,
+    ),
+    "standing_order": Order(
+        N_("Give a standing order"),
+        N_(
+            "Written in secret now, carried out by ghillie the moment its trigger comes, with "
+            "no prompt: the proof shows it was given before."
+        ),
+        fields={
+            "unit": Ask(N_("Unit"), pieces=_own),
+            "reaction": Ask(
+                N_("Reaction"),
+                options=(
+                    ("challenge", N_("Challenge Fire at a zone")),
+                    ("ambush", N_("Ambush Fire")),
+                    ("close_combat", N_("Ambush Close Combat")),
+                ),
+            ),
+            "trigger": Ask(N_("Trigger")),
+            "trigger.zone": Ask(
+                N_("Zone"), N_("A point, a gap (two points) or a street."), item=N_("point")
+            ),
+            "trigger.radius": Ask(N_("Zone radius"), unit=N_("metres")),
+            "trigger.within": Ask(N_("Fire at the first enemy within"), unit=N_("metres")),
+            "trigger.target_class": Ask(
+                N_("Only at"), options=tuple((k, w) for k, w in CLASS_WORDS.items())
+            ),
+            "chance": Ask(N_("Base chance to hit"), N_("From the host's tables."), unit="%"),
+            "note": Ask(N_("Note"), N_("For your eyes only.")),
+        },
+        rules=("BMF-A04",),
+    ),
+    "ready": Order(N_("Ready"), N_("Your forces are set up.")),
+    "move": Order(
+        N_("Move"),
+        N_("A unit, or a column nose to tail through the same gap."),
+        fields={
+            "units": Ask(N_("Units"), item=N_("unit")),
+            "units.unit": Ask(N_("Unit"), pieces=_own),
+            "units.path": Ask(N_("Path"), PATH_HELP, item=N_("waypoint")),
+        },
+    ),
+    "return_fire": Order(
+        N_("Fire back?"),
+        fields={
+            "fire": Ask(N_("Fire back")),
+            "chance": Ask(N_("Base chance to hit"), N_("From the host's tables."), unit="%"),
+        },
+        rules=("BMF-R04", "BMF-R12", "BMF-R17"),
+    ),
+    "retreat": Order(
+        N_("Retreat?"),
+        N_("Up to 50 metres away from the enemy, never through impassable ground; no path: stay."),
+        fields={"path": Ask(N_("Path"), PATH_HELP, item=N_("waypoint"))},
+        rules=("BMF-R13", "BMF-R18"),
+    ),
+    "end_step": Order(N_("End this step")),
+    "end_game": Order(N_("End the game"), confirm=N_("End the game for both sides?"), anytime=True),
+}
+
+
+def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
+    p = piece.public
+    if piece.kind == ORDER:
+        return PieceWords(say("Standing order {n}", n=p["number"]))
+    about: list[str | Say] = [CLASS_WORDS.get(str(p["class"]), str(p["class"]))]
+    if p.get("concealed"):
+        about.append(N_("concealed"))
+    at = p.get("at") or (piece.secret.get("at") if observer in (piece.owner, REFEREE) else None)
+    details: list[tuple[str, Any]] = []
+    if at is not None:
+        details.append((N_("At"), f"{at[0]:g}, {at[1]:g}"))
+    return PieceWords(str(p["name"]), about, details)
+
+
+def status(state: GameState[Board], observer: str) -> list[str | Say]:
+    scenario = state.scenario
+    board = state.board
+    if state.phase is Phase.OVER:
+        return [N_("The game is over.")]
+    if state.phase is Phase.SETUP:
+        return [N_("Setting up: record the concealed units, give standing orders, then Ready.")]
+    if board.step is Step.MOVEMENT and board.moving is not None:
+        return [
+            say("Turn {turn}: {side} move.", turn=board.turn, side=scenario.side_name(board.moving))
+        ]
+    return [say("Turn {turn}: the fire phase.", turn=board.turn)]
