@@ -105,6 +105,17 @@ class Retreat(Command):
     path: list[XY] = Field(default_factory=list, max_length=10)
 
 
+class Fire(Command):
+    """Normal fire in the fire phase, at an enemy unit in view, with the base chance from
+    the host's tables."""
+
+    type: Literal["fire"] = "fire"
+    phases = PLAY
+    unit: Ref
+    target: Ref
+    chance: int = Field(ge=0, le=100)
+
+
 class EndStep(Command):
     """End this side's movement, or its part of the fire phase."""
 
@@ -129,6 +140,7 @@ COMMANDS: dict[str, type[Command]] = {
     "move": Move,
     "return_fire": ReturnFire,
     "retreat": Retreat,
+    "fire": Fire,
     "end_step": EndStep,
     "end_game": EndGame,
 }

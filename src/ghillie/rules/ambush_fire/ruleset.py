@@ -14,13 +14,14 @@ from ghillie.state import GameState, Phase, Piece, Window
 from ghillie.words import N_, Say, say
 from ghillie.words.piece import PieceWords
 
-from . import movement, setup, words
+from . import fire, movement, setup, words
 from .board import ORDER, Board, Step, fold
 from .commands import (
     COMMANDS,
     Conceal,
     EndGame,
     EndStep,
+    Fire,
     Move,
     Ready,
     Retreat,
@@ -74,7 +75,8 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
         board = state.board
         if board.step is Step.MOVEMENT:
             return side == board.moving and command in (Move, EndStep)
-        return command is EndStep and side not in board.done
+        # "The side that moves first will designate fire second."
+        return side == board.moving and command in (Fire, EndStep)
 
     def resolve(self, ruling: Ruling[Board], command: Command) -> None:
         scenario = ruling.state.scenario
@@ -94,6 +96,8 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
                 movement.return_fire(ruling, scenario, side, command)
             case Retreat():
                 movement.retreat(ruling, scenario, side, command)
+            case Fire():
+                fire.fire(ruling, scenario, side, command)
             case EndStep():
                 _end_step(ruling, scenario, side)
             case EndGame():
@@ -132,7 +136,15 @@ def _end_step(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) ->
             ruling.tell_public({"text": say("{side} move.", side=scenario.side_name(others[0]))})
         else:
             ruling.change_board("step", step=Step.FIRE.value)
-            ruling.tell_public({"text": say("The fire phase.")})
+            second = next(s for s in ruling.state.sides if s != scenario.first)
+            ruling.change_board("moving", side=second)
+            ruling.tell_public(
+                {"text": say("The fire phase: {side} fire first.", side=scenario.side_name(second))}
+            )
+        return
+    if ruling.board.done < set(ruling.state.sides):
+        ruling.change_board("moving", side=scenario.first)
+        ruling.tell_public({"text": say("{side} fire.", side=scenario.side_name(scenario.first))})
         return
     if ruling.board.done >= set(ruling.state.sides):
         if board.turn >= scenario.turns:

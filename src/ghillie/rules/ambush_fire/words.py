@@ -26,6 +26,16 @@ def _own(state: GameState[Board], side: str) -> list[Choice]:
     return [Choice(p.id, str(p.public["name"])) for p in state.owned(side, UNIT)]
 
 
+def _enemies(state: GameState[Board], side: str) -> list[Choice]:
+    return [
+        Choice(pid, str(state.pieces[pid].public["name"]))
+        for pid in state.knowledge.get(side, {})
+        if pid in state.pieces
+        and state.pieces[pid].kind == UNIT
+        and state.pieces[pid].owner != side
+    ]
+
+
 def _concealed(state: GameState[Board], side: str) -> list[Choice]:
     return [
         Choice(p.id, str(p.public["name"]))
@@ -108,6 +118,16 @@ ORDERS: dict[str, Order] = {
         N_("Up to 50 metres away from the enemy, never through impassable ground; no path: stay."),
         fields={"path": Ask(N_("Path"), PATH_HELP, item=N_("waypoint"))},
         rules=("BMF-R13", "BMF-R18"),
+    ),
+    "fire": Order(
+        N_("Fire"),
+        N_("At an enemy unit in view, with the base chance from the host's tables."),
+        fields={
+            "unit": Ask(N_("Firer"), pieces=_own),
+            "target": Ask(N_("Target"), pieces=_enemies),
+            "chance": Ask(N_("Base chance to hit"), unit="%"),
+        },
+        rules=("BMF-R05", "BMF-R19", "BMF-A22"),
     ),
     "end_step": Order(N_("End this step")),
     "end_game": Order(N_("End the game"), confirm=N_("End the game for both sides?"), anytime=True),

@@ -1,0 +1,54 @@
+"""The fire phase's normal fire, as far as the special fire rules reach into it: a unit
+that took Challenge Fire this turn may not fire again until next turn (BMF-R05, A03); a
+concealed firer is revealed to the side it fired at (A22, ``bmf.fire_reveals``); an
+attacker left in the open by a failed Ambush Close Combat is fired at at the full chance,
+"because the defender is not surprised" (R19). The side that moved first fires second."""
+
+from __future__ import annotations
+
+from ghillie import lookup
+from ghillie.errors import Refusal
+from ghillie.ruling import Ruling
+from ghillie.state import Level
+from ghillie.words import say
+
+from . import checks, eligibility
+from .board import UNIT, Board, Did, did
+from .commands import Fire
+from .scenario import AmbushFireScenario
+
+MAY_NOT_FIRE = "may_not_fire"
+
+
+def fire(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: Fire) -> None:
+    state = ruling.state
+    firer = lookup.own(state, side, command.unit, [UNIT])
+    target = lookup.enemy(state, side, command.target, [UNIT])
+    turn = ruling.board.turn
+    history = firer.public.get("history", {})
+    if did(history, turn, Did.CHALLENGED):
+        reason = eligibility.challenge(history, turn)
+        raise Refusal(MAY_NOT_FIRE, reason or "", field="unit")
+    if did(history, turn, Did.FIRED):
+        raise Refusal(MAY_NOT_FIRE, "That unit has fired this turn.", field="unit")
+    _values, outcome = checks.shot(command.chance).roll(lambda label, die: ruling.roll(label, die))
+    hit = outcome == checks.HIT
+    turned = {k: list(v) for k, v in history.items()}
+    turned[str(turn)] = sorted({*turned.get(str(turn), []), Did.FIRED.value})
+    ruling.update(firer.id, public={"history": turned})
+    if firer.public.get("concealed") and scenario.switches.fire_reveals:
+        ruling.update(firer.id, public={"concealed": False, "at": firer.secret["at"]})
+        ruling.reveal(firer.id, target.owner, Level.IDENTIFIED)
+    ruling.tell_public(
+        {
+            "text": say(
+                "{firer} fires at {target} ({chance}%): {result}.",
+                firer=firer.public["name"],
+                target=target.public["name"],
+                chance=command.chance,
+                result=say("destroyed") if hit else say("a miss"),
+            )
+        }
+    )
+    if hit:
+        ruling.remove(target.id)

@@ -1,0 +1,57 @@
+"""The fire phase, where the special fire rules reach into it (RULES-SPEC BMF-R05, R19,
+A03, A22)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ghillie import Refusal
+from ghillie.state import Level
+
+from .test_challenge import ready, said
+from .test_close_combat import WALL, lying_in_wait
+
+GERMANS, SOVIETS = "germans", "soviets"
+
+
+def to_fire_phase(game) -> None:  # type: ignore[no-untyped-def]
+    if game.state.window is not None:
+        game.command(SOVIETS, {"type": "return_fire"})
+    game.command(SOVIETS, {"type": "end_step"})  # the Soviets' movement ends: fire phase
+
+
+@pytest.mark.spec("BMF-R05")
+@pytest.mark.spec("BMF-A03")
+def test_BMF_R05_a_unit_that_took_challenge_fire_may_not_fire_again_this_turn() -> None:
+    game = ready()
+    game.command(SOVIETS, {"type": "move", "units": [{"unit": "t34_1", "path": [[900, 700]]}]})
+    to_fire_phase(game)
+    game.command(SOVIETS, {"type": "end_step"})  # the Soviets moved second: they fire first
+    target = "t34_2"
+    with pytest.raises(Refusal) as refused:
+        game.command(GERMANS, {"type": "fire", "unit": "pak", "target": target, "chance": 60})
+    assert refused.value.code == "may_not_fire"
+    assert "until next turn" in refused.value.detail
+
+
+@pytest.mark.spec("BMF-A22")
+def test_BMF_A22_normal_fire_reveals_a_concealed_firer_to_the_side_it_fired_at() -> None:
+    game = ready(order=None)
+    game.command(SOVIETS, {"type": "end_step"})  # no move: the fire phase
+    game.command(SOVIETS, {"type": "end_step"})
+    pak = next(p.id for p in game.state.pieces.values() if p.public.get("key") == "pak")
+    assert game.state.known(SOVIETS, pak).level is Level.UNKNOWN
+    game.command(GERMANS, {"type": "fire", "unit": "pak", "target": "t34_1", "chance": 30})
+    assert game.state.known(SOVIETS, pak).level is Level.IDENTIFIED
+    assert said(game, SOVIETS)[-1].startswith("PaK 40 fires at T-34 (1) (30%): ")
+
+
+@pytest.mark.spec("BMF-R19")
+def test_BMF_R19_a_failed_attacker_left_in_the_open_is_fired_at_full_chance() -> None:
+    game, ids = lying_in_wait([1100, 745], seed=2, terrain=[WALL])
+    game.command(SOVIETS, {"type": "end_step"})  # the fire phase: the Soviets fire first
+    game.command(
+        SOVIETS, {"type": "fire", "unit": "t34_2", "target": ids["grenadiers"], "chance": 70}
+    )
+    # No 10% reduction: "the defender is not surprised".
+    assert said(game, GERMANS)[-1].startswith("T-34 (2) fires at Grenadiers (70%): ")
