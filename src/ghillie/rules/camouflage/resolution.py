@@ -21,7 +21,7 @@ from ghillie.words import Say, say, says
 from . import camo, checks, declare
 from .board import MARKER, Board, Save, Stage, State
 from .commands import SavingRolls
-from .orders import label
+from .orders import SKILL_WORDS, label
 from .scenario import CamouflageScenario
 from .skills import SkillName
 from .where import at
@@ -486,17 +486,11 @@ def _plain_roll(
             "{who} rolls {die} for {skill} needing {value} or less: it {outcome}.",
             who=_name(ruling, by),
             die=die,
-            skill=Say(_SKILL(name)),
+            skill=Say(SKILL_WORDS[name]),
             value=value,
             outcome=Say(outcome),
         ),
     )
-
-
-def _SKILL(name: SkillName) -> str:
-    from .orders import SKILL_WORDS
-
-    return SKILL_WORDS[name]
 
 
 def _caught(
