@@ -10,7 +10,7 @@ from ghillie.errors import OFF_TABLE, Refusal
 from ghillie.measure import Measured
 from ghillie.ruling import Ruling
 from ghillie.state import Facts, GameState, Piece, Window
-from ghillie.words import Say, say
+from ghillie.words import N_, Say, say
 
 from . import camo, checks, declare, where
 from .board import MARKER, Board, OrderState, Stage, State
@@ -34,19 +34,19 @@ FIRST_AROS = "first_aros"
 SECOND_AROS = "second_aros"
 
 SKILL_WORDS: dict[SkillName, str] = {
-    SkillName.MOVE: "Move",
-    SkillName.CAUTIOUS_MOVE: "Cautious Movement",
-    SkillName.BS_ATTACK: "BS Attack",
-    SkillName.DISCOVER: "Discover",
-    SkillName.SENSOR: "Sensor",
-    SkillName.LOOK_OUT: "Look Out!",
-    SkillName.DODGE: "Dodge",
-    SkillName.RESET: "Reset",
-    SkillName.CAMOUFLAGE: "Camouflage (a Long Skill to go back into the state)",
-    SkillName.OTHER_LONG: "another Long Skill",
-    SkillName.OTHER_ROLL: "another skill that requires a Roll",
-    SkillName.IDLE: "Idle",
-    SkillName.DELAY: "Delay",
+    SkillName.MOVE: N_("Move"),
+    SkillName.CAUTIOUS_MOVE: N_("Cautious Movement"),
+    SkillName.BS_ATTACK: N_("BS Attack"),
+    SkillName.DISCOVER: N_("Discover"),
+    SkillName.SENSOR: N_("Sensor"),
+    SkillName.LOOK_OUT: N_("Look Out!"),
+    SkillName.DODGE: N_("Dodge"),
+    SkillName.RESET: N_("Reset"),
+    SkillName.CAMOUFLAGE: N_("Camouflage (a Long Skill to go back into the state)"),
+    SkillName.OTHER_LONG: N_("another Long Skill"),
+    SkillName.OTHER_ROLL: N_("another skill that requires a Roll"),
+    SkillName.IDLE: N_("Idle"),
+    SkillName.DELAY: N_("Delay"),
 }
 
 
@@ -136,7 +136,7 @@ def first_skill(
             )
         }
     )
-    _told_skill(ruling, who, declared, aimed, "first")
+    _told_skill(ruling, who, declared, aimed, N_("first"))
     if declared.skill is SkillName.CAMOUFLAGE:
         _warn_if_seen(ruling, scenario, side, who)
     _reveal_if(ruling, trooper, declared, contact)
@@ -169,7 +169,7 @@ def second_skill(
         "second",
         second={**_as_ids(state, side, declared, aimed, contact), "from": moved, **found},
     )
-    _told_skill(ruling, who, declared, aimed, "second")
+    _told_skill(ruling, who, declared, aimed, N_("second"))
     _reveal_if(ruling, trooper, declared, contact)
     ruling.open_window(
         SECOND_AROS, about={"piece": declare.shown(ruling.state, ruling.piece(trooper.id)).id}

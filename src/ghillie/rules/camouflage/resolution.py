@@ -16,7 +16,7 @@ from typing import Any
 from ghillie.dice.steps import Die
 from ghillie.ruling import Ruling
 from ghillie.state import Piece
-from ghillie.words import Say, say, says
+from ghillie.words import N_, Say, say, says
 
 from . import camo, checks, declare
 from .board import MARKER, Board, Save, Stage, State
@@ -479,7 +479,7 @@ def _plain_roll(
     trooper = ruling.piece(by)
     value = int(trooper.public["ph"] if name is SkillName.DODGE else trooper.public["wip"])
     die = draw("", D20)
-    outcome = "passes" if checks.die_result(die, value) else "fails"
+    outcome = N_("passes") if checks.die_result(die, value) else N_("fails")
     _say(
         ruling,
         say(
