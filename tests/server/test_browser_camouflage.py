@@ -225,7 +225,9 @@ def test_the_camouflage_example_played_through_both_pages(
         nomads.wait_seq(pano.seq())
         for player in players.values():
             assert "Fusilier delays its ARO." in log(player)
-            assert "Waiting for Nomads to declare the second skill." in status(player)
+        # The side awaited is told what to do; the other, whom it waits for.
+        assert "Declare the second skill of the Order." in status(nomads)
+        assert "Waiting for Nomads to declare the second skill." in status(pano)
         assert offered(nomads) == ["second_skill", "end_game"], offered(nomads)
         never_read(pano, "Caliban")
 
@@ -259,7 +261,8 @@ def test_the_camouflage_example_played_through_both_pages(
         nomads.wait_seq(pano.seq())
         for player in players.values():
             assert "Fusilier declares BS Attack as its ARO." in log(player)
-            assert "Waiting for Nomads to roll the Order." in status(player)
+        assert "Every skill and ARO is declared: roll the Order." in status(nomads)
+        assert "Waiting for Nomads to roll the Order." in status(pano)
 
         # The Face to Face Roll with the dice rolled at the table, then the saving roll.
         give(nomads, pano, {"type": "resolve_order", "rolls": {"dice": [5, 11, 8]}})
@@ -269,9 +272,10 @@ def test_the_camouflage_example_played_through_both_pages(
                 'Face to Face Roll: Caliban rolls 5, 11 needing 17 or less (range 6"), Fusilier '
                 'rolls 8 needing 12 or less (range 10").'
             ) in text
-            assert "Caliban hits Fusilier 1 time." in text
+            assert "Caliban hits Fusilier once." in text
             assert "Fusilier does not hit Caliban." in text
-            assert "Waiting for the saving rolls of PanOceania." in status(player)
+        assert "Make your saving rolls." in status(pano)
+        assert "Waiting for the saving rolls of PanOceania." in status(nomads)
         assert "saving_rolls" in offered(pano)
         give(pano, nomads, {"type": "saving_rolls"})
         save = re.search(r"Fusilier makes 1 saving roll needing 7 or less: (\d+); ", log(nomads))

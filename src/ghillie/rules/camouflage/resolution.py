@@ -366,7 +366,7 @@ def _hits_line(ruling: Ruling[Board], by: str, target: str, hits: int, crits: in
         _say(
             ruling,
             says(
-                "{who} hits {target} {n} time.",
+                "{who} hits {target} once.",
                 "{who} hits {target} {n} times.",
                 hits,
                 who=_name(ruling, by),
@@ -374,7 +374,7 @@ def _hits_line(ruling: Ruling[Board], by: str, target: str, hits: int, crits: in
             )
             if not crits
             else says(
-                "{who} hits {target} {n} time, with a Critical.",
+                "{who} hits {target} once, with a Critical.",
                 "{who} hits {target} {n} times, {crits} of them Criticals.",
                 hits,
                 who=_name(ruling, by),
