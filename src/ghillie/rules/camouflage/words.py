@@ -272,7 +272,16 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
                 about.append(say("stands for {name}", name=hidden.public["name"]))
             note = piece.secret.get("note")
             if note:
-                return PieceWords(_name(piece, observer), about, ((N_("Your note"), note),))
+                return PieceWords(
+                    _name(piece, observer),
+                    about,
+                    (
+                        (
+                            N_("Your note") if observer == piece.owner else N_("Its owner's note"),
+                            note,
+                        ),
+                    ),
+                )
         return PieceWords(_name(piece, observer), about)
     about = []
     if p["state"] == State.CAMOUFLAGED and piece.kind != EQUIPMENT:
