@@ -77,7 +77,7 @@ def parse_command(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any]) -> Command
     # Every accepted command is recorded, hashed and signed in canonical JSON (RFC 8785),
     # which holds no NaN or infinity, no integer past 2**53 and no lone surrogate: such a
     # value is refused here, like any other malformed one, rather than failing later.
-    bad = _unrecordable(command.model_dump(mode="json"), "")
+    bad = _unrecordable(command.model_dump(mode="json"))
     if bad is not None:
         raise Refusal(MALFORMED_COMMAND, "This value cannot be used here.", field=bad or None)
     return command
@@ -86,34 +86,27 @@ def parse_command(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any]) -> Command
 _SAFE_INTEGER = 2**53 - 1
 
 
-def _unrecordable(value: Any, path: str) -> str | None:
+def _unrecordable(value: Any, path: str = "") -> str | None:
     """The path of the first value canonical JSON cannot hold, or None."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int):
         return path if abs(value) > _SAFE_INTEGER else None
     if isinstance(value, float):
-        return path if not math.isfinite(value) else None
+        return None if math.isfinite(value) else path
     if isinstance(value, str):
         try:
-            value.encode("utf-8")
+            value.encode("utf-8")  # a lone surrogate cannot be
         except UnicodeEncodeError:
             return path
         return None
-    if isinstance(value, Mapping):
-        for key, inner in value.items():
-            found = _unrecordable(key, path) if isinstance(key, str) else None
-            found = (
-                found if found is not None else _unrecordable(inner, f"{path}.{key}".lstrip("."))
-            )
-            if found is not None:
-                return found
-        return None
-    if isinstance(value, list | tuple):
-        for i, inner in enumerate(value):
-            found = _unrecordable(inner, f"{path}.{i}".lstrip("."))
-            if found is not None:
-                return found
+    items = value.items() if isinstance(value, Mapping) else enumerate(value)
+    for key, inner in items:
+        where = f"{path}.{key}" if path else str(key)
+        found = _unrecordable(key, path) if isinstance(key, str) else None
+        found = found if found is not None else _unrecordable(inner, where)
+        if found is not None:
+            return found
     return None
 
 

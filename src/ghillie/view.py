@@ -16,11 +16,12 @@ from ghillie import engine, forms, registry
 from ghillie.events import Event, Know, Place, Remove, Update, event_to_json, piece_to_json
 from ghillie.scenario import Scenario
 from ghillie.state import REFEREE, SPECTATOR, GameState, Level, Piece
-from ghillie.words import Speaker, say, speaker
+from ghillie.words import Say, Speaker, say, speaker
 from ghillie.words.speak import rules_of
 
 if TYPE_CHECKING:
     from ghillie.game import Game
+    from ghillie.ruleset import Ruleset
 
 
 def view(game: Game, observer: str, lang: str = "en") -> dict[str, Any]:
@@ -144,7 +145,7 @@ def _build(
     return out
 
 
-def _reaction_status(state: GameState[Any], ruleset: Any) -> list[Any]:
+def _reaction_status(state: GameState[Any], ruleset: Ruleset[Any, Any]) -> list[Say]:
     """The first status line while a reaction window waits: whom it waits for, shown to
     everyone alike (the window is the turn structure's, never a secret's)."""
     window = state.window

@@ -84,6 +84,19 @@ def comparable(view: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def first_difference(a: Any, b: Any, path: str = "view") -> str:
+    """Where two views first differ, as a path into them, for a failure message."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b)):
+            if a.get(key) != b.get(key):
+                return first_difference(a.get(key), b.get(key), f"{path}.{key}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            if x != y:
+                return first_difference(x, y, f"{path}[{i}]")
+    return f"{path}: {a!r} != {b!r}"
+
+
 def observers(game: Game) -> tuple[str, ...]:
     return (*game.state.sides, SPECTATOR)
 

@@ -25,7 +25,7 @@ from ghillie import Game, Refusal, examples, registry
 from ghillie.events import Event, Know, Remove, Update
 from ghillie.ruleset import Ruleset
 
-from .harness import SCENARIOS, STATS, comparable, observers
+from .harness import SCENARIOS, STATS, comparable, first_difference, observers
 
 STEPS = 60
 
@@ -66,18 +66,6 @@ def _varied(a: Game, b: Game) -> set[str]:
         if pid in b.state.pieces
         and (piece.secret, piece.public) != (b.state.pieces[pid].secret, b.state.pieces[pid].public)
     }
-
-
-def _first_difference(a: Any, b: Any, path: str = "view") -> str:
-    if isinstance(a, dict) and isinstance(b, dict):
-        for key in sorted(set(a) | set(b)):
-            if a.get(key) != b.get(key):
-                return _first_difference(a.get(key), b.get(key), f"{path}.{key}")
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            if x != y:
-                return _first_difference(x, y, f"{path}[{i}]")
-    return f"{path}: {a!r} != {b!r}"
 
 
 def _declassifies(event: Event | tuple[str, str], varied: set[str], hider: str) -> bool:
@@ -146,7 +134,7 @@ def test_the_other_sides_stream_does_not_depend_on_hidden_values(
             view_a, view_b = comparable(a.view(watcher)), comparable(b.view(watcher))
             if json.dumps(view_a, sort_keys=True) != json.dumps(view_b, sort_keys=True):
                 pytest.fail(
-                    f"{watcher} can tell the worlds apart at {_first_difference(view_a, view_b)}"
+                    f"{watcher} can tell the worlds apart at {first_difference(view_a, view_b)}"
                 )
         if _varied(a, b):
             STATS["two-worlds steps compared with different secrets"] += 1

@@ -27,7 +27,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -445,3 +445,47 @@ def forbidden_text(parts: list[tuple[str, str]]) -> list[str]:
                         shown = "…" + line[start : start + 150].strip() + "…"
                     out.append(f"{what} {match.group(0)!r} in {where}: {shown!r}")
     return out
+
+
+# --- filling a form as a player does --------------------------------------------------------------
+
+
+def fill(form: Any, value: Any, path: str = "", page: Any = None) -> None:
+    """Fill a command form's fields under ``path`` with ``value`` (the command as JSON) as a
+    player would: open a group the order may leave out (its switch), grow or shrink a list
+    to the entries given, choose pieces and named choices by what the list shows (or their
+    value), tick a box, type numbers and words; with ``page``, take a hex from the map as a
+    player taps it ("Tap on the map", then the hex, on the whole map)."""
+    switch = form.locator(f'input[name="{path}:on"]')
+    if path and switch.count() and not switch.is_checked():
+        switch.check()
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if key != "type":
+                fill(form, item, f"{path}.{key}" if path else key, page)
+        return
+    if isinstance(value, list):
+        items = form.locator(f'fieldset:has(> button.add[data-path="{path}"]) > ol.items > li')
+        while items.count() > len(value):
+            items.last.locator("button.remove").click()
+        while items.count() < len(value):
+            form.locator(f'button.add[data-path="{path}"]').click()
+        for i, item in enumerate(value):
+            fill(form, item, f"{path}.{i}", page)
+        return
+    field = form.locator(f'[name="{path}"]')
+    pick = form.locator(f'button.pick[data-path="{path}"]')
+    if page is not None and pick.count():
+        # Whatever lies on the hex (a field's shading, a ship) takes the tap, as on a phone.
+        page.locator("#map button.whole").click()
+        pick.click()
+        page.wait_for_selector("#map.picking")
+        page.locator(f'#map polygon.hex[data-hex="{value}"]').click(force=True)
+        assert field.input_value() == value
+        return
+    if isinstance(value, bool):
+        field.set_checked(value)
+    elif field.evaluate("e => e.tagName") == "SELECT":
+        field.select_option(str(value))  # by its value, or by the words the list shows
+    else:
+        field.fill(str(value))

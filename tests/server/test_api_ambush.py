@@ -7,62 +7,25 @@ only what it may, and the finished game's record passing the audit.
 from __future__ import annotations
 
 import json
-import uuid
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 
 from ghillie.fairness.audit import audit
-from ghillie.fairness.ledger import seeded_bytes
-from ghillie.ids import SeededIds
-from ghillie.server.app import create_app
-from ghillie.server.hub import Hub
-from ghillie.store import MemoryStore
 
 from .ambush_story import CHECKS, COLONIALS, SCENARIO, Teller, field_secrets, story_seed
+from .api_game import Api, seeded_client
 
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    store = MemoryStore()
-    seed = story_seed()
-    hub = Hub(store, ids=SeededIds(seed), random_bytes=seeded_bytes(seed))
-    with TestClient(create_app(store, hub=hub)) as client:
+    with seeded_client(story_seed()) as client:
         yield client
-    hub.close()
-
-
-class Api:
-    def __init__(self, client: TestClient) -> None:
-        self.client = client
-        answer = client.post("/api/games", json={"scenario": SCENARIO, "chains": "host"})
-        assert answer.status_code == 201, answer.text
-        body = answer.json()
-        self.game = body["game_id"]
-        self.tokens = {link["observer"]: link["url"].split("#", 1)[1] for link in body["links"]}
-
-    def headers(self, observer: str) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.tokens[observer]}"}
-
-    def give(self, side: str, command: Mapping[str, Any]) -> Any:
-        answer = self.client.post(
-            f"/api/games/{self.game}/commands",
-            json={"command_id": str(uuid.uuid4()), "command": command},
-            headers=self.headers(side),
-        )
-        assert answer.status_code == 200, f"{command} was refused: {answer.text}"
-        return answer.json()
-
-    def view(self, observer: str) -> dict[str, Any]:
-        answer = self.client.get(f"/api/games/{self.game}/view", headers=self.headers(observer))
-        assert answer.status_code == 200, answer.text
-        return dict(answer.json())
 
 
 def test_a_three_turn_ambush_fields_game_over_the_api(client: TestClient) -> None:
-    api = Api(client)
+    api = Api(client, SCENARIO)
     referee = api.view("referee")
     field_id, hidden = field_secrets(referee)
 

@@ -7,7 +7,6 @@ what it may — the reactive side asked after every skill — and the record pas
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -16,48 +15,16 @@ from fastapi.testclient import TestClient
 
 from ghillie.demo.camouflage import SCRIPT
 from ghillie.fairness.audit import audit
-from ghillie.fairness.ledger import seeded_bytes
-from ghillie.ids import SeededIds
-from ghillie.server.app import create_app
-from ghillie.server.hub import Hub
-from ghillie.store import MemoryStore
+
+from .api_game import Api, seeded_client
 
 NOMADS, PANO = "nomads", "panoceania"
 
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    store = MemoryStore()
-    hub = Hub(store, ids=SeededIds(SCRIPT.seed), random_bytes=seeded_bytes(SCRIPT.seed))
-    with TestClient(create_app(store, hub=hub)) as client:
+    with seeded_client(SCRIPT.seed) as client:
         yield client
-    hub.close()
-
-
-class Api:
-    def __init__(self, client: TestClient) -> None:
-        self.client = client
-        answer = client.post("/api/games", json={"scenario": SCRIPT.scenario, "chains": "host"})
-        assert answer.status_code == 201, answer.text
-        body = answer.json()
-        self.game = body["game_id"]
-        self.tokens = {link["observer"]: link["url"].split("#", 1)[1] for link in body["links"]}
-
-    def headers(self, observer: str) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.tokens[observer]}"}
-
-    def give(self, side: str, command: Mapping[str, Any]) -> tuple[int, Any]:
-        answer = self.client.post(
-            f"/api/games/{self.game}/commands",
-            json={"command_id": str(uuid.uuid4()), "command": command},
-            headers=self.headers(side),
-        )
-        return answer.status_code, answer.json()
-
-    def view(self, observer: str) -> dict[str, Any]:
-        answer = self.client.get(f"/api/games/{self.game}/view", headers=self.headers(observer))
-        assert answer.status_code == 200, answer.text
-        return dict(answer.json())
 
 
 def _zondbots_marker(api: Api) -> str:
@@ -80,11 +47,11 @@ def _read(view: Mapping[str, Any]) -> str:
 
 
 def test_a_camouflage_game_over_the_api(client: TestClient) -> None:
-    api = Api(client)
+    api = Api(client, SCRIPT.scenario)
     revealed: set[str] = set()
     label = ""
     for number, step in enumerate(SCRIPT.steps, 1):
-        status, body = api.give(step.side, _in_this_game(step.command, label))
+        status, body = api.answer(step.side, _in_this_game(step.command, label))
         if step.command["type"] == "deploy":
             label = _zondbots_marker(api)
         if "tries again at once" in step.caption:
@@ -122,10 +89,9 @@ def test_a_camouflage_game_over_the_api(client: TestClient) -> None:
 
 def test_the_odds_of_a_discover_while_it_is_declared(client: TestClient) -> None:
     """The page shows a Discover's exact odds while the order is being given."""
-    api = Api(client)
+    api = Api(client, SCRIPT.scenario)
     for step in SCRIPT.steps[:9]:  # up to PanOceania's Player Turn
-        status, body = api.give(step.side, step.command)
-        assert status == 200, body
+        api.give(step.side, step.command)
     marker = _zondbots_marker(api)
     discover = {
         "type": "first_skill",

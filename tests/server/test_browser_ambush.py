@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from . import test_browser
+from . import pages, test_browser
 from .ambush_story import (
     BASESTAR_NAME,
     CHECKS,
@@ -77,48 +77,12 @@ def own_ids(command: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, An
     return dict(walk(command, ""))
 
 
-def fill(player: Player, form: Any, value: Any, path: str) -> None:
-    """Fill the form's fields under ``path`` as a player would: choose pieces and named
-    choices from the lists the page offers, tap hexes on the map (type them at a table),
-    type numbers and notes."""
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            if key != "type":
-                fill(player, form, item, f"{path}.{key}" if path else key)
-        return
-    if isinstance(value, list):
-        items = form.locator(f'fieldset:has(> button.add[data-path="{path}"]) > ol.items > li')
-        while items.count() > len(value):
-            items.last.locator("button.remove").click()
-        while items.count() < len(value):
-            form.locator(f'button.add[data-path="{path}"]').click()
-        for i, item in enumerate(value):
-            fill(player, form, item, f"{path}.{i}")
-        return
-    field = form.locator(f'[name="{path}"]')
-    pick = form.locator(f'button.pick[data-path="{path}"]')
-    if pick.count():
-        # A hex: "Tap on the map", then a tap on the hex (on the whole map, as a player
-        # zooms out to find it). Whatever lies on the hex (a field's shading, a ship) takes
-        # the tap, as on a phone.
-        player.page.locator("#map button.whole").click()
-        pick.click()
-        player.page.wait_for_selector("#map.picking")
-        player.page.locator(f'#map polygon.hex[data-hex="{value}"]').click(force=True)
-        assert field.input_value() == value
-        return
-    if field.evaluate("e => e.tagName") == "SELECT":
-        field.select_option(str(value))
-    else:
-        field.fill(str(value))
-
-
 def give(player: Player, command: Mapping[str, Any]) -> str:
     """Give the command through the page: a button for a bare order, else its form."""
     if len(command) == 1:
         return player.press(command["type"])
     form = player.form(command["type"])
-    fill(player, form, command, "")
+    pages.fill(form, command, page=player.page)
     return player.submit(form)
 
 

@@ -54,36 +54,6 @@ CROC_NOTE = "camo-canary in the ruins"
 # --- giving orders through the forms -----------------------------------------------------------
 
 
-def fill(form: Any, value: Any, path: str = "") -> None:
-    """Fill the form's fields under ``path`` as a player would: open a group the order may
-    leave out (its switch), grow a list to the entries given, choose pieces and named choices
-    by what the list shows (or their value), tick a box, type numbers and words."""
-    switch = form.locator(f'input[name="{path}:on"]')
-    if path and switch.count() and not switch.is_checked():
-        switch.check()
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            if key != "type":
-                fill(form, item, f"{path}.{key}" if path else key)
-        return
-    if isinstance(value, list):
-        items = form.locator(f'fieldset:has(> button.add[data-path="{path}"]) > ol.items > li')
-        while items.count() > len(value):
-            items.last.locator("button.remove").click()
-        while items.count() < len(value):
-            form.locator(f'button.add[data-path="{path}"]').click()
-        for i, item in enumerate(value):
-            fill(form, item, f"{path}.{i}")
-        return
-    field = form.locator(f'[name="{path}"]')
-    if isinstance(value, bool):
-        field.set_checked(value)
-    elif field.evaluate("e => e.tagName") == "SELECT":
-        field.select_option(str(value))  # by its value, or by the words the list shows
-    else:
-        field.fill(str(value))
-
-
 def give(player: Player, other: Player, command: Mapping[str, Any]) -> str:
     """Give the command through the page (a button for an order with nothing to fill in,
     else its form); the answer shown. The other side's page has the news before this
@@ -93,7 +63,7 @@ def give(player: Player, other: Player, command: Mapping[str, Any]) -> str:
         answer = player.press(command["type"])
     else:
         form = player.form(command["type"])
-        fill(form, command)
+        pages.fill(form, command)
         answer = player.submit(form)
     other.wait_seq(player.seq())
     return answer
@@ -197,7 +167,7 @@ def test_the_camouflage_example_played_through_both_pages(
         rows = deploy.locator('select[name^="markers."]')
         chosen = [rows.nth(i).evaluate("s => s.options[s.selectedIndex].text") for i in range(3)]
         assert chosen == ["Caliban", "Zondbot", "Antipersonnel Mine"]
-        fill(deploy, {"markers": [{"note": NOTES[name]} for name in chosen]})
+        pages.fill(deploy, {"markers": [{"note": NOTES[name]} for name in chosen]})
         nomads.submit(deploy)
         pano.wait_seq(nomads.seq())
         numbers = markers(nomads)
@@ -250,12 +220,14 @@ def test_the_camouflage_example_played_through_both_pages(
         aros = pano.form("aros")
         pano.page.locator('button.add[data-path="aros"]').click()  # as a player opens one
         shoot(players, "2-asked-for-aros")
-        fill(aros, {"aros": [{"piece": "Fusilier", "aro": "delay"}]})
+        pages.fill(aros, {"aros": [{"piece": "Fusilier", "aro": "delay"}]})
         pano.submit(aros)
         nomads.wait_seq(pano.seq())
         for player in players.values():
             assert "Fusilier delays its ARO." in log(player)
-            assert "Waiting for Nomads to declare the second skill." in status(player)
+        # The side awaited is told what to do; the other, whom it waits for.
+        assert "Declare the second skill of the Order." in status(nomads)
+        assert "Waiting for Nomads to declare the second skill." in status(pano)
         assert offered(nomads) == ["second_skill", "end_game"], offered(nomads)
         never_read(pano, "Caliban")
 
@@ -283,13 +255,14 @@ def test_the_camouflage_example_played_through_both_pages(
         assert "Caliban" in known
         assert f"Marker {caliban}" not in known
         aro = {"piece": "Fusilier", "aro": "bs_attack", "measured": {"range": 10, "cover": "none"}}
-        fill(pano.form("aros"), {"aros": [{**aro, "attack": COMBI}]})
+        pages.fill(pano.form("aros"), {"aros": [{**aro, "attack": COMBI}]})
         shoot(players, "3-after-the-reveal")
         pano.submit(pano.form("aros"))
         nomads.wait_seq(pano.seq())
         for player in players.values():
             assert "Fusilier declares BS Attack as its ARO." in log(player)
-            assert "Waiting for Nomads to roll the Order." in status(player)
+        assert "Every skill and ARO is declared: roll the Order." in status(nomads)
+        assert "Waiting for Nomads to roll the Order." in status(pano)
 
         # The Face to Face Roll with the dice rolled at the table, then the saving roll.
         give(nomads, pano, {"type": "resolve_order", "rolls": {"dice": [5, 11, 8]}})
@@ -299,9 +272,10 @@ def test_the_camouflage_example_played_through_both_pages(
                 'Face to Face Roll: Caliban rolls 5, 11 needing 17 or less (range 6"), Fusilier '
                 'rolls 8 needing 12 or less (range 10").'
             ) in text
-            assert "Caliban hits Fusilier 1 time." in text
+            assert "Caliban hits Fusilier once." in text
             assert "Fusilier does not hit Caliban." in text
-            assert "Waiting for the saving rolls of PanOceania." in status(player)
+        assert "Make your saving rolls." in status(pano)
+        assert "Waiting for the saving rolls of PanOceania." in status(nomads)
         assert "saving_rolls" in offered(pano)
         give(pano, nomads, {"type": "saving_rolls"})
         save = re.search(r"Fusilier makes 1 saving roll needing 7 or less: (\d+); ", log(nomads))
@@ -323,7 +297,7 @@ def test_the_camouflage_example_played_through_both_pages(
         # While the Discover is being declared its page shows the exact odds: WIP 13, 8-16"
         # +0, soft cover -3: 10 or less on a d20.
         card = pano.form("first_skill")
-        fill(card, lieutenant)
+        pages.fill(card, lieutenant)
         odds = card.locator(".odds")
         odds.filter(has_text="Discovered").wait_for()
         assert "50" in odds.inner_text(), odds.inner_text()
@@ -346,7 +320,7 @@ def test_the_camouflage_example_played_through_both_pages(
 
         # ... and tries again at once: refused, the reason beside the field it concerns.
         retry = pano.form("first_skill")
-        fill(retry, {**lieutenant, "skill": {**discover, "measured": {"range": 14}}})
+        pages.fill(retry, {**lieutenant, "skill": {**discover, "measured": {"range": 14}}})
         reason = pano.refused(retry)
         assert reason == (
             "This trooper failed to Discover that marker: it cannot try that marker again "
@@ -361,7 +335,7 @@ def test_the_camouflage_example_played_through_both_pages(
 
         # The Seraph may: the same form, another trooper (the reason goes once it changes).
         seraph = {"piece": "Seraph", "skill": {**discover, "measured": {"range": 20}}}
-        fill(retry, seraph)
+        pages.fill(retry, seraph)
         assert retry.locator(".field-error").count() == 0
         pano.submit(retry)
         nomads.wait_seq(pano.seq())

@@ -54,7 +54,7 @@ def test_INF_T01_on_the_map_each_shot_is_measured_from_its_own_points() -> None:
         'Face to Face Roll: Caliban rolls 3, 4 needing 17 or less (range 18.11"), Fusilier '
         'rolls 9 needing 12 or less (range 24.08").'
     ) in lines
-    assert "Fusilier hits Caliban 1 time." in lines
+    assert "Fusilier hits Caliban once." in lines
     assert game.state.pieces[pid(game, "caliban")].public["at"] == [22, 22]
 
 

@@ -72,7 +72,7 @@ def test_INF_T01_camouflage_and_surprise_attack() -> None:
         'Face to Face Roll: Caliban rolls 5, 11 needing 17 or less (range 6"), Fusilier '
         'rolls 8 needing 12 or less (range 10").' in lines
     )
-    assert "Caliban hits Fusilier 1 time." in lines
+    assert "Caliban hits Fusilier once." in lines
     assert "Fusilier does not hit Caliban." in lines
     assert allowed_commands(game.state, PANO) == ["saving_rolls", "end_game"]
     # The Fusilier's saving roll: PS 6 + ARM 1 = 7 or less.

@@ -28,7 +28,7 @@ from ghillie import Game, Refusal, examples, registry
 from ghillie.server.odds import odds_for
 from ghillie.state import SPECTATOR, Level
 from ghillie.view import view
-from tests.contract.harness import comparable
+from tests.contract.harness import comparable, first_difference
 
 from .helpers import (
     NOMADS,
@@ -123,18 +123,6 @@ def worlds(
     return a, b
 
 
-def _difference(a: Any, b: Any, path: str = "view") -> str:
-    if isinstance(a, dict) and isinstance(b, dict):
-        for key in sorted(set(a) | set(b)):
-            if a.get(key) != b.get(key):
-                return _difference(a.get(key), b.get(key), f"{path}.{key}")
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            if x != y:
-                return _difference(x, y, f"{path}[{i}]")
-    return f"{path}: {a!r} != {b!r}"
-
-
 def assert_same(
     a: Game, b: Game, when: str, observers: tuple[str, ...] = (PANO, SPECTATOR)
 ) -> None:
@@ -143,7 +131,7 @@ def assert_same(
     for observer in observers:
         va, vb = comparable(view(a, observer)), comparable(view(b, observer))
         if json.dumps(va, sort_keys=True) != json.dumps(vb, sort_keys=True):
-            pytest.fail(f"{when}: {observer} tells the worlds apart at {_difference(va, vb)}")
+            pytest.fail(f"{when}: {observer} tells the worlds apart at {first_difference(va, vb)}")
 
 
 def both(a: Game, b: Game, side: str, command: dict[str, Any]) -> tuple[str, ...]:

@@ -43,7 +43,6 @@ class OrderState:
     second: Mapping[str, Any] | None = None
     aros: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # reactor -> ARO
     delayed: tuple[str, ...] = ()  # reactors that delayed (INF-R12)
-    was_marker: bool = False  # the piece was a marker when the Order began
 
 
 @dataclass(frozen=True)
@@ -89,9 +88,7 @@ def fold(board: Board, change: BoardChange) -> Board:
         case "order":
             piece, first = data["piece"], data["first"]
             stage = Stage(data["stage"])
-            return replace(
-                board, order=OrderState(piece, first, stage, was_marker=data["was_marker"])
-            )
+            return replace(board, order=OrderState(piece, first, stage))
         case "second":
             assert board.order is not None
             return replace(board, order=replace(board.order, second=data["second"]))

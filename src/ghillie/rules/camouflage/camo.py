@@ -5,23 +5,24 @@ from __future__ import annotations
 
 from ghillie.ruling import Ruling
 from ghillie.state import SPECTATOR, GameState, Level, Piece
-from ghillie.words import Say, say
+from ghillie.words import N_, Say, say
 
 from .board import EQUIPMENT, MARKER, Board, State
 from .deployment import lay_marker
 from .scenario import CamouflageScenario
 
-# INF-R13: why the state ends, in words, with the rule each reason applies.
+# INF-R13: why the state ends, in words (a fragment of the reveal's sentence, for the
+# catalogue: N_), with the rule each reason applies.
 REASONS: dict[str, tuple[str, str]] = {
-    "attack": ("it declared an Attack", "INF-R13"),
-    "look_out": ("it declared Look Out!", "INF-R13"),
-    "roll": ("it declared a skill that requires a Roll", "INF-R13"),
-    "long": ("it declared a Long Skill other than Cautious Movement", "INF-R13"),
-    "contact": ("it entered Silhouette contact with an enemy model", "INF-R13"),
-    "discovered": ("it was Discovered", "INF-R10"),
-    "save": ("it was forced to make a Saving Roll", "INF-R13"),
-    "impetuous": ("it is Impetuous", "INF-R13"),
-    "retreat": ("it entered the Retreat! State", "INF-R13"),
+    "attack": (N_("it declared an Attack"), "INF-R13"),
+    "look_out": (N_("it declared Look Out!"), "INF-R13"),
+    "roll": (N_("it declared a skill that requires a Roll"), "INF-R13"),
+    "long": (N_("it declared a Long Skill other than Cautious Movement"), "INF-R13"),
+    "contact": (N_("it entered Silhouette contact with an enemy model"), "INF-R13"),
+    "discovered": (N_("it was Discovered"), "INF-R10"),
+    "save": (N_("it was forced to make a Saving Roll"), "INF-R13"),
+    "impetuous": (N_("it is Impetuous"), "INF-R13"),
+    "retreat": (N_("it entered the Retreat! State"), "INF-R13"),
 }
 
 

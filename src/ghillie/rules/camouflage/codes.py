@@ -1,6 +1,6 @@
 """The camouflage ruleset's refusal codes (docs/api.md lists them)."""
 
-NOT_DEPLOYED_RIGHT = "bad_deployment"  # every camouflaged piece once, on the table
+BAD_DEPLOYMENT = "bad_deployment"  # every camouflaged piece once, on the table
 EQUIPMENT_TAKES_NO_ORDERS = "equipment_takes_no_orders"
 NOT_IN_PLAY = "not_in_play"  # a trooper that is down
 MARKER_NOT_DISCOVERED = "marker_not_discovered"  # INF-R09: Discover it first

@@ -12,7 +12,7 @@ from ghillie.state import SPECTATOR, Level, Phase, Piece
 from ghillie.words import say, says
 
 from .board import EQUIPMENT, MARKER, TROOPER, Board, State
-from .codes import NOT_DEPLOYED_RIGHT
+from .codes import BAD_DEPLOYMENT
 from .commands import Deploy
 from .scenario import CamouflageScenario, TrooperSpec
 
@@ -106,19 +106,17 @@ def deploy(ruling: Ruling[Board], scenario: CamouflageScenario, side: str, comma
         piece = lookup.own(state, side, entry.piece, [TROOPER, EQUIPMENT])
         if piece.id not in owed or piece.id in {n.id for n in named}:
             raise Refusal(
-                NOT_DEPLOYED_RIGHT,
+                BAD_DEPLOYMENT,
                 "Give each camouflaged trooper and item one marker, and nothing else a marker.",
                 field=f"markers.{i}.piece",
             )
         on_map = scenario.mode.value == "map"
         if on_map and (entry.at is None or not scenario.table.on_table(entry.at)):
-            raise Refusal(
-                NOT_DEPLOYED_RIGHT, "Place the marker on the table.", field=f"markers.{i}.at"
-            )
+            raise Refusal(BAD_DEPLOYMENT, "Place the marker on the table.", field=f"markers.{i}.at")
         named.append(piece)
     if len(named) != len(owed):
         raise Refusal(
-            NOT_DEPLOYED_RIGHT,
+            BAD_DEPLOYMENT,
             "Give each camouflaged trooper and item one marker, and nothing else a marker.",
             field="markers",
         )

@@ -10,10 +10,10 @@ from ghillie.errors import OFF_TABLE, Refusal
 from ghillie.measure import Measured
 from ghillie.ruling import Ruling
 from ghillie.state import Facts, GameState, Piece, Window
-from ghillie.words import Say, say
+from ghillie.words import N_, Say, say
 
 from . import camo, checks, declare, where
-from .board import MARKER, Board, Stage, State
+from .board import MARKER, Board, OrderState, Stage, State
 from .codes import (
     ARO_AGAINST_MARKER,
     ARO_GIVEN,
@@ -34,19 +34,19 @@ FIRST_AROS = "first_aros"
 SECOND_AROS = "second_aros"
 
 SKILL_WORDS: dict[SkillName, str] = {
-    SkillName.MOVE: "Move",
-    SkillName.CAUTIOUS_MOVE: "Cautious Movement",
-    SkillName.BS_ATTACK: "BS Attack",
-    SkillName.DISCOVER: "Discover",
-    SkillName.SENSOR: "Sensor",
-    SkillName.LOOK_OUT: "Look Out!",
-    SkillName.DODGE: "Dodge",
-    SkillName.RESET: "Reset",
-    SkillName.CAMOUFLAGE: "Camouflage (a Long Skill to go back into the state)",
-    SkillName.OTHER_LONG: "another Long Skill",
-    SkillName.OTHER_ROLL: "another skill that requires a Roll",
-    SkillName.IDLE: "Idle",
-    SkillName.DELAY: "Delay",
+    SkillName.MOVE: N_("Move"),
+    SkillName.CAUTIOUS_MOVE: N_("Cautious Movement"),
+    SkillName.BS_ATTACK: N_("BS Attack"),
+    SkillName.DISCOVER: N_("Discover"),
+    SkillName.SENSOR: N_("Sensor"),
+    SkillName.LOOK_OUT: N_("Look Out!"),
+    SkillName.DODGE: N_("Dodge"),
+    SkillName.RESET: N_("Reset"),
+    SkillName.CAMOUFLAGE: N_("Camouflage (a Long Skill to go back into the state)"),
+    SkillName.OTHER_LONG: N_("another Long Skill"),
+    SkillName.OTHER_ROLL: N_("another skill that requires a Roll"),
+    SkillName.IDLE: N_("Idle"),
+    SkillName.DELAY: N_("Delay"),
 }
 
 
@@ -118,7 +118,6 @@ def first_skill(
     aimed = declare.check_skill(state, side, trooper, declared, "skill")
     _check_move(scenario, declared, "skill")
     who = declare.shown(state, trooper)
-    was_marker = who.kind == MARKER
     contact = _contact(ruling, side, declared)
     source = who.public.get("at")
     found = measured_at(scenario, side, declared, source, aimed)
@@ -127,7 +126,6 @@ def first_skill(
         piece=trooper.id,
         first={**_as_ids(state, side, declared, aimed, contact), "from": source, **found},
         stage=Stage.SECOND,
-        was_marker=was_marker,
     )
     ruling.tell_public(
         {
@@ -138,7 +136,7 @@ def first_skill(
             )
         }
     )
-    _told_skill(ruling, who, declared, aimed, "first")
+    _told_skill(ruling, who, declared, aimed, N_("first"))
     if declared.skill is SkillName.CAMOUFLAGE:
         _warn_if_seen(ruling, scenario, side, who)
     _reveal_if(ruling, trooper, declared, contact)
@@ -171,7 +169,7 @@ def second_skill(
         "second",
         second={**_as_ids(state, side, declared, aimed, contact), "from": moved, **found},
     )
-    _told_skill(ruling, who, declared, aimed, "second")
+    _told_skill(ruling, who, declared, aimed, N_("second"))
     _reveal_if(ruling, trooper, declared, contact)
     ruling.open_window(
         SECOND_AROS, about={"piece": declare.shown(ruling.state, ruling.piece(trooper.id)).id}
@@ -292,68 +290,26 @@ def aros(ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command
     assert board.order is not None
     order = board.order
     active = declare.shown(state, state.piece(order.piece))
-    is_marker = active.kind == MARKER
     second = window.name == SECOND_AROS
     given: dict[str, Facts] = {}
     delayed: list[str] = []
     for i, entry in enumerate(command.aros):
         field = f"aros.{i}"
         trooper = declare.actor(state, side, entry.piece, f"{field}.piece")
-        if (
-            trooper.id in given
-            or (trooper.id in order.aros and not second)
-            or (trooper.id in order.aros)
-        ):
+        if trooper.id in given or trooper.id in order.aros:
             raise Refusal(
                 ARO_GIVEN,
                 "That trooper has declared its ARO in this Order.",
                 field=f"{field}.piece",
             )
-        if entry.aro not in SKILLS or not SKILLS[entry.aro].aro:
-            raise Refusal(
-                NOT_AN_ARO, "That skill cannot be declared as an ARO.", field=f"{field}.aro"
-            )
-        was_delayed = trooper.id in order.delayed
-        if second and was_delayed and is_marker:
-            raise Refusal(
-                ARO_LOST,
-                "The marker did not reveal itself in the second half of its Order: the delayed "
-                "ARO is lost.",
-                field=f"{field}.aro",
-            )
+        _check_aro(state, order, active, second, trooper, entry.aro, field)
         if entry.aro is SkillName.DELAY:
-            if not is_marker or second:
-                raise Refusal(
-                    NOTHING_TO_DELAY,
-                    "An ARO can be delayed only against a Camouflaged trooper, until the second "
-                    "half of its Order.",
-                    field=f"{field}.aro",
-                )
-        elif is_marker and entry.aro not in AGAINST_A_MARKER:
-            raise Refusal(
-                ARO_AGAINST_MARKER,
-                "Against a Camouflaged Marker the only AROs are Discover, Dodge, Look Out! and "
-                "Reset.",
-                field=f"{field}.aro",
-            )
-        if entry.aro is SkillName.DISCOVER:
-            if not is_marker:
-                raise Refusal(
-                    NOT_A_MARKER,
-                    "Only a Camouflaged Marker can be Discovered.",
-                    field=f"{field}.aro",
-                )
-            if declare.locked(state, trooper.id, active.id):
-                raise Refusal(
-                    DISCOVER_LOCKED,
-                    "This trooper failed to Discover that marker: it cannot try that marker "
-                    "again until the next Player Turn.",
-                    field=f"{field}.aro",
-                )
-        facts = {**entry.model_dump(mode="json"), "piece": trooper.id}
-        if scenario.mode.value == "map" and entry.aro is not SkillName.DELAY:
-            facts["at"] = list(_aro_point(order, entry.at, active, f"{field}.at", second))
-            facts["from"] = list(at(declare.shown(state, trooper)) or (0.0, 0.0))
+            delayed.append(trooper.id)
+            continue
+        facts: dict[str, Any] = {**entry.model_dump(mode="json"), "piece": trooper.id}
+        if scenario.mode.value == "map":
+            facts["at"] = list(_aro_point(order, entry.at, f"{field}.at", second))
+            facts["from"] = list(_placed(declare.shown(state, trooper)))
         if entry.aro in (SkillName.BS_ATTACK, SkillName.DISCOVER):
             facts.update(
                 measured(
@@ -366,14 +322,11 @@ def aros(ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command
                     field,
                 )
             )
-        if entry.aro is SkillName.DELAY:
-            delayed.append(trooper.id)
-        else:
-            given[trooper.id] = {
-                **facts,
-                "target": order.piece,
-                "marker": active.id if is_marker else None,
-            }
+        given[trooper.id] = {
+            **facts,
+            "target": order.piece,
+            "marker": active.id if active.kind == MARKER else None,
+        }
     ruling.change_board("aros", aros=given, delayed=delayed)
     _told_aros(ruling, scenario, side, command, given, delayed)
     for trooper_id, aro in given.items():
@@ -384,15 +337,70 @@ def aros(ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command
             camo.reveal(ruling, trooper.public["marker"], why)
 
 
-def _aro_point(
-    order: Any, point: Any, active: Piece, field: str, second: bool
-) -> tuple[float, float]:
+def _check_aro(
+    state: GameState[Board],
+    order: OrderState,
+    active: Piece,
+    second: bool,
+    trooper: Piece,
+    aro: SkillName,
+    field: str,
+) -> None:
+    """Refuse an ARO the rules forbid now: against a marker only Discover, Dodge, Look Out!,
+    Reset or a delay (INF-R11, R12); a delay only against a marker, after its first skill;
+    a delayed ARO lost when the second half did not reveal it (R12); Discover only at a
+    marker, and not by a trooper locked out of it (R10)."""
+    is_marker = active.kind == MARKER
+    if not SKILLS[aro].aro:
+        raise Refusal(NOT_AN_ARO, "That skill cannot be declared as an ARO.", field=f"{field}.aro")
+    if second and trooper.id in order.delayed and is_marker:
+        raise Refusal(
+            ARO_LOST,
+            "The marker did not reveal itself in the second half of its Order: the delayed "
+            "ARO is lost.",
+            field=f"{field}.aro",
+        )
+    if aro is SkillName.DELAY:
+        if not is_marker or second:
+            raise Refusal(
+                NOTHING_TO_DELAY,
+                "An ARO can be delayed only against a Camouflaged trooper, until the second "
+                "half of its Order.",
+                field=f"{field}.aro",
+            )
+        return
+    if is_marker and aro not in AGAINST_A_MARKER:
+        raise Refusal(
+            ARO_AGAINST_MARKER,
+            "Against a Camouflaged Marker the only AROs are Discover, Dodge, Look Out! and Reset.",
+            field=f"{field}.aro",
+        )
+    if aro is SkillName.DISCOVER:
+        if not is_marker:
+            raise Refusal(
+                NOT_A_MARKER, "Only a Camouflaged Marker can be Discovered.", field=f"{field}.aro"
+            )
+        if declare.locked(state, trooper.id, active.id):
+            raise Refusal(
+                DISCOVER_LOCKED,
+                "This trooper failed to Discover that marker: it cannot try that marker "
+                "again until the next Player Turn.",
+                field=f"{field}.aro",
+            )
+
+
+def _placed(piece: Piece) -> tuple[float, float]:
+    where = at(piece)
+    assert where is not None, "on the map every piece on the table has a place"
+    return where
+
+
+def _aro_point(order: OrderState, point: Any, field: str, second: bool) -> tuple[float, float]:
     """The point of the active trooper's route an ARO answers (map mode): any point of it,
     or, if none is given, where the skill it answers ends."""
-    start = order.first.get("from")
-    stops = [
-        s for s in (order.first.get("to"), (order.second or {}).get("to") if second else None) if s
-    ]
+    start = order.first["from"]
+    moves = [order.first.get("to"), (order.second or {}).get("to") if second else None]
+    stops = [s for s in moves if s]
     end = stops[-1] if stops else start
     if point is None:
         return (float(end[0]), float(end[1]))
@@ -455,10 +463,3 @@ def close(ruling: Ruling[Board], window: Window) -> None:
                 }
             )
     ruling.change_board("stage", stage=Stage.RESOLVE)
-
-
-def is_trooper_active(state: Any) -> bool:
-    return state.board.order is not None and state.board.order.stage is Stage.SECOND
-
-
-__all__ = ["State", "aros", "close", "first_skill", "second_skill"]

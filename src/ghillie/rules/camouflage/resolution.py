@@ -10,18 +10,18 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from ghillie.dice.steps import Die
 from ghillie.ruling import Ruling
 from ghillie.state import Piece
-from ghillie.words import Say, say, says
+from ghillie.words import N_, Say, say, says
 
 from . import camo, checks, declare
 from .board import MARKER, Board, Save, Stage, State
 from .commands import SavingRolls
-from .orders import label
+from .odds import discover_check
+from .orders import SKILL_WORDS, label
 from .scenario import CamouflageScenario
 from .skills import SkillName
 from .where import at
@@ -29,18 +29,6 @@ from .where import at
 D20 = Die(20)
 COVER_MOD = -3  # the base game's Cover MOD to an attack on a target in cover
 COVER_ARM = 3  # and its bonus to the target's saving roll
-
-
-@dataclass(frozen=True)
-class Shot:
-    """One attack, or another roll, declared in this Order: who, against whom, how."""
-
-    by: str  # the trooper
-    skill: SkillName
-    target: str | None  # the trooper aimed at (None: a roll that names nobody)
-    facts: dict[str, Any]
-    source: tuple[float, float] | None
-    point: tuple[float, float] | None  # where the target stands for this shot
 
 
 def _draw(ruling: Ruling[Board], counter: Iterator[int]) -> Callable[[str, Die], int]:
@@ -66,7 +54,7 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
         if facts["skill"] == SkillName.DISCOVER:
             target = facts["target"]
             if target in ruling.state.pieces:
-                _discover(ruling, scenario, active.id, target, facts, draw, facts.get("from"))
+                _discover(ruling, scenario, active.id, target, facts, draw)
             else:
                 _say(
                     ruling,
@@ -90,16 +78,7 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
                     ),
                 )
                 continue
-            _discover(
-                ruling,
-                scenario,
-                reactor,
-                marker,
-                facts,
-                draw,
-                facts.get("from"),
-                point=facts.get("at"),
-            )
+            _discover(ruling, scenario, reactor, marker, facts, draw)
 
     # Attacks and the other rolls.
     attack = next((f for f in skills if f["skill"] == SkillName.BS_ATTACK), None)
@@ -115,11 +94,11 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
     if attack is not None:
         aimed = _now(ruling, attack["target"])
         assert aimed is not None
-        mine = _value(ruling, scenario, active.id, aimed, attack, attack.get("from"), at(aimed))
+        mine = _value(ruling, active.id, aimed, attack)
         back = reactions.get(aimed.id)
         if back is not None and back["aro"] in (SkillName.BS_ATTACK, SkillName.DODGE):
             answered.add(aimed.id)
-            theirs = _aro_value(ruling, scenario, aimed.id, active.id, back)
+            theirs = _aro_value(ruling, aimed.id, active.id, back)
             _face_to_face(ruling, active.id, mine, aimed.id, theirs, back, attack, draw, saves)
         else:
             _unopposed(ruling, active.id, aimed.id, mine, attack, draw, saves)
@@ -128,7 +107,7 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
             continue
         name = SkillName(facts["aro"])
         if name is SkillName.BS_ATTACK:
-            value = _aro_value(ruling, scenario, reactor, active.id, facts)
+            value = _aro_value(ruling, reactor, active.id, facts)
             _unopposed(ruling, reactor, active.id, value, facts, draw, saves)
         elif name in (SkillName.DODGE, SkillName.RESET, SkillName.OTHER_ROLL):
             _plain_roll(ruling, reactor, name, draw)
@@ -179,25 +158,21 @@ def _discover(
     marker_id: str,
     facts: dict[str, Any],
     draw: Callable[[str, Die], int],
-    source: Any,
-    point: Any = None,
 ) -> bool:
+    """A Discover, rolled with the very check its odds were shown from (odds.py), on the
+    range and cover measured when it was declared."""
     marker = ruling.piece(marker_id)
-    trooper = ruling.piece(by)
-    sw = scenario.switches
-    where = point if point is not None else marker.public.get("at")
-    measured = _measured(scenario, facts, source, where)
-    value, _mods = checks.discover_value(
-        trooper.public["wip"],
-        measured[0],
+    p = ruling.piece(by).public
+    check = discover_check(
+        p["wip"],
+        facts["range"],
         marker.public["mimetism"],
-        trooper.public["msv"],
-        measured[1],
-        sw.discover_applies_cover,
-        sw.band_edge,
-        mod_cap=sw.mod_cap or None,
+        p["msv"],
+        facts["cover"],
+        scenario.switches,
     )
-    _rolled, outcome = checks.normal_roll(value).roll(draw)
+    (value,) = check.args
+    _rolled, outcome = check.roll(draw)
     if outcome == "success":
         _say(
             ruling,
@@ -245,19 +220,11 @@ def _sensor(
     Discovered, with no line of fire needed. At a real table the players list those
     markers; on the map ghillie finds them. A failure locks nothing: it is no Discover."""
     trooper = ruling.piece(by)
-    sw = scenario.switches
-    value, _mods = checks.discover_value(
-        int(trooper.public["wip"]),
-        0,
-        0,
-        0,
-        False,
-        sw.discover_applies_cover,
-        sw.band_edge,
-        sensor=True,
-        mod_cap=sw.mod_cap or None,
+    check = discover_check(
+        int(trooper.public["wip"]), 0, 0, 0, False, scenario.switches, sensor=True
     )
-    rolled, outcome = checks.normal_roll(value).roll(draw)
+    (value,) = check.args
+    rolled, outcome = check.roll(draw)
     die = next(iter(rolled.values()))
     state = ruling.state
     if scenario.mode.value == "map":
@@ -305,47 +272,25 @@ def _sensor(
         camo.reveal(ruling, marker, "discovered")
 
 
-def _measured(
-    scenario: CamouflageScenario, facts: dict[str, Any], source: Any, point: Any
-) -> tuple[float, bool]:
-    """The range and cover measured when the skill or ARO was declared (orders.measured)."""
-    return float(facts["range"]), bool(facts["cover"])
-
-
-def _value(
-    ruling: Ruling[Board],
-    scenario: CamouflageScenario,
-    by: str,
-    aimed: Piece,
-    facts: dict[str, Any],
-    source: Any,
-    point: Any,
-) -> int:
+def _value(ruling: Ruling[Board], by: str, aimed: Piece, facts: dict[str, Any]) -> int:
     """An attack's Success Value: BS, the weapon's range MOD and any other MODs as entered,
-    the target's Mimetism after the attacker's Multispectral Visor, and Cover."""
+    the target's Mimetism after the attacker's Multispectral Visor, and Cover (as measured
+    when the attack was declared: orders.measured)."""
     attacker = ruling.piece(by)
     attack = facts.get("attack") or {}
-    _range, cover = _measured(scenario, facts, source, point)
     value = (
         int(attacker.public["bs"]) + int(attack.get("range_mod", 0)) + int(attack.get("mods", 0))
     )
     value += checks.effective_mimetism(aimed.public["mimetism"], attacker.public["msv"])
-    if cover:
+    if facts["cover"]:
         value += COVER_MOD
     return value
 
 
-def _aro_value(
-    ruling: Ruling[Board],
-    scenario: CamouflageScenario,
-    reactor: str,
-    active: str,
-    facts: dict[str, Any],
-) -> int:
+def _aro_value(ruling: Ruling[Board], reactor: str, active: str, facts: dict[str, Any]) -> int:
     if facts["aro"] == SkillName.DODGE:
         return int(ruling.piece(reactor).public["ph"])
-    aimed = ruling.piece(active)
-    return _value(ruling, scenario, reactor, aimed, facts, facts.get("from"), facts.get("at"))
+    return _value(ruling, reactor, ruling.piece(active), facts)
 
 
 def _burst(facts: dict[str, Any]) -> int:
@@ -421,7 +366,7 @@ def _hits_line(ruling: Ruling[Board], by: str, target: str, hits: int, crits: in
         _say(
             ruling,
             says(
-                "{who} hits {target} {n} time.",
+                "{who} hits {target} once.",
                 "{who} hits {target} {n} times.",
                 hits,
                 who=_name(ruling, by),
@@ -429,7 +374,7 @@ def _hits_line(ruling: Ruling[Board], by: str, target: str, hits: int, crits: in
             )
             if not crits
             else says(
-                "{who} hits {target} {n} time, with a Critical.",
+                "{who} hits {target} once, with a Critical.",
                 "{who} hits {target} {n} times, {crits} of them Criticals.",
                 hits,
                 who=_name(ruling, by),
@@ -479,24 +424,18 @@ def _plain_roll(
     trooper = ruling.piece(by)
     value = int(trooper.public["ph"] if name is SkillName.DODGE else trooper.public["wip"])
     die = draw("", D20)
-    outcome = "passes" if checks.die_result(die, value) else "fails"
+    outcome = N_("passes") if checks.die_result(die, value) else N_("fails")
     _say(
         ruling,
         say(
             "{who} rolls {die} for {skill} needing {value} or less: it {outcome}.",
             who=_name(ruling, by),
             die=die,
-            skill=Say(_SKILL(name)),
+            skill=Say(SKILL_WORDS[name]),
             value=value,
             outcome=Say(outcome),
         ),
     )
-
-
-def _SKILL(name: SkillName) -> str:
-    from .orders import SKILL_WORDS
-
-    return SKILL_WORDS[name]
 
 
 def _caught(

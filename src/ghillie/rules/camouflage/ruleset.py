@@ -24,9 +24,9 @@ from ghillie.state import Facts, GameState, Phase, Piece, Window
 from ghillie.words import N_, Say
 from ghillie.words.piece import PieceWords
 
-from . import camo, deployment, resolution, words
+from . import deployment, resolution, words
 from . import orders as order_flow
-from .board import Board, Stage, State, fold
+from .board import Board, Stage, fold
 from .commands import (
     COMMANDS,
     Aros,
@@ -177,6 +177,3 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
         from .candidates import candidates
 
         return candidates(state, side)
-
-
-__all__ = ["Camouflage", "State", "camo"]

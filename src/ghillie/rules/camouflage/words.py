@@ -272,7 +272,16 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
                 about.append(say("stands for {name}", name=hidden.public["name"]))
             note = piece.secret.get("note")
             if note:
-                return PieceWords(_name(piece, observer), about, ((N_("Your note"), note),))
+                return PieceWords(
+                    _name(piece, observer),
+                    about,
+                    (
+                        (
+                            N_("Your note") if observer == piece.owner else N_("Its owner's note"),
+                            note,
+                        ),
+                    ),
+                )
         return PieceWords(_name(piece, observer), about)
     about = []
     if p["state"] == State.CAMOUFLAGED and piece.kind != EQUIPMENT:
@@ -340,23 +349,25 @@ def status(state: GameState[Board], observer: str) -> list[str | Say]:
     ]
     order = board.order
     if order is not None and state.window is None:
+        active = scenario.side_name(board.active)
+        mine = observer == board.active
         if order.stage is Stage.SECOND:
             lines.append(
-                say(
-                    "Waiting for {side} to declare the second skill.",
-                    side=scenario.side_name(board.active),
-                )
+                N_("Declare the second skill of the Order.")
+                if mine
+                else say("Waiting for {side} to declare the second skill.", side=active)
             )
         elif order.stage is Stage.RESOLVE:
             lines.append(
-                say("Waiting for {side} to roll the Order.", side=scenario.side_name(board.active))
+                N_("Every skill and ARO is declared: roll the Order.")
+                if mine
+                else say("Waiting for {side} to roll the Order.", side=active)
             )
         elif order.stage is Stage.SAVES:
             owing = sorted({state.piece(s.piece).owner for s in board.saves})
-            lines.append(
-                say(
-                    "Waiting for the saving rolls of {sides}.",
-                    sides=[scenario.side_name(s) for s in owing],
-                )
-            )
+            if observer in owing:
+                lines.append(N_("Make your saving rolls."))
+            others = [scenario.side_name(s) for s in owing if s != observer]
+            if others:
+                lines.append(say("Waiting for the saving rolls of {sides}.", sides=others))
     return lines

@@ -110,8 +110,7 @@ export class Orders {
         if (odds) odds.changed();
       },
     });
-    const oddsName = name.replace(/_/g, "-");
-    if (spec.odds || (this.options.ruleset.odds || []).includes(oddsName)) {
+    if (spec.odds) {
       odds = new OddsPanel(this.options.game, this.options.token, form);
     }
     const message = h("p", { class: "message", "aria-live": "polite" });
