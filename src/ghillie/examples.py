@@ -1,8 +1,9 @@
 """The bundled example scenarios, one or more per ruleset.
 
 >>> sorted(names())  # doctest: +NORMALIZE_WHITESPACE
-['ambush-fields', 'ambush-fields-table', 'camouflage', 'camouflage-table', 'grid-ambush',
- 'grid-ambush-table', 'suspicious-places', 'suspicious-places-table']
+['ambush-fields', 'ambush-fields-table', 'ambush-fire', 'ambush-fire-table', 'camouflage',
+ 'camouflage-table', 'grid-ambush', 'grid-ambush-table', 'suspicious-places',
+ 'suspicious-places-table']
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from ghillie.ruleset import Ruleset
 def rulesets() -> dict[str, Ruleset[Any, Any]]:
     # Imported here so that importing the core never pulls in every ruleset.
     from ghillie.rules.ambush_fields.ruleset import AmbushFields
+    from ghillie.rules.ambush_fire.ruleset import AmbushFire
     from ghillie.rules.camouflage.ruleset import Camouflage
     from ghillie.rules.grid_ambush import GridAmbush
     from ghillie.rules.suspicious_places import SuspiciousPlaces
@@ -22,6 +23,7 @@ def rulesets() -> dict[str, Ruleset[Any, Any]]:
         SuspiciousPlaces(),
         AmbushFields(),
         Camouflage(),
+        AmbushFire(),
     ]
     return {r.id: r for r in registered}
 

@@ -68,7 +68,7 @@ def test_a_scenario_holds_the_roster_the_text_leans_on() -> None:
     ("change", "said"),
     [
         ({"key": "t34_1", "diet": "carnivore"}, "a vehicle or a gun has no diet"),
-        ({"key": "t34_1", "at": None}, "give where it stands on the map"),
+        ({"key": "t34_1", "at": None}, "give where it stands on the ground"),
         ({"key": "t34_1", "at": [3000, 10]}, "off the ground"),
         ({"key": "grenadiers", "running": {"woods": 50}}, "running distance on open ground"),
         ({"key": "pak", "side": "finns"}, "not one of the sides"),

@@ -40,9 +40,7 @@ def test_a_concealed_unit_is_off_the_table_and_unknown_to_the_enemy() -> None:
 
 
 def test_at_a_real_table_a_place_in_inches_is_held_in_metres() -> None:
-    g = game(mode="table", ground_scale=25)
-    units = [{**u, "at": None} for u in SCENARIO["units"]]
-    g = Game.create({**SCENARIO, "mode": "table", "units": units}, seed=4)
+    g = Game.create({**SCENARIO, "mode": "table", "ground_scale": 25}, seed=4)
     g.command(GERMANS, {"type": "conceal", "units": [{"unit": "pak", "at": [36, 26]}]})
     assert g.state.pieces[pid(g, "pak")].secret["at"] == [900.0, 650.0]
 

@@ -93,7 +93,9 @@ class UnitSpec(Strict):
     turret: bool = False
     column: str = ""  # the formation it moves nose to tail with (BMF-A19)
     concealed: bool = False  # it begins concealed (its owner records where)
-    at: XY | None = None  # map mode, a unit that begins in view: where it stands
+    # A unit that begins in view: where it stands, in metres on the ground in both modes (a
+    # table scenario draws the table at its ground scale; players then enter inches).
+    at: XY | None = None
 
     @model_validator(mode="after")
     def _diet_fits(self) -> UnitSpec:
@@ -135,8 +137,8 @@ class AmbushFireScenario(Scenario):
         for u in self.units:
             if u.side not in sides:
                 raise ValueError(f"unit {u.key}: {u.side!r} is not one of the sides")
-            if self.mode.value == "map" and not u.concealed and u.at is None:
-                raise ValueError(f"{u.name}: give where it stands on the map")
+            if not u.concealed and u.at is None:
+                raise ValueError(f"{u.name}: give where it stands on the ground")
             if u.at is not None and not (0 <= u.at[0] <= self.width and 0 <= u.at[1] <= self.depth):
                 raise ValueError(f"{u.name}: its position is off the ground")
         return self
