@@ -78,3 +78,12 @@ def test_a_standing_order_is_a_secret_only_its_owner_knows() -> None:
     assert orders[0].id not in soviets
     said = [line["text"] for e in view(g, GERMANS)["log"] for line in e["said"]]
     assert "Standing order 1 written: PaK 40 will react as ordered, with no prompt." in said
+
+
+def test_a_side_is_not_ready_until_each_concealed_unit_has_a_place() -> None:
+    g = game()
+    g.command(GERMANS, {"type": "conceal", "units": [{"unit": "pak", "at": [900, 300]}]})
+    with pytest.raises(Refusal) as refused:
+        g.command(GERMANS, {"type": "ready"})
+    assert refused.value.code == "not_placed"
+    assert g.state.phase.value == "setup"

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from ghillie.events import BoardChange
 from ghillie.ruleset import Command, Reaction, Ruleset
 from ghillie.ruling import Ruling
-from ghillie.state import GameState, Phase, Piece, Window
+from ghillie.state import Facts, GameState, Phase, Piece, Window
 from ghillie.words import N_, Say, say
 from ghillie.words.piece import PieceWords
 
@@ -119,6 +119,11 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
 
     def status(self, state: GameState[Board], observer: str) -> list[str | Say]:
         return words.status(state, observer)
+
+    def candidates(self, state: GameState[Board], side: str) -> list[Facts]:
+        from .candidates import candidates
+
+        return candidates(state, side)
 
     def board_view(self, state: GameState[Board], observer: str) -> dict[str, Any]:
         return {"turn": state.board.turn, "step": state.board.step.value}

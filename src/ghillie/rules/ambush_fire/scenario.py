@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from enum import StrEnum
+from functools import cached_property
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -20,6 +21,7 @@ from ghillie.measure.tabletop import XY
 from ghillie.scenario import SIDE_ID, Scenario, Strict, Switches
 
 from .checks import PenaltyMode
+from .geometry import Area, Ground
 
 KEY = r"^[a-z][a-z0-9_]{0,39}$"
 
@@ -142,3 +144,11 @@ class AmbushFireScenario(Scenario):
             if u.at is not None and not (0 <= u.at[0] <= self.width and 0 <= u.at[1] <= self.depth):
                 raise ValueError(f"{u.name}: its position is off the ground")
         return self
+
+    @cached_property
+    def ground(self) -> Ground:
+        """The battlefield in metres, with its terrain (made once per scenario)."""
+        areas = [
+            Area(t.name, t.kind, tuple(t.outline), t.conceals, t.impassable) for t in self.terrain
+        ]
+        return Ground(self.width, self.depth, areas)

@@ -18,6 +18,7 @@ from .scenario import AmbushFireScenario
 
 BAD_PLACE = "bad_place"
 NOT_CONCEALED = "not_concealed"
+NOT_PLACED = "not_placed"
 
 
 def create(ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
@@ -112,6 +113,16 @@ def standing_order(
 
 
 def ready(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> None:
+    unplaced = [
+        p for p in ruling.state.owned(side, UNIT) if p.public["concealed"] and "at" not in p.secret
+    ]
+    if unplaced:
+        # Only its owner can be refused this, and it knows its own units: nothing leaks.
+        raise Refusal(
+            NOT_PLACED,
+            "Record where each concealed unit waits before you are ready.",
+            field="units",
+        )
     ruling.change_board("deployed", side=side)
     if ruling.board.deployed >= set(ruling.state.sides):
         ruling.set_phase(Phase.PLAY)

@@ -1,0 +1,167 @@
+"""Commands a side could sensibly give now, from what it can see: the contract tests'
+random games play ambush-fire with these.
+
+They set up (concealed places and standing orders, each with a note), move units a few
+hundred metres toward the enemy's edge (a concealed unit by one of two routes, so that the
+two-worlds tests have a secret to vary), answer every window, fire at what is in view and
+end each step. Places are metres on the map and inches at a real table, as a player
+enters them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ghillie.state import Facts, GameState, Phase, Piece
+
+from .board import ORDER, UNIT, Board, Did, Step, did
+from .scenario import AmbushFireScenario
+
+XY = tuple[float, float]
+
+
+def _entered(scenario: AmbushFireScenario, point: XY) -> list[float]:
+    """A place in metres as the side enters it: inches at a real table."""
+    if scenario.mode.value == "table":
+        scale = scenario.ground_scale
+        return [round(point[0] / scale, 1), round(point[1] / scale, 1)]
+    return [round(point[0], 1), round(point[1], 1)]
+
+
+def _where(piece: Piece) -> XY | None:
+    at = piece.public.get("at") or piece.secret.get("at")
+    return None if at is None else (float(at[0]), float(at[1]))
+
+
+def _toward_the_enemy(state: GameState[Board], side: str) -> float:
+    """Which way this side's units advance along x: toward the enemy's units' mean."""
+    mine = [w[0] for p in state.owned(side, UNIT) if (w := _where(p))]
+    theirs = [
+        w[0]
+        for p in state.pieces.values()
+        if p.kind == UNIT and p.owner != side and (w := _where(p))
+    ]
+    if not mine or not theirs:
+        return 1.0
+    return 1.0 if sum(theirs) / len(theirs) >= sum(mine) / len(mine) else -1.0
+
+
+def _destinations(scenario: AmbushFireScenario, start: XY, way: float, i: int) -> list[XY]:
+    """Two passable places a few hundred metres on (the second for the other world)."""
+    land = scenario.ground
+    out: list[XY] = []
+    for k in range(8):
+        dx = way * (150 + 60 * ((i + k) % 5))
+        dy = (-1) ** (i + k) * 40 * (k % 3)
+        end = (
+            min(max(start[0] + dx, 0.0), scenario.width),
+            min(max(start[1] + dy, 0.0), scenario.depth),
+        )
+        if not land.crosses_impassable([start, end]) and end not in out:
+            out.append(end)
+        if len(out) == 2:
+            break
+    return out
+
+
+def _setup(state: GameState[Board], side: str, scenario: AmbushFireScenario) -> list[Facts]:
+    out: list[Facts] = [{"type": "ready"}]
+    hidden = [p for p in state.owned(side, UNIT) if p.public.get("concealed")]
+    if hidden and not any("at" in p.secret for p in hidden):
+        # Two set-ups that differ only where the units wait: the two worlds.
+        for shift in (0.0, 1.0):
+            rows = []
+            for i, p in enumerate(hidden):
+                x = scenario.width * (0.3 + 0.4 * ((i + shift) % 2)) + 37 * i
+                y = scenario.depth * (0.2 + 0.15 * i) % scenario.depth
+                rows.append({"unit": p.id, "at": _entered(scenario, (x, y)), "note": "by the gap"})
+            out.append({"type": "conceal", "units": rows})
+    if len(state.owned(side, ORDER)) >= 3:
+        return out  # enough to play on with
+    for i, p in enumerate(state.owned(side, UNIT)[:3]):
+        at = _where(p) or (scenario.width / 2, scenario.depth / 2)
+        gap = [
+            _entered(scenario, (at[0] + 200, at[1] - 60)),
+            _entered(scenario, (at[0] + 200, at[1] + 60)),
+        ]
+        for order in (
+            {"reaction": "challenge", "trigger": {"zone": gap, "target_class": "vehicle"}},
+            {"reaction": "ambush", "trigger": {"within": 150 + 50 * i}},
+            {"reaction": "close_combat", "trigger": {}},
+        ):
+            out.append(
+                {
+                    "type": "standing_order",
+                    "unit": p.id,
+                    **order,
+                    "chance": 50 + 5 * i,
+                    "note": "at the first that comes",
+                }
+            )
+    return out
+
+
+def _window(state: GameState[Board], side: str, scenario: AmbushFireScenario) -> list[Facts]:
+    window = state.window
+    assert window is not None
+    if window.awaiting != side:
+        return []
+    if window.name == "retreat":
+        out: list[Facts] = [{"type": "retreat", "path": []}]
+        pending = state.board.pending or {}
+        firer = state.pieces.get(str(pending.get("firer", "")))
+        start = _where(firer) if firer is not None else None
+        if start is not None:
+            way = -_toward_the_enemy(state, side)
+            out.append(
+                {"type": "retreat", "path": [_entered(scenario, (start[0] + 40 * way, start[1]))]}
+            )
+        return out
+    return [
+        {"type": "return_fire", "fire": False},
+        {"type": "return_fire", "fire": True, "chance": 55},
+    ]
+
+
+def candidates(state: GameState[Board], side: str) -> list[Facts]:
+    scenario = state.scenario
+    assert isinstance(scenario, AmbushFireScenario)
+    if state.phase is Phase.SETUP:
+        return [{"type": "end_game"}, *_setup(state, side, scenario)]
+    if state.phase is not Phase.PLAY:
+        return []
+    if state.window is not None:
+        return [{"type": "end_game"}, *_window(state, side, scenario)]
+    board = state.board
+    out: list[Facts] = [{"type": "end_game"}]
+    if side != board.moving:
+        return out
+    out.append({"type": "end_step"})
+    if board.step is Step.MOVEMENT:
+        way = _toward_the_enemy(state, side)
+        columns: dict[str, list[dict[str, Any]]] = {}
+        for i, p in enumerate(state.owned(side, UNIT)):
+            start = _where(p)
+            if start is None or did(p.public.get("history", {}), board.turn, Did.MOVED):
+                continue
+            ends = _destinations(scenario, start, way, i)
+            # A concealed unit's route is its owner's secret: the other world takes the other.
+            for end in ends if p.public.get("concealed") else ends[:1]:
+                row = {"unit": p.id, "path": [_entered(scenario, end)]}
+                out.append({"type": "move", "units": [row]})
+                if p.public.get("column") and not p.public.get("concealed") and end == ends[0]:
+                    columns.setdefault(str(p.public["column"]), []).append(row)
+        out += [{"type": "move", "units": rows} for rows in columns.values() if len(rows) > 1]
+        return out
+    enemies = [
+        pid
+        for pid in state.knowledge.get(side, {})
+        if pid in state.pieces
+        and state.pieces[pid].kind == UNIT
+        and state.pieces[pid].owner != side
+    ]
+    for i, p in enumerate(state.owned(side, UNIT)):
+        for target in enemies[:2]:
+            out.append(
+                {"type": "fire", "unit": p.id, "target": target, "chance": 40 + 10 * (i % 4)}
+            )
+    return out
