@@ -8,6 +8,7 @@ through :meth:`Ruling.tell`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -82,6 +83,7 @@ class Ruling(Generic[B]):
 
     def place(self, piece: Piece, known: Mapping[str, Level] | None = None) -> Piece:
         """Create a piece. No other side knows of it unless ``known`` says so."""
+        piece = replace(piece, public=_plain(piece.public), secret=_plain(piece.secret))
         self._add(Place(piece))
         for side, level in (known or {}).items():
             self.reveal(piece.id, side, level)
@@ -95,7 +97,7 @@ class Ruling(Generic[B]):
         secret: Facts | None = None,
         unset: tuple[str, ...] = (),
     ) -> Piece:
-        self._add(Update(piece_id, dict(public or {}), dict(secret or {}), unset))
+        self._add(Update(piece_id, _plain(dict(public or {})), _plain(dict(secret or {})), unset))
         return self.state.pieces[piece_id]
 
     def remove(self, piece_id: str) -> None:
@@ -115,7 +117,7 @@ class Ruling(Generic[B]):
         self._add(SetPhase(phase))
 
     def change_board(self, name: str, **data: Any) -> None:
-        self._add(BoardChange(name, data))
+        self._add(BoardChange(name, _plain(data)))
 
     # --- reaction windows (engine.py owns them) --------------------------------------------
 
@@ -155,7 +157,7 @@ class Ruling(Generic[B]):
     def tell(self, side: str, line: Facts) -> None:
         """Tell ``side`` one line: facts, and its ``text`` as a :class:`~ghillie.words.Say`
         (kept as data, spoken in each reader's language when a view is built)."""
-        self._told.setdefault(side, []).append({k: to_json(v) for k, v in line.items()})
+        self._told.setdefault(side, []).append({k: _plain(to_json(v)) for k, v in line.items()})
 
     def tell_each(self, line: Facts, sides: tuple[str, ...] | None = None) -> None:
         for side in sides if sides is not None else self.state.sides:
@@ -192,3 +194,16 @@ class Ruling(Generic[B]):
         for side in (*self.state.sides, SPECTATOR):
             told.setdefault(side, (acted(self.side),))
         return Event(seq, self.side, command, tuple(self._effects), tuple(self._rolls), told)
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with every whole float as an int (60.0 as 60): the record's canonical JSON
+    writes them so, and a state folded from the record must equal the state as ruled, or
+    the audit's replay would find another ruling (a ruleset's metres are floats)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
