@@ -8,8 +8,8 @@ through :meth:`Ruling.tell`.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ghillie.dice.steps import Die

@@ -61,7 +61,7 @@ class StandingOrder(Command):
 
     type: Literal["standing_order"] = "standing_order"
     phases = frozenset({Phase.SETUP, Phase.PLAY})
-    secret_fields = frozenset({"unit", "reaction", "trigger", "note"})
+    secret_fields = frozenset({"unit", "reaction", "trigger", "chance", "note"})
     unit: Ref
     reaction: Reaction
     trigger: Trigger

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ghillie.events import BoardChange
-from ghillie.ruleset import Command, Reaction, Ruleset
+from ghillie.ruleset import Command, Reaction, Ruleset, SecretWords
 from ghillie.ruling import Ruling
 from ghillie.state import Facts, GameState, Phase, Piece, Window
 from ghillie.words import N_, Say, say
@@ -43,7 +43,17 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
     commands = COMMANDS
     orders = words.ORDERS
     odds_queries = ODDS
-    fixed_secrets = frozenset({"unit", "reaction", "trigger", "chance"})
+    # A standing order is written once, in the event that gives it (every side sees that
+    # an order was given), and never rewritten: its opening proves it came before its
+    # trigger (issue 14).
+    fixed_secrets = frozenset({"unit", "reaction", "trigger", "order", "chance"})
+    secret_words: ClassVar[Mapping[str, SecretWords]] = {
+        "unit": SecretWords(N_("The unit of {piece}")),
+        "reaction": SecretWords(N_("The reaction of {piece}")),
+        "trigger": SecretWords(N_("The trigger of {piece}")),
+        "order": SecretWords(N_("{piece}")),
+        "chance": SecretWords(N_("The base chance to hit of {piece}")),
+    }
     reactions: ClassVar[Mapping[str, Reaction]] = {
         movement.RETURN_FIRE: Reaction(
             "return_fire", N_("{side} are deciding whether to fire back.")

@@ -15,10 +15,14 @@ from . import geometry
 from .board import ORDER, UNIT, Board
 from .commands import Conceal, StandingOrder
 from .scenario import AmbushFireScenario
+from .words import order_words
 
 BAD_PLACE = "bad_place"
 NOT_CONCEALED = "not_concealed"
 NOT_PLACED = "not_placed"
+# What a standing order's opening shows when it fires: its unit, its words (every number of
+# its trigger) and its base chance. Its trigger as data and its note stay its owner's.
+OPENED = ("unit", "order", "chance")
 
 
 def create(ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
@@ -89,10 +93,12 @@ def standing_order(
     """A standing order is a piece of its own that only its owner knows, written once: when
     it fires, its opening proves the event that wrote it (docs/fairness.md)."""
     unit = lookup.own(ruling.state, side, command.unit, [UNIT])
+    trigger = command.trigger.model_dump(mode="json")
     secret: dict[str, Any] = {
         "unit": unit.id,
         "reaction": command.reaction.value,
-        "trigger": command.trigger.model_dump(mode="json"),
+        "trigger": trigger,
+        "order": order_words(command.reaction.value, trigger, scenario.mode.value == "table"),
         "chance": command.chance,
     }
     if command.note:

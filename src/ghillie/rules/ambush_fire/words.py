@@ -134,6 +134,52 @@ ORDERS: dict[str, Order] = {
 }
 
 
+REACTION_WORDS = {
+    "challenge": "Challenge Fire",
+    "ambush": "Ambush Fire",
+    "close_combat": "Ambush Close Combat",
+}
+ARTICLE_CLASS = {
+    "infantry": "infantry unit",
+    "at_gun": "AT gun",
+    "atgm": "ATGM team",
+    "vehicle": "vehicle",
+    "artillery": "artillery piece",
+    "animal": "animal",
+}
+
+
+def _places(points: list[list[float]], unit: str) -> str:
+    return " to ".join(f"{p[0]:g}, {p[1]:g}" for p in points) + (f" {unit}" if unit else "")
+
+
+def order_words(reaction: str, trigger: dict[str, Any], table: bool) -> str:
+    """A standing order in one sentence that states every number of it, as its owner gave
+    it (inches at a real table, metres on the map). It is what the opening shows when the
+    order fires, so both players can check that it fired as it was written. It is written
+    into the record once, in English: a secret is a fact, not a line to translate."""
+    unit = "in" if table else "m"
+    what = ARTICLE_CLASS.get(str(trigger.get("target_class") or ""), "enemy unit")
+    zone = trigger.get("zone") or []
+    radius = float(trigger.get("radius") or 0)
+    if len(zone) == 1:
+        where = f"that comes within {max(radius, 1):g} m of {_places(zone, unit)}"
+    elif len(zone) == 2 and not radius:
+        where = f"that crosses the gap from {_places(zone, unit)}"
+    elif zone:
+        where = f"on the street from {_places(zone, unit)}, {radius:g} m either side"
+    else:
+        where = ""
+    within = trigger.get("within")
+    near = f"within {within:g} m" if within is not None else ""
+    if reaction == "close_combat" and not where and not near:
+        near = "within its reach"
+    condition = " or ".join(w for w in (where, near) if w)
+    if not condition:
+        condition = "within range"
+    return f"{REACTION_WORDS[reaction]} at the first {what} {condition}"
+
+
 def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
     p = piece.public
     if piece.kind == ORDER:
