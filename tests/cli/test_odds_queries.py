@@ -31,6 +31,10 @@ EXAMPLES: dict[tuple[str, str], dict[str, Any]] = {
     ("suspicious-places", "covert-move"): {"quality": "d8", "leadership": "d6"},
     ("suspicious-places", "markers"): {"units": 3},
     ("camouflage", "discover"): {"wip": 13, "range": 45, "mimetism": -3},
+    ("ambush-fire", "challenge"): {"chance": 60},
+    ("ambush-fire", "return-challenge"): {"chance": 55},
+    ("ambush-fire", "return-ambush"): {"chance": 60},
+    ("ambush-fire", "defence"): {"chance": 50},
 }
 QUERIES = {
     (ruleset.id, query.name): query

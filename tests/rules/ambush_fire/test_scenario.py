@@ -14,6 +14,8 @@ SCENARIO: dict[str, Any] = {
     "title": "The dragons' teeth",
     "mode": "map",
     "first": "germans",
+    # One inch to the metre: these tests give places as metres (a player gives inches).
+    "ground_scale": 1,
     "sides": [{"id": "germans", "name": "Germans"}, {"id": "soviets", "name": "Soviets"}],
     "terrain": [
         {

@@ -4,8 +4,8 @@ random games play ambush-fire with these.
 They set up (concealed places and standing orders, each with a note), move units a few
 hundred metres toward the enemy's edge (a concealed unit by one of two routes, so that the
 two-worlds tests have a secret to vary), answer every window, fire at what is in view and
-end each step. Places are metres on the map and inches at a real table, as a player
-enters them."""
+end each step. Places are inches from the table's top-left corner, as a player enters
+them."""
 
 from __future__ import annotations
 
@@ -15,16 +15,14 @@ from ghillie.state import Facts, GameState, Phase, Piece
 
 from .board import ORDER, UNIT, Board, Did, Step, did
 from .scenario import AmbushFireScenario
+from .setup import inches
 
 XY = tuple[float, float]
 
 
 def _entered(scenario: AmbushFireScenario, point: XY) -> list[float]:
-    """A place in metres as the side enters it: inches at a real table."""
-    if scenario.mode.value == "table":
-        scale = scenario.ground_scale
-        return [round(point[0] / scale, 1), round(point[1] / scale, 1)]
-    return [round(point[0], 1), round(point[1], 1)]
+    """A place in metres as the side enters it: inches from the table's corner."""
+    return list(inches(scenario, point))
 
 
 def _where(piece: Piece) -> XY | None:

@@ -22,8 +22,8 @@ class Part(BaseModel):
 
 class Hidden(Part):
     unit: Ref
-    # Where it waits: metres on the map; at a real table, inches from the table's top-left
-    # corner, which ghillie converts with the ground scale (RULES-SPEC §2.6).
+    # Where it waits: inches from the table's top-left corner (measured on a real table or
+    # tapped on ghillie's map), which ghillie converts with the ground scale (§2.6).
     at: XY
     note: str = Field("", max_length=200)
 
@@ -71,8 +71,8 @@ class StandingOrder(Command):
 
 class Moving(Part):
     unit: Ref
-    # Waypoints after where it stands: metres on the map; inches from the table's top-left
-    # corner at a real table (converted with the ground scale).
+    # Waypoints after where it stands: inches from the table's top-left corner (converted
+    # with the ground scale).
     path: list[XY] = Field(min_length=1, max_length=40)
 
 

@@ -119,7 +119,9 @@ class AmbushFireScenario(Scenario):
     turns: int = Field(4, ge=1, le=20)
     width: float = Field(2000, gt=0, le=20000)  # the ground, in metres
     depth: float = Field(1500, gt=0, le=20000)
-    ground_scale: float = Field(25, gt=0, le=1000)  # metres per inch at a real table
+    # Metres of ground per inch of table: places are given in inches, on a real table or on
+    # ghillie's map (which draws the same table), and held in metres.
+    ground_scale: float = Field(25, gt=0, le=1000)
     terrain: tuple[TerrainArea, ...] = ()
     units: tuple[UnitSpec, ...] = Field(min_length=1)
     # Sides that decide their reactions live: each is asked at every step of every enemy

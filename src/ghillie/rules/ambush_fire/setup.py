@@ -3,6 +3,7 @@ owner's secret), and standing orders written down before the game (BMF S1)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ghillie import lookup
@@ -50,10 +51,16 @@ def create(ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
 
 
 def metres(scenario: AmbushFireScenario, at: tuple[float, float]) -> tuple[float, float]:
-    """A place as ghillie holds it: in metres (a real table's inches converted)."""
-    if scenario.mode.value == "table":
-        return geometry.point_to_metres(at, scenario.ground_scale)
-    return (float(at[0]), float(at[1]))
+    """A place as ghillie holds it, in metres on the ground, from a place as a player gives
+    it: inches from the table's top-left corner, at the scenario's ground scale — measured
+    on a real table, or tapped on ghillie's map, which draws the same table."""
+    return geometry.point_to_metres(at, scenario.ground_scale)
+
+
+def inches(scenario: AmbushFireScenario, at: Sequence[float]) -> tuple[float, float]:
+    """A place in metres as a player reads it: inches from the table's top-left corner."""
+    scale = scenario.ground_scale
+    return (round(float(at[0]) / scale, 1), round(float(at[1]) / scale, 1))
 
 
 def conceal(
@@ -98,7 +105,7 @@ def standing_order(
         "unit": unit.id,
         "reaction": command.reaction.value,
         "trigger": trigger,
-        "order": order_words(command.reaction.value, trigger, scenario.mode.value == "table"),
+        "order": order_words(command.reaction.value, trigger),
         "chance": command.chance,
     }
     if command.note:

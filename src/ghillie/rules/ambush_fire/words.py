@@ -49,8 +49,8 @@ def _conceal_rows(state: GameState[Board], side: str) -> dict[str, Any]:
 
 
 PATH_HELP = N_(
-    "Waypoints, the last where it stops: metres on the map; at a real table, inches from the "
-    "table's top-left corner."
+    "Waypoints, the last where it stops: inches across from the table's left edge and down "
+    "from its top edge."
 )
 
 ORDERS: dict[str, Order] = {
@@ -149,25 +149,24 @@ ARTICLE_CLASS = {
 }
 
 
-def _places(points: list[list[float]], unit: str) -> str:
-    return " to ".join(f"{p[0]:g}, {p[1]:g}" for p in points) + (f" {unit}" if unit else "")
+def _places(points: list[list[float]]) -> str:
+    return " to ".join(f"{p[0]:g}, {p[1]:g}" for p in points)
 
 
-def order_words(reaction: str, trigger: dict[str, Any], table: bool) -> str:
+def order_words(reaction: str, trigger: dict[str, Any]) -> str:
     """A standing order in one sentence that states every number of it, as its owner gave
-    it (inches at a real table, metres on the map). It is what the opening shows when the
+    it (places in inches from the table's corner, distances in metres). It is what the opening shows when the
     order fires, so both players can check that it fired as it was written. It is written
     into the record once, in English: a secret is a fact, not a line to translate."""
-    unit = "in" if table else "m"
     what = ARTICLE_CLASS.get(str(trigger.get("target_class") or ""), "enemy unit")
     zone = trigger.get("zone") or []
     radius = float(trigger.get("radius") or 0)
     if len(zone) == 1:
-        where = f"that comes within {max(radius, 1):g} m of {_places(zone, unit)}"
+        where = f"that comes within {max(radius, 1):g} m of {_places(zone)}"
     elif len(zone) == 2 and not radius:
-        where = f"that crosses the gap from {_places(zone, unit)}"
+        where = f"that crosses the gap from {_places(zone)}"
     elif zone:
-        where = f"on the street from {_places(zone, unit)}, {radius:g} m either side"
+        where = f"on the street from {_places(zone)}, {radius:g} m either side"
     else:
         where = ""
     within = trigger.get("within")
