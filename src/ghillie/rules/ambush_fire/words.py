@@ -155,9 +155,10 @@ def _places(points: list[list[float]]) -> str:
 
 def order_words(reaction: str, trigger: dict[str, Any]) -> str:
     """A standing order in one sentence that states every number of it, as its owner gave
-    it (places in inches from the table's corner, distances in metres). It is what the opening shows when the
-    order fires, so both players can check that it fired as it was written. It is written
-    into the record once, in English: a secret is a fact, not a line to translate."""
+    it (places in inches from the table's corner, distances in metres). It is what the
+    opening shows when the order fires, so both players can check that it fired as it was
+    written. It is written into the record once, in English: a secret is a fact, not a line
+    to translate."""
     what = ARTICLE_CLASS.get(str(trigger.get("target_class") or ""), "enemy unit")
     zone = trigger.get("zone") or []
     radius = float(trigger.get("radius") or 0)
