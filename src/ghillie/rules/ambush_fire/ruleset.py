@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ghillie.events import BoardChange
+from ghillie.maps import MapView
 from ghillie.ruleset import Command, Reaction, Ruleset, SecretWords
 from ghillie.ruling import Ruling
 from ghillie.state import Facts, GameState, Phase, Piece, Window
@@ -134,6 +135,11 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
         from .candidates import candidates
 
         return candidates(state, side)
+
+    def map_view(self, state: GameState[Board], observer: str) -> MapView | None:
+        from .map import map_view
+
+        return map_view(state, observer)
 
     def board_view(self, state: GameState[Board], observer: str) -> dict[str, Any]:
         return {"turn": state.board.turn, "step": state.board.step.value}
