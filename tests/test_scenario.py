@@ -80,6 +80,7 @@ def test_every_switch_is_documented() -> None:
         "grid-ambush-table",
         "ambush-fields",
         "camouflage-table",
+        "ambush-fire",
     ):
         for switch in load_scenario(examples.data(name)).switches.named():
             assert f"`{switch}`" in docs, f"{switch} is missing from docs/rulesets.md"

@@ -30,6 +30,9 @@ REQUIRED = {
     "camouflage": _ids("INF", "R", range(1, 16))
     | _ids("INF", "A", range(1, 13))
     | _ids("INF", "T", range(1, 9)),
+    "ambush-fire": _ids("BMF", "R", range(1, 20))
+    | _ids("BMF", "A", range(1, 24))
+    | _ids("BMF", "T", range(1, 9)),
 }
 _MARK = re.compile(r"mark\.spec\(([^)]*)\)")
 _ID = re.compile(r"\"((?:SW|DWV|BSG|BMF|INF)-[RAT]\d\d)\"")

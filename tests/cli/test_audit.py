@@ -14,7 +14,7 @@ from ghillie.cli import app
 runner = CliRunner()
 
 
-@pytest.fixture(params=["grid-ambush", "suspicious-places", "camouflage"])
+@pytest.fixture(params=["grid-ambush", "suspicious-places", "camouflage", "ambush-fire"])
 def recorded(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     path = tmp_path / "game.json"
     result = runner.invoke(app, ["demo", request.param, "--record", str(path)])
@@ -125,7 +125,7 @@ def test_a_record_written_another_way_fails(recorded: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "ruleset", ["grid-ambush", "suspicious-places", "ambush-fields", "camouflage"]
+    "ruleset", ["grid-ambush", "suspicious-places", "ambush-fields", "camouflage", "ambush-fire"]
 )
 def test_replay_tells_the_game_with_every_secret_and_no_id(tmp_path: Path, ruleset: str) -> None:
     path = tmp_path / "game.json"

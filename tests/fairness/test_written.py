@@ -63,6 +63,15 @@ def test_the_rulesets_fix_what_is_written_once_and_only_that() -> None:
     # What a marker stands for is recorded once, when it is laid (INF-R01, R02); its owner
     # keeps a private note beside it, which is never opened.
     assert registry.get("camouflage").fixed_secrets == {"hides"}
+    # A standing order is written once when it is given, and opened when it fires: its
+    # opening proves it came before its trigger (issue 14).
+    assert registry.get("ambush-fire").fixed_secrets == {
+        "unit",
+        "reaction",
+        "trigger",
+        "order",
+        "chance",
+    }
 
 
 def test_every_fixed_key_has_its_words_so_that_the_pages_demand_its_proof() -> None:

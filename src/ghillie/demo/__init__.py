@@ -77,11 +77,12 @@ def play(script: Script, game: Game | None = None, *, referee: bool = False) -> 
 
 def scripts() -> dict[str, Script]:
     from ghillie.demo.ambush_fields import SCRIPT as FIELDS
+    from ghillie.demo.ambush_fire import SCRIPT as FIRE
     from ghillie.demo.camouflage import SCRIPT as CAMO
     from ghillie.demo.grid_ambush import SCRIPT as GRID
     from ghillie.demo.suspicious_places import SCRIPT as PLACES
 
-    return {s.ruleset: s for s in (FIELDS, GRID, PLACES, CAMO)}
+    return {s.ruleset: s for s in (FIELDS, GRID, PLACES, CAMO, FIRE)}
 
 
 def transcript(script: Script) -> list[dict[str, Any]]:

@@ -110,8 +110,7 @@ def _orders(state: GameState[Board], observer: str, scenario: AmbushFireScenario
 
 def _watched(scenario: AmbushFireScenario, order: Piece, unit: Piece) -> tuple[XY, ...] | None:
     trigger = order.secret.get("trigger") or {}
-    scale = scenario.ground_scale
-    zone = [(float(p[0]) * scale, float(p[1]) * scale) for p in trigger.get("zone") or []]
+    zone = [(float(p[0]), float(p[1])) for p in trigger.get("zone") or []]  # metres
     radius = float(trigger.get("radius") or 0)
     if len(zone) == 1:
         shape = Point(zone[0]).buffer(max(radius, 1.0) + 5)

@@ -100,12 +100,14 @@ def standing_order(
     """A standing order is a piece of its own that only its owner knows, written once: when
     it fires, its opening proves the event that wrote it (docs/fairness.md)."""
     unit = lookup.own(ruling.state, side, command.unit, [UNIT])
-    trigger = command.trigger.model_dump(mode="json")
+    entered = command.trigger.model_dump(mode="json")
+    # The rules read the zone in metres; the words keep the places as the owner gave them.
+    trigger = {**entered, "zone": [list(metres(scenario, (p[0], p[1]))) for p in entered["zone"]]}
     secret: dict[str, Any] = {
         "unit": unit.id,
         "reaction": command.reaction.value,
         "trigger": trigger,
-        "order": order_words(command.reaction.value, trigger),
+        "order": order_words(command.reaction.value, entered),
         "chance": command.chance,
     }
     if command.note:
