@@ -39,3 +39,27 @@ def test_BMF_A01_multiplicative_reading_in_the_odds_too() -> None:
     assert ODDS["challenge"].check(Shot(chance=60), sw).odds()["hit"] == by_hand(54)
     title = ODDS["challenge"].title(Shot(chance=60), ODDS["challenge"].check(Shot(chance=60), sw))
     assert title == "Challenge Fire with a base chance of 60%: d100 54 or less"
+
+
+@pytest.mark.spec("BMF-R04")
+@pytest.mark.spec("BMF-R12")
+def test_a_reply_is_priced_by_what_it_answers_while_it_is_given() -> None:
+    """The page shows a reply's odds as it is given: 20 less after a Challenge Fire, 10
+    less after an Ambush Fire; enumeration of the d100 agrees."""
+    from ghillie.demo import new_game, scripts
+    from ghillie.rules.ambush_fire.commands import ReturnFire
+    from ghillie.rules.ambush_fire.ruleset import AmbushFire
+
+    script = scripts()["ambush-fire"]
+    game = new_game(script)
+    ruleset = AmbushFire()
+    for step in script.steps[:9]:  # up to the Challenge Fire at the gap
+        game.command(step.side, step.command)
+    reply = ReturnFire(fire=True, chance=55)
+    check = ruleset.odds(game.state, "soviets", reply)
+    assert check is not None and check.odds()["hit"] == by_hand(35)
+    for step in script.steps[9:11]:  # the reply, then the Ambush Fire from the hedgerow
+        game.command(step.side, step.command)
+    check = ruleset.odds(game.state, "soviets", reply)
+    assert check is not None and check.odds()["hit"] == by_hand(45)
+    assert ruleset.odds(game.state, "soviets", ReturnFire(fire=False)) is None

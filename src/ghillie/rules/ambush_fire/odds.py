@@ -12,10 +12,13 @@ from typing import Any
 from pydantic import Field
 
 from ghillie.dice.check import Check
-from ghillie.ruleset import OddsQuery, Params
+from ghillie.ruleset import Command, OddsQuery, Params
+from ghillie.state import GameState
 
 from . import checks
-from .scenario import AmbushFireSwitches
+from .board import Board
+from .commands import Fire, ReturnFire
+from .scenario import AmbushFireScenario, AmbushFireSwitches
 
 
 class Shot(Params):
@@ -52,3 +55,29 @@ ODDS = {
         ),
     )
 }
+
+
+# What a reply is worth, by the kind of fire it answers (BMF-R04, R12, R17).
+REPLIES = {
+    "challenge": checks.RETURN_CHALLENGE,
+    "ambush": checks.RETURN_AMBUSH,
+    "close_combat": checks.DEFENCE,
+}
+PRICED = ("return_fire", "fire")
+
+
+def priced(state: GameState[Board], side: str, command: Command) -> Check[Any] | None:
+    """The shot ``command`` would roll now, as the rules would roll it: a reply at its
+    penalty for what it answers, or normal fire at its full chance (BMF-R19). Everything it
+    reads is public: the window, the kind of fire that opened it, the chance given."""
+    scenario = state.scenario
+    assert isinstance(scenario, AmbushFireScenario)
+    mode = scenario.switches.penalty_mode
+    if isinstance(command, ReturnFire):
+        pending = state.board.pending
+        if not command.fire or pending is None:
+            return None
+        return checks.check_for(REPLIES[str(pending["kind"])], command.chance, mode)
+    if isinstance(command, Fire):
+        return checks.shot(command.chance)
+    return None

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ghillie.dice.check import Check
 from ghillie.events import BoardChange
 from ghillie.maps import MapView
 from ghillie.ruleset import Command, Reaction, Ruleset, SecretWords
@@ -29,7 +30,7 @@ from .commands import (
     ReturnFire,
     StandingOrder,
 )
-from .odds import ODDS
+from .odds import LABELS, ODDS, PRICED, priced
 from .scenario import AmbushFireScenario
 
 MAX_ORDERS = 8  # standing orders a side may hold at once
@@ -135,6 +136,15 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
         from .candidates import candidates
 
         return candidates(state, side)
+
+    def odds(self, state: GameState[Board], side: str, command: Command) -> Check[Any] | None:
+        return priced(state, side, command)
+
+    def has_odds(self, command: str) -> bool:
+        return command in PRICED
+
+    def odds_labels(self, command: Command) -> Mapping[str, str]:
+        return LABELS
 
     def map_view(self, state: GameState[Board], observer: str) -> MapView | None:
         from .map import map_view
