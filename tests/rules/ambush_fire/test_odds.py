@@ -57,9 +57,11 @@ def test_a_reply_is_priced_by_what_it_answers_while_it_is_given() -> None:
         game.command(step.side, step.command)
     reply = ReturnFire(fire=True, chance=55)
     check = ruleset.odds(game.state, "soviets", reply)
-    assert check is not None and check.odds()["hit"] == by_hand(35)
+    assert check is not None
+    assert check.odds()["hit"] == by_hand(35)
     for step in script.steps[9:11]:  # the reply, then the Ambush Fire from the hedgerow
         game.command(step.side, step.command)
     check = ruleset.odds(game.state, "soviets", reply)
-    assert check is not None and check.odds()["hit"] == by_hand(45)
+    assert check is not None
+    assert check.odds()["hit"] == by_hand(45)
     assert ruleset.odds(game.state, "soviets", ReturnFire(fire=False)) is None
