@@ -13,7 +13,12 @@ from .units import RETREAT, RETURN_FIRE
 
 
 def attack(
-    ruling: Ruling[Board], scenario: AmbushFireScenario, fired: triggers.Fired, movers: list[str]
+    ruling: Ruling[Board],
+    scenario: AmbushFireScenario,
+    side: str,
+    fired: triggers.Fired,
+    movers: list[str],
+    then: str = units.MOVE,
 ) -> None:
     """BMF-R14..R19: the concealed attacker dashes out at the enemy. If it makes contact,
     its attack comes first and casualties come off at once (R16); a surviving defender
@@ -49,7 +54,7 @@ def attack(
                 )
             }
         )
-        units.go_on(ruling, scenario, target.owner, movers)
+        units.go_on(ruling, scenario, side, movers, then)
         return
     percent = checks.chance(int(order.secret["chance"]), 0, scenario.switches.penalty_mode)
     _values, outcome = checks.shot(percent).roll(lambda label, die: ruling.roll(label, die))
@@ -74,6 +79,8 @@ def attack(
         "pending",
         move={
             "kind": "close_combat",
+            "side": side,
+            "then": then,
             "movers": rest,
             "firer": attacker.id,
             "target": None if hit else target.id,

@@ -60,8 +60,8 @@ def _orders(ruling: Ruling[Board], side: str) -> list[triggers.Order]:
         s = piece.secret
         if s["reaction"] not in NO_STANDING_ORDER_KIND:
             continue
-        if s["unit"] not in ruling.state.pieces:
-            continue  # its unit is gone
+        if s["unit"] not in ruling.state.pieces or "flight" in s:
+            continue  # its unit is gone, or its missile is in flight
         firer = ruling.piece(s["unit"])
         history = firer.public.get("history", {})
         turn = ruling.board.turn
@@ -107,9 +107,14 @@ def advance(
         for m in movers
     ]
     fired = triggers.first_fired(_orders(ruling, side), walkers, ground)
+    while fired is not None and ambush.unseen_launch(ruling, scenario, fired):
+        # BMF-A23 at arrival: the missile flies unseen, and the move goes on untouched.
+        ambush.launch(ruling, scenario, side, fired, movers)
+        fired = triggers.first_fired(_orders(ruling, side), walkers, ground)
     if fired is None:
         for walker in walkers:
             units.arrive(ruling, walker.id, walker.path[-1])
+        ambush.land(ruling, scenario, side)  # BMF-A10: missiles in flight arrive now
         return
     # Everyone stops where the column is when the order fires (one pace).
     for walker in walkers:
@@ -119,9 +124,9 @@ def advance(
         units.arrive(ruling, walker.id, where, final=False)
     reaction = ruling.piece(fired.order).secret["reaction"]
     if reaction == "ambush":
-        ambush.fire(ruling, scenario, fired, movers)
+        ambush.fire(ruling, scenario, side, fired, movers)
     elif reaction == "close_combat":
-        close_combat.attack(ruling, scenario, fired, movers)
+        close_combat.attack(ruling, scenario, side, fired, movers)
     else:
         challenge.fire(ruling, scenario, side, fired, movers)
 
@@ -143,7 +148,7 @@ def return_fire(
 def close(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -> None:
     pending = ruling.board.pending
     assert pending is not None
-    if pending["kind"] in ("ambush", "close_combat"):
+    if pending["kind"] in ("ambush", "close_combat", "launch"):
         ambush.after(ruling, scenario, window)
         return
     challenge.shots(ruling, scenario, window)

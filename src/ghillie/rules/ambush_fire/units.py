@@ -15,6 +15,8 @@ from .scenario import AmbushFireScenario
 
 RETURN_FIRE = "return_fire"  # the reaction windows
 RETREAT = "retreat"
+MOVE = "move"  # what goes on after a reaction: the move it interrupted,
+FIRE_PHASE = "fire_phase"  # or the standing orders at the start of the fire phase (A17)
 
 
 def ground(scenario: AmbushFireScenario) -> geometry.Ground:
@@ -61,9 +63,14 @@ def arrive(ruling: Ruling[Board], unit_id: str, where: Any, *, final: bool = Tru
 
 
 def go_on(
-    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, movers: list[str]
+    ruling: Ruling[Board],
+    scenario: AmbushFireScenario,
+    side: str,
+    movers: list[str],
+    then: str = MOVE,
 ) -> None:
-    """The interrupted move goes on (the walk is ``movement``'s, which calls the reactions)."""
+    """What a reaction interrupted goes on: the move (the walk is ``movement``'s, which
+    calls the reactions), or the standing orders' turn at the start of the fire phase."""
     from .movement import advance
 
     advance(ruling, scenario, side, movers)
