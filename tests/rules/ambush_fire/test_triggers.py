@@ -71,3 +71,13 @@ def test_of_two_orders_the_one_whose_trigger_comes_first_fires_then_the_earlier_
     assert fired.order == "late"  # x = 450 comes before x = 500 on the way east
     twin = Order("twin", 0, "challenge", firer=(500, 900), zone=((500, 400), (500, 600)))
     assert first_fired([GAP, twin], [tank("t1", 500)], GROUND).order == "twin"  # type: ignore[union-attr]
+
+
+def test_bmf_s2_an_ambush_waits_for_a_concealed_mover_to_leave_cover() -> None:
+    ambush = Order("o2", 2, "ambush", firer=(200, 500), within=250)
+    scouts = Mover("s1", "infantry", ((100, 500), (800, 500)), concealed=True)
+    crossing = when(ambush, scouts, GROUND)
+    # In view it would fire at once (100 m off); concealed, only where it leaves the wood.
+    assert when(ambush, Mover("s1", "infantry", scouts.path), GROUND) is not None
+    assert crossing is not None
+    assert crossing.point == pytest.approx((400, 500))

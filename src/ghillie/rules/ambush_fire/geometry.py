@@ -65,6 +65,7 @@ __all__ = [
     "Verdict",
     "atgm_immediate",
     "bearing",
+    "between",
     "challenge_point",
     "column_order",
     "dash",
@@ -250,7 +251,10 @@ def _segments(points: Sequence[XY]) -> Iterable[tuple[float, XY, XY, float]]:
 
 
 def _lerp(p: XY, q: XY, t: float) -> XY:
-    return (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t)
+    # (1 - t) p + t q is exactly q at t = 1 (p + (q - p) t can miss it by a float, and put a
+    # waypoint on a wood's edge just outside the wood).
+    t = min(1.0, max(0.0, t))
+    return ((1 - t) * p[0] + t * q[0], (1 - t) * p[1] + t * q[1])
 
 
 def path_length(path: Path) -> float:
@@ -274,6 +278,11 @@ def path_until(path: Path, along: float) -> list[XY]:
     """The path's waypoints as far as ``along`` metres, ending at :func:`point_along`: where a
     unit that stops after ``along`` metres has been (a column that halts, A19)."""
     return _between(_coords(path), 0.0, along)
+
+
+def between(path: Path, first: float, last: float) -> list[XY]:
+    """The part of a path from ``first`` to ``last`` metres along it (a stretch of it)."""
+    return _between(_coords(path), first, last)
 
 
 def _between(points: Sequence[XY], first: float, last: float) -> list[XY]:

@@ -12,7 +12,7 @@ from ghillie.errors import Refusal
 from ghillie.ruling import Ruling
 from ghillie.state import Window
 
-from . import ambush, challenge, close_combat, eligibility, geometry, triggers, units
+from . import ambush, challenge, close_combat, eligibility, geometry, transit, triggers, units
 from .board import ORDER, UNIT, Board, Did
 from .commands import Move, ReturnFire
 from .scenario import AmbushFireScenario, Diet
@@ -103,6 +103,7 @@ def advance(
             m,
             ruling.piece(m).public["class"],
             tuple((float(p[0]), float(p[1])) for p in ruling.piece(m).secret["route"]),
+            bool(ruling.piece(m).public.get("concealed")),
         )
         for m in movers
     ]
@@ -113,15 +114,25 @@ def advance(
         fired = triggers.first_fired(_orders(ruling, side), walkers, ground)
     if fired is None:
         for walker in walkers:
+            if walker.concealed:  # BMF S2: seen where it crossed open ground, and no more
+                transit.tell_crossings(ruling, ground, walker.id, walker.path)
             units.arrive(ruling, walker.id, walker.path[-1])
+            if walker.concealed:
+                transit.ends(ruling, ground, walker.id, walker.path[-1])
         ambush.land(ruling, scenario, side)  # BMF-A10: missiles in flight arrive now
         return
     # Everyone stops where the column is when the order fires (one pace).
     for walker in walkers:
         where = geometry.point_along(walker.path, fired.along)
+        if walker.concealed:
+            transit.tell_crossings(
+                ruling, ground, walker.id, geometry.path_until(walker.path, fired.along)
+            )
         rest = [where, *[p for p in walker.path if _beyond(walker.path, p, fired.along)]]
         ruling.update(walker.id, secret={"route": [list(p) for p in rest]})
         units.arrive(ruling, walker.id, where, final=False)
+        if walker.concealed and walker.id == fired.target:
+            transit.reveal(ruling, walker.id, where)  # in the firer's sights (S3)
     reaction = ruling.piece(fired.order).secret["reaction"]
     if reaction == "ambush":
         ambush.fire(ruling, scenario, side, fired, movers)

@@ -12,6 +12,7 @@ from .geometry import (
     ChallengeZone,
     Crossing,
     Ground,
+    between,
     challenge_point,
     distance,
     first_crossing,
@@ -45,6 +46,7 @@ class Mover:
     id: str
     unit_class: str
     path: tuple[XY, ...]
+    concealed: bool = False  # seen only on its exposed stretches (BMF S2)
 
 
 @dataclass(frozen=True)
@@ -86,12 +88,25 @@ def when(order: Order, mover: Mover, ground: Ground) -> Crossing | None:
     its zone, or within its distance, that is within Ambush Fire range (BMF-R08); an
     Ambush Close Combat order at the first point within its distance (the dash then says
     whether the attacker reaches it: BMF-R15, R19). Only a mover of the order's target
-    class counts."""
+    class counts. A concealed mover is seen only on its exposed stretches (BMF S2): no
+    order fires at it while it is in concealing ground."""
     if order.target_class is not None and mover.unit_class != order.target_class:
         return None
     zone = _zone(order)
     if order.reaction == "challenge":
         return challenge_point(mover.path, zone, ground) if zone is not None else None
+    if not mover.concealed:
+        return _ambush_point(order, zone, mover)
+    for stretch in ground.exposed_stretches(mover.path):
+        part = Mover(mover.id, mover.unit_class, tuple(between(mover.path, *stretch)))
+        found = _ambush_point(order, zone, part)
+        if found is not None:
+            along = stretch.start + found.distance
+            return Crossing(along, point_along(mover.path, along))
+    return None
+
+
+def _ambush_point(order: Order, zone: ChallengeZone | None, mover: Mover) -> Crossing | None:
     crossing = first_crossing(mover.path, zone) if zone is not None else None
     if crossing is None and order.within is not None:
         crossing = _within(order, mover)
