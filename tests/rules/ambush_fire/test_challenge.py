@@ -28,8 +28,9 @@ SECOND_TANK = {
 GAP = {"zone": [[1000, 600], [1000, 800]], "target_class": "vehicle"}
 
 
-def ready(order: dict[str, Any] | None = GAP, seed: int = 3) -> Game:
-    game = Game.create({**SCENARIO, "units": [*SCENARIO["units"], SECOND_TANK]}, seed=seed)
+def ready(order: dict[str, Any] | None = GAP, seed: int = 3, **switches: Any) -> Game:
+    units = [*SCENARIO["units"], SECOND_TANK]
+    game = Game.create({**SCENARIO, "units": units, "switches": switches}, seed=seed)
     game.command(
         GERMANS,
         {

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from ghillie import Refusal
+from ghillie import Game, Refusal
 from ghillie.state import Level
 
-from .test_challenge import ready, said
+from .test_challenge import pid, ready, said
 from .test_close_combat import WALL, lying_in_wait
 
 GERMANS, SOVIETS = "germans", "soviets"
@@ -55,3 +55,38 @@ def test_BMF_R19_a_failed_attacker_left_in_the_open_is_fired_at_full_chance() ->
     )
     # No 10% reduction: "the defender is not surprised".
     assert said(game, GERMANS)[-1].startswith("T-34 (2) fires at Grenadiers (70%): ")
+
+
+def _returned_and_lived(consumes: bool) -> tuple[Game, str]:
+    """A Challenge Fire answered, both the PaK and the lead T-34 still there: the fire
+    phase, the Soviets (who moved second) to fire first."""
+    for seed in range(60):
+        game = ready(seed=seed, **{"bmf.return_fire_consumes": consumes})
+        lead = pid(game, "t34_1")
+        pak = pid(game, "pak")
+        game.command(SOVIETS, {"type": "move", "units": [{"unit": "t34_1", "path": [[900, 700]]}]})
+        game.command(SOVIETS, {"type": "return_fire", "fire": True, "chance": 55})
+        if lead in game.state.pieces and pak in game.state.pieces:
+            game.command(SOVIETS, {"type": "end_step"})  # the fire phase
+            return game, pak
+    pytest.fail("no seed left both standing")
+
+
+@pytest.mark.spec("BMF-A12")
+def test_bmf_a12_return_fire_is_free_by_default() -> None:
+    game, pak = _returned_and_lived(consumes=False)
+    game.command(SOVIETS, {"type": "fire", "unit": "t34_1", "target": pak, "chance": 40})
+    assert said(game, GERMANS)[-1].startswith("T-34 (1) fires at PaK 40 (40%): ")
+
+
+@pytest.mark.spec("BMF-A12")
+def test_bmf_a12_with_return_fire_consumes_the_unit_that_fired_back_may_not_fire() -> None:
+    game, pak = _returned_and_lived(consumes=True)
+    with pytest.raises(Refusal) as refused:
+        game.command(SOVIETS, {"type": "fire", "unit": "t34_1", "target": pak, "chance": 40})
+    assert refused.value.code == "may_not_fire"
+    assert refused.value.detail == (
+        "That unit fired back this turn: it may not fire again until next turn."
+    )
+    # Another unit, which did not fire back, still may.
+    game.command(SOVIETS, {"type": "fire", "unit": "t34_2", "target": pak, "chance": 40})

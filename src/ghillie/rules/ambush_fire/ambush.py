@@ -283,6 +283,8 @@ def after(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -
         firer_gone = False
         if answer.get("fire"):
             close = pending["kind"] == "close_combat"
+            if not close:  # a defence in close combat is no fire (BMF-A12)
+                units.note(ruling, target, Did.RETURNED_FIRE)
             penalty = checks.Penalty.DEFENCE if close else checks.Penalty.RETURN_AMBUSH
             percent = checks.chance(
                 int(answer.get("chance", 0)), penalty, scenario.switches.penalty_mode

@@ -32,6 +32,7 @@ class Did(StrEnum):
     TURNED = "turned"  # its turret
     CHALLENGED = "challenged"  # took Challenge Fire (BMF-R05, R07)
     CLOSE_COMBAT = "close_combat"
+    RETURNED_FIRE = "returned_fire"  # fired back at a challenger or an ambusher (BMF-A12)
 
 
 @dataclass(frozen=True)

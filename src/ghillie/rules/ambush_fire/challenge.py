@@ -118,6 +118,7 @@ def shots(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -
         }
     )
     if answer.get("fire"):
+        units.note(ruling, target, Did.RETURNED_FIRE)
         ruling.tell_public(
             {
                 "text": say(
