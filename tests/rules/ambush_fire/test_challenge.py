@@ -193,3 +193,18 @@ def test_BMF_T03_a_target_whose_weapon_faces_away_may_not_fire_back() -> None:
     assert refused.value.code == "not_facing"
     game.command(SOVIETS, {"type": "return_fire"})
     assert [r.label for r in game.events()[-1].rolls] == ["challenge"]  # no return die
+
+
+@pytest.mark.spec("BMF-A04")
+def test_bmf_a04_a_challenge_with_no_zone_fires_only_if_no_zone_is_required() -> None:
+    bare = {"within": 500, "target_class": "vehicle"}
+    game = ready(order=bare)
+    game.command(SOVIETS, {"type": "move", "units": [{"unit": "t34_1", "path": [[900, 700]]}]})
+    assert game.state.window is None  # DEFAULT: a challenge needs its zone
+    game = ready(order=bare, **{"bmf.challenge_requires_zone": False})
+    game.command(SOVIETS, {"type": "move", "units": [{"unit": "t34_1", "path": [[900, 700]]}]})
+    assert game.state.window is not None
+    # It stopped at the first point within 500 m of the PaK, at (1000, 300).
+    tank = game.state.pieces[pid(game, "t34_1")]
+    assert tank.public["at"][0] == pytest.approx(1300, abs=1)
+    assert said(game, SOVIETS)[-1].startswith("Challenge Fire! PaK 40 fires at T-34 (1)")

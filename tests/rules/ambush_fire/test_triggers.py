@@ -81,3 +81,19 @@ def test_bmf_s2_an_ambush_waits_for_a_concealed_mover_to_leave_cover() -> None:
     assert when(ambush, Mover("s1", "infantry", scouts.path), GROUND) is not None
     assert crossing is not None
     assert crossing.point == pytest.approx((400, 500))
+
+
+@pytest.mark.spec("BMF-A04")
+def test_bmf_a04_with_no_zone_required_challenge_fire_takes_the_first_exposed_point() -> None:
+    bare = Order("o3", 3, "challenge", firer=(500, 700), target_class="vehicle")
+    assert when(bare, tank("t1", 500), GROUND) is None  # DEFAULT: no zone, no fire
+    anywhere = Order("o3", 3, "challenge", firer=(500, 700), needs_zone=False)
+    crossing = when(anywhere, tank("t1", 500), GROUND)
+    assert crossing is not None  # within 1250 m: where it leaves the wood
+    assert crossing.point == pytest.approx((400, 500))
+    near = Order("o3", 3, "challenge", firer=(500, 700), within=210, needs_zone=False)
+    crossing = when(near, tank("t1", 500), GROUND)
+    assert crossing is not None  # the first exposed point within 210 m
+    assert crossing.point == pytest.approx((436, 500), abs=1)
+    # Never in cover: a mover that stays in the town is not taken.
+    assert when(anywhere, Mover("t2", "vehicle", ((700, 500), (900, 500))), GROUND) is None

@@ -52,7 +52,7 @@ def move(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
     advance(ruling, scenario, side, list(routes))
 
 
-def _orders(ruling: Ruling[Board], side: str) -> list[triggers.Order]:
+def _orders(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> list[triggers.Order]:
     out = []
     for piece in ruling.state.pieces.values():
         if piece.kind != ORDER or piece.owner == side:
@@ -88,6 +88,7 @@ def _orders(ruling: Ruling[Board], side: str) -> list[triggers.Order]:
                 float(trigger["radius"]),
                 trigger["within"],
                 trigger["target_class"],
+                scenario.switches.challenge_requires_zone,
             )
         )
     return out
@@ -107,11 +108,11 @@ def advance(
         )
         for m in movers
     ]
-    fired = triggers.first_fired(_orders(ruling, side), walkers, ground)
+    fired = triggers.first_fired(_orders(ruling, scenario, side), walkers, ground)
     while fired is not None and ambush.unseen_launch(ruling, scenario, fired):
         # BMF-A23 at arrival: the missile flies unseen, and the move goes on untouched.
         ambush.launch(ruling, scenario, side, fired, movers)
-        fired = triggers.first_fired(_orders(ruling, side), walkers, ground)
+        fired = triggers.first_fired(_orders(ruling, scenario, side), walkers, ground)
     if fired is None:
         for walker in walkers:
             if walker.concealed:  # BMF S2: seen where it crossed open ground, and no more

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .geometry import (
+    AMBUSH_FIRE_RANGE,
     ChallengeZone,
     Crossing,
     Ground,
@@ -37,6 +38,9 @@ class Order:
     radius: float = 0.0
     within: float | None = None
     target_class: str | None = None
+    # BMF-A04: Challenge Fire only at a zone (``bmf.challenge_requires_zone``); off, an
+    # order with no zone takes the first exposed point within ``within`` (or 1250 m).
+    needs_zone: bool = True
 
 
 @dataclass(frozen=True)
@@ -94,12 +98,28 @@ def when(order: Order, mover: Mover, ground: Ground) -> Crossing | None:
         return None
     zone = _zone(order)
     if order.reaction == "challenge":
-        return challenge_point(mover.path, zone, ground) if zone is not None else None
+        if zone is not None:
+            return challenge_point(mover.path, zone, ground)
+        return None if order.needs_zone else _exposed_within(order, mover, ground)
     if not mover.concealed:
         return _ambush_point(order, zone, mover)
     for stretch in ground.exposed_stretches(mover.path):
         part = Mover(mover.id, mover.unit_class, tuple(between(mover.path, *stretch)))
         found = _ambush_point(order, zone, part)
+        if found is not None:
+            along = stretch.start + found.distance
+            return Crossing(along, point_along(mover.path, along))
+    return None
+
+
+def _exposed_within(order: Order, mover: Mover, ground: Ground) -> Crossing | None:
+    """BMF-A04's other reading: the first exposed point of the move within the order's
+    distance of the firer, or within Ambush Fire's 1250 m if it gives none."""
+    reach = order.within if order.within is not None else AMBUSH_FIRE_RANGE
+    ranged = Order(order.id, order.number, order.reaction, order.firer, within=reach)
+    for stretch in ground.exposed_stretches(mover.path):
+        part = Mover(mover.id, mover.unit_class, tuple(between(mover.path, *stretch)))
+        found = _within(ranged, part)
         if found is not None:
             along = stretch.start + found.distance
             return Crossing(along, point_along(mover.path, along))
