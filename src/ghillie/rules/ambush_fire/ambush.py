@@ -40,7 +40,7 @@ def fire(
     target = ruling.piece(fired.target)
     atgm = firer.public["class"] == UnitClass.ATGM.value
     if flies(ruling, fired):
-        launch(ruling, scenario, side, fired, movers)
+        launch(ruling, scenario, side, fired, movers, then)
         return
     _reveal(ruling, scenario, order.id, target.id)
     units.note(ruling, ruling.piece(firer.id), Did.FIRED)
@@ -188,6 +188,7 @@ def launch(
     side: str,
     fired: triggers.Fired,
     movers: list[str],
+    then: str = units.MOVE,
 ) -> None:
     """BMF-A10, A23: an ATGM's ambush at exactly 1250 m has its normal flight time. In this
     game that means: the missile is launched where the trigger came, the target's move goes
@@ -221,7 +222,7 @@ def launch(
         move={
             "kind": "launch",
             "side": side,
-            "then": units.MOVE,
+            "then": then,
             "movers": movers,
             "firer": firer.id,
             "target": target.id,
@@ -241,7 +242,9 @@ def flying(ruling: Ruling[Board], side: str) -> list[str]:
     return [p.id for p in sorted(found, key=lambda p: int(p.public["number"]))]
 
 
-def land(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> bool:
+def land(
+    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, then: str = units.MOVE
+) -> bool:
     """The first missile in flight at the moving side arrives, now that the move has ended
     (BMF-A10). True if one did something (it may have opened a window)."""
     for order_id in flying(ruling, side):
@@ -265,7 +268,7 @@ def land(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> bool
             order_id,
             target_id,
             [],
-            units.MOVE,
+            then,
             answered=bool(flight["seen"]),
         )
         ruling.remove(order_id)

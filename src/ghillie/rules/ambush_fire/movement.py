@@ -15,7 +15,7 @@ from ghillie.state import Window
 from . import ambush, challenge, close_combat, eligibility, geometry, transit, triggers, units
 from .board import ORDER, UNIT, Board, Did
 from .commands import Move, ReturnFire
-from .scenario import AmbushFireScenario, Diet
+from .scenario import AmbushFireScenario, AmbushTiming, Diet
 from .setup import metres
 from .units import RETREAT, RETURN_FIRE
 
@@ -53,12 +53,23 @@ def move(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
 
 
 def _orders(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> list[triggers.Order]:
+    """The standing orders that may fire during the side's move (BMF-A17: with
+    ``bmf.ambush_timing = fire_phase`` only Challenge Fire does)."""
+    kinds = ("challenge",) if scenario.switches.ambush_timing is AmbushTiming.FIRE_PHASE else ()
+    return standing_orders(ruling, scenario, side, kinds or NO_STANDING_ORDER_KIND)
+
+
+def standing_orders(
+    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, kinds: tuple[str, ...]
+) -> list[triggers.Order]:
+    """The standing orders of the side's enemies, of these kinds, that may fire now (their
+    unit there and eligible, no missile of theirs in flight), as the triggers read them."""
     out = []
     for piece in ruling.state.pieces.values():
         if piece.kind != ORDER or piece.owner == side:
             continue
         s = piece.secret
-        if s["reaction"] not in NO_STANDING_ORDER_KIND:
+        if s["reaction"] not in kinds:
             continue
         if s["unit"] not in ruling.state.pieces or "flight" in s:
             continue  # its unit is gone, or its missile is in flight

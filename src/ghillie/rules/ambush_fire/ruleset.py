@@ -14,7 +14,7 @@ from ghillie.state import GameState, Phase, Piece, Window
 from ghillie.words import N_, Say, say
 from ghillie.words.piece import PieceWords
 
-from . import fire, movement, setup, words
+from . import fire, movement, opening, setup, words
 from .board import ORDER, Board, Step, fold
 from .commands import (
     COMMANDS,
@@ -141,6 +141,8 @@ def _end_step(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) ->
             ruling.tell_public(
                 {"text": say("The fire phase: {side} fire first.", side=scenario.side_name(second))}
             )
+            # BMF-A17: the standing Ambush Fire and Close Combat orders first.
+            opening.opening_fire(ruling, scenario)
         return
     if ruling.board.done < set(ruling.state.sides):
         ruling.change_board("moving", side=scenario.first)

@@ -71,6 +71,11 @@ def go_on(
 ) -> None:
     """What a reaction interrupted goes on: the move (the walk is ``movement``'s, which
     calls the reactions), or the standing orders' turn at the start of the fire phase."""
+    if then == FIRE_PHASE:
+        from .opening import opening_fire
+
+        opening_fire(ruling, scenario)
+        return
     from .movement import advance
 
     advance(ruling, scenario, side, movers)
