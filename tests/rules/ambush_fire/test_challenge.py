@@ -77,7 +77,7 @@ def said(game: Game, side: str, since: int = 0) -> list[str]:
 @pytest.mark.spec("BMF-R03")
 @pytest.mark.spec("BMF-A04")
 @pytest.mark.spec("BMF-A22")
-def test_BMF_R01_a_standing_order_fires_at_the_first_vehicle_through_the_gap() -> None:
+def test_bmf_r01_a_standing_order_fires_at_the_first_vehicle_through_the_gap() -> None:
     game = ready()
     seen = len(game.events())
     game.command(SOVIETS, column_move())
@@ -100,7 +100,7 @@ def test_BMF_R01_a_standing_order_fires_at_the_first_vehicle_through_the_gap() -
 @pytest.mark.spec("BMF-R04")
 @pytest.mark.spec("BMF-A05")
 @pytest.mark.spec("BMF-T03")
-def test_BMF_A05_both_shots_are_rolled_together_then_casualties_come_off() -> None:
+def test_bmf_a05_both_shots_are_rolled_together_then_casualties_come_off() -> None:
     game = ready()
     game.command(SOVIETS, column_move())
     seen = len(game.events())
@@ -116,7 +116,7 @@ def test_BMF_A05_both_shots_are_rolled_together_then_casualties_come_off() -> No
 
 @pytest.mark.spec("BMF-T02")
 @pytest.mark.spec("BMF-R06")
-def test_BMF_T02_the_lead_tank_destroyed_the_rest_of_the_column_stops() -> None:
+def test_bmf_t02_the_lead_tank_destroyed_the_rest_of_the_column_stops() -> None:
     for seed in range(40):
         game = ready(seed=seed)
         lead = pid(game, "t34_1")
@@ -163,7 +163,7 @@ def test_a_unit_moves_once_a_turn_and_never_through_impassable_ground() -> None:
 
 @pytest.mark.spec("BMF-R04")
 @pytest.mark.spec("BMF-T03")
-def test_BMF_T03_a_target_whose_weapon_faces_away_may_not_fire_back() -> None:
+def test_bmf_t03_a_target_whose_weapon_faces_away_may_not_fire_back() -> None:
     units = [
         {**u, "arc": 90, "facing": 270} if u["key"] == "t34_1" else u for u in SCENARIO["units"]
     ]

@@ -23,7 +23,7 @@ def tank(key: str, y: float, behind: float = 0) -> Mover:
 
 @pytest.mark.spec("BMF-R01")
 @pytest.mark.spec("BMF-A04")
-def test_BMF_R01_A04_challenge_fire_takes_a_mover_exposed_in_its_zone() -> None:
+def test_bmf_r01_a04_challenge_fire_takes_a_mover_exposed_in_its_zone() -> None:
     crossing = when(GAP, tank("t1", 500), GROUND)
     assert crossing is not None
     assert crossing.point == pytest.approx((500, 500))
@@ -33,7 +33,7 @@ def test_BMF_R01_A04_challenge_fire_takes_a_mover_exposed_in_its_zone() -> None:
 
 
 @pytest.mark.spec("BMF-R01")
-def test_BMF_R01_a_mover_that_stays_in_cover_is_never_challenged() -> None:
+def test_bmf_r01_a_mover_that_stays_in_cover_is_never_challenged() -> None:
     covered = Ground(
         2000,
         1000,
@@ -44,7 +44,7 @@ def test_BMF_R01_a_mover_that_stays_in_cover_is_never_challenged() -> None:
 
 @pytest.mark.spec("BMF-T02")
 @pytest.mark.spec("BMF-A19")
-def test_BMF_T02_the_first_tank_of_the_column_through_the_gap_draws_the_fire() -> None:
+def test_bmf_t02_the_first_tank_of_the_column_through_the_gap_draws_the_fire() -> None:
     column = [tank("t3", 500, behind=60), tank("t1", 500), tank("t2", 500, behind=30)]
     fired = first_fired([GAP], column, GROUND)
     assert fired is not None
@@ -52,7 +52,7 @@ def test_BMF_T02_the_first_tank_of_the_column_through_the_gap_draws_the_fire() -
 
 
 @pytest.mark.spec("BMF-R08")
-def test_BMF_R08_an_ambush_order_fires_at_the_first_enemy_within_its_distance_and_range() -> None:
+def test_bmf_r08_an_ambush_order_fires_at_the_first_enemy_within_its_distance_and_range() -> None:
     ambush = Order("o2", 2, "ambush", firer=(1500, 500), within=800)
     fired = first_fired([ambush], [tank("t1", 500)], GROUND)
     assert fired is not None
