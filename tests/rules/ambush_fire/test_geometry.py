@@ -9,7 +9,7 @@ from itertools import pairwise
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from shapely.geometry import LineString
+from shapely.geometry import LineString, Point
 
 from ghillie.rules.ambush_fire.geometry import (
     BLOCKED,
@@ -256,11 +256,15 @@ def test_exposed_stretches_are_exactly_where_the_path_is_out_of_cover(
         along = length * k / 200
         inside = any(s.start + 1e-6 < along < s.end - 1e-6 for s in stretches)
         outside = all(along < s.start - 1e-6 or along > s.end + 1e-6 for s in stretches)
-        here = GROUND.is_concealing(point_along(points, along))
+        point = point_along(points, along)
+        here = GROUND.is_concealing(point)
+        # Within EPS of a wood's edge either answer is right: a path that only touches
+        # cover stays exposed, and a float may put a point on the edge a hair outside.
+        edge = any(a.conceals and a.edge.distance(Point(point)) <= 1e-6 for a in GROUND.areas)
         if inside:
-            assert not here
+            assert not here or edge
         if outside:
-            assert here
+            assert here or edge
 
 
 @pytest.mark.spec("BMF-A04")

@@ -251,10 +251,14 @@ def _segments(points: Sequence[XY]) -> Iterable[tuple[float, XY, XY, float]]:
 
 
 def _lerp(p: XY, q: XY, t: float) -> XY:
-    # (1 - t) p + t q is exactly q at t = 1 (p + (q - p) t can miss it by a float, and put a
-    # waypoint on a wood's edge just outside the wood).
-    t = min(1.0, max(0.0, t))
-    return ((1 - t) * p[0] + t * q[0], (1 - t) * p[1] + t * q[1])
+    # The ends exactly (p + (q - p) t can miss q by a float at t = 1, and put a waypoint on
+    # a wood's edge just outside the wood); between them p + (q - p) t, which keeps a
+    # coordinate the segment does not change exactly as it is.
+    if t >= 1:
+        return q
+    if t <= 0:
+        return p
+    return (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t)
 
 
 def path_length(path: Path) -> float:
