@@ -13,7 +13,7 @@ import pytest
 from ghillie import Game
 from ghillie.state import Level
 
-from .test_challenge import pid, said
+from .test_challenge import SECOND_TANK, column_move, pid, said
 from .test_scenario import SCENARIO
 
 GERMANS, SOVIETS = "germans", "soviets"
@@ -184,3 +184,59 @@ def test_bmf_a23_a_launcher_destroyed_by_the_reply_loses_its_missile() -> None:
         assert game.state.window is None
         return
     pytest.fail("no seed let the reply destroy the launcher at 90%")
+
+
+def _crossfire(seed: int) -> Game:
+    """The ATGM's missile flies (1250 m) at the lead tank of a column that the PaK then
+    challenges at the dragons' teeth further on."""
+    game = Game.create({**SCENARIO, "units": [*SCENARIO["units"], SECOND_TANK, ATGM]}, seed=seed)
+    game.command(
+        GERMANS,
+        {
+            "type": "conceal",
+            "units": [
+                {"unit": "pak", "at": [1000, 300]},
+                {"unit": "grenadiers", "at": [1900, 100]},
+                {"unit": "atgm", "at": AT_1250},
+            ],
+        },
+    )
+    order = {"type": "standing_order", "unit": "atgm", "reaction": "ambush", "trigger": GAP}
+    game.command(GERMANS, {**order, "chance": 70})
+    teeth = {"zone": [[1000, 600], [1000, 800]], "target_class": "vehicle"}
+    order = {"type": "standing_order", "unit": "pak", "reaction": "challenge", "trigger": teeth}
+    game.command(GERMANS, {**order, "chance": 60})
+    game.command(GERMANS, {"type": "ready"})
+    game.command(SOVIETS, {"type": "ready"})
+    game.command(GERMANS, {"type": "end_step"})
+    game.command(SOVIETS, column_move())
+    game.command(SOVIETS, {"type": "return_fire"})  # to the launch: the move goes on
+    return game
+
+
+@pytest.mark.spec("BMF-A10")
+@pytest.mark.spec("BMF-R06")
+def test_bmf_a10_a_missile_in_flight_arrives_when_a_column_stops() -> None:
+    outcomes = set()
+    for seed in range(40):
+        game = _crossfire(seed)
+        assert said(game, SOVIETS)[-1].startswith("Challenge Fire! PaK 40 fires at T-34 (1)")
+        seen = len(game.events())
+        game.command(SOVIETS, {"type": "return_fire"})
+        lines = said(game, SOVIETS, seen)
+        if lines[0] == "PaK 40 destroys T-34 (1).":
+            # The column stops, the move is over: the missile arrives, and finds no target.
+            assert lines[1:] == [
+                "The rest of the column stops.",
+                "T-34 (2) moves to 1050, 700.",
+                "The missile finds no target.",
+            ]
+            outcomes.add("stopped")
+        else:
+            # The column drives on to the end of its move; then the missile arrives.
+            assert lines[1:3] == ["T-34 (1) moves to 900, 700.", "T-34 (2) moves to 950, 700."]
+            assert lines[3].startswith("ATGM team ")
+            outcomes.add("arrived")
+        if len(outcomes) == 2:
+            return
+    pytest.fail(f"only {outcomes} in 40 seeds")

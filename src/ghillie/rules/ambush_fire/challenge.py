@@ -15,7 +15,7 @@ from ghillie.ruling import Ruling
 from ghillie.state import Level, Window
 from ghillie.words import say
 
-from . import checks, geometry, triggers, units
+from . import ambush, checks, geometry, transit, triggers, units
 from .board import Board, Did
 from .commands import ReturnFire
 from .scenario import AmbushFireScenario
@@ -138,10 +138,16 @@ def shots(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -
     if hit:
         ruling.remove(target.id)
         # BMF-R06: the first vehicle through the gap destroyed, the rest of the column stops.
-        for m in movers:
-            piece = ruling.piece(m)
-            units.arrive(ruling, m, piece.secret["route"][0])
+        ground = units.ground(scenario)
         if movers:
             ruling.tell_public({"text": say("The rest of the column stops.", rules=("BMF-R06",))})
+        for m in movers:
+            piece = ruling.piece(m)
+            concealed = bool(piece.public.get("concealed"))
+            stop = piece.secret["route"][0]
+            units.arrive(ruling, m, stop)
+            if concealed:  # BMF S2, S3: concealed again in cover, revealed in the open
+                transit.ends(ruling, ground, m, (float(stop[0]), float(stop[1])))
+        ambush.land(ruling, scenario, target.owner)  # the move has ended (BMF-A10)
         return
     units.go_on(ruling, scenario, target.owner, movers)
