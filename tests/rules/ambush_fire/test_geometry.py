@@ -7,7 +7,7 @@ import math
 from itertools import pairwise
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString, Point
 
@@ -237,6 +237,7 @@ def test_the_exposed_stretch_between_two_woods() -> None:
 
 
 @pytest.mark.spec("BMF-R01")
+@settings(deadline=None)  # 200 terrain look-ups an example: slow on a busy machine
 @given(
     st.lists(
         st.tuples(st.integers(0, 2000), st.integers(0, 1000)).map(lambda p: (p[0], p[1])),

@@ -94,3 +94,30 @@ def test_bmf_a17_an_order_with_no_target_in_reach_at_the_fire_phase_keeps_waitin
     order = [p for p in game.state.pieces.values() if p.kind == "order"]
     assert len(order) == 1
     assert pid(game, "grenadiers") in game.state.pieces
+
+
+@pytest.mark.spec("BMF-A17")
+@pytest.mark.spec("BMF-R15")
+def test_bmf_a17_a_close_combat_order_strikes_at_the_start_of_the_fire_phase() -> None:
+    units = [*SCENARIO["units"], SECOND_TANK]
+    game = Game.create({**SCENARIO, "units": units}, seed=2)
+    game.command(
+        GERMANS,
+        {
+            "type": "conceal",
+            "units": [
+                {"unit": "pak", "at": [1000, 300]},
+                {"unit": "grenadiers", "at": [1800, 740]},
+            ],
+        },
+    )
+    order = {"type": "standing_order", "unit": "grenadiers", "reaction": "close_combat"}
+    game.command(GERMANS, {**order, "trigger": {}, "chance": 45})
+    game.command(GERMANS, {"type": "ready"})
+    game.command(SOVIETS, {"type": "ready"})
+    game.command(GERMANS, {"type": "end_step"})
+    seen = len(game.events())
+    game.command(SOVIETS, {"type": "end_step"})  # the T-34s never moved
+    lines = said(game, SOVIETS, seen)
+    # 40 m from T-34 (1), within its 50 m reach; T-34 (2), 64 m off, is not.
+    assert lines[1].startswith("Ambush Close Combat! Grenadiers dashes out of cover at T-34 (1)")

@@ -127,3 +127,36 @@ def test_bmf_s2_two_routes_with_the_same_open_stretch_look_the_same() -> None:
     other = ready(start=[150, 1150])
     march(other, OTHER_ROUTE)
     assert _seen(one) == _seen(other)
+
+
+def test_bmf_s2_the_enemy_sees_what_kind_of_unit_crossed_not_which() -> None:
+    pioneers = {
+        "key": "pioneers",
+        "side": "germans",
+        "name": "Pioneers",
+        "class": "infantry",
+        "diet": "omnivore",
+        "concealed": True,
+    }
+
+    def world(who: str) -> Game:
+        game = Game.create(
+            {
+                **SCENARIO,
+                "terrain": [*SCENARIO["terrain"], *WOODS],
+                "units": [*SCENARIO["units"], pioneers],
+            },
+            seed=5,
+        )
+        hidden = [
+            {"unit": "pak", "at": [1000, 300]},
+            {"unit": "grenadiers", "at": [100, 1000]},
+            {"unit": "pioneers", "at": [100, 1000]},
+        ]
+        game.command(GERMANS, {"type": "conceal", "units": hidden})
+        game.command(GERMANS, {"type": "ready"})
+        game.command(SOVIETS, {"type": "ready"})
+        game.command(GERMANS, {"type": "move", "units": [{"unit": who, "path": ROUTE}]})
+        return game
+
+    assert _seen(world("grenadiers")) == _seen(world("pioneers"))
