@@ -96,7 +96,7 @@ def _reveal(
     )
     for unit_id in shown:
         unit = ruling.piece(unit_id)
-        ruling.update(unit_id, public={"at": unit.secret["at"], "concealed": False})
+        ruling.update(unit_id, public={"at": units.xy(unit.secret["at"]), "concealed": False})
         for other in ruling.state.others(unit.owner):
             ruling.reveal(unit_id, other, Level.IDENTIFIED)
     ruling.tell_public(
@@ -329,15 +329,15 @@ def after(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -
     # RETREAT: the ambusher's path was checked when it was given.
     path = answer.get("path") or []
     if path:
-        end = metres(scenario, (path[-1][0], path[-1][1]))
-        ruling.update(firer.id, public={"at": [round(end[0], 2), round(end[1], 2)]})
+        end = units.xy(metres(scenario, (path[-1][0], path[-1][1])))
+        ruling.update(firer.id, public={"at": end})
         ruling.tell_public(
             {
                 "text": say(
                     "{firer} retreats to {x}, {y}.",
                     firer=firer.public["name"],
-                    x=round(end[0], 2),
-                    y=round(end[1], 2),
+                    x=end[0],
+                    y=end[1],
                     rules=("BMF-R13",),
                 )
             }

@@ -38,7 +38,7 @@ def fire(
         ruling.open(order.id, other, "unit", "reaction", "trigger", "chance")
         # BMF-A22: the firer is revealed to the side it fired at, where and what it is.
         if firer.public.get("concealed"):
-            ruling.update(firer.id, public={"at": firer.secret["at"], "concealed": False})
+            ruling.update(firer.id, public={"at": units.xy(firer.secret["at"]), "concealed": False})
         ruling.reveal(firer.id, other, Level.IDENTIFIED)
     units.note(ruling, ruling.piece(firer.id), Did.CHALLENGED)
     units.note(ruling, ruling.piece(firer.id), Did.FIRED)

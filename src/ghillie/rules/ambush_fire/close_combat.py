@@ -33,7 +33,7 @@ def attack(
     run = geometry.dash(
         units.where(attacker), fired.point, dict(attacker.secret["running"]), units.ground(scenario)
     )
-    end = [round(run.end[0], 2), round(run.end[1], 2)]
+    end = units.xy(run.end)
     ruling.update(attacker.id, public={"at": end, "concealed": False})
     for other in ruling.state.others(attacker.owner):
         ruling.reveal(attacker.id, other, Level.IDENTIFIED)

@@ -15,7 +15,7 @@ from ghillie.ruling import Ruling
 from ghillie.state import Level
 from ghillie.words import say
 
-from . import checks, eligibility
+from . import checks, eligibility, units
 from .board import UNIT, Board, Did, did
 from .commands import Fire
 from .scenario import AmbushFireScenario
@@ -47,7 +47,7 @@ def fire(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
     turned[str(turn)] = sorted({*turned.get(str(turn), []), Did.FIRED.value})
     ruling.update(firer.id, public={"history": turned})
     if firer.public.get("concealed") and scenario.switches.fire_reveals:
-        ruling.update(firer.id, public={"concealed": False, "at": firer.secret["at"]})
+        ruling.update(firer.id, public={"concealed": False, "at": units.xy(firer.secret["at"])})
         ruling.reveal(firer.id, target.owner, Level.IDENTIFIED)
     ruling.tell_public(
         {

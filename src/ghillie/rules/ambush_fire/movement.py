@@ -47,7 +47,7 @@ def move(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
             )
         routes[unit.id] = route
     for unit_id, route in routes.items():
-        ruling.update(unit_id, secret={"route": [list(p) for p in route]})
+        ruling.update(unit_id, secret={"route": [units.xy(p, places=None) for p in route]})
         units.note(ruling, ruling.piece(unit_id), Did.MOVED)
     advance(ruling, scenario, side, list(routes))
 
@@ -141,7 +141,7 @@ def advance(
                 ruling, ground, walker.id, geometry.path_until(walker.path, fired.along)
             )
         rest = [where, *[p for p in walker.path if _beyond(walker.path, p, fired.along)]]
-        ruling.update(walker.id, secret={"route": [list(p) for p in rest]})
+        ruling.update(walker.id, secret={"route": [units.xy(p, places=None) for p in rest]})
         units.arrive(ruling, walker.id, where, final=False)
         if walker.concealed and walker.id == fired.target:
             transit.reveal(ruling, walker.id, where)  # in the firer's sights (S3)

@@ -20,15 +20,15 @@ from ghillie.ruling import Ruling
 from ghillie.state import Level
 from ghillie.words import say
 
-from . import geometry
+from . import geometry, units
 from .board import Board
 from .words import CLASS_WORDS
 
 XY = tuple[float, float]
 
 
-def _xy(point: XY) -> list[float]:
-    return [round(float(point[0]), 2), round(float(point[1]), 2)]
+def _xy(point: XY) -> list[int | float]:
+    return units.xy(point)
 
 
 def tell_crossings(

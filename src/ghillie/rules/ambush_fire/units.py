@@ -19,6 +19,21 @@ MOVE = "move"  # what goes on after a reaction: the move it interrupted,
 FIRE_PHASE = "fire_phase"  # or the standing orders at the start of the fire phase (A17)
 
 
+def number(value: float) -> int | float:
+    """A length as the record writes it: a whole number of metres is an int (the record's
+    JSON writes 900.0 as 900, and an audit's replay must give back exactly what it reads)."""
+    value = float(value)
+    return int(value) if value.is_integer() else value
+
+
+def xy(point: Any, *, places: int | None = 2) -> list[int | float]:
+    """A point for a piece or a line: rounded to the centimetre (``places``), whole metres
+    as ints. ``places=None`` keeps it exact (a route, which the walk goes on along)."""
+    if places is None:
+        return [number(point[0]), number(point[1])]
+    return [number(round(float(point[0]), places)), number(round(float(point[1]), places))]
+
+
 def ground(scenario: AmbushFireScenario) -> geometry.Ground:
     areas = [
         geometry.Area(t.name, t.kind, tuple(t.outline), t.conceals, t.impassable)
@@ -42,7 +57,7 @@ def note(ruling: Ruling[Board], unit: Piece, what: Did) -> None:
 
 def arrive(ruling: Ruling[Board], unit_id: str, where: Any, *, final: bool = True) -> None:
     unit = ruling.piece(unit_id)
-    place = [round(float(where[0]), 2), round(float(where[1]), 2)]
+    place = xy(where)
     if unit.public.get("concealed"):
         ruling.update(unit_id, secret={"at": place})
     else:
