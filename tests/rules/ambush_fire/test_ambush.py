@@ -61,7 +61,7 @@ def ambushed(seed: int) -> Game:
 @pytest.mark.spec("BMF-R09")
 @pytest.mark.spec("BMF-A08")
 @pytest.mark.spec("BMF-T05")
-def test_BMF_A08_an_ambush_reveals_the_concealed_units_of_either_side_near_the_firer() -> None:
+def test_bmf_a08_an_ambush_reveals_the_concealed_units_of_either_side_near_the_firer() -> None:
     game = ambushed(seed=1)
     lines = said(game, SOVIETS)
     ambush = next(line for line in lines if line.startswith("Ambush Fire!"))
@@ -79,7 +79,7 @@ def test_BMF_A08_an_ambush_reveals_the_concealed_units_of_either_side_near_the_f
 @pytest.mark.spec("BMF-R13")
 @pytest.mark.spec("BMF-A13")
 @pytest.mark.spec("BMF-T07")
-def test_BMF_T07_casualties_first_then_return_fire_then_the_retreat() -> None:
+def test_bmf_r11_a13_t07_casualties_first_then_return_fire_then_the_retreat() -> None:
     for seed in range(60):
         game = ambushed(seed)
         lead = IDS["t34_1"]
@@ -115,3 +115,18 @@ def test_BMF_T07_casualties_first_then_return_fire_then_the_retreat() -> None:
 def test_the_movers_see_nothing_before_the_ambush_fires() -> None:
     game = ambushed(seed=1)
     assert "Grenadiers" not in str(view(game, SOVIETS)["log"][:-1])
+
+
+@pytest.mark.spec("BMF-A13")
+def test_bmf_a13_only_a_target_that_survived_may_return_fire() -> None:
+    asked = set()
+    for seed in range(40):
+        game = ambushed(seed)
+        window = game.state.window
+        assert window is not None
+        lead_lives = IDS["t34_1"] in game.state.pieces
+        # The lead tank was the target: asked for its return fire only if it survived; the
+        # second tank, no target, is never asked on its own account.
+        assert window.name == ("return_fire" if lead_lives else "retreat")
+        asked.add(window.name)
+    assert asked == {"return_fire", "retreat"}

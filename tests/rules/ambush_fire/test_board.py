@@ -9,7 +9,7 @@ from ghillie.rules.ambush_fire.board import Board, Did, Step, did, fold
 
 
 @pytest.mark.spec("BMF-A20")
-def test_BMF_A20_stationary_means_no_move_and_no_turret_turn_last_turn_or_this_one() -> None:
+def test_bmf_a20_stationary_means_no_move_and_no_turret_turn_last_turn_or_this_one() -> None:
     history = {"2": ["turned"], "3": []}
     # "stationary for one or more turns": nothing in the whole previous turn, and nothing
     # so far in this one. A turret turned last turn breaks it.

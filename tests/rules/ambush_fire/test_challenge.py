@@ -28,8 +28,9 @@ SECOND_TANK = {
 GAP = {"zone": [[1000, 600], [1000, 800]], "target_class": "vehicle"}
 
 
-def ready(order: dict[str, Any] | None = GAP, seed: int = 3) -> Game:
-    game = Game.create({**SCENARIO, "units": [*SCENARIO["units"], SECOND_TANK]}, seed=seed)
+def ready(order: dict[str, Any] | None = GAP, seed: int = 3, **switches: Any) -> Game:
+    units = [*SCENARIO["units"], SECOND_TANK]
+    game = Game.create({**SCENARIO, "units": units, "switches": switches}, seed=seed)
     game.command(
         GERMANS,
         {
@@ -76,7 +77,7 @@ def said(game: Game, side: str, since: int = 0) -> list[str]:
 @pytest.mark.spec("BMF-R03")
 @pytest.mark.spec("BMF-A04")
 @pytest.mark.spec("BMF-A22")
-def test_BMF_R01_a_standing_order_fires_at_the_first_vehicle_through_the_gap() -> None:
+def test_bmf_r01_a_standing_order_fires_at_the_first_vehicle_through_the_gap() -> None:
     game = ready()
     seen = len(game.events())
     game.command(SOVIETS, column_move())
@@ -99,7 +100,7 @@ def test_BMF_R01_a_standing_order_fires_at_the_first_vehicle_through_the_gap() -
 @pytest.mark.spec("BMF-R04")
 @pytest.mark.spec("BMF-A05")
 @pytest.mark.spec("BMF-T03")
-def test_BMF_A05_both_shots_are_rolled_together_then_casualties_come_off() -> None:
+def test_bmf_a05_both_shots_are_rolled_together_then_casualties_come_off() -> None:
     game = ready()
     game.command(SOVIETS, column_move())
     seen = len(game.events())
@@ -115,7 +116,7 @@ def test_BMF_A05_both_shots_are_rolled_together_then_casualties_come_off() -> No
 
 @pytest.mark.spec("BMF-T02")
 @pytest.mark.spec("BMF-R06")
-def test_BMF_T02_the_lead_tank_destroyed_the_rest_of_the_column_stops() -> None:
+def test_bmf_t02_the_lead_tank_destroyed_the_rest_of_the_column_stops() -> None:
     for seed in range(40):
         game = ready(seed=seed)
         lead = pid(game, "t34_1")
@@ -162,7 +163,7 @@ def test_a_unit_moves_once_a_turn_and_never_through_impassable_ground() -> None:
 
 @pytest.mark.spec("BMF-R04")
 @pytest.mark.spec("BMF-T03")
-def test_BMF_T03_a_target_whose_weapon_faces_away_may_not_fire_back() -> None:
+def test_bmf_t03_a_target_whose_weapon_faces_away_may_not_fire_back() -> None:
     units = [
         {**u, "arc": 90, "facing": 270} if u["key"] == "t34_1" else u for u in SCENARIO["units"]
     ]
@@ -192,3 +193,18 @@ def test_BMF_T03_a_target_whose_weapon_faces_away_may_not_fire_back() -> None:
     assert refused.value.code == "not_facing"
     game.command(SOVIETS, {"type": "return_fire"})
     assert [r.label for r in game.events()[-1].rolls] == ["challenge"]  # no return die
+
+
+@pytest.mark.spec("BMF-A04")
+def test_bmf_a04_a_challenge_with_no_zone_fires_only_if_no_zone_is_required() -> None:
+    bare = {"within": 500, "target_class": "vehicle"}
+    game = ready(order=bare)
+    game.command(SOVIETS, {"type": "move", "units": [{"unit": "t34_1", "path": [[900, 700]]}]})
+    assert game.state.window is None  # DEFAULT: a challenge needs its zone
+    game = ready(order=bare, **{"bmf.challenge_requires_zone": False})
+    game.command(SOVIETS, {"type": "move", "units": [{"unit": "t34_1", "path": [[900, 700]]}]})
+    assert game.state.window is not None
+    # It stopped at the first point within 500 m of the PaK, at (1000, 300).
+    tank = game.state.pieces[pid(game, "t34_1")]
+    assert tank.public["at"][0] == pytest.approx(1300, abs=1)
+    assert said(game, SOVIETS)[-1].startswith("Challenge Fire! PaK 40 fires at T-34 (1)")

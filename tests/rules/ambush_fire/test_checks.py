@@ -126,7 +126,7 @@ def test_a_chance_and_a_penalty_are_whole_percents(mode: PenaltyMode) -> None:
 
 
 @pytest.mark.spec("BMF-R03", "BMF-R04", "BMF-R12", "BMF-R17", "BMF-R19")
-def test_the_penalty_table_is_the_texts() -> None:
+def test_bmf_r17_the_penalty_table_is_the_texts() -> None:
     assert bmf.PENALTIES == {
         "challenge": 10,
         "return-challenge": 20,
@@ -140,7 +140,7 @@ def test_the_penalty_table_is_the_texts() -> None:
 
 
 @pytest.mark.spec("BMF-R03")
-def test_challenge_fire_is_ten_lower() -> None:
+def test_bmf_r03_challenge_fire_is_ten_lower() -> None:
     assert bmf.chance(60, Penalty.CHALLENGE, ADDITIVE) == 50
     assert bmf.chance(60, Penalty.CHALLENGE, MULTIPLICATIVE) == 54
     for base in range(101):
@@ -149,7 +149,7 @@ def test_challenge_fire_is_ten_lower() -> None:
 
 
 @pytest.mark.spec("BMF-R04")
-def test_the_reply_to_challenge_fire_is_twenty_lower() -> None:
+def test_bmf_r04_the_reply_to_challenge_fire_is_twenty_lower() -> None:
     assert bmf.chance(55, Penalty.RETURN_CHALLENGE, ADDITIVE) == 35
     assert bmf.chance(55, Penalty.RETURN_CHALLENGE, MULTIPLICATIVE) == 44
     for base in range(101):
@@ -158,7 +158,7 @@ def test_the_reply_to_challenge_fire_is_twenty_lower() -> None:
 
 
 @pytest.mark.spec("BMF-R12")
-def test_return_fire_after_an_ambush_is_ten_lower_and_the_ambush_itself_is_not() -> None:
+def test_bmf_r12_return_fire_after_an_ambush_is_ten_lower_and_the_ambush_itself_is_not() -> None:
     assert bmf.chance(60, Penalty.RETURN_AMBUSH, ADDITIVE) == 50
     assert nonzero(bmf.check_for("return-ambush", 60, ADDITIVE)) == shot_oracle(50)
     assert nonzero(bmf.check_for("return-ambush", 60, MULTIPLICATIVE)) == shot_oracle(54)
@@ -167,7 +167,7 @@ def test_return_fire_after_an_ambush_is_ten_lower_and_the_ambush_itself_is_not()
 
 
 @pytest.mark.spec("BMF-R17", "BMF-A02")
-def test_the_defence_in_an_ambush_close_combat_is_ten_lower() -> None:
+def test_bmf_a02_the_defence_in_an_ambush_close_combat_is_ten_lower() -> None:
     assert bmf.chance(50, Penalty.DEFENCE, ADDITIVE) == 40  # A02: a % chance, -10 points
     assert bmf.chance(50, Penalty.DEFENCE, MULTIPLICATIVE) == 45
     assert bmf.chance(8, Penalty.DEFENCE, ADDITIVE) == 0

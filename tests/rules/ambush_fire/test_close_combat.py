@@ -56,7 +56,7 @@ def lying_in_wait(
 @pytest.mark.spec("BMF-R17")
 @pytest.mark.spec("BMF-A02")
 @pytest.mark.spec("BMF-R18")
-def test_BMF_R16_R17_the_attack_first_then_the_defence_at_minus_10_then_the_retreat() -> None:
+def test_bmf_r16_r17_the_attack_first_then_the_defence_at_minus_10_then_the_retreat() -> None:
     for seed in range(60):
         game, ids = lying_in_wait([1100, 745], seed)
         lines = said(game, SOVIETS)
@@ -83,7 +83,7 @@ def test_BMF_R16_R17_the_attack_first_then_the_defence_at_minus_10_then_the_retr
 @pytest.mark.spec("BMF-R19")
 @pytest.mark.spec("BMF-A16")
 @pytest.mark.spec("BMF-T08")
-def test_BMF_T08_a_blocked_dash_is_a_failed_contact_in_the_open() -> None:
+def test_bmf_t08_a_blocked_dash_is_a_failed_contact_in_the_open() -> None:
     # The grenadiers wait behind the rubble: the tank comes within 50 m, but the way is shut.
     game, ids = lying_in_wait([1100, 745], seed=2, terrain=[WALL])
     lines = said(game, SOVIETS)
@@ -98,7 +98,7 @@ def test_BMF_T08_a_blocked_dash_is_a_failed_contact_in_the_open() -> None:
 
 
 @pytest.mark.spec("BMF-R14")
-def test_BMF_R14_a_vehicle_makes_no_ambush_close_combat() -> None:
+def test_bmf_r14_a_vehicle_makes_no_ambush_close_combat() -> None:
     data = {**SCENARIO, "units": [*SCENARIO["units"], SECOND_TANK]}
     game = Game.create(data, seed=1)
     game.command(

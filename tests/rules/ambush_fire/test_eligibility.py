@@ -28,7 +28,7 @@ def history(last: list[str], now: list[str]) -> dict[str, list[str]]:
         (False, False, False, False, False, False),
     ],
 )
-def test_BMF_T04_ambush_fire_eligibility(
+def test_bmf_t04_r07_ambush_fire_eligibility(
     concealed: bool,
     moved_last: bool,
     fired_last: bool,
@@ -43,14 +43,14 @@ def test_BMF_T04_ambush_fire_eligibility(
 
 
 @pytest.mark.spec("BMF-A14")
-def test_BMF_A14_firing_normally_this_turn_does_not_bar_ambush_fire() -> None:
+def test_bmf_a14_firing_normally_this_turn_does_not_bar_ambush_fire() -> None:
     assert eligibility.ambush(True, history([], ["fired"]), TURN) is None
 
 
 @pytest.mark.spec("BMF-R02")
 @pytest.mark.spec("BMF-R05")
 @pytest.mark.spec("BMF-A03")
-def test_BMF_R02_R05_challenge_fire_needs_a_stationary_firer_that_has_not_challenged() -> None:
+def test_bmf_r02_r05_challenge_fire_needs_a_stationary_firer_that_has_not_challenged() -> None:
     assert eligibility.challenge(history([], []), TURN) is None
     assert eligibility.challenge(history(["turned"], []), TURN) is not None  # not even a turret
     assert eligibility.challenge(history([], ["moved"]), TURN) is not None
@@ -62,7 +62,7 @@ def test_BMF_R02_R05_challenge_fire_needs_a_stationary_firer_that_has_not_challe
 @pytest.mark.spec("BMF-R14")
 @pytest.mark.spec("BMF-A15")
 @pytest.mark.spec("BMF-T08")
-def test_BMF_R14_A15_only_carnivores_and_omnivores_ambush_in_close_combat() -> None:
+def test_bmf_a15_r14_only_carnivores_and_omnivores_ambush_in_close_combat() -> None:
     quiet = history([], [])
     assert eligibility.close_combat(True, Diet.OMNIVORE, quiet, TURN) is None  # people
     assert eligibility.close_combat(True, Diet.CARNIVORE, quiet, TURN) is None
@@ -71,3 +71,14 @@ def test_BMF_R14_A15_only_carnivores_and_omnivores_ambush_in_close_combat() -> N
     assert eligibility.close_combat(False, Diet.OMNIVORE, quiet, TURN) is not None
     assert eligibility.close_combat(True, Diet.OMNIVORE, history(["fired"], []), TURN)
     assert eligibility.close_combat(True, Diet.OMNIVORE, history([], ["close_combat"]), TURN)
+
+
+@pytest.mark.spec("BMF-R07")
+def test_bmf_r07_an_ambusher_is_concealed_and_has_kept_still() -> None:
+    quiet = history([], [])
+    assert eligibility.ambush(True, quiet, TURN) is None
+    assert eligibility.ambush(False, quiet, TURN) == "Ambush Fire needs a concealed firer."
+    assert eligibility.ambush(True, history(["moved"], []), TURN) is not None
+    assert eligibility.ambush(True, history([], ["challenged"]), TURN) is not None
+    # Two turns ago is no bar: only the previous turn and this one count.
+    assert eligibility.ambush(True, {str(TURN - 2): ["moved", "fired"]}, TURN) is None

@@ -7,9 +7,9 @@ import math
 from itertools import pairwise
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
-from shapely.geometry import LineString
+from shapely.geometry import LineString, Point
 
 from ghillie.rules.ambush_fire.geometry import (
     BLOCKED,
@@ -78,7 +78,7 @@ def test_terrain_at_a_point_edges_included_and_open_ground_empty() -> None:
 
 
 @pytest.mark.spec("BMF-R15")
-def test_running_distance_by_terrain_kind() -> None:
+def test_bmf_r15_running_distance_by_terrain_kind() -> None:
     assert GROUND.running_at((500, 200), HUMAN) == 100  # open ground
     assert GROUND.running_at((200, 200), HUMAN) == 50  # woods
     assert GROUND.running_at((500, 902), HUMAN) == 100  # a kind not listed runs as open
@@ -128,7 +128,7 @@ def test_inches_measured_at_the_table_convert_with_the_ground_scale() -> None:
 
 
 @pytest.mark.spec("BMF-T06", "BMF-A10", "BMF-R08", "BMF-R10")
-def test_atgm_ambush_ranges() -> None:
+def test_bmf_r10_atgm_ambush_ranges() -> None:
     # 1000 m: legal and the missile arrives at once.
     assert in_ambush_range(1000)
     assert atgm_immediate(1000)
@@ -161,7 +161,7 @@ def test_the_1250_m_edge_from_positions_and_float_sums() -> None:
 
 
 @pytest.mark.spec("BMF-T05", "BMF-R09", "BMF-A06")
-def test_infantry_ambush_reveals_a_circle_125_m_round_the_firer() -> None:
+def test_bmf_r09_a06_t05_infantry_ambush_reveals_a_circle_125_m_round_the_firer() -> None:
     firer = (1000.0, 700.0)
     radius = reveal_radius("infantry")
     assert radius == 125  # 250 m wide: a diameter
@@ -177,7 +177,7 @@ def test_infantry_ambush_reveals_a_circle_125_m_round_the_firer() -> None:
 
 
 @pytest.mark.spec("BMF-T05", "BMF-A06", "BMF-A08")
-def test_an_atgm_reveals_625_m_round_it_of_either_side() -> None:
+def test_bmf_t05_an_atgm_reveals_625_m_round_it_of_either_side() -> None:
     firer = (1000.0, 700.0)
     radius = reveal_radius("atgm")
     assert radius == 625
@@ -194,7 +194,7 @@ def test_an_atgm_reveals_625_m_round_it_of_either_side() -> None:
 
 
 @pytest.mark.spec("BMF-A07")
-def test_vehicle_and_artillery_guns_reveal_like_at_guns_infantry_weapons_like_infantry() -> None:
+def test_bmf_a07_vehicle_and_artillery_guns_reveal_like_at_guns() -> None:
     assert reveal_radius("vehicle") == reveal_radius("artillery") == 625
     assert reveal_radius("infantry") == 125  # an MG team is infantry
     # The switch off: only the two classes the text names; the rest is not guessed.
@@ -237,6 +237,7 @@ def test_the_exposed_stretch_between_two_woods() -> None:
 
 
 @pytest.mark.spec("BMF-R01")
+@settings(deadline=None)  # 200 terrain look-ups an example: slow on a busy machine
 @given(
     st.lists(
         st.tuples(st.integers(0, 2000), st.integers(0, 1000)).map(lambda p: (p[0], p[1])),
@@ -256,11 +257,15 @@ def test_exposed_stretches_are_exactly_where_the_path_is_out_of_cover(
         along = length * k / 200
         inside = any(s.start + 1e-6 < along < s.end - 1e-6 for s in stretches)
         outside = all(along < s.start - 1e-6 or along > s.end + 1e-6 for s in stretches)
-        here = GROUND.is_concealing(point_along(points, along))
+        point = point_along(points, along)
+        here = GROUND.is_concealing(point)
+        # Within EPS of a wood's edge either answer is right: a path that only touches
+        # cover stays exposed, and a float may put a point on the edge a hair outside.
+        edge = any(a.conceals and a.edge.distance(Point(point)) <= 1e-6 for a in GROUND.areas)
         if inside:
-            assert not here
+            assert not here or edge
         if outside:
-            assert here
+            assert here or edge
 
 
 @pytest.mark.spec("BMF-A04")
@@ -332,7 +337,7 @@ def test_a_malformed_zone_is_refused() -> None:
 
 
 @pytest.mark.spec("BMF-A19", "BMF-R06")
-def test_a_column_crosses_the_gap_nose_to_tail_and_halts_where_it_is() -> None:
+def test_bmf_r06_a_column_crosses_the_gap_nose_to_tail_and_halts_where_it_is() -> None:
     gap = ChallengeZone.gap((500, 150), (500, 250))
     road = [(200.0, 200.0), (900.0, 200.0)]
     paths = {
@@ -352,7 +357,7 @@ def test_a_column_crosses_the_gap_nose_to_tail_and_halts_where_it_is() -> None:
 
 
 @pytest.mark.spec("BMF-A19")
-def test_units_level_with_each_other_keep_the_order_given() -> None:
+def test_bmf_a19_units_level_with_each_other_keep_the_order_given() -> None:
     gap = ChallengeZone.gap((500, 0), (500, 1000))
     paths = {"b": [(400, 100), (600, 100)], "a": [(400, 300), (600, 300)]}
     assert [key for key, _ in column_order(paths, gap)] == ["b", "a"]
@@ -378,7 +383,7 @@ ENEMY = (500.0, 400.0)  # 80 m north of the ambushers
 
 
 @pytest.mark.spec("BMF-T07", "BMF-A11", "BMF-R13", "BMF-R18")
-def test_a_retreat_of_at_most_50_m_away_from_the_enemy_is_allowed() -> None:
+def test_bmf_r13_r18_a11_a_retreat_of_at_most_50_m_away_from_the_enemy_is_allowed() -> None:
     west = [(450.0, 480.0)]  # 50 m west: now sqrt(50² + 80²) ≈ 94 m from the enemy
     verdict = retreat_ok(AMBUSHERS, west, [ENEMY], GROUND)
     assert verdict.ok
@@ -388,7 +393,7 @@ def test_a_retreat_of_at_most_50_m_away_from_the_enemy_is_allowed() -> None:
 
 
 @pytest.mark.spec("BMF-T07", "BMF-A11", "BMF-R13", "BMF-R18")
-def test_a_retreat_longer_than_50_m_is_refused() -> None:
+def test_bmf_r18_a_retreat_longer_than_50_m_is_refused() -> None:
     west = [(449.0, 480.0)]  # 51 m
     verdict = retreat_ok(AMBUSHERS, west, [ENEMY], GROUND)
     assert not verdict
@@ -399,7 +404,7 @@ def test_a_retreat_longer_than_50_m_is_refused() -> None:
 
 
 @pytest.mark.spec("BMF-T07", "BMF-A11", "BMF-R13", "BMF-R18")
-def test_a_retreat_must_end_farther_from_the_nearest_enemy() -> None:
+def test_bmf_a11_a_retreat_must_end_farther_from_the_nearest_enemy() -> None:
     assert retreat_ok(AMBUSHERS, [(500.0, 440.0)], [ENEMY], GROUND).reason == NOT_AWAY
     # Sideways round the enemy at the same distance is not away either.
     sideways = [(500 + 80 * math.sin(0.5), 400 + 80 * math.cos(0.5))]
@@ -415,7 +420,7 @@ def test_a_retreat_must_end_farther_from_the_nearest_enemy() -> None:
 
 
 @pytest.mark.spec("BMF-T07", "BMF-A11", "BMF-R13", "BMF-R18")
-def test_a_retreat_never_goes_through_the_marsh_marked_impassable() -> None:
+def test_bmf_t07_a_retreat_never_goes_through_the_marsh_marked_impassable() -> None:
     south = [(500.0, 520.0)]  # 40 m south, straight away from the enemy, into the marsh
     verdict = retreat_ok(AMBUSHERS, south, [ENEMY], GROUND)
     assert verdict.reasons == (IMPASSABLE,)
@@ -432,7 +437,7 @@ def test_a_retreat_never_goes_through_the_marsh_marked_impassable() -> None:
 
 
 @pytest.mark.spec("BMF-A21")
-def test_away_counts_only_the_enemies_given_those_the_retreating_side_sees() -> None:
+def test_bmf_a21_away_counts_only_the_enemies_given_those_the_retreating_side_sees() -> None:
     seen = [ENEMY]
     concealed = (400.0, 480.0)  # a hidden enemy 100 m west of the ambushers
     away_from_seen = [(450.0, 480.0)]  # 50 m west: 94 m from ENEMY, 50 m from the hidden one
@@ -447,7 +452,7 @@ def test_away_counts_only_the_enemies_given_those_the_retreating_side_sees() -> 
 
 
 @pytest.mark.spec("BMF-T01", "BMF-R15")
-def test_a_human_on_open_ground_reaches_50_m() -> None:
+def test_bmf_t01_a_human_on_open_ground_reaches_50_m() -> None:
     assert reach(100) == 50
     assert within_reach(50, 100)
     assert not within_reach(51, 100)
@@ -505,7 +510,7 @@ def test_a_target_60_m_off_on_open_ground_is_out_of_reach() -> None:
 
 
 @pytest.mark.spec("BMF-A16")
-def test_the_farthest_point_is_where_the_first_limit_falls() -> None:
+def test_bmf_a16_the_farthest_point_is_where_the_first_limit_falls() -> None:
     # The marsh is 70 m off, beyond the 50 m reach: it runs out of reach first.
     attacker = (500.0, 430.0)
     gone = dash(attacker, (500.0, 520.0), HUMAN, GROUND)
@@ -519,7 +524,7 @@ def test_the_farthest_point_is_where_the_first_limit_falls() -> None:
 
 
 @pytest.mark.spec("BMF-A18")
-def test_bearings_are_clockwise_from_the_top_edge_with_y_down() -> None:
+def test_bmf_a18_bearings_are_clockwise_from_the_top_edge_with_y_down() -> None:
     here = (100.0, 100.0)
     assert bearing(here, (100, 50)) == 0  # toward the top edge
     assert bearing(here, (150, 100)) == 90  # toward the right edge
@@ -562,3 +567,16 @@ def test_a_vehicle_faces_what_is_in_its_turrets_arc() -> None:
         faces(tank, 0, 400, (0, 100))
     with pytest.raises(ValueError, match="no bearing"):
         faces(tank, 0, 360, tank)
+
+
+@pytest.mark.spec("BMF-A06")
+def test_bmf_a06_the_reveal_area_is_a_circle_not_a_square_or_a_strip() -> None:
+    firer = (1000.0, 700.0)
+    radius = reveal_radius("infantry")  # 250 m wide: 125 m round the firer
+    near = 125 / math.sqrt(2) - 0.01  # on a diagonal, just inside the circle
+    units = {
+        "diagonal": (firer[0] + near, firer[1] + near),
+        "corner": (firer[0] + 120, firer[1] + 120),  # inside a 250 m square, 170 m off
+        "flank": (firer[0] + 300, firer[1]),  # on a frontage strip, 300 m off
+    }
+    assert revealed(firer, radius, units) == {"diagonal"}

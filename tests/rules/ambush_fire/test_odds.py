@@ -34,7 +34,7 @@ def test_the_odds_the_issue_names(query: str, chance: int, expected: Fraction) -
 
 
 @pytest.mark.spec("BMF-A01")
-def test_BMF_A01_multiplicative_reading_in_the_odds_too() -> None:
+def test_bmf_a01_multiplicative_reading_in_the_odds_too() -> None:
     sw = AmbushFireSwitches.model_validate({"bmf.penalty_mode": "multiplicative"})
     assert ODDS["challenge"].check(Shot(chance=60), sw).odds()["hit"] == by_hand(54)
     title = ODDS["challenge"].title(Shot(chance=60), ODDS["challenge"].check(Shot(chance=60), sw))

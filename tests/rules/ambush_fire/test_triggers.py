@@ -23,7 +23,7 @@ def tank(key: str, y: float, behind: float = 0) -> Mover:
 
 @pytest.mark.spec("BMF-R01")
 @pytest.mark.spec("BMF-A04")
-def test_BMF_R01_A04_challenge_fire_takes_a_mover_exposed_in_its_zone() -> None:
+def test_bmf_r01_a04_challenge_fire_takes_a_mover_exposed_in_its_zone() -> None:
     crossing = when(GAP, tank("t1", 500), GROUND)
     assert crossing is not None
     assert crossing.point == pytest.approx((500, 500))
@@ -33,7 +33,7 @@ def test_BMF_R01_A04_challenge_fire_takes_a_mover_exposed_in_its_zone() -> None:
 
 
 @pytest.mark.spec("BMF-R01")
-def test_BMF_R01_a_mover_that_stays_in_cover_is_never_challenged() -> None:
+def test_bmf_r01_a_mover_that_stays_in_cover_is_never_challenged() -> None:
     covered = Ground(
         2000,
         1000,
@@ -44,7 +44,7 @@ def test_BMF_R01_a_mover_that_stays_in_cover_is_never_challenged() -> None:
 
 @pytest.mark.spec("BMF-T02")
 @pytest.mark.spec("BMF-A19")
-def test_BMF_T02_the_first_tank_of_the_column_through_the_gap_draws_the_fire() -> None:
+def test_bmf_t02_the_first_tank_of_the_column_through_the_gap_draws_the_fire() -> None:
     column = [tank("t3", 500, behind=60), tank("t1", 500), tank("t2", 500, behind=30)]
     fired = first_fired([GAP], column, GROUND)
     assert fired is not None
@@ -52,7 +52,7 @@ def test_BMF_T02_the_first_tank_of_the_column_through_the_gap_draws_the_fire() -
 
 
 @pytest.mark.spec("BMF-R08")
-def test_BMF_R08_an_ambush_order_fires_at_the_first_enemy_within_its_distance_and_range() -> None:
+def test_bmf_r08_an_ambush_order_fires_at_the_first_enemy_within_its_distance_and_range() -> None:
     ambush = Order("o2", 2, "ambush", firer=(1500, 500), within=800)
     fired = first_fired([ambush], [tank("t1", 500)], GROUND)
     assert fired is not None
@@ -71,3 +71,29 @@ def test_of_two_orders_the_one_whose_trigger_comes_first_fires_then_the_earlier_
     assert fired.order == "late"  # x = 450 comes before x = 500 on the way east
     twin = Order("twin", 0, "challenge", firer=(500, 900), zone=((500, 400), (500, 600)))
     assert first_fired([GAP, twin], [tank("t1", 500)], GROUND).order == "twin"  # type: ignore[union-attr]
+
+
+def test_bmf_s2_an_ambush_waits_for_a_concealed_mover_to_leave_cover() -> None:
+    ambush = Order("o2", 2, "ambush", firer=(200, 500), within=250)
+    scouts = Mover("s1", "infantry", ((100, 500), (800, 500)), concealed=True)
+    crossing = when(ambush, scouts, GROUND)
+    # In view it would fire at once (100 m off); concealed, only where it leaves the wood.
+    assert when(ambush, Mover("s1", "infantry", scouts.path), GROUND) is not None
+    assert crossing is not None
+    assert crossing.point == pytest.approx((400, 500))
+
+
+@pytest.mark.spec("BMF-A04")
+def test_bmf_a04_with_no_zone_required_challenge_fire_takes_the_first_exposed_point() -> None:
+    bare = Order("o3", 3, "challenge", firer=(500, 700), target_class="vehicle")
+    assert when(bare, tank("t1", 500), GROUND) is None  # DEFAULT: no zone, no fire
+    anywhere = Order("o3", 3, "challenge", firer=(500, 700), needs_zone=False)
+    crossing = when(anywhere, tank("t1", 500), GROUND)
+    assert crossing is not None  # within 1250 m: where it leaves the wood
+    assert crossing.point == pytest.approx((400, 500))
+    near = Order("o3", 3, "challenge", firer=(500, 700), within=210, needs_zone=False)
+    crossing = when(near, tank("t1", 500), GROUND)
+    assert crossing is not None  # the first exposed point within 210 m
+    assert crossing.point == pytest.approx((436, 500), abs=1)
+    # Never in cover: a mover that stays in the town is not taken.
+    assert when(anywhere, Mover("t2", "vehicle", ((700, 500), (900, 500))), GROUND) is None

@@ -32,6 +32,7 @@ class Did(StrEnum):
     TURNED = "turned"  # its turret
     CHALLENGED = "challenged"  # took Challenge Fire (BMF-R05, R07)
     CLOSE_COMBAT = "close_combat"
+    RETURNED_FIRE = "returned_fire"  # fired back at a challenger or an ambusher (BMF-A12)
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,9 @@ class Board:
     # A move stopped by a standing order that fired, while the target's side answers: the
     # movers' paths in metres (public: they are in view now), how far they came, the shot.
     pending: Mapping[str, Any] | None = None
+    # BMF S2: where concealed units were seen crossing open ground this turn (public: what
+    # kind of unit, and the two points), for the map; cleared when a turn begins.
+    crossings: tuple[Mapping[str, Any], ...] = ()
 
 
 def did(history: Mapping[str, list[str]], turn: int, *what: Did) -> bool:
@@ -65,6 +69,7 @@ def fold(board: Board, change: BoardChange) -> Board:
                 step=Step.MOVEMENT,
                 moving=data["moving"],
                 done=frozenset(),
+                crossings=(),
             )
         case "moving":
             return replace(board, moving=data["side"])
@@ -74,6 +79,8 @@ def fold(board: Board, change: BoardChange) -> Board:
             return replace(board, done=board.done | {data["side"]})
         case "pending":
             return replace(board, pending=data.get("move"))
+        case "crossed":
+            return replace(board, crossings=(*board.crossings, dict(data)))
         case "order_given":
             side = data["side"]
             return replace(board, orders={**board.orders, side: board.orders.get(side, 0) + 1})

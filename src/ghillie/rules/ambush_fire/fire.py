@@ -2,7 +2,10 @@
 that took Challenge Fire this turn may not fire again until next turn (BMF-R05, A03); a
 concealed firer is revealed to the side it fired at (A22, ``bmf.fire_reveals``); an
 attacker left in the open by a failed Ambush Close Combat is fired at at the full chance,
-"because the defender is not surprised" (R19). The side that moved first fires second."""
+"because the defender is not surprised" (R19). The side that moved first fires second.
+Return fire is free (A12): with ``bmf.return_fire_consumes`` a unit that fired back at a
+challenger or an ambusher this turn may not fire in its fire phase (a defence in close
+combat is not fire, and never counts)."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from ghillie.ruling import Ruling
 from ghillie.state import Level
 from ghillie.words import say
 
-from . import checks, eligibility
+from . import checks, eligibility, units
 from .board import UNIT, Board, Did, did
 from .commands import Fire
 from .scenario import AmbushFireScenario
@@ -31,13 +34,20 @@ def fire(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
         raise Refusal(MAY_NOT_FIRE, reason or "", field="unit")
     if did(history, turn, Did.FIRED):
         raise Refusal(MAY_NOT_FIRE, "That unit has fired this turn.", field="unit")
+    if scenario.switches.return_fire_consumes and did(history, turn, Did.RETURNED_FIRE):
+        # BMF-A12's option: its return fire was its fire for the turn.
+        raise Refusal(
+            MAY_NOT_FIRE,
+            "That unit fired back this turn: it may not fire again until next turn.",
+            field="unit",
+        )
     _values, outcome = checks.shot(command.chance).roll(lambda label, die: ruling.roll(label, die))
     hit = outcome == checks.HIT
     turned = {k: list(v) for k, v in history.items()}
     turned[str(turn)] = sorted({*turned.get(str(turn), []), Did.FIRED.value})
     ruling.update(firer.id, public={"history": turned})
     if firer.public.get("concealed") and scenario.switches.fire_reveals:
-        ruling.update(firer.id, public={"concealed": False, "at": firer.secret["at"]})
+        ruling.update(firer.id, public={"concealed": False, "at": units.xy(firer.secret["at"])})
         ruling.reveal(firer.id, target.owner, Level.IDENTIFIED)
     ruling.tell_public(
         {

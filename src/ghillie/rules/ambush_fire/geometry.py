@@ -65,6 +65,7 @@ __all__ = [
     "Verdict",
     "atgm_immediate",
     "bearing",
+    "between",
     "challenge_point",
     "column_order",
     "dash",
@@ -250,6 +251,13 @@ def _segments(points: Sequence[XY]) -> Iterable[tuple[float, XY, XY, float]]:
 
 
 def _lerp(p: XY, q: XY, t: float) -> XY:
+    # The ends exactly (p + (q - p) t can miss q by a float at t = 1, and put a waypoint on
+    # a wood's edge just outside the wood); between them p + (q - p) t, which keeps a
+    # coordinate the segment does not change exactly as it is.
+    if t >= 1:
+        return q
+    if t <= 0:
+        return p
     return (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t)
 
 
@@ -274,6 +282,11 @@ def path_until(path: Path, along: float) -> list[XY]:
     """The path's waypoints as far as ``along`` metres, ending at :func:`point_along`: where a
     unit that stops after ``along`` metres has been (a column that halts, A19)."""
     return _between(_coords(path), 0.0, along)
+
+
+def between(path: Path, first: float, last: float) -> list[XY]:
+    """The part of a path from ``first`` to ``last`` metres along it (a stretch of it)."""
+    return _between(_coords(path), first, last)
 
 
 def _between(points: Sequence[XY], first: float, last: float) -> list[XY]:

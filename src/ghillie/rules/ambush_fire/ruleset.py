@@ -16,7 +16,7 @@ from ghillie.state import Facts, GameState, Phase, Piece, Window
 from ghillie.words import N_, Say, say
 from ghillie.words.piece import PieceWords
 
-from . import fire, movement, setup, words
+from . import fire, movement, opening, setup, words
 from .board import ORDER, Board, Step, fold
 from .commands import (
     COMMANDS,
@@ -70,10 +70,10 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
         setup.create(ruling, scenario)
 
     def secret_facts(self, scenario: AmbushFireScenario) -> int:
-        # A concealed unit's place, its note and its running table; a standing order's
-        # unit, reaction, trigger, chance and note.
+        # A concealed unit's place, its note, its running table and the route it is on; a
+        # standing order's unit, reaction, trigger, chance, note and missile in flight.
         units = Counter(u.side for u in scenario.units)
-        return 3 * max(units.values(), default=0) + 5 * MAX_ORDERS
+        return 4 * max(units.values(), default=0) + 6 * MAX_ORDERS
 
     def may_act(self, state: GameState[Board], side: str, command: type[Command]) -> bool:
         if command is EndGame:
@@ -172,6 +172,8 @@ def _end_step(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) ->
             ruling.tell_public(
                 {"text": say("The fire phase: {side} fire first.", side=scenario.side_name(second))}
             )
+            # BMF-A17: the standing Ambush Fire and Close Combat orders first.
+            opening.opening_fire(ruling, scenario)
         return
     if ruling.board.done < set(ruling.state.sides):
         ruling.change_board("moving", side=scenario.first)

@@ -9,9 +9,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .geometry import (
+    AMBUSH_FIRE_RANGE,
     ChallengeZone,
     Crossing,
     Ground,
+    between,
     challenge_point,
     distance,
     first_crossing,
@@ -36,6 +38,9 @@ class Order:
     radius: float = 0.0
     within: float | None = None
     target_class: str | None = None
+    # BMF-A04: Challenge Fire only at a zone (``bmf.challenge_requires_zone``); off, an
+    # order with no zone takes the first exposed point within ``within`` (or 1250 m).
+    needs_zone: bool = True
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,7 @@ class Mover:
     id: str
     unit_class: str
     path: tuple[XY, ...]
+    concealed: bool = False  # seen only on its exposed stretches (BMF S2)
 
 
 @dataclass(frozen=True)
@@ -86,12 +92,41 @@ def when(order: Order, mover: Mover, ground: Ground) -> Crossing | None:
     its zone, or within its distance, that is within Ambush Fire range (BMF-R08); an
     Ambush Close Combat order at the first point within its distance (the dash then says
     whether the attacker reaches it: BMF-R15, R19). Only a mover of the order's target
-    class counts."""
+    class counts. A concealed mover is seen only on its exposed stretches (BMF S2): no
+    order fires at it while it is in concealing ground."""
     if order.target_class is not None and mover.unit_class != order.target_class:
         return None
     zone = _zone(order)
     if order.reaction == "challenge":
-        return challenge_point(mover.path, zone, ground) if zone is not None else None
+        if zone is not None:
+            return challenge_point(mover.path, zone, ground)
+        return None if order.needs_zone else _exposed_within(order, mover, ground)
+    if not mover.concealed:
+        return _ambush_point(order, zone, mover)
+    for stretch in ground.exposed_stretches(mover.path):
+        part = Mover(mover.id, mover.unit_class, tuple(between(mover.path, *stretch)))
+        found = _ambush_point(order, zone, part)
+        if found is not None:
+            along = stretch.start + found.distance
+            return Crossing(along, point_along(mover.path, along))
+    return None
+
+
+def _exposed_within(order: Order, mover: Mover, ground: Ground) -> Crossing | None:
+    """BMF-A04's other reading: the first exposed point of the move within the order's
+    distance of the firer, or within Ambush Fire's 1250 m if it gives none."""
+    reach = order.within if order.within is not None else AMBUSH_FIRE_RANGE
+    ranged = Order(order.id, order.number, order.reaction, order.firer, within=reach)
+    for stretch in ground.exposed_stretches(mover.path):
+        part = Mover(mover.id, mover.unit_class, tuple(between(mover.path, *stretch)))
+        found = _within(ranged, part)
+        if found is not None:
+            along = stretch.start + found.distance
+            return Crossing(along, point_along(mover.path, along))
+    return None
+
+
+def _ambush_point(order: Order, zone: ChallengeZone | None, mover: Mover) -> Crossing | None:
     crossing = first_crossing(mover.path, zone) if zone is not None else None
     if crossing is None and order.within is not None:
         crossing = _within(order, mover)

@@ -1,0 +1,153 @@
+"""Challenge Fire by standing order (issue 14; BMF-R01, R03..R06, A04, A05, A22).
+
+When a Challenge Fire order fires, the movers stop there, the order is opened (its proof
+shows it was written before), the firer is revealed to the side it fired at (BMF-A22), and
+a reaction window asks the target's side whether it fires back (BMF-R04) — it is asked
+whatever its weapon faces, and refused a shot if it does not face the firer. When it
+answers, both shots are rolled together (A05), a destroyed unit is removed, and a column
+whose lead vehicle is destroyed stops (R06); otherwise the move goes on from there.
+"""
+
+from __future__ import annotations
+
+from ghillie.errors import Refusal
+from ghillie.ruling import Ruling
+from ghillie.state import Level, Window
+from ghillie.words import say
+
+from . import ambush, checks, geometry, transit, triggers, units
+from .board import Board, Did
+from .commands import ReturnFire
+from .scenario import AmbushFireScenario
+from .units import RETURN_FIRE
+
+NOT_FACING = "not_facing"
+
+
+def fire(
+    ruling: Ruling[Board],
+    scenario: AmbushFireScenario,
+    side: str,
+    fired: triggers.Fired,
+    movers: list[str],
+) -> None:
+    order = ruling.piece(fired.order)
+    firer = ruling.piece(order.secret["unit"])
+    target = ruling.piece(fired.target)
+    for other in ruling.state.others(order.owner):
+        ruling.open(order.id, other, "unit", "reaction", "trigger", "chance")
+        # BMF-A22: the firer is revealed to the side it fired at, where and what it is.
+        if firer.public.get("concealed"):
+            ruling.update(firer.id, public={"at": units.xy(firer.secret["at"]), "concealed": False})
+        ruling.reveal(firer.id, other, Level.IDENTIFIED)
+    units.note(ruling, ruling.piece(firer.id), Did.CHALLENGED)
+    units.note(ruling, ruling.piece(firer.id), Did.FIRED)
+    percent = checks.chance(
+        int(order.secret["chance"]), checks.Penalty.CHALLENGE, scenario.switches.penalty_mode
+    )
+    ruling.change_board(
+        "pending",
+        move={
+            "kind": "challenge",
+            "movers": movers,
+            "order": order.id,
+            "target": target.id,
+            "firer": firer.id,
+            "percent": percent,
+        },
+    )
+    ruling.tell_public(
+        {
+            "text": say(
+                "Challenge Fire! {firer} fires at {target} as it crosses the open ground "
+                "({percent}% to hit, 10 less than normal).",
+                firer=firer.public["name"],
+                target=target.public["name"],
+                percent=percent,
+                rules=("BMF-R01", "BMF-R03"),
+            )
+        }
+    )
+    ruling.open_window(RETURN_FIRE, asks=(target.owner,))
+
+
+def check_reply(
+    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: ReturnFire
+) -> None:
+    pending = ruling.board.pending
+    assert pending is not None
+    if command.fire and pending["kind"] == "challenge":
+        order = ruling.piece(str(pending["order"]))
+        firer = ruling.piece(order.secret["unit"])
+        target = ruling.piece(str(pending["target"]))
+        if not geometry.faces(
+            units.where(target),
+            float(target.public.get("facing", 0)),
+            float(target.public["arc"]),
+            units.where(firer),
+        ):
+            raise Refusal(
+                NOT_FACING,
+                "Its weapon does not face the firer: it may not fire back.",
+                field="fire",
+            )
+
+
+def shots(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -> None:
+    """Both shots together (BMF-A05), casualties after; a column whose lead vehicle is
+    destroyed stops (R06); otherwise the move goes on."""
+    pending = ruling.board.pending
+    assert pending is not None
+    (answer,) = window.answers.values()
+    target = ruling.piece(str(pending["target"]))
+    mode = scenario.switches.penalty_mode
+    reply = checks.chance(int(answer.get("chance", 0)), checks.Penalty.RETURN_CHALLENGE, mode)
+    check = checks.challenge_exchange(int(pending["percent"]), reply, bool(answer.get("fire")))
+    _values, (hit, hit_back) = check.roll(lambda label, die: ruling.roll(label, die))
+    order = ruling.piece(str(pending["order"]))
+    firer = ruling.piece(order.secret["unit"])
+    ruling.tell_public(
+        {
+            "text": say(
+                "{firer} {result} {target}.",
+                firer=firer.public["name"],
+                result=say("destroys") if hit else say("misses"),
+                target=target.public["name"],
+                rules=("BMF-A05",),
+            )
+        }
+    )
+    if answer.get("fire"):
+        units.note(ruling, target, Did.RETURNED_FIRE)
+        ruling.tell_public(
+            {
+                "text": say(
+                    "{target} fires back ({percent}%, 20 less than normal): {result}.",
+                    target=target.public["name"],
+                    percent=reply,
+                    result=say("the firer is destroyed") if hit_back else say("a miss"),
+                    rules=("BMF-R04",),
+                )
+            }
+        )
+    ruling.remove(order.id)
+    ruling.change_board("pending")
+    movers = [str(m) for m in pending["movers"] if m != target.id or not hit]
+    if hit_back:
+        ruling.remove(firer.id)
+    if hit:
+        ruling.remove(target.id)
+        # BMF-R06: the first vehicle through the gap destroyed, the rest of the column stops.
+        ground = units.ground(scenario)
+        if movers:
+            ruling.tell_public({"text": say("The rest of the column stops.", rules=("BMF-R06",))})
+        for m in movers:
+            piece = ruling.piece(m)
+            concealed = bool(piece.public.get("concealed"))
+            stop = piece.secret["route"][0]
+            units.arrive(ruling, m, stop)
+            if concealed:  # BMF S2, S3: concealed again in cover, revealed in the open
+                transit.ends(ruling, ground, m, (float(stop[0]), float(stop[1])))
+        ambush.land(ruling, scenario, target.owner)  # the move has ended (BMF-A10)
+        return
+    units.go_on(ruling, scenario, target.owner, movers)

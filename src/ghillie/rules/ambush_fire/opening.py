@@ -1,0 +1,76 @@
+"""The standing orders' turn at the start of the fire phase, before normal fire (BMF-A17).
+
+Ambush Fire may come "as a reaction during the enemy's movement or at the start of the fire
+phase" (``bmf.ambush_timing``). With ``movement_or_fire`` (DEFAULT) the Ambush Fire and
+Ambush Close Combat orders fire during the enemy's moves, and those still waiting get this
+one more chance; with ``fire_phase`` they wait for it alone. Here, before anyone fires
+normally, each such order whose unit may still take it (BMF-R07, R14) fires at its
+trigger's target if one stands then in its zone or within its distance (and within 1250 m
+for Ambush Fire, R08): an enemy unit in view — a concealed unit is in cover (S2), and no
+order aims at it — of the order's class, if it gives one; the nearest to the firer if there
+are several. The orders go in the order the fire phase does — those of the side that moved
+second first — and each side's in the order they were given. Each is carried out as during
+a move (the reveal, casualties first, the return fire, the retreat, in their windows), and
+then the next is looked at. An ATGM's missile with flight time (exactly 1250 m) arrives
+when its launch has been answered: there is no move to wait for.
+"""
+
+from __future__ import annotations
+
+from ghillie.ruling import Ruling
+
+from . import ambush, close_combat, geometry, triggers, units
+from .board import UNIT, Board
+from .movement import standing_orders
+from .scenario import AmbushFireScenario
+
+KINDS = ("ambush", "close_combat")
+
+
+def _target(
+    ruling: Ruling[Board], order: triggers.Order, owner: str, ground: geometry.Ground
+) -> triggers.Fired | None:
+    best: tuple[float, str, triggers.Fired] | None = None
+    for piece in ruling.state.pieces.values():
+        if piece.kind != UNIT or piece.owner == owner or piece.public.get("concealed"):
+            continue
+        at = units.where(piece)
+        found = triggers.when(order, triggers.Mover(piece.id, piece.public["class"], (at,)), ground)
+        if found is None:
+            continue
+        key = (geometry.distance(at, order.firer), str(piece.public["name"]))
+        if best is None or key < best[:2]:
+            best = (*key, triggers.Fired(order.id, piece.id, 0.0, at))
+    return best[2] if best is not None else None
+
+
+def opening_fire(ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
+    """Carry out the next standing order that fires now, if any (its windows, once
+    answered, come back here for the one after it)."""
+    sides = ruling.state.sides
+    first = next(s for s in sides if s != scenario.first)  # it fires first
+    for side in (first, *(s for s in sides if s != first)):
+        # A missile launched at 1250 m in this step arrives now (BMF-A10).
+        if ambush.land(ruling, scenario, side, units.FIRE_PHASE):
+            return
+    ground = units.ground(scenario)
+    for side in (first, *(s for s in sides if s != first)):
+        # The orders of this side: those its enemies' pieces must fear.
+        enemy = next(s for s in sides if s != side)
+        for order in sorted(
+            standing_orders(ruling, scenario, enemy, KINDS), key=lambda o: o.number
+        ):
+            if ruling.piece(order.id).owner != side:
+                continue
+            fired = _target(ruling, order, side, ground)
+            if fired is None:
+                continue
+            target_side = ruling.piece(fired.target).owner
+            if ambush.unseen_launch(ruling, scenario, fired):
+                ambush.launch(ruling, scenario, target_side, fired, [], units.FIRE_PHASE)
+                opening_fire(ruling, scenario)  # it lands at once, seen only then
+            elif order.reaction == "close_combat":
+                close_combat.attack(ruling, scenario, target_side, fired, [], units.FIRE_PHASE)
+            else:
+                ambush.fire(ruling, scenario, target_side, fired, [], units.FIRE_PHASE)
+            return

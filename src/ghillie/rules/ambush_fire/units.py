@@ -1,0 +1,96 @@
+"""What every part of a move's rules needs: the ground, where a unit stands, its history,
+its arrival, and going on with a move a standing order interrupted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ghillie.ruling import Ruling
+from ghillie.state import Piece
+from ghillie.words import say
+
+from . import geometry
+from .board import Board, Did
+from .scenario import AmbushFireScenario
+
+RETURN_FIRE = "return_fire"  # the reaction windows
+RETREAT = "retreat"
+MOVE = "move"  # what goes on after a reaction: the move it interrupted,
+FIRE_PHASE = "fire_phase"  # or the standing orders at the start of the fire phase (A17)
+
+
+def number(value: float) -> int | float:
+    """A length as the record writes it: a whole number of metres is an int (the record's
+    JSON writes 900.0 as 900, and an audit's replay must give back exactly what it reads)."""
+    value = float(value)
+    return int(value) if value.is_integer() else value
+
+
+def xy(point: Any, *, places: int | None = 2) -> list[int | float]:
+    """A point for a piece or a line: rounded to the centimetre (``places``), whole metres
+    as ints. ``places=None`` keeps it exact (a route, which the walk goes on along)."""
+    if places is None:
+        return [number(point[0]), number(point[1])]
+    return [number(round(float(point[0]), places)), number(round(float(point[1]), places))]
+
+
+def ground(scenario: AmbushFireScenario) -> geometry.Ground:
+    areas = [
+        geometry.Area(t.name, t.kind, tuple(t.outline), t.conceals, t.impassable)
+        for t in scenario.terrain
+    ]
+    return geometry.Ground(scenario.width, scenario.depth, areas)
+
+
+def where(piece: Piece) -> tuple[float, float]:
+    at = piece.public.get("at") or piece.secret.get("at")
+    assert at is not None, "a unit on the ground has a place"
+    return (float(at[0]), float(at[1]))
+
+
+def note(ruling: Ruling[Board], unit: Piece, what: Did) -> None:
+    history = {k: list(v) for k, v in unit.public.get("history", {}).items()}
+    turn = str(ruling.board.turn)
+    history[turn] = sorted({*history.get(turn, []), what.value})
+    ruling.update(unit.id, public={"history": history})
+
+
+def arrive(ruling: Ruling[Board], unit_id: str, where: Any, *, final: bool = True) -> None:
+    unit = ruling.piece(unit_id)
+    place = xy(where)
+    if unit.public.get("concealed"):
+        ruling.update(unit_id, secret={"at": place})
+    else:
+        ruling.update(unit_id, public={"at": place})
+        if final:
+            ruling.tell_public(
+                {
+                    "text": say(
+                        "{unit} moves to {x}, {y}.",
+                        unit=unit.public["name"],
+                        x=place[0],
+                        y=place[1],
+                    )
+                }
+            )
+    if final:
+        ruling.update(unit_id, unset=("route",))
+
+
+def go_on(
+    ruling: Ruling[Board],
+    scenario: AmbushFireScenario,
+    side: str,
+    movers: list[str],
+    then: str = MOVE,
+) -> None:
+    """What a reaction interrupted goes on: the move (the walk is ``movement``'s, which
+    calls the reactions), or the standing orders' turn at the start of the fire phase."""
+    if then == FIRE_PHASE:
+        from .opening import opening_fire
+
+        opening_fire(ruling, scenario)
+        return
+    from .movement import advance
+
+    advance(ruling, scenario, side, movers)
