@@ -90,7 +90,14 @@ def test_bmf_r01_a_standing_order_fires_at_the_first_vehicle_through_the_gap() -
     # BMF-A22: the firer is revealed to the side it fired at; the order is opened to it.
     assert game.state.known(SOVIETS, pak).level is Level.IDENTIFIED
     openings = game.events()[-1].fair["openings"][SOVIETS]  # type: ignore[index]
-    assert sorted(o["key"] for o in openings) == ["chance", "reaction", "trigger", "unit"]
+    # One line opened, in words that state every number of the order as it was given.
+    assert [(o["key"], o["value"]) for o in openings] == [
+        (
+            "order",
+            "PaK 40: Challenge Fire at the first vehicle that crosses the gap from 1000, 600 "
+            "to 1000, 800, base chance 60%",
+        )
+    ]
     # The column stopped where it was when the order fired; the Soviets are asked to reply.
     assert game.state.window is not None
     assert view(game, SOVIETS)["reaction"] == {"by": SOVIETS, "waiting_for": SOVIETS}

@@ -15,7 +15,7 @@ from ghillie.words import say
 from . import checks, geometry, triggers, units
 from .board import ORDER, UNIT, Board, Did
 from .scenario import AmbushFireScenario, AtgmRevealAt, UnitClass
-from .setup import metres
+from .setup import OPENED, metres
 from .units import RETREAT, RETURN_FIRE
 
 BAD_RETREAT = "bad_retreat"
@@ -78,7 +78,7 @@ def _reveal(
     firer = ruling.piece(order.secret["unit"])
     target = ruling.piece(target_id)
     for other in ruling.state.others(order.owner):
-        ruling.open(order.id, other, "unit", "reaction", "trigger", "chance")
+        ruling.open(order.id, other, *OPENED)
     widths = (
         geometry.REVEAL_WIDTH
         if scenario.switches.reveal_width_by_class

@@ -19,6 +19,7 @@ from . import ambush, checks, geometry, transit, triggers, units
 from .board import Board, Did
 from .commands import ReturnFire
 from .scenario import AmbushFireScenario
+from .setup import OPENED
 from .units import RETURN_FIRE
 
 NOT_FACING = "not_facing"
@@ -35,7 +36,7 @@ def fire(
     firer = ruling.piece(order.secret["unit"])
     target = ruling.piece(fired.target)
     for other in ruling.state.others(order.owner):
-        ruling.open(order.id, other, "unit", "reaction", "trigger", "chance")
+        ruling.open(order.id, other, *OPENED)
         # BMF-A22: the firer is revealed to the side it fired at, where and what it is.
         if firer.public.get("concealed"):
             ruling.update(firer.id, public={"at": units.xy(firer.secret["at"]), "concealed": False})

@@ -9,6 +9,7 @@ from ghillie.words import say
 from . import checks, geometry, triggers, units
 from .board import Board, Did
 from .scenario import AmbushFireScenario
+from .setup import OPENED
 from .units import RETREAT, RETURN_FIRE
 
 
@@ -29,7 +30,7 @@ def attack(
     attacker = ruling.piece(order.secret["unit"])
     target = ruling.piece(fired.target)
     for other in ruling.state.others(order.owner):
-        ruling.open(order.id, other, "unit", "reaction", "trigger", "chance")
+        ruling.open(order.id, other, *OPENED)
     run = geometry.dash(
         units.where(attacker), fired.point, dict(attacker.secret["running"]), units.ground(scenario)
     )

@@ -53,7 +53,7 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
         "unit": SecretWords(N_("The unit of {piece}")),
         "reaction": SecretWords(N_("The reaction of {piece}")),
         "trigger": SecretWords(N_("The trigger of {piece}")),
-        "order": SecretWords(N_("{piece}")),
+        "order": SecretWords(N_("The standing order")),
         "chance": SecretWords(N_("The base chance to hit of {piece}")),
     }
     reactions: ClassVar[Mapping[str, Reaction]] = {

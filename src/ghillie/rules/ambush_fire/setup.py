@@ -21,9 +21,10 @@ from .words import order_words
 BAD_PLACE = "bad_place"
 NOT_CONCEALED = "not_concealed"
 NOT_PLACED = "not_placed"
-# What a standing order's opening shows when it fires: its unit, its words (every number of
-# its trigger) and its base chance. Its trigger as data and its note stay its owner's.
-OPENED = ("unit", "order", "chance")
+# What a standing order's opening shows when it fires: its words, which state its unit, its
+# trigger's every number and its base chance (one line on a page, checked against the
+# commitment). Its trigger as data and its note stay its owner's.
+OPENED = ("order",)
 
 
 def create(ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
@@ -107,7 +108,9 @@ def standing_order(
         "unit": unit.id,
         "reaction": command.reaction.value,
         "trigger": trigger,
-        "order": order_words(command.reaction.value, entered),
+        "order": order_words(
+            str(unit.public["name"]), command.reaction.value, entered, command.chance
+        ),
         "chance": command.chance,
     }
     if command.note:

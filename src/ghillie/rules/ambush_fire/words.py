@@ -153,7 +153,7 @@ def _places(points: list[list[float]]) -> str:
     return " to ".join(f"{p[0]:g}, {p[1]:g}" for p in points)
 
 
-def order_words(reaction: str, trigger: dict[str, Any]) -> str:
+def order_words(unit: str, reaction: str, trigger: dict[str, Any], chance: int) -> str:
     """A standing order in one sentence that states every number of it, as its owner gave
     it (places in inches from the table's corner, distances in metres). It is what the
     opening shows when the order fires, so both players can check that it fired as it was
@@ -177,7 +177,9 @@ def order_words(reaction: str, trigger: dict[str, Any]) -> str:
     condition = " or ".join(w for w in (where, near) if w)
     if not condition:
         condition = "within range"
-    return f"{REACTION_WORDS[reaction]} at the first {what} {condition}"
+    return (
+        f"{unit}: {REACTION_WORDS[reaction]} at the first {what} {condition}, base chance {chance}%"
+    )
 
 
 def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
