@@ -64,10 +64,10 @@ def ambushed(seed: int) -> Game:
 def test_bmf_a08_an_ambush_reveals_the_concealed_units_of_either_side_near_the_firer() -> None:
     game = ambushed(seed=1)
     lines = said(game, SOVIETS)
-    ambush = next(line for line in lines if line.startswith("Ambush Fire!"))
+    ambush = next(line for line in lines if line.startswith("Ambush Fire from hiding:"))
     # Infantry: a circle 250 m across. The Scouts, 128 m away... are outside: only the
     # grenadiers themselves; the PaK, 520 m off, stays hidden.
-    assert "Grenadiers fires from hiding at T-34 (1)" in ambush
+    assert "Grenadiers at T-34 (1)!" in ambush
     grenadiers, scouts, pak = pid(game, "grenadiers"), pid(game, "scouts"), pid(game, "pak")
     assert game.state.known(SOVIETS, grenadiers).level is Level.IDENTIFIED
     assert game.state.known(SOVIETS, pak).level is Level.UNKNOWN
@@ -91,8 +91,8 @@ def test_bmf_r11_a13_t07_casualties_first_then_return_fire_then_the_retreat() ->
             continue
         assert window.name == "return_fire"
         game.command(SOVIETS, {"type": "return_fire", "fire": True, "chance": 50})
-        back = [line for line in said(game, GERMANS) if "returns fire at the ambusher" in line]
-        assert back[0].startswith("T-34 (1) returns fire at the ambusher (40%, 10 less")
+        back = [line for line in said(game, GERMANS) if "at the ambusher (" in line]
+        assert back[0].startswith("Return fire from T-34 (1) at the ambusher (40%, 10 less")
         if game.state.window is None:
             continue  # the ambusher was destroyed
         assert game.state.window.name == "retreat"
@@ -104,9 +104,9 @@ def test_bmf_r11_a13_t07_casualties_first_then_return_fire_then_the_retreat() ->
         grenadiers = game.state.pieces[pid(game, "grenadiers")]
         assert grenadiers.public["at"] == [1000, 860]
         lines = said(game, SOVIETS)
-        assert "Grenadiers retreats to 1000, 860." in lines
+        assert "Grenadiers: a retreat to 1000, 860." in lines
         # ... and the move it interrupted goes on to its end.
-        assert lines[-2:] == ["T-34 (1) moves to 900, 700.", "T-34 (2) moves to 950, 700."]
+        assert lines[-2:] == ["T-34 (1): moved to 900, 700.", "T-34 (2): moved to 950, 700."]
         assert game.state.window is None
         return
     pytest.fail("no seed let the lead tank and the ambusher both survive")

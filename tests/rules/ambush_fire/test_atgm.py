@@ -67,10 +67,10 @@ def moved(game: Game) -> list[str]:
 def test_bmf_t06_at_1000_m_the_missile_hits_at_once_before_the_move_goes_on() -> None:
     game = ready(AT_1000)
     lines = moved(game)
-    assert lines[0].startswith("Ambush Fire! ATGM team fires from hiding at T-34 (1).")
+    assert lines[0].startswith("Ambush Fire from hiding: ATGM team at T-34 (1)!")
     assert lines[1] in {
-        "ATGM team destroys T-34 (1) (70% to hit).",
-        "ATGM team misses T-34 (1) (70% to hit).",
+        "T-34 (1): destroyed (70% to hit).",
+        "T-34 (1): missed (70% to hit).",
     }
     assert len(lines) == 2  # nothing in between, and the move has not gone on
     assert [r.label for r in game.events()[-1].rolls] == ["d100"]  # BMF-A09: still rolled
@@ -82,7 +82,7 @@ def test_bmf_t06_at_1000_m_the_missile_hits_at_once_before_the_move_goes_on() ->
 def test_bmf_a10_at_exactly_1250_m_the_ambush_is_legal_but_the_missile_flies() -> None:
     game = ready(AT_1250)
     lines = moved(game)
-    assert lines[0].startswith("Ambush Fire! ATGM team fires from hiding at T-34 (1).")
+    assert lines[0].startswith("Ambush Fire from hiding: ATGM team at T-34 (1)!")
     assert lines[1] == "Its missile is in flight: it reaches T-34 (1) when the move ends."
     assert game.events()[-1].rolls == ()  # not yet arrived
     window = game.state.window
@@ -91,10 +91,10 @@ def test_bmf_a10_at_exactly_1250_m_the_ambush_is_legal_but_the_missile_flies() -
     seen = len(game.events())
     game.command(SOVIETS, {"type": "return_fire"})
     after = said(game, SOVIETS, seen)
-    assert after[0] == "T-34 (1) moves to 900, 700."  # the move went on first
+    assert after[0] == "T-34 (1): moved to 900, 700."  # the move went on first
     assert after[1] in {
-        "ATGM team destroys T-34 (1) (70% to hit).",
-        "ATGM team misses T-34 (1) (70% to hit).",
+        "T-34 (1): destroyed (70% to hit).",
+        "T-34 (1): missed (70% to hit).",
     }
     # The return fire was asked at the launch: now only the retreat is left.
     assert game.state.window is not None
@@ -105,7 +105,7 @@ def test_bmf_a10_at_exactly_1250_m_the_ambush_is_legal_but_the_missile_flies() -
 @pytest.mark.spec("BMF-R08")
 def test_bmf_t06_at_1300_m_there_is_no_ambush_fire() -> None:
     game = ready(AT_1300)
-    assert moved(game) == ["T-34 (1) moves to 900, 700."]
+    assert moved(game) == ["T-34 (1): moved to 900, 700."]
     assert game.state.window is None
 
 
@@ -128,8 +128,8 @@ def test_bmf_a09_without_autohit_the_hit_is_rolled_and_can_miss() -> None:
         game = ready(AT_1000, seed=seed)
         outcomes.add(moved(game)[1])
     assert outcomes == {
-        "ATGM team destroys T-34 (1) (70% to hit).",
-        "ATGM team misses T-34 (1) (70% to hit).",
+        "T-34 (1): destroyed (70% to hit).",
+        "T-34 (1): missed (70% to hit).",
     }
 
 
@@ -154,11 +154,11 @@ def test_bmf_a23_at_arrival_nothing_is_shown_until_the_missile_arrives() -> None
     tank = pid(game, "t34_1")
     lines = moved(game)
     # The move goes on to its end unseen; then the launcher is shown, and the missile hits.
-    assert lines[0] == "T-34 (1) moves to 900, 700."
-    assert lines[1].startswith("Ambush Fire! ATGM team fires from hiding at T-34 (1).")
+    assert lines[0] == "T-34 (1): moved to 900, 700."
+    assert lines[1].startswith("Ambush Fire from hiding: ATGM team at T-34 (1)!")
     assert lines[2] in {
-        "ATGM team destroys T-34 (1) (70% to hit).",
-        "ATGM team misses T-34 (1) (70% to hit).",
+        "T-34 (1): destroyed (70% to hit).",
+        "T-34 (1): missed (70% to hit).",
     }
     assert game.state.known(SOVIETS, pid(game, "atgm")).level is Level.IDENTIFIED
     window = game.state.window
@@ -179,7 +179,7 @@ def test_bmf_a23_a_launcher_destroyed_by_the_reply_loses_its_missile() -> None:
         lines = said(game, SOVIETS, seen)
         if "the ambusher is destroyed" not in lines[0]:
             continue
-        assert lines[1:] == ["Its missile is lost.", "T-34 (1) moves to 900, 700."]
+        assert lines[1:] == ["Its missile is lost.", "T-34 (1): moved to 900, 700."]
         assert pid(game, "t34_1") in game.state.pieces
         assert game.state.window is None
         return
@@ -220,22 +220,22 @@ def test_bmf_a10_a_missile_in_flight_arrives_when_a_column_stops() -> None:
     outcomes = set()
     for seed in range(40):
         game = _crossfire(seed)
-        assert said(game, SOVIETS)[-1].startswith("Challenge Fire! PaK 40 fires at T-34 (1)")
+        assert said(game, SOVIETS)[-1].startswith("Challenge Fire from PaK 40 at T-34 (1)")
         seen = len(game.events())
         game.command(SOVIETS, {"type": "return_fire"})
         lines = said(game, SOVIETS, seen)
-        if lines[0] == "PaK 40 destroys T-34 (1).":
+        if lines[0] == "T-34 (1): destroyed by the Challenge Fire.":
             # The column stops, the move is over: the missile arrives, and finds no target.
             assert lines[1:] == [
                 "The rest of the column stops.",
-                "T-34 (2) moves to 1050, 700.",
+                "T-34 (2): moved to 1050, 700.",
                 "The missile finds no target.",
             ]
             outcomes.add("stopped")
         else:
             # The column drives on to the end of its move; then the missile arrives.
-            assert lines[1:3] == ["T-34 (1) moves to 900, 700.", "T-34 (2) moves to 950, 700."]
-            assert lines[3].startswith("ATGM team ")
+            assert lines[1:3] == ["T-34 (1): moved to 900, 700.", "T-34 (2): moved to 950, 700."]
+            assert lines[3].startswith("T-34 (1): ")
             outcomes.add("arrived")
         if len(outcomes) == 2:
             return

@@ -83,8 +83,8 @@ def test_bmf_r01_a_standing_order_fires_at_the_first_vehicle_through_the_gap() -
     game.command(SOVIETS, column_move())
     lines = said(game, SOVIETS, seen)
     assert lines == [
-        "Challenge Fire! PaK 40 fires at T-34 (1) as it crosses the open ground (50% to hit, "
-        "10 less than normal)."
+        "Challenge Fire from PaK 40 at T-34 (1) as it crosses the open ground (50% to hit, "
+        "10 less than normal)!"
     ]
     pak = pid(game, "pak")
     # BMF-A22: the firer is revealed to the side it fired at; the order is opened to it.
@@ -113,9 +113,12 @@ def test_bmf_a05_both_shots_are_rolled_together_then_casualties_come_off() -> No
     seen = len(game.events())
     game.command(SOVIETS, {"type": "return_fire", "fire": True, "chance": 55})
     lines = said(game, GERMANS, seen)
-    assert lines[0] in {"PaK 40 destroys T-34 (1).", "PaK 40 misses T-34 (1)."}
+    assert lines[0] in {
+        "T-34 (1): destroyed by the Challenge Fire.",
+        "T-34 (1): missed by the Challenge Fire.",
+    }
     # T03: the target's base 55% is 35% back, 20 less, and it fires even if destroyed.
-    assert lines[1].startswith("T-34 (1) fires back (35%, 20 less than normal): ")
+    assert lines[1].startswith("Return fire from T-34 (1) (35%, 20 less than normal): ")
     assert [r.label for r in game.events()[-1].rolls][:2] == ["challenge", "return"]
     assert game.state.window is None
     assert not [p for p in game.state.pieces.values() if p.kind == "order"]  # used up
@@ -143,8 +146,8 @@ def test_with_no_order_the_move_ends_and_nothing_else_happens() -> None:
     seen = len(game.events())
     game.command(SOVIETS, column_move())
     assert said(game, GERMANS, seen) == [
-        "T-34 (1) moves to 900, 700.",
-        "T-34 (2) moves to 950, 700.",
+        "T-34 (1): moved to 900, 700.",
+        "T-34 (2): moved to 950, 700.",
     ]
     assert game.state.window is None
 
@@ -214,4 +217,4 @@ def test_bmf_a04_a_challenge_with_no_zone_fires_only_if_no_zone_is_required() ->
     # It stopped at the first point within 500 m of the PaK, at (1000, 300).
     tank = game.state.pieces[pid(game, "t34_1")]
     assert tank.public["at"][0] == pytest.approx(1300, abs=1)
-    assert said(game, SOVIETS)[-1].startswith("Challenge Fire! PaK 40 fires at T-34 (1)")
+    assert said(game, SOVIETS)[-1].startswith("Challenge Fire from PaK 40 at T-34 (1)")

@@ -60,8 +60,8 @@ def test_bmf_r16_r17_the_attack_first_then_the_defence_at_minus_10_then_the_retr
     for seed in range(60):
         game, ids = lying_in_wait([1100, 745], seed)
         lines = said(game, SOVIETS)
-        attack = next(line for line in lines if line.startswith("Ambush Close Combat!"))
-        assert "Grenadiers dashes out of cover at T-34" in attack
+        attack = next(line for line in lines if line.startswith("Ambush Close Combat:"))
+        assert "Grenadiers out of cover in a dash at T-34" in attack
         window = game.state.window
         assert window is not None
         if ids["t34_1"] not in game.state.pieces and ids["t34_2"] not in game.state.pieces:
@@ -69,7 +69,7 @@ def test_bmf_r16_r17_the_attack_first_then_the_defence_at_minus_10_then_the_retr
         if window.name == "retreat":
             continue  # its target was destroyed: no defence
         game.command(SOVIETS, {"type": "return_fire", "fire": True, "chance": 30})
-        back = [line for line in said(game, GERMANS) if "fights back" in line]
+        back = [line for line in said(game, GERMANS) if "The defence of" in line]
         assert back[0].endswith(("the ambusher is destroyed.", "a miss."))
         assert "(20%, 10 less for the surprise)" in back[0]
         if game.state.window is not None:
@@ -87,14 +87,16 @@ def test_bmf_t08_a_blocked_dash_is_a_failed_contact_in_the_open() -> None:
     # The grenadiers wait behind the rubble: the tank comes within 50 m, but the way is shut.
     game, ids = lying_in_wait([1100, 745], seed=2, terrain=[WALL])
     lines = said(game, SOVIETS)
-    failed = next(line for line in lines if "does not reach it" in line)
-    assert failed.startswith("Grenadiers dashes out of cover at T-34 (1) but does not reach it:")
-    assert failed.endswith("and cannot move again this turn.")
+    failed = next(line for line in lines if "but short of it" in line)
+    assert failed.startswith(
+        "Ambush Close Combat: Grenadiers out of cover in a dash at T-34 (1), but short of it!"
+    )
+    assert failed.endswith("no more moving this turn.")
     grenadiers = game.state.pieces[ids["grenadiers"]]
     assert grenadiers.public["concealed"] is False
     assert grenadiers.public["at"][1] == pytest.approx(735, abs=1)  # stopped at the rubble
     assert game.state.window is None  # no close combat: the move went on
-    assert "T-34 (1) moves to 900, 700." in lines
+    assert "T-34 (1): moved to 900, 700." in lines
 
 
 @pytest.mark.spec("BMF-R14")

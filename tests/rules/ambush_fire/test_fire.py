@@ -43,7 +43,7 @@ def test_bmf_a22_normal_fire_reveals_a_concealed_firer_to_the_side_it_fired_at()
     assert game.state.known(SOVIETS, pak).level is Level.UNKNOWN
     game.command(GERMANS, {"type": "fire", "unit": "pak", "target": "t34_1", "chance": 30})
     assert game.state.known(SOVIETS, pak).level is Level.IDENTIFIED
-    assert said(game, SOVIETS)[-1].startswith("PaK 40 fires at T-34 (1) (30%): ")
+    assert said(game, SOVIETS)[-1].startswith("Fire from PaK 40 at T-34 (1) (30%): ")
 
 
 @pytest.mark.spec("BMF-R19")
@@ -54,7 +54,7 @@ def test_bmf_r19_a_failed_attacker_left_in_the_open_is_fired_at_full_chance() ->
         SOVIETS, {"type": "fire", "unit": "t34_2", "target": ids["grenadiers"], "chance": 70}
     )
     # No 10% reduction: "the defender is not surprised".
-    assert said(game, GERMANS)[-1].startswith("T-34 (2) fires at Grenadiers (70%): ")
+    assert said(game, GERMANS)[-1].startswith("Fire from T-34 (2) at Grenadiers (70%): ")
 
 
 def _returned_and_lived(consumes: bool) -> tuple[Game, str]:
@@ -76,7 +76,7 @@ def _returned_and_lived(consumes: bool) -> tuple[Game, str]:
 def test_bmf_a12_return_fire_is_free_by_default() -> None:
     game, pak = _returned_and_lived(consumes=False)
     game.command(SOVIETS, {"type": "fire", "unit": "t34_1", "target": pak, "chance": 40})
-    assert said(game, GERMANS)[-1].startswith("T-34 (1) fires at PaK 40 (40%): ")
+    assert said(game, GERMANS)[-1].startswith("Fire from T-34 (1) at PaK 40 (40%): ")
 
 
 @pytest.mark.spec("BMF-A12")

@@ -43,7 +43,7 @@ def test_bmf_a17_by_default_an_order_still_waiting_fires_at_the_start_of_the_fir
     lines = said(game, SOVIETS, seen)
     # ... and the fire phase opens with it, before anyone fires normally.
     assert lines[0] == "The fire phase: Soviets fire first."
-    assert lines[1].startswith("Ambush Fire! Grenadiers fires from hiding at T-34 (1).")
+    assert lines[1].startswith("Ambush Fire from hiding: Grenadiers at T-34 (1)!")
     assert game.state.window is not None
 
 
@@ -51,7 +51,9 @@ def test_bmf_a17_by_default_an_order_still_waiting_fires_at_the_start_of_the_fir
 def test_bmf_a17_by_default_an_ambush_fires_during_the_move() -> None:
     game = lying_in_wait([1000, 820])
     game.command(SOVIETS, column_move())
-    assert any(line.startswith("Ambush Fire! Grenadiers") for line in said(game, SOVIETS))
+    assert any(
+        line.startswith("Ambush Fire from hiding: Grenadiers") for line in said(game, SOVIETS)
+    )
 
 
 @pytest.mark.spec("BMF-A17")
@@ -61,8 +63,8 @@ def test_bmf_a17_fire_phase_timing_the_order_waits_for_the_fire_phase() -> None:
     game.command(SOVIETS, column_move())
     # The column drives past untouched...
     assert said(game, SOVIETS, seen) == [
-        "T-34 (1) moves to 900, 700.",
-        "T-34 (2) moves to 950, 700.",
+        "T-34 (1): moved to 900, 700.",
+        "T-34 (2): moved to 950, 700.",
     ]
     assert game.state.window is None
     seen = len(game.events())
@@ -70,7 +72,7 @@ def test_bmf_a17_fire_phase_timing_the_order_waits_for_the_fire_phase() -> None:
     lines = said(game, SOVIETS, seen)
     # ... and at the start of the fire phase the order fires at the tank then within 150 m
     # (T-34 (2), 130 m off; T-34 (1) is 156 m off).
-    assert lines[1].startswith("Ambush Fire! Grenadiers fires from hiding at T-34 (2).")
+    assert lines[1].startswith("Ambush Fire from hiding: Grenadiers at T-34 (2)!")
     window = game.state.window
     assert window is not None
     # When its windows are answered, normal fire follows: the Soviets fire first.
@@ -120,4 +122,4 @@ def test_bmf_a17_a_close_combat_order_strikes_at_the_start_of_the_fire_phase() -
     game.command(SOVIETS, {"type": "end_step"})  # the T-34s never moved
     lines = said(game, SOVIETS, seen)
     # 40 m from T-34 (1), within its 50 m reach; T-34 (2), 64 m off, is not.
-    assert lines[1].startswith("Ambush Close Combat! Grenadiers dashes out of cover at T-34 (1)")
+    assert lines[1].startswith("Ambush Close Combat: Grenadiers out of cover in a dash at T-34 (1)")

@@ -92,7 +92,7 @@ def test_bmf_s3_a_concealed_unit_that_ends_in_the_open_is_revealed() -> None:
     lines = march(game, [[300, 1050], [400, 1050]])
     assert lines == [
         "Seen crossing open ground: infantry, from 300, 1050 to 400, 1050.",
-        "Grenadiers stops in the open at 400, 1050: it is revealed.",
+        "Grenadiers: stopped in the open at 400, 1050, and revealed.",
     ]
     grenadiers = game.state.pieces[pid(game, "grenadiers")]
     assert game.state.known(SOVIETS, grenadiers.id).level is Level.IDENTIFIED
@@ -106,7 +106,7 @@ def test_bmf_r01_challenge_fire_takes_a_concealed_mover_only_in_the_open() -> No
     # reveals the Grenadiers there.
     game = ready(challenge={"zone": [[250, 1050]], "radius": 60})
     lines = march(game, ROUTE)
-    assert lines[0].startswith("Challenge Fire! T-34 (1) fires at Grenadiers as it crosses")
+    assert lines[0].startswith("Challenge Fire from T-34 (1) at Grenadiers as it crosses")
     grenadiers = game.state.pieces[pid(game, "grenadiers")]
     assert grenadiers.public["at"] == [300, 1050]
     assert game.state.known(SOVIETS, grenadiers.id).level is Level.IDENTIFIED

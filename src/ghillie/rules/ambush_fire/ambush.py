@@ -102,8 +102,8 @@ def _reveal(
     ruling.tell_public(
         {
             "text": say(
-                "Ambush Fire! {firer} fires from hiding at {target}. Everything within {r} m "
-                "of it is revealed: {units}.",
+                "Ambush Fire from hiding: {firer} at {target}! Everything within {r} m of "
+                "the firer is revealed: {units}.",
                 firer=firer.public["name"],
                 target=target.public["name"],
                 r=round(radius),
@@ -153,9 +153,8 @@ def _hit(
         ruling.tell_public(
             {
                 "text": say(
-                    "{firer} {result} {target} ({percent}% to hit).",
-                    firer=firer.public["name"],
-                    result=say("destroys") if hit else say("misses"),
+                    "{target}: {result} ({percent}% to hit).",
+                    result=say("destroyed") if hit else say("missed"),
                     target=target.public["name"],
                     percent=percent,
                     rules=("BMF-R11",),
@@ -298,7 +297,7 @@ def after(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -
             if close:
                 # BMF-R17, A02: a defensive close combat, 10 less for the surprise.
                 text = say(
-                    "{target} fights back ({percent}%, 10 less for the surprise): {result}.",
+                    "The defence of {target} ({percent}%, 10 less for the surprise): {result}.",
                     target=target.public["name"],
                     percent=percent,
                     result=result,
@@ -306,7 +305,7 @@ def after(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -
                 )
             else:
                 text = say(
-                    "{target} returns fire at the ambusher ({percent}%, 10 less than "
+                    "Return fire from {target} at the ambusher ({percent}%, 10 less than "
                     "normal): {result}.",
                     target=target.public["name"],
                     percent=percent,
@@ -334,10 +333,10 @@ def after(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -
         ruling.tell_public(
             {
                 "text": say(
-                    "{firer} retreats to {x}, {y}.",
+                    "{firer}: a retreat to {x}, {y}.",
                     firer=firer.public["name"],
-                    x=end[0],
-                    y=end[1],
+                    x=units.told(ruling, end)[0],
+                    y=units.told(ruling, end)[1],
                     rules=("BMF-R13",),
                 )
             }

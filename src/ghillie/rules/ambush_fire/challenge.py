@@ -60,8 +60,8 @@ def fire(
     ruling.tell_public(
         {
             "text": say(
-                "Challenge Fire! {firer} fires at {target} as it crosses the open ground "
-                "({percent}% to hit, 10 less than normal).",
+                "Challenge Fire from {firer} at {target} as it crosses the open ground "
+                "({percent}% to hit, 10 less than normal)!",
                 firer=firer.public["name"],
                 target=target.public["name"],
                 percent=percent,
@@ -110,9 +110,8 @@ def shots(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -
     ruling.tell_public(
         {
             "text": say(
-                "{firer} {result} {target}.",
-                firer=firer.public["name"],
-                result=say("destroys") if hit else say("misses"),
+                "{target}: {result} by the Challenge Fire.",
+                result=say("destroyed") if hit else say("missed"),
                 target=target.public["name"],
                 rules=("BMF-A05",),
             )
@@ -123,7 +122,7 @@ def shots(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -
         ruling.tell_public(
             {
                 "text": say(
-                    "{target} fires back ({percent}%, 20 less than normal): {result}.",
+                    "Return fire from {target} ({percent}%, 20 less than normal): {result}.",
                     target=target.public["name"],
                     percent=reply,
                     result=say("the firer is destroyed") if hit_back else say("a miss"),

@@ -45,12 +45,12 @@ def attack(
         ruling.tell_public(
             {
                 "text": say(
-                    "{attacker} dashes out of cover at {target} but does not reach it: it is "
-                    "left in the open at {x}, {y}, and cannot move again this turn.",
+                    "Ambush Close Combat: {attacker} out of cover in a dash at {target}, but "
+                    "short of it! Left in the open at {x}, {y}; no more moving this turn.",
                     attacker=attacker.public["name"],
                     target=target.public["name"],
-                    x=end[0],
-                    y=end[1],
+                    x=units.told(ruling, end)[0],
+                    y=units.told(ruling, end)[1],
                     rules=("BMF-R19", "BMF-A16"),
                 )
             }
@@ -63,11 +63,11 @@ def attack(
     ruling.tell_public(
         {
             "text": say(
-                "Ambush Close Combat! {attacker} dashes out of cover at {target}: {result} "
-                "({percent}%).",
+                "Ambush Close Combat: {attacker} out of cover in a dash at {target}! "
+                "{target}: {result} ({percent}%).",
                 attacker=attacker.public["name"],
                 target=target.public["name"],
-                result=say("it is destroyed") if hit else say("it survives"),
+                result=say("destroyed") if hit else say("survived"),
                 percent=percent,
                 rules=("BMF-R14", "BMF-R16"),
             )

@@ -52,7 +52,7 @@ def fire(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
     ruling.tell_public(
         {
             "text": say(
-                "{firer} fires at {target} ({chance}%): {result}.",
+                "Fire from {firer} at {target} ({chance}%): {result}.",
                 firer=firer.public["name"],
                 target=target.public["name"],
                 chance=command.chance,

@@ -51,10 +51,10 @@ def tell_crossings(
                 "text": say(
                     "Seen crossing open ground: {what}, from {x1}, {y1} to {x2}, {y2}.",
                     what=CLASS_WORDS.get(str(what), str(what)),
-                    x1=a[0],
-                    y1=a[1],
-                    x2=b[0],
-                    y2=b[1],
+                    x1=units.told(ruling, a)[0],
+                    y1=units.told(ruling, a)[1],
+                    x2=units.told(ruling, b)[0],
+                    y2=units.told(ruling, b)[1],
                     rules=("BMF-R01", "BMF-S2"),
                 ),
                 "crossed": [a, b],
@@ -80,10 +80,10 @@ def ends(ruling: Ruling[Board], ground: geometry.Ground, unit_id: str, end: XY) 
     ruling.tell_public(
         {
             "text": say(
-                "{unit} stops in the open at {x}, {y}: it is revealed.",
+                "{unit}: stopped in the open at {x}, {y}, and revealed.",
                 unit=ruling.piece(unit_id).public["name"],
-                x=at[0],
-                y=at[1],
+                x=units.told(ruling, at)[0],
+                y=units.told(ruling, at)[1],
                 rules=("BMF-S3",),
             )
         }

@@ -12,6 +12,7 @@ from ghillie.words import say
 from . import geometry
 from .board import Board, Did
 from .scenario import AmbushFireScenario
+from .setup import inches
 
 RETURN_FIRE = "return_fire"  # the reaction windows
 RETREAT = "retreat"
@@ -42,6 +43,14 @@ def ground(scenario: AmbushFireScenario) -> geometry.Ground:
     return geometry.Ground(scenario.width, scenario.depth, areas)
 
 
+def told(ruling: Ruling[Board], at: Any) -> tuple[float, float]:
+    """A place in metres as the players read it: inches from the table's top-left corner
+    (a line says "moves to 36, 24" whether the game is at a table or on the map)."""
+    scenario = ruling.state.scenario
+    assert isinstance(scenario, AmbushFireScenario)
+    return inches(scenario, at)
+
+
 def where(piece: Piece) -> tuple[float, float]:
     at = piece.public.get("at") or piece.secret.get("at")
     assert at is not None, "a unit on the ground has a place"
@@ -66,10 +75,10 @@ def arrive(ruling: Ruling[Board], unit_id: str, where: Any, *, final: bool = Tru
             ruling.tell_public(
                 {
                     "text": say(
-                        "{unit} moves to {x}, {y}.",
+                        "{unit}: moved to {x}, {y}.",
                         unit=unit.public["name"],
-                        x=place[0],
-                        y=place[1],
+                        x=told(ruling, place)[0],
+                        y=told(ruling, place)[1],
                     )
                 }
             )

@@ -192,7 +192,9 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
     at = p.get("at") or (piece.secret.get("at") if observer in (piece.owner, REFEREE) else None)
     details: list[tuple[str, Any]] = []
     if at is not None:
-        details.append((N_("At"), f"{at[0]:g}, {at[1]:g}"))
+        scale = state.scenario.ground_scale  # type: ignore[attr-defined]
+        x, y = round(at[0] / scale, 1), round(at[1] / scale, 1)  # inches, as players give them
+        details.append((N_("At"), f"{x:g}, {y:g}"))
     return PieceWords(str(p["name"]), about, details)
 
 
