@@ -90,6 +90,10 @@ def _build(
     if state.window is not None:
         # A reaction window is public: who opened it and whose answer it waits for (engine).
         out["reaction"] = {"by": state.window.by, "waiting_for": state.window.awaiting}
+        if state.window.limit is not None:
+            # The same for every reader, so that a page can count down: the host's time
+            # (ghillie.clock) when the host answers with the default for a side still awaited.
+            out["reaction"] |= {"limit": state.window.limit, "ends": state.window.ends}
 
     drawn = ruleset.map_view(state, observer)
     if drawn is not None:
