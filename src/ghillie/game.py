@@ -124,7 +124,8 @@ class Game:
         limit run out (``engine.time_out``). Raises Refusal ``window_closed`` if no window is
         open, ``time_not_up`` if its time is not up at ``now`` (by default, the clock's)."""
         window = self.state.window
-        return self._rule(None, {"type": "time_out", "window": window.opened if window else 1}, now)
+        timeout = engine.TimeOut(window=window.opened if window else 1)
+        return self._rule(None, timeout.model_dump(mode="json"), now)
 
     def _rule(self, side: str | None, command: Mapping[str, Any], now: str | None) -> Event:
         event, state = referee.apply(

@@ -393,7 +393,7 @@ class Hub:
         deadline timer, ghillie.server.deadlines): given like a side's command, with no
         side; refused unless that window is open and its time is up."""
         game = await self.live(game_id)
-        raw = {"type": "time_out", "window": window}
+        raw = engine.TimeOut(window=window).model_dump(mode="json")
         await self._give(game, None, f"time-out/{window}", raw, None, "en")
 
     async def _give(
