@@ -56,12 +56,16 @@ def project_update(
     if not pieces:
         view.update({k: held[k] for k in _PIECE_KEYS if k in held})
     update = {k: v for k, v in view.items() if held.get(k) != v}
+    # A page merges an update into the view it holds: a key the view no longer has must
+    # come as null, or the page would go on showing it (a reaction window long closed).
+    update |= {k: None for k in _COMES_AND_GOES if k in held and k not in view}
     update["log"] = log
     return update, view
 
 
 _PIECE_EFFECTS = {Place, Update, Remove, Know}
 _PIECE_KEYS = ("pieces", "known", "knowledge")
+_COMES_AND_GOES = ("reaction",)  # view keys present only at times
 
 
 def _build(
