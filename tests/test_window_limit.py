@@ -152,3 +152,14 @@ def test_a_window_without_a_limit_is_recorded_as_before() -> None:
     assert set(window_op) == {"op", "name", "by", "asks", "about"}
     assert set(game.view("panoceania")["reaction"]) == {"by", "waiting_for"}
     assert _unchanged(game, game.time_out).code == "time_not_up"
+
+
+@pytest.mark.usefixtures("registered")
+def test_ghillie_replay_tells_the_time_out_as_the_hosts() -> None:
+    from ghillie.story import tell_record
+
+    game = _stepped()
+    game.time_out(now=clock.later(T0, 1))
+    game.command("blue", {"type": "end_game"})
+    told = list(tell_record(game.record()))
+    assert told[2].head == ["Event 2 · The host: the time to answer ran out."]
