@@ -163,3 +163,18 @@ def test_ghillie_replay_tells_the_time_out_as_the_hosts() -> None:
     game.command("blue", {"type": "end_game"})
     told = list(tell_record(game.record()))
     assert told[2].head == ["Event 2 · The host: the time to answer ran out."]
+
+
+@pytest.mark.usefixtures("registered")
+def test_an_update_says_the_reaction_has_gone_once_the_window_closes() -> None:
+    from ghillie.view import project_update
+
+    game = _stepped()
+    held = project_update(game.state, game.events(), "red", {})[1]
+    assert "reaction" in held
+    event = game.time_out(now=clock.later(T0, 1))
+    update, held = project_update(game.state, [event], "red", held)
+    assert update["reaction"] is None  # a page merging updates drops it, and its countdown
+    assert "reaction" not in held
+    event = game.command("blue", {"type": "end_game"})
+    assert "reaction" not in project_update(game.state, [event], "red", held)[0]

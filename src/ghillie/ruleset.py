@@ -116,7 +116,8 @@ class Reaction:
     ``{side}`` for the side awaited), as a pending roll shows whom it waits for.
 
     A window opened with a time limit needs ``default``: the answer command's fields that
-    the host gives for a side whose time runs out (``{"fire": False}``: hold fire), and
+    the host gives for a side whose time runs out (``{"fire": False}``: hold fire; recorded
+    as its answer without ``resolve``, so one the rules always accept), and
     ``timed_out``, what every side is then told (``N_``, with ``{side}``)."""
 
     answer: str  # the name of the command that answers the window
