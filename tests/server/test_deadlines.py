@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ghillie.fairness.audit import audit
+from ghillie.fairness.chains import Chain
 from ghillie.scenario import parse_scenario
 from ghillie.server.app import create_app
 from ghillie.server.hub import Hub
@@ -177,3 +178,44 @@ def test_a_side_that_answers_in_time_is_not_timed_out() -> None:
             hub.close()
 
     asyncio.run(play())
+
+
+def test_in_a_game_whose_pages_hold_their_chains_the_time_out_waits_for_their_dice() -> None:
+    """A time-out is an event like any other: its roll asks every page for its element, and
+    the pages' status shows it is asked for with no side (the host's)."""
+
+    async def play() -> None:
+        store = MemoryStore()
+        hub = Hub(store)
+        chains = {side: Chain.fresh(16)[1] for side in ("blue", "red")}
+
+        async def give_all(game_id: str, k: int) -> None:
+            for side, chain in chains.items():
+                await hub.contribute(game_id, side, k, chain.element(k).hex())
+
+        try:
+            game_id = (await hub.create(_timed(), clients=True)).game_id
+            for side, chain in chains.items():
+                await hub.anchor(game_id, side, chain.anchor.hex())
+            await give_all(game_id, 0)
+            step = asyncio.create_task(hub.command(game_id, "blue", "s1", {"type": "step"}))
+            await _until(lambda: (store.pending_roll(game_id) or Nothing).k == 1, 2)
+            await give_all(game_id, 1)
+            await step
+            # The time runs out: the host asks for roll 2, for its time-out, and waits.
+            await _until(lambda: (store.pending_roll(game_id) or Nothing).k == 2, 2)
+            fairness = (await hub.view(game_id, "red"))["fairness"]
+            assert fairness["request"]["side"] is None
+            assert fairness["waiting"] == ["blue", "red"]
+            assert _commands(store, game_id)[-1] == {"type": "step"}
+            await give_all(game_id, 2)
+            await _until(lambda: len(store.events(game_id)) == 3, 2)
+            assert _commands(store, game_id)[-1] == {"type": "time_out", "window": 1}
+        finally:
+            hub.close()
+
+    asyncio.run(play())
+
+
+class Nothing:
+    k = -1
