@@ -19,6 +19,9 @@ BAD_DIE = "bad_die"  # a command names a die the game does not have (a d7)
 NOT_NOW = "not_now"
 NOT_YOUR_TURN = "not_your_turn"
 AWAITING_REACTION = "awaiting_reaction"  # a reaction window is open: only its answers go
+# The host's time-out (engine.time_out): it came late, or early.
+WINDOW_CLOSED = "window_closed"  # the window it names is not the one open now
+TIME_NOT_UP = "time_not_up"  # the window's time limit has not run out (or it has none)
 UNKNOWN_PIECE = "unknown_piece"
 NOT_YOURS = "not_yours"
 BAD_ROLL = "bad_roll"

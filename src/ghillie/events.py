@@ -75,12 +75,14 @@ class Open:
 @dataclass(frozen=True)
 class OpenWindow:
     """A reaction window opens (:class:`ghillie.state.Window`): the engine waits for the
-    answers of ``asks``, in that order."""
+    answers of ``asks``, in that order — with a time ``limit``, until ``ends``."""
 
     name: str
     by: str
     asks: tuple[str, ...]
     about: Facts = field(default_factory=dict)
+    limit: int | None = None
+    ends: str | None = None
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,9 @@ class Event:
     effects: tuple[Effect, ...]
     rolls: tuple[Roll, ...]
     told: Mapping[str, tuple[Facts, ...]]
+    # When the host ruled it (ghillie.clock), recorded only for an event whose ruling read
+    # the clock: a timed window opened, or its time ran out. Replays rule with it again.
+    at: str | None = None
     # Fairness: commitments, roll contributions, the event's hash and the host's signature
     # (ghillie.fairness.ledger). Not part of the rules: the fold never reads it.
     fair: Facts | None = None
@@ -165,8 +170,17 @@ def effect_to_json(effect: Effect) -> dict[str, Any]:
             return {"op": "board", "name": name, "data": dict(data)}
         case Open(side, id, keys):
             return {"op": "open", "side": side, "id": id, "keys": list(keys)}
-        case OpenWindow(name, by, asks, about):
-            return {"op": "window", "name": name, "by": by, "asks": list(asks), "about": about}
+        case OpenWindow(name, by, asks, about, limit, ends):
+            out: dict[str, Any] = {
+                "op": "window",
+                "name": name,
+                "by": by,
+                "asks": list(asks),
+                "about": about,
+            }
+            if limit is not None:  # absent: no limit, as every record before limits was
+                out |= {"limit": limit, "ends": ends}
+            return out
         case Answer(side, answer):
             return {"op": "answer", "side": side, "answer": dict(answer)}
         case CloseWindow():
@@ -190,7 +204,14 @@ def effect_from_json(data: Mapping[str, Any]) -> Effect:
     if op == "open":
         return Open(data["side"], data["id"], tuple(data["keys"]))
     if op == "window":
-        return OpenWindow(data["name"], data["by"], tuple(data["asks"]), data["about"])
+        return OpenWindow(
+            data["name"],
+            data["by"],
+            tuple(data["asks"]),
+            data["about"],
+            data.get("limit"),
+            data.get("ends"),
+        )
     if op == "answer":
         return Answer(data["side"], data["answer"])
     if op == "close":
@@ -230,6 +251,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
             for r in event.rolls
         ],
         "told": {side: list(lines) for side, lines in event.told.items()},
+        **({"at": event.at} if event.at is not None else {}),
         **({"fair": event.fair} if event.fair is not None else {}),
     }
 
@@ -242,5 +264,6 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
         effects=tuple(effect_from_json(e) for e in data["effects"]),
         rolls=tuple(Roll(**r) for r in data["rolls"]),
         told={side: tuple(lines) for side, lines in data["told"].items()},
+        at=data.get("at"),
         fair=data.get("fair"),
     )

@@ -63,10 +63,14 @@ def fold_effect(
             return replace(state, board=ruleset.fold(state.board, effect))
         case Open():
             return state
-        case OpenWindow(name, by, asks, about):
+        case OpenWindow(name, by, asks, about, limit, ends):
             if state.window is not None:
                 raise ValueError("a reaction window is already open")
-            return replace(state, window=Window(name, by, asks, dict(about)))
+            # state.seq is still the event before: the one being folded opens the window.
+            opened = Window(
+                name, by, asks, dict(about), opened=state.seq + 1, limit=limit, ends=ends
+            )
+            return replace(state, window=opened)
         case Answer(side, answer):
             window = state.window
             if window is None or window.awaiting != side:

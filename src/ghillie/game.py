@@ -114,10 +114,22 @@ class Game:
         state, ledger = restore(game_id, scenario, header, events)
         return cls(game_id, store, scenario, state, ledger, ids or RandomIds(), dice)
 
-    def command(self, side: str, command: Mapping[str, Any]) -> Event:
-        """Give a command as ``side``. Raises Refusal (and changes nothing) if refused."""
+    def command(self, side: str, command: Mapping[str, Any], *, now: str | None = None) -> Event:
+        """Give a command as ``side``. Raises Refusal (and changes nothing) if refused.
+        ``now`` is the time it is ruled at (ghillie.clock; tests), by default the clock's."""
+        return self._rule(side, command, now)
+
+    def time_out(self, *, now: str | None = None) -> Event:
+        """The host answers for every side the open reaction window still awaits, its time
+        limit run out (``engine.time_out``). Raises Refusal ``window_closed`` if no window is
+        open, ``time_not_up`` if its time is not up at ``now`` (by default, the clock's)."""
+        window = self.state.window
+        timeout = engine.TimeOut(window=window.opened if window else 1)
+        return self._rule(None, timeout.model_dump(mode="json"), now)
+
+    def _rule(self, side: str | None, command: Mapping[str, Any], now: str | None) -> Event:
         event, state = referee.apply(
-            self.ledger, self.state, side, command, self.ids, dice=self.dice
+            self.ledger, self.state, side, command, self.ids, dice=self.dice, now=now
         )
         self.store.append(self.id, self.state.seq, [event])
         self.state = state

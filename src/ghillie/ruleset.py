@@ -23,7 +23,7 @@ from ghillie.maps import MapView
 from ghillie.ruling import Ruling
 from ghillie.scenario import Scenario
 from ghillie.state import Facts, GameState, Phase, Piece, Window
-from ghillie.words import Say
+from ghillie.words import N_, Say
 from ghillie.words.piece import PieceWords
 
 S = TypeVar("S", bound=Scenario)
@@ -113,10 +113,17 @@ class SecretWords:
 class Reaction:
     """A reaction window a ruleset's rules may open (``Ruling.open_window``): the command
     that answers it, and the sentence every page shows while it waits (``N_``, with
-    ``{side}`` for the side awaited), as a pending roll shows whom it waits for."""
+    ``{side}`` for the side awaited), as a pending roll shows whom it waits for.
+
+    A window opened with a time limit needs ``default``: the answer command's fields that
+    the host gives for a side whose time runs out (``{"fire": False}``: hold fire; recorded
+    as its answer without ``resolve``, so one the rules always accept), and
+    ``timed_out``, what every side is then told (``N_``, with ``{side}``)."""
 
     answer: str  # the name of the command that answers the window
     waiting: str  # "{side} is declaring AROs."
+    default: Mapping[str, Any] | None = None  # the answer given when the time runs out
+    timed_out: str = N_("Time ran out: {side} did not answer.")
 
 
 class Ruleset(ABC, Generic[S, B]):

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from ghillie.clock import later
 from ghillie.dice.steps import Die
 from ghillie.errors import BAD_ROLL, Refusal
 from ghillie.events import (
@@ -51,10 +52,20 @@ class Ruling(Generic[B]):
         dice: DiceSource,
         ids: IdSource,
         entered: Mapping[str, int] | None = None,
+        *,
+        now: str | None = None,
+        acting: str | None = None,
     ) -> None:
+        """``side`` gave the command (None: the game's creation, or the host's time-out);
+        ``acting`` is the side whose order goes on — ``side``, or for a time-out the side
+        whose order the window interrupted. ``now`` is the host's time (ghillie.clock), for
+        a ruling that reads it."""
         self.state = state
         self.ruleset = ruleset
         self.side = side
+        self.acting = acting if acting is not None else side
+        self._now = now
+        self._read_clock = False
         self._dice = dice
         self._ids = ids
         self._entered = dict(entered or {})
@@ -80,6 +91,14 @@ class Ruling(Generic[B]):
 
     def new_id(self) -> str:
         return self._ids.new_id()
+
+    def clock(self) -> str:
+        """The host's time for this ruling (ghillie.clock); the event records it. Raises
+        ValueError if the ruling was given none (a replay of a record that lacks it)."""
+        if self._now is None:
+            raise ValueError("this ruling reads the clock, and was given no time")
+        self._read_clock = True
+        return self._now
 
     def place(self, piece: Piece, known: Mapping[str, Level] | None = None) -> Piece:
         """Create a piece. No other side knows of it unless ``known`` says so."""
@@ -122,20 +141,37 @@ class Ruling(Generic[B]):
     # --- reaction windows (engine.py owns them) --------------------------------------------
 
     def open_window(
-        self, name: str, *, about: Facts | None = None, asks: tuple[str, ...] | None = None
+        self,
+        name: str,
+        *,
+        about: Facts | None = None,
+        asks: tuple[str, ...] | None = None,
+        limit: int | None = None,
     ) -> None:
         """Open the reaction window ``name`` (one of the ruleset's ``reactions``): the game
         now waits for the sides in ``asks`` to answer, in that order — by default every
         other side, in turn order from the acting side. Who is asked must follow from the
         turn structure and public facts alone, never from a side's secrets: being asked is
-        itself something the asked side and everyone watching learn."""
-        by = self.side
+        itself something the asked side and everyone watching learn.
+
+        With ``limit`` (whole seconds), the sides asked have that long from now, after
+        which the host answers for each one still awaited with the reaction's ``default``
+        (``engine.time_out``). The limit is public, like the window: give every prompt of a
+        kind the same one, or its length says what being asked cannot."""
+        by = self.acting
         assert by is not None, "the game's first event opens no window"
         if asks is None:
             sides = self.state.sides
             start = sides.index(by)
             asks = tuple(s for s in sides[start + 1 :] + sides[:start])
-        self._add(OpenWindow(name, by, asks, dict(about or {})))
+        ends = None
+        if limit is not None:
+            if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+                raise ValueError("a window's time limit is a whole number of seconds, at least 1")
+            if self.ruleset.reactions[name].default is None:
+                raise ValueError(f"reaction {name!r} has a time limit and no default answer")
+            ends = later(self.clock(), limit)
+        self._add(OpenWindow(name, by, asks, dict(about or {}), limit, ends))
 
     def answer_window(self, side: str, answer: Facts) -> Window | None:
         """The engine records ``side``'s answer; the window, if that was the last answer
@@ -193,7 +229,8 @@ class Ruling(Generic[B]):
         told = {side: tuple(lines) for side, lines in self._told.items() if side != REFEREE}
         for side in (*self.state.sides, SPECTATOR):
             told.setdefault(side, (acted(self.side),))
-        return Event(seq, self.side, command, tuple(self._effects), tuple(self._rolls), told)
+        at = self._now if self._read_clock else None
+        return Event(seq, self.side, command, tuple(self._effects), tuple(self._rolls), told, at)
 
 
 def _plain(value: Any) -> Any:

@@ -72,13 +72,22 @@ class Window:
     awaited and in what order, like turn order. Everything in it is public — who is asked
     must never depend on another side's secrets — and ``about`` holds only public facts the
     ruleset attaches (which piece is acting). ``answers`` are the answers as given, by side,
-    for the ruleset to resolve when the window closes."""
+    for the ruleset to resolve when the window closes.
+
+    A window may have a time ``limit`` (seconds, public like the rest): it ``ends`` at the
+    host's time of the event that opened it (``opened``, its seq) plus the limit, and then
+    the host may answer for every side still awaited with the reaction's default
+    (``engine.time_out``). The same limit for every prompt is what keeps being asked from
+    saying anything (ambush-fire's live reactions)."""
 
     name: str
     by: str  # the side whose command opened it
     asks: tuple[str, ...]
     about: Facts = field(default_factory=dict)
     answers: Mapping[str, Facts] = field(default_factory=dict)
+    opened: int = -1  # the seq of the event that opened it: names it in a time-out
+    limit: int | None = None  # seconds the sides asked have to answer; None: no limit
+    ends: str | None = None  # when the limit runs out (ghillie.clock), if it has one
 
     @property
     def awaiting(self) -> str | None:

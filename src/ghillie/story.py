@@ -82,7 +82,7 @@ class Teller:
         for view in views.values():
             self._learn(view)
         head = [f"{self.label} {number} · " + self._headline(side, command)]
-        if command:
+        if command and side:
             head += [
                 INDENT + line for line in self.order(command, giver or self.before.get(side or ""))
             ]
@@ -104,8 +104,10 @@ class Teller:
         return told
 
     def _headline(self, side: str | None, command: Mapping[str, Any] | None) -> str:
-        if not side or not command:
+        if not command:
             return "The game is created."
+        if not side:  # the host's own command, the only one: a reaction window's time-out
+            return "The host: the time to answer ran out."
         return f"{self.side_name(side)}: {self.title(str(command.get('type', '')))}"
 
     def side_name(self, side: str) -> str:

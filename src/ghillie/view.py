@@ -56,12 +56,16 @@ def project_update(
     if not pieces:
         view.update({k: held[k] for k in _PIECE_KEYS if k in held})
     update = {k: v for k, v in view.items() if held.get(k) != v}
+    # A page merges an update into the view it holds: a key the view no longer has must
+    # come as null, or the page would go on showing it (a reaction window long closed).
+    update |= {k: None for k in _COMES_AND_GOES if k in held and k not in view}
     update["log"] = log
     return update, view
 
 
 _PIECE_EFFECTS = {Place, Update, Remove, Know}
 _PIECE_KEYS = ("pieces", "known", "knowledge")
+_COMES_AND_GOES = ("reaction",)  # view keys present only at times
 
 
 def _build(
@@ -90,6 +94,10 @@ def _build(
     if state.window is not None:
         # A reaction window is public: who opened it and whose answer it waits for (engine).
         out["reaction"] = {"by": state.window.by, "waiting_for": state.window.awaiting}
+        if state.window.limit is not None:
+            # The same for every reader, so that a page can count down: the host's time
+            # (ghillie.clock) when the host answers with the default for a side still awaited.
+            out["reaction"] |= {"limit": state.window.limit, "ends": state.window.ends}
 
     drawn = ruleset.map_view(state, observer)
     if drawn is not None:

@@ -77,7 +77,10 @@ SCRIPT = Script(
         Step(GERMANS, {"type": "ready"}, "The Germans are ready."),
         Step(
             SOVIETS,
-            {"type": "conceal", "units": [{"unit": "scouts", "at": [52, 38.4], "note": "hedge"}]},
+            {
+                "type": "conceal",
+                "units": [{"unit": "scouts", "at": [52, 38.4], "note": "lying low by the lane"}],
+            },
             "The Soviet scouts are concealed too, in the same hedgerow, unknown to the Germans.",
         ),
         Step(SOVIETS, {"type": "ready"}, "Turn 1: the Germans move first."),

@@ -284,7 +284,10 @@ def _audit(
             if event.seq == 0:
                 again, after = engine.create(scenario, dice, ids)
             else:
-                again, after = engine.apply(state, event.side or "", event.command or {}, dice, ids)
+                # The host's time-out has no side; an event ruled at a time replays at it.
+                again, after = engine.apply(
+                    state, event.side, event.command or {}, dice, ids, event.at
+                )
         except (Refusal, LookupError, ValueError, KeyError) as exc:
             _fail(report, "replay", event.seq, f"the rules do not accept it again ({exc})")
         _same(report, record["events"][event.seq], again)

@@ -10,7 +10,7 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ghillie import engine, registry
+from ghillie import clock, engine, registry
 from ghillie.dice.source import DiceSource
 from ghillie.events import Event
 from ghillie.fairness.ledger import Ledger, Request
@@ -51,8 +51,15 @@ def scenario_payload(scenario: Scenario) -> dict[str, Any]:
     }
 
 
-def command_payload(state: GameState[Any], raw: Mapping[str, Any]) -> dict[str, Any]:
-    """The command as the event will record it (refuses a malformed one first)."""
+def command_payload(
+    state: GameState[Any], raw: Mapping[str, Any], side: str | None = ""
+) -> dict[str, Any]:
+    """The command as the event will record it (refuses a malformed one first); with
+    ``side`` None, the host's own (``engine.TimeOut``)."""
+    return engine.given(state, side, raw) if side is None else _side_payload(state, raw)
+
+
+def _side_payload(state: GameState[Any], raw: Mapping[str, Any]) -> dict[str, Any]:
     command = engine.parse_command(registry.get(state.ruleset), raw)
     return command.model_dump(mode="json")
 
@@ -75,16 +82,20 @@ def create(
 def apply(
     ledger: Ledger,
     state: GameState[Any],
-    side: str,
+    side: str | None,
     raw: Mapping[str, Any],
     ids: IdSource,
     elements: Mapping[str, bytes] | None = None,
     dice: DiceSource | None = None,
     request: Request | None = None,
+    now: str | None = None,
 ) -> tuple[Event, GameState[Any]]:
-    """Rule on ``raw`` fairly. ``request`` is the one the parties answered, if they were
-    asked already (the server); otherwise it is made here and host-held chains answer."""
-    request = request or ledger.request(side, command_payload(state, raw), sign=False)
+    """Rule on ``raw`` fairly (``side`` None: the host's time-out). ``request`` is the one
+    the parties answered, if they were asked already (the server); otherwise it is made
+    here and host-held chains answer. ``now`` is the time to rule at (ghillie.clock);
+    by default the host's clock, read as the command is ruled on."""
+    request = request or ledger.request(side, command_payload(state, raw, side), sign=False)
+    at = now or clock.now()
     return _sealed(
         ledger,
         state,
@@ -92,7 +103,7 @@ def apply(
         elements,
         dice,
         ids,
-        lambda d, i: engine.apply(state, side, raw, d, i),
+        lambda d, i: engine.apply(state, side, raw, d, i, at),
     )
 
 
@@ -115,19 +126,21 @@ def _sealed(
 def trial(
     ledger: Ledger,
     state: GameState[Any],
-    side: str,
+    side: str | None,
     raw: Mapping[str, Any],
     ids: IdSource,
     dice: DiceSource | None = None,
+    now: str | None = None,
 ) -> tuple[Event, GameState[Any]]:
     """Rule on ``raw`` without sealing or keeping anything (tests, and the server's check
     that a command is accepted before it asks the parties for their elements)."""
     if dice is None:
-        request = ledger.request(side, command_payload(state, raw), sign=False)
+        request = ledger.request(side, command_payload(state, raw, side), sign=False)
         dice = ledger.dice(request, ledger.elements_for(request.k, _placeholders(ledger)))
     else:
         dice = copy.deepcopy(dice)
-    event, after = engine.apply(state, side, raw, dice, copy.deepcopy(ids))
+    at = now or clock.now()
+    event, after = engine.apply(state, side, raw, dice, copy.deepcopy(ids), at)
     ledger.check_room(state, event)  # refused now, before any page is asked for anything
     return event, after
 

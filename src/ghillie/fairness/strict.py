@@ -104,6 +104,7 @@ class EventForm(_Strict):
     effects: list[dict[str, Any]]
     rolls: list[dict[str, Any]]
     told: dict[str, list[dict[str, Any]]]
+    at: str | None = None  # the host's time, for an event whose ruling read it
     fair: Fair
 
 

@@ -58,6 +58,7 @@ from ghillie.ids import IdSource, RandomIds
 from ghillie.scenario import Scenario
 from ghillie.server import rolls, seats
 from ghillie.server.committer import GroupCommitter
+from ghillie.server.deadlines import Deadlines
 from ghillie.server.limits import Limits
 from ghillie.server.problems import BUSY, UNAVAILABLE, Problem, unknown_game, where
 from ghillie.server.rolls import Pending
@@ -159,9 +160,11 @@ class Hub:
         self._games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._tokens: dict[str, dict[str, str]] = {}  # game -> token hash -> observer
+        self.deadlines = Deadlines(self.time_out)  # timed reaction windows' timers
 
     def close(self) -> None:
         self.committer.close()
+        self.deadlines.close()
 
     # --- games --------------------------------------------------------------------------------
 
@@ -226,6 +229,7 @@ class Hub:
                         # same signed request is shown again, with the elements already in.
                         game.pending = rolls.resume(stored, game.ledger)
                     self._games[game_id] = game
+                    self.deadlines.follow(game_id, game.state.window)
             if not lock.locked():
                 self._loading.pop(game_id, None)
             game = self._games[game_id]
@@ -382,12 +386,31 @@ class Hub:
             # The referee and the spectator give no orders: refused alike whatever the game's
             # state (a roll waiting or not), before anything is tried or asked for.
             raise Refusal(UNKNOWN_SIDE, "There is no such side in this game.")
+        return await self._give(game, observer, command_id, raw, origin, lang)
+
+    async def time_out(self, game_id: str, window: int) -> None:
+        """The host's time-out for the reaction window event ``window`` opened (its
+        deadline timer, ghillie.server.deadlines): given like a side's command, with no
+        side; refused unless that window is open and its time is up."""
+        game = await self.live(game_id)
+        raw = engine.TimeOut(window=window).model_dump(mode="json")
+        await self._give(game, None, f"time-out/{window}", raw, None, "en")
+
+    async def _give(
+        self,
+        game: LiveGame,
+        observer: str | None,
+        command_id: str,
+        raw: Mapping[str, Any],
+        origin: Watcher | None,
+        lang: str,
+    ) -> dict[str, Any]:
         async with game.lock:
             if game.pending is not None:
                 # A retry of the waiting command, or another command: either way, another
                 # process may have resolved this roll (or asked for the next) meanwhile.
                 await self._sync(game)
-            known = game.answers.get((observer, command_id))
+            known = game.answers.get((observer, command_id)) if observer is not None else None
             if known is not None:
                 return spoken_answer(known, game.scenario, lang)
             pending = game.pending
@@ -396,12 +419,13 @@ class Hub:
             elif not pending.is_for(observer, command_id):
                 assert game.ledger is not None
                 raise rolls.busy(pending, game.ledger, game.scenario, observer)
-        return spoken_answer(await asyncio.shield(pending.done), game.scenario, lang)
+        answer = await asyncio.shield(pending.done)
+        return answer if observer is None else spoken_answer(answer, game.scenario, lang)
 
     async def _ask(
         self,
         game: LiveGame,
-        observer: str,
+        observer: str | None,
         command_id: str,
         raw: Mapping[str, Any],
         origin: Watcher | None,
@@ -424,14 +448,15 @@ class Hub:
                 if len(held) == len(ledger.parties):
                     # Every chain is the host's: nobody is asked anything, so the command is
                     # ruled on at once (a refusal changes nothing) and the request unsigned.
-                    payload = referee.command_payload(game.state, raw)
+                    payload = referee.command_payload(game.state, raw, observer)
                     request = ledger.request(observer, payload, sign=False)
                     ruled = referee.apply(
                         ledger, game.state, observer, raw, self.ids, held, request=request
                     )
                 else:
                     referee.trial(ledger, game.state, observer, raw, self.ids)
-                    request = ledger.request(observer, referee.command_payload(game.state, raw))
+                    payload = referee.command_payload(game.state, raw, observer)
+                    request = ledger.request(observer, payload)
             except Refusal:
                 # Another process may have moved this game on: try again on the latest.
                 if await self._catch_up(game):
@@ -563,7 +588,7 @@ class Hub:
             return False
         game.pending = None
         try:
-            if pending.side is None:
+            if pending.raw is None:  # the game's creation (a time-out has no side either)
                 event, state = referee.create(
                     ledger, game.scenario, self.ids, pending.elements, request=pending.request
                 )
@@ -745,6 +770,7 @@ class Hub:
         entries and the other parts of the view that differ from what it holds."""
         if game.state.seq == before:
             return
+        self.deadlines.follow(game.game_id, game.state.window)
         new = game.events[before + 1 :]
         fairness = status(game)
         updates: dict[tuple[str, str], dict[str, Any]] = {}

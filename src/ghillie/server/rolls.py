@@ -31,7 +31,8 @@ log = logging.getLogger("ghillie.rolls")
 
 @dataclass(eq=False)
 class Pending:
-    """A roll asked for (the game's creation, or one side's command) and the elements in."""
+    """A roll asked for (the game's creation, one side's command, or the host's time-out:
+    ``side`` None, ``raw`` its command) and the elements in."""
 
     request: Request
     side: str | None
@@ -49,7 +50,7 @@ class Pending:
         # (the command's caller went with the old process): that is no error worth logging.
         self.done.add_done_callback(lambda f: f.cancelled() or f.exception())
 
-    def is_for(self, side: str, command_id: str) -> bool:
+    def is_for(self, side: str | None, command_id: str) -> bool:
         return (self.side, self.command_id) == (side, command_id)
 
 
@@ -116,7 +117,7 @@ def waiting_for(pending: Pending, ledger: Ledger) -> list[str]:
     return [party for party in ledger.parties if party not in pending.elements]
 
 
-def busy(pending: Pending, ledger: Ledger, scenario: Scenario, observer: str) -> Refusal:
+def busy(pending: Pending, ledger: Ledger, scenario: Scenario, observer: str | None) -> Refusal:
     """The refusal of a command given while another waits for its dice. It says whose order
     waits and for whom (what every side's status shows anyway), so that a player who gave a
     new order after an outage knows the earlier one is still coming, not lost."""
@@ -136,8 +137,14 @@ def busy(pending: Pending, ledger: Ledger, scenario: Scenario, observer: str) ->
             f"Your earlier order is still waiting for the dice of {whom} (roll {k}); it goes "
             "ahead once they are in. Give this order after it.",
         )
-    if pending.side is None:
+    if pending.side is None and pending.raw is None:
         return Refusal(ROLL_PENDING, f"The game's first roll is waiting for the dice of {whom}.")
+    if pending.side is None:
+        return Refusal(
+            ROLL_PENDING,
+            f"Roll {k} is waiting for the dice of {whom}, for the host's answer for a side "
+            "whose time ran out. Give yours once it is through.",
+        )
     return Refusal(
         ROLL_PENDING,
         f"Roll {k} is waiting for the dice of {whom}, for an order "

@@ -24,7 +24,33 @@ export function status(view) {
     {},
     h("p", { class: "phase" }, rows[0], yours ? h("span", { class: "badge go" }, t("your move")) : null),
     rows.slice(1).map((row) => h("p", {}, row)),
+    countdown(view),
   );
+}
+
+/** While a reaction window with a time limit waits, the time left to answer: counted down
+ * from the end the view gives, the same for every side, the referee and the table screen.
+ * The page's clock may differ from the host's a little, so the count never shows more than
+ * the limit; the host rules on its own time. */
+function countdown(view) {
+  const reaction = view.reaction;
+  if (view.phase === "over" || !reaction || typeof reaction.ends !== "string") return null;
+  const node = h("p", { class: "countdown", dataset: { ends: reaction.ends, limit: String(reaction.limit) } });
+  tick(node);
+  return node;
+}
+
+function tick(node) {
+  const left = Math.ceil((Date.parse(node.dataset.ends) - Date.now()) / 1000);
+  const seconds = Math.max(0, Math.min(Number(node.dataset.limit) || 0, left));
+  node.textContent = seconds > 0
+    ? t("{seconds} s left to answer.", { seconds })
+    : t("Time is up: the host answers with the default.");
+}
+
+// One clock for every countdown drawn: a page redrawn by an update gets its new one.
+if (typeof document !== "undefined") {
+  setInterval(() => document.querySelectorAll("p.countdown").forEach(tick), 250);
 }
 
 function facts(piece) {

@@ -1,0 +1,110 @@
+"""A toy ruleset for reaction windows with a time limit, registered only for the tests that
+use it (``registered``): the first side steps, and each step asks the other side whether it
+fires, within ``limit`` seconds; hold fire is the default."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar, Literal
+
+import pytest
+from pydantic import Field
+
+from ghillie import registry
+from ghillie.forms import Order
+from ghillie.ruleset import Command, Reaction, Ruleset
+from ghillie.ruling import Ruling
+from ghillie.scenario import Scenario
+from ghillie.state import GameState, Phase, Window
+from ghillie.words import N_, say
+
+WATCH = "watch"
+
+
+class TimedScenario(Scenario):
+    ruleset: Literal["timed"] = "timed"
+    limit: int = Field(1, ge=1)
+
+
+class Step(Command):
+    type: Literal["step"] = "step"
+
+
+class Shoot(Command):
+    type: Literal["shoot"] = "shoot"
+    fire: bool = False
+
+
+class EndGame(Command):
+    type: Literal["end_game"] = "end_game"
+
+
+class Timed(Ruleset[TimedScenario, None]):
+    id = "timed"
+    title = "Timed prompts"
+    summary = "Each step asks the other side, within a time limit."
+    map_modes = ("table",)
+    scenario_model = TimedScenario
+    commands: ClassVar[Mapping[str, type[Command]]] = {
+        "step": Step,
+        "shoot": Shoot,
+        "end_game": EndGame,
+    }
+    orders: ClassVar[Mapping[str, Order]] = {
+        "step": Order(N_("Step")),
+        "shoot": Order(N_("Fire or hold")),
+        "end_game": Order(N_("End the game"), anytime=True),
+    }
+    reactions: ClassVar[Mapping[str, Reaction]] = {
+        WATCH: Reaction(
+            "shoot",
+            N_("{side} are deciding whether to fire."),
+            default={"fire": False},
+            timed_out=N_("Time ran out: {side} hold fire."),
+        )
+    }
+
+    def new_board(self, scenario: TimedScenario) -> None:
+        return None
+
+    def setup(self, ruling: Ruling[None], scenario: TimedScenario) -> None:
+        ruling.set_phase(Phase.PLAY)
+
+    def secret_facts(self, scenario: TimedScenario) -> int:
+        return 0
+
+    def may_act(self, state: GameState[None], side: str, command: type[Command]) -> bool:
+        return command is EndGame or (command is Step and side == state.sides[0])
+
+    def resolve(self, ruling: Ruling[None], command: Command) -> None:
+        scenario = ruling.state.scenario
+        assert isinstance(scenario, TimedScenario)
+        if isinstance(command, Step):
+            other = ruling.state.others(ruling.state.sides[0])
+            ruling.tell_public({"text": say("A step.")})
+            ruling.open_window(WATCH, asks=other, limit=scenario.limit)
+        elif isinstance(command, EndGame):
+            ruling.set_phase(Phase.OVER)
+
+    def close(self, ruling: Ruling[None], window: Window) -> None:
+        for side, answer in window.answers.items():
+            name = ruling.state.scenario.side_name(side)
+            said = "{side} fire." if answer["fire"] else "{side} hold fire."
+            ruling.tell_public({"text": say(said, side=name)})
+
+
+def scenario(limit: int = 1) -> dict[str, Any]:
+    return {
+        "ruleset": "timed",
+        "title": "Timed prompts",
+        "sides": [{"id": "blue", "name": "Blue"}, {"id": "red", "name": "Red"}],
+        "limit": limit,
+    }
+
+
+@pytest.fixture
+def registered() -> Iterator[None]:
+    rulesets = registry.rulesets()
+    rulesets["timed"] = Timed()
+    yield
+    del rulesets["timed"]
