@@ -464,6 +464,12 @@ def fill(form: Any, value: Any, path: str = "", page: Any = None) -> None:
             if key != "type":
                 fill(form, item, f"{path}.{key}" if path else key, page)
         return
+    across = form.locator(f'input[name="{path}.x"]')
+    if isinstance(value, list) and len(value) == 2 and across.count():
+        # A point on the table, typed in inches across and down.
+        across.fill(str(value[0]))
+        form.locator(f'input[name="{path}.y"]').fill(str(value[1]))
+        return
     if isinstance(value, list):
         items = form.locator(f'fieldset:has(> button.add[data-path="{path}"]) > ol.items > li')
         while items.count() > len(value):

@@ -17,6 +17,7 @@ from ghillie.state import REFEREE, GameState, Piece
 from ghillie.words import N_, say
 
 from .board import ORDER, UNIT, Board
+from .geometry import reach
 from .scenario import AmbushFireScenario, TerrainArea
 from .setup import inches
 from .words import describe
@@ -119,6 +120,8 @@ def _watched(scenario: AmbushFireScenario, order: Piece, unit: Piece) -> tuple[X
     else:
         at = unit.public.get("at") or unit.secret.get("at")
         within = trigger.get("within")
+        if within is None and order.secret.get("reaction") == "close_combat":
+            within = reach(float(unit.secret["running"]["open"]))  # BMF-R15: its reach
         if at is None or within is None:
             return None
         shape = Point(float(at[0]), float(at[1])).buffer(float(within))
