@@ -111,7 +111,7 @@ def test_the_dragons_teeth_played_through_both_pages(
         # The Germans' map shows what their orders watch; the Soviets' shows none of it.
         assert germans.page.locator("#map .layer.zone-own polygon").count() == 3
         assert soviets.page.locator("#map .layer.zone-own polygon").count() == 0
-        shoot(players, "1-orders-given")
+        shoot(players, "1-orders-given", SHOTS)
         give(germans, soviets, step(5))
         give(soviets, germans, step(6))
         give(soviets, germans, step(7))
@@ -144,7 +144,7 @@ def test_the_dragons_teeth_played_through_both_pages(
         odds = form.locator(".odds")
         odds.filter(has_text="hit").wait_for()
         assert "35" in odds.inner_text(), odds.inner_text()
-        shoot(players, "2-challenge-fire")
+        shoot(players, "2-challenge-fire", SHOTS)
         soviets.submit(form)
         germans.wait_seq(soviets.seq())
         for player in players.values():
@@ -169,7 +169,7 @@ def test_the_dragons_teeth_played_through_both_pages(
         beside = retreat.locator(".field-error").filter(has_text="A retreat goes at most")
         assert beside.first.is_visible()
         assert germans.seq() == soviets.seq()
-        shoot({GERMANS: germans}, "3-retreat-refused")
+        shoot({GERMANS: germans}, "3-retreat-refused", SHOTS)
         pages.fill(retreat, step(13))
         germans.submit(retreat)
         soviets.wait_seq(germans.seq())
@@ -179,7 +179,7 @@ def test_the_dragons_teeth_played_through_both_pages(
         give(soviets, germans, step(14))
         for player in players.values():
             assert "but short of it! Left in the open at 48.6, 10.4" in log(player)
-        shoot(players, "4-failed-contact")
+        shoot(players, "4-failed-contact", SHOTS)
 
         # The fire phase: the side that moved second fires first.
         for number in (15, 16, 17, 18):

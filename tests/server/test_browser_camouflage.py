@@ -131,17 +131,17 @@ def never_read(player: Player, *words: str) -> None:
     assert_never_seen(player, *words)
 
 
-def shoot(players: Mapping[str, Player], moment: str) -> None:
-    """Each page at a phone's size and a laptop's, whole, into SHOTS; and nothing on either a
-    player should never read (a spec id, null, a raw id)."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
+def shoot(players: Mapping[str, Player], moment: str, shots: Path = SHOTS) -> None:
+    """Each page at a phone's size and a laptop's, whole, into ``shots``; and nothing on
+    either a player should never read (a spec id, null, a raw id)."""
+    shots.mkdir(parents=True, exist_ok=True)
     for side, player in players.items():
         before = player.page.viewport_size
         for size, viewport in pages.SIZES.items():
             player.page.set_viewport_size(viewport)
             opened = pages.OpenPage(player.context, player.page)
             opened.settle(quiet_ms=150, limit_ms=1500)
-            opened.screenshot(SHOTS / f"{moment}-{side}-{size}.png")
+            opened.screenshot(shots / f"{moment}-{side}-{size}.png")
             assert pages.forbidden_text(opened.visible_text()) == [], (moment, side, size)
         player.page.set_viewport_size(before)
 

@@ -73,7 +73,7 @@ def test_bmf_t06_at_1000_m_the_missile_hits_at_once_before_the_move_goes_on() ->
         "T-34 (1): missed (70% to hit).",
     }
     assert len(lines) == 2  # nothing in between, and the move has not gone on
-    assert [r.label for r in game.events()[-1].rolls] == ["d100"]  # BMF-A09: still rolled
+    assert [r.label for r in game.events()[-1].rolls] == ["to hit"]  # BMF-A09: still rolled
     assert game.state.window is not None
 
 
@@ -138,7 +138,7 @@ def test_bmf_a09_autohit_does_not_reach_a_missile_that_flies() -> None:
     game = ready(AT_1250, **{"bmf.atgm_ambush_autohit": True})
     moved(game)
     game.command(SOVIETS, {"type": "return_fire"})
-    assert [r.label for r in game.events()[-1].rolls] == ["d100"]
+    assert [r.label for r in game.events()[-1].rolls] == ["to hit"]
 
 
 @pytest.mark.spec("BMF-A23")

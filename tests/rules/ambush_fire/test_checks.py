@@ -197,14 +197,14 @@ def test_a_shot_matches_brute_force_for_every_percent() -> None:
     for percent in range(101):
         check = bmf.shot(percent)
         assert check.outcomes == ("hit", "miss")
-        assert [(label, str(die)) for label, die in check.dice] == [("d100", "d100")]
+        assert [(label, str(die)) for label, die in check.dice] == [("to hit", "d100")]
         assert nonzero(check) == shot_oracle(percent), percent
         for die in D100:  # every face is read as the oracle reads it
-            assert check.judge_values({"d100": die}) == ("hit" if die <= percent else "miss")
+            assert check.judge_values({"to hit": die}) == ("hit" if die <= percent else "miss")
     assert bmf.shot(0).odds() == {"hit": Fraction(0), "miss": Fraction(1)}
     assert bmf.shot(100).odds() == {"hit": Fraction(1), "miss": Fraction(0)}
-    assert bmf.shot(50).roll(lambda label, die: 50) == ({"d100": 50}, "hit")
-    assert bmf.shot(50).roll(lambda label, die: 51) == ({"d100": 51}, "miss")
+    assert bmf.shot(50).roll(lambda label, die: 50) == ({"to hit": 50}, "hit")
+    assert bmf.shot(50).roll(lambda label, die: 51) == ({"to hit": 51}, "miss")
     for bad in (-1, 101):
         with pytest.raises(ValueError, match="whole percent"):
             bmf.shot(bad)

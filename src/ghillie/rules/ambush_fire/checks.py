@@ -20,6 +20,7 @@ from ghillie.dice.check import Check
 from ghillie.dice.steps import Die
 
 D100 = Die(100)
+TO_HIT = "to hit"  # the roll's label, as the odds and the log name it
 
 HIT = "hit"
 MISS = "miss"
@@ -106,11 +107,11 @@ def chance(base: int, penalty: int, mode: PenaltyMode) -> int:
 
 def _shot(values: Mapping[str, int], percent: int) -> str:
     # d100 faces are 1..100: 0% never hits, 100% always does.
-    return HIT if values["d100"] <= percent else MISS
+    return HIT if values[TO_HIT] <= percent else MISS
 
 
 def shot(percent: int) -> Check[str]:
-    """One shot: a d100 (``d100``, 1..100), a hit when it shows ``percent`` or less.
+    """One shot: a d100 (labelled ``to hit``, 1..100), a hit when it shows ``percent`` or less.
     Outcomes ``("hit", "miss")``. Raises ``ValueError`` unless ``percent`` is 0..100.
 
     >>> [str(p) for p in shot(35).odds().values()]
@@ -118,7 +119,7 @@ def shot(percent: int) -> Check[str]:
     >>> shot(0).odds()["hit"], shot(100).odds()["miss"]
     (Fraction(0, 1), Fraction(0, 1))
     """
-    return Check((("d100", D100),), _shot, (HIT, MISS), (_percent(percent, "a chance"),))
+    return Check(((TO_HIT, D100),), _shot, (HIT, MISS), (_percent(percent, "a chance"),))
 
 
 def check_for(kind: str, base: int, mode: PenaltyMode) -> Check[str]:

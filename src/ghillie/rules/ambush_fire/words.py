@@ -185,7 +185,14 @@ def order_words(unit: str, reaction: str, trigger: dict[str, Any], chance: int) 
 def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
     p = piece.public
     if piece.kind == ORDER:
-        return PieceWords(say("Standing order {n}", n=p["number"]))
+        name = say("Standing order {n}", n=p["number"])
+        if observer not in (piece.owner, REFEREE):
+            return PieceWords(name)
+        # Its owner reads what it ordered, as it will be opened when it fires.
+        ordered: list[tuple[str, Any]] = [(N_("Order"), str(piece.secret.get("order", "")))]
+        if piece.secret.get("note"):
+            ordered.append((N_("Note"), piece.secret["note"]))
+        return PieceWords(name, (), ordered)
     about: list[str | Say] = [CLASS_WORDS.get(str(p["class"]), str(p["class"]))]
     if p.get("concealed"):
         about.append(N_("concealed"))
