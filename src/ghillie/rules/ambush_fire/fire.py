@@ -28,7 +28,7 @@ def fire(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
     firer = lookup.own(state, side, command.unit, [UNIT])
     target = lookup.enemy(state, side, command.target, [UNIT])
     turn = ruling.board.turn
-    history = firer.public.get("history", {})
+    history = units.history(firer)
     if did(history, turn, Did.CHALLENGED):
         reason = eligibility.challenge(history, turn)
         raise Refusal(MAY_NOT_FIRE, reason or "", field="unit")
@@ -43,12 +43,10 @@ def fire(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
         )
     _values, outcome = checks.shot(command.chance).roll(lambda label, die: ruling.roll(label, die))
     hit = outcome == checks.HIT
-    turned = {k: list(v) for k, v in history.items()}
-    turned[str(turn)] = sorted({*turned.get(str(turn), []), Did.FIRED.value})
-    ruling.update(firer.id, public={"history": turned})
     if firer.public.get("concealed") and scenario.switches.fire_reveals:
         ruling.update(firer.id, public={"concealed": False, "at": units.xy(firer.secret["at"])})
         ruling.reveal(firer.id, target.owner, Level.IDENTIFIED)
+    units.note(ruling, ruling.piece(firer.id), Did.FIRED)  # in view, if it was revealed
     ruling.tell_public(
         {
             "text": say(

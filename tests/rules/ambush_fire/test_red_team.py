@@ -1,0 +1,319 @@
+"""Red team: a player reading the other side's secrets from what ghillie sends it (issue 14;
+RULES-SPEC BMF S1..S3, TRUST.md §3.2, §3.5, §6 S2, S3, R2).
+
+Each test is named after what a player would notice. Two worlds differ only in one side's
+secret; the other side's views are compared by their pattern of repeats
+(tests/contract/harness.py), as in test_two_worlds.py."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from ghillie import Game, Refusal
+from ghillie.view import view
+from tests.contract.harness import comparable, first_difference
+
+from .test_challenge import GAP, SECOND_TANK, column_move, pid
+from .test_scenario import SCENARIO
+
+GERMANS, SOVIETS = "germans", "soviets"
+SCOUTS = {
+    "key": "scouts",
+    "side": "soviets",
+    "name": "Scouts",
+    "class": "infantry",
+    "diet": "omnivore",
+    "running": {"open": 100},
+    "concealed": True,
+}
+SAPPERS = {**SCOUTS, "key": "sappers", "name": "Sappers"}
+COPSE = {
+    "name": "the copse",
+    "kind": "woods",
+    "outline": [[1050, 850], [1200, 850], [1200, 1000], [1050, 1000]],
+    "conceals": True,
+}
+
+
+def same_to(side: str, one: Game, other: Game) -> None:
+    a, b = comparable(view(one, side)), comparable(view(other, side))
+    assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True), first_difference(a, b)
+
+
+def snapshot(game: Game) -> str:
+    return json.dumps(view(game, "referee"), sort_keys=True, default=str)
+
+
+# --- found and fixed -------------------------------------------------------------------------
+
+
+def _column(with_scouts: bool, seed: int) -> Game:
+    game = Game.create({**SCENARIO, "units": [*SCENARIO["units"], SCOUTS]}, seed=seed)
+    game.command(
+        GERMANS,
+        {
+            "type": "conceal",
+            "units": [{"unit": "pak", "at": [1000, 300]}, {"unit": "grenadiers", "at": [200, 200]}],
+        },
+    )
+    order = {"type": "standing_order", "unit": "pak", "reaction": "challenge", "chance": 60}
+    game.command(GERMANS, {**order, "trigger": GAP})
+    game.command(GERMANS, {"type": "ready"})
+    game.command(SOVIETS, {"type": "conceal", "units": [{"unit": "scouts", "at": [300, 150]}]})
+    game.command(SOVIETS, {"type": "ready"})
+    game.command(GERMANS, {"type": "end_step"})
+    movers = [{"unit": "t34_1", "path": [[900, 700]]}]
+    if with_scouts:  # a concealed unit in the same move, in the wood all the way
+        movers.append({"unit": "scouts", "path": [[350, 200]]})
+    game.command(SOVIETS, {"type": "move", "units": movers})
+    game.command(SOVIETS, {"type": "return_fire", "fire": False})
+    return game
+
+
+@pytest.mark.spec("BMF-R06")
+@pytest.mark.parametrize("seed", [0, 3, 5])  # seeds where the challenge destroys the tank
+def test_the_rest_of_the_column_stopping_tells_of_a_concealed_unit_in_the_move(seed: int) -> None:
+    """BMF-R06, S1: the lead tank destroyed, "The rest of the column stops." was told to the
+    Germans when the only rest of the move was a concealed unit moving in a wood — so they
+    learned it exists and moved. Now the Soviets alone are told that."""
+    alone, with_scouts = _column(False, seed), _column(True, seed)
+    assert all(p.public["key"] != "t34_1" for p in alone.state.pieces.values())  # destroyed
+    same_to(GERMANS, alone, with_scouts)
+    told = [line["text"] for e in view(with_scouts, SOVIETS)["log"] for line in e["said"]]
+    assert "The rest of the column stops." in told
+
+
+def _history(scouts_moved: bool) -> Game:
+    units = [*SCENARIO["units"], SECOND_TANK, SCOUTS, SAPPERS]
+    game = Game.create(
+        {**SCENARIO, "terrain": [*SCENARIO["terrain"], COPSE], "units": units}, seed=1
+    )
+    game.command(
+        GERMANS,
+        {
+            "type": "conceal",
+            "units": [
+                {"unit": "pak", "at": [1000, 300]},
+                {"unit": "grenadiers", "at": [1000, 820]},
+            ],
+        },
+    )
+    game.command(
+        GERMANS,
+        {
+            "type": "standing_order",
+            "unit": "grenadiers",
+            "reaction": "ambush",
+            "trigger": {"within": 150, "target_class": "vehicle"},
+            "chance": 40,
+        },
+    )
+    game.command(GERMANS, {"type": "ready"})
+    scouts_at = [1150, 950] if scouts_moved else [1080, 880]
+    game.command(
+        SOVIETS,
+        {
+            "type": "conceal",
+            "units": [{"unit": "scouts", "at": scouts_at}, {"unit": "sappers", "at": [300, 150]}],
+        },
+    )
+    game.command(SOVIETS, {"type": "ready"})
+    game.command(GERMANS, {"type": "end_step"})
+    # Turn 1: one concealed unit moves inside its cover; which one is the Soviets' secret.
+    mover = (
+        {"unit": "scouts", "path": [[1080, 880]]}
+        if scouts_moved
+        else {"unit": "sappers", "path": [[350, 200]]}
+    )
+    game.command(SOVIETS, {"type": "move", "units": [mover]})
+    for side in (SOVIETS, SOVIETS, GERMANS, GERMANS):  # the fire phase; turn 2, Germans move
+        game.command(side, {"type": "end_step"})
+    game.command(SOVIETS, column_move())  # the ambush reveals the scouts (A08)
+    return game
+
+
+@pytest.mark.spec("BMF-A08")
+def test_a_unit_revealed_by_an_ambush_shows_when_it_moved_while_concealed() -> None:
+    """BMF S3 shows a revealed unit's place and type. Its public history showed, too, the
+    turns in which it had moved unseen in cover (board.py promised that history was
+    secret): the Germans learned the scouts had crept in turn 1. Now what a unit does
+    while concealed is its owner's secret, read by the eligibility rules alike."""
+    moved, still = _history(True), _history(False)
+    scouts = pid(moved, "scouts")
+    assert moved.state.known(GERMANS, scouts).level.name == "IDENTIFIED"
+    same_to(GERMANS, moved, still)
+    # The rules still know it moved (BMF-R07: no ambush from it next turn).
+    assert "moved" in moved.state.pieces[scouts].secret["history"]["1"]
+
+
+def _germans_set(order: dict[str, Any]) -> Game:
+    game = Game.create({**SCENARIO, "units": [*SCENARIO["units"], SECOND_TANK]}, seed=3)
+    game.command(
+        GERMANS,
+        {
+            "type": "conceal",
+            "units": [{"unit": "pak", "at": [1000, 300]}, {"unit": "grenadiers", "at": [200, 200]}],
+        },
+    )
+    return game
+
+
+@pytest.mark.parametrize("reaction", ["challenge", "ambush", "close_combat"])
+@pytest.mark.parametrize(
+    "zone",
+    [
+        {"zone": [[1000, 700], [1000, 700]]},  # a gap from a place to itself
+        {"zone": [[1000, 700]] * 20},  # a street of one place
+        {"zone": [[1000, 700], [1000, 700]], "radius": 3},
+    ],
+)
+def test_a_zone_of_one_place_given_twice_is_refused_not_a_crash_of_every_enemy_move(
+    reaction: str, zone: dict[str, Any]
+) -> None:
+    """TRUST.md §6 R2, S3: a standing order whose zone was a "gap" of one place twice was
+    accepted; every Soviet move after it then raised a ValueError — the Soviets could not
+    move at all, and learned that the Germans held such an order. Now it is a clean
+    refusal when it is given, the state unchanged."""
+    game = _germans_set({})
+    before = snapshot(game)
+    unit = "grenadiers" if reaction == "close_combat" else "pak"
+    order = {"type": "standing_order", "unit": unit, "reaction": reaction, "chance": 50}
+    with pytest.raises(Refusal) as refused:
+        game.command(GERMANS, {**order, "trigger": zone})
+    assert refused.value.code == "bad_zone"
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("far", [1e16, 1e20, 1e308, -5.0, 5000.0])
+def test_a_zone_off_the_table_is_a_clean_refusal(far: float) -> None:
+    """TRUST.md §6 R2: a zone's point of 1e16 metres or more raised an IntegerDomainError
+    from the record's canonical JSON, not a refusal. A zone point is on the ground."""
+    game = _germans_set({})
+    before = snapshot(game)
+    order = {"type": "standing_order", "unit": "pak", "reaction": "ambush", "chance": 5}
+    with pytest.raises(Refusal) as refused:
+        game.command(GERMANS, {**order, "trigger": {"zone": [[far, 1]]}})
+    assert refused.value.code == "bad_place"
+    assert refused.value.field == "trigger.zone.0"
+    assert snapshot(game) == before
+
+
+def test_a_unit_named_twice_in_one_move_is_refused() -> None:
+    """TRUST.md §6 R2: one move naming the same unit twice was taken (the second path won,
+    the first was checked and forgotten). It is refused as a unit that has moved."""
+    game = _germans_set({})
+    for command in ({"type": "ready"},):
+        game.command(GERMANS, command)
+    game.command(SOVIETS, {"type": "ready"})
+    game.command(GERMANS, {"type": "end_step"})
+    before = snapshot(game)
+    twice = [{"unit": "t34_1", "path": [[1000, 700]]}, {"unit": "t34_1", "path": [[900, 700]]}]
+    with pytest.raises(Refusal) as refused:
+        game.command(SOVIETS, {"type": "move", "units": twice})
+    assert refused.value.code == "already_moved"
+    assert refused.value.field == "units.1.unit"
+    assert snapshot(game) == before
+
+
+# --- tried and not found: they stay as guards --------------------------------------------------
+
+
+def _playing() -> Game:
+    game = _germans_set({})
+    game.command(GERMANS, {"type": "ready"})
+    game.command(SOVIETS, {"type": "ready"})
+    game.command(GERMANS, {"type": "end_step"})
+    return game
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        {"type": "move", "units": [{"unit": "pak", "path": [[900, 700]]}]},
+        {"type": "move", "units": [{"unit": "grenadiers", "path": [[900, 700]]}]},
+    ],
+)
+def test_naming_a_concealed_enemy_by_its_key_or_id_is_answered_as_no_such_piece(
+    command: dict[str, Any],
+) -> None:
+    """TRUST.md §6 S3, §3.2 (MegaMek #1444): the key or the id of a concealed enemy unit is
+    refused exactly as a key that names nothing."""
+    game = _playing()
+    nothing = {"type": "move", "units": [{"unit": "no_such_unit", "path": [[900, 700]]}]}
+    by_id = {
+        "type": "move",
+        "units": [{"unit": pid(game, command["units"][0]["unit"]), "path": [[900, 700]]}],
+    }
+    answers = []
+    for given in (command, by_id, nothing):
+        with pytest.raises(Refusal) as refused:
+            game.command(SOVIETS, given)
+        answers.append((refused.value.code, str(refused.value), refused.value.field))
+    assert answers[0] == answers[1] == answers[2]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        {"type": "conceal", "units": [{"unit": "pak", "at": [float("nan"), 1]}]},
+        {"type": "conceal", "units": [{"unit": "pak", "at": [float("inf"), 1]}]},
+        {"type": "conceal", "units": [{"unit": "pak", "at": [1e308, 1]}]},
+        {"type": "conceal", "units": [{"unit": "t34_1", "at": [1, 1]}]},
+        {"type": "standing_order", "unit": "pak", "reaction": "ambush", "chance": 5,
+         "trigger": {"zone": None, "radius": None, "within": None, "target_class": None}},
+        {"type": "standing_order", "unit": "pak", "reaction": "ambush", "chance": 5,
+         "trigger": {"radius": -1}},
+        {"type": "standing_order", "unit": "pak", "reaction": "ambush", "chance": 5,
+         "trigger": {"within": float("nan")}},
+        {"type": "standing_order", "unit": "pak", "reaction": "ambush", "chance": 5,
+         "trigger": {"zone": [[float("nan"), 1]]}},
+        {"type": "standing_order", "unit": "pak", "reaction": "ambush", "chance": 5,
+         "trigger": {"zone": [[1, 1]] * 21}},
+        {"type": "standing_order", "unit": "pak", "reaction": "ambush", "chance": 101,
+         "trigger": {}},
+        {"type": "standing_order", "unit": "t34_1", "reaction": "ambush", "chance": 5,
+         "trigger": {}},
+    ],
+)  # fmt: skip
+def test_malformed_set_up_commands_are_clean_refusals(command: dict[str, Any]) -> None:
+    """TRUST.md §6 R2, S5: every malformed set-up command is a Refusal, the state as it was."""
+    game = _germans_set({})
+    before = snapshot(game)
+    with pytest.raises(Refusal):
+        game.command(GERMANS, command)
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        {"type": "move", "units": []},
+        {"type": "move", "units": [{"unit": "t34_1", "path": []}]},
+        {"type": "move", "units": [{"unit": "t34_1", "path": [[float("nan"), 1]]}]},
+        {"type": "move", "units": [{"unit": "t34_1", "path": [[1e308, 1]]}]},
+        {"type": "move", "units": [{"unit": "t34_1", "path": [[900, 700]] * 41}]},
+        {"type": "move", "units": [{"unit": "t34_1", "path": [[600, 600]]}]},  # the marsh
+        {"type": "retreat", "path": []},
+        {"type": "return_fire", "fire": True},
+        {"type": "fire", "unit": "t34_1", "target": "pak", "chance": 5},
+    ],
+)
+def test_malformed_or_untimely_moves_are_clean_refusals(command: dict[str, Any]) -> None:
+    """TRUST.md §6 R2: the same for the commands of play."""
+    game = _playing()
+    before = snapshot(game)
+    with pytest.raises(Refusal):
+        game.command(SOVIETS, command)
+    assert snapshot(game) == before
+
+
+def test_forty_waypoints_on_the_spot_are_a_move_that_ends_where_it_began() -> None:
+    """TRUST.md §6 R2: the longest path allowed, all on one place, is no error."""
+    game = _playing()
+    game.command(
+        SOVIETS, {"type": "move", "units": [{"unit": "t34_1", "path": [[1800, 700]] * 40}]}
+    )
+    assert game.state.pieces[pid(game, "t34_1")].public["at"] == [1800, 700]
