@@ -317,3 +317,54 @@ def test_forty_waypoints_on_the_spot_are_a_move_that_ends_where_it_began() -> No
         SOVIETS, {"type": "move", "units": [{"unit": "t34_1", "path": [[1800, 700]] * 40}]}
     )
     assert game.state.pieces[pid(game, "t34_1")].public["at"] == [1800, 700]
+
+
+# --- found and not fixed ---------------------------------------------------------------------
+
+
+def _interrupted(start: list[float], seed: int = 1) -> Game:
+    from .test_transit import WOODS
+
+    units = [*SCENARIO["units"], SCOUTS]
+    game = Game.create(
+        {**SCENARIO, "terrain": [*SCENARIO["terrain"], *WOODS], "units": units}, seed=seed
+    )
+    game.command(
+        GERMANS,
+        {
+            "type": "conceal",
+            "units": [{"unit": "pak", "at": [1000, 300]}, {"unit": "grenadiers", "at": [200, 200]}],
+        },
+    )
+    near = {"zone": [[1700, 600], [1700, 800]]}  # the tank reaches it 100 m on
+    order = {"type": "standing_order", "unit": "pak", "reaction": "challenge", "chance": 60}
+    game.command(GERMANS, {**order, "trigger": near})
+    game.command(GERMANS, {"type": "ready"})
+    game.command(SOVIETS, {"type": "conceal", "units": [{"unit": "scouts", "at": start}]})
+    game.command(SOVIETS, {"type": "ready"})
+    game.command(GERMANS, {"type": "end_step"})
+    # The scouts cross the same open ground, from the west wood to the east wood; only how
+    # far inside the west wood they started differs (50 m or 20 m).
+    scouts = {"unit": "scouts", "path": [[300, 1050], [500, 1050], [700, 1000]]}
+    game.command(
+        SOVIETS, {"type": "move", "units": [{"unit": "t34_1", "path": [[900, 700]]}, scouts]}
+    )
+    return game
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "movement.advance walks every mover at one pace and stops them all where an order "
+        "fires: a concealed unit in the move is told as seen up to where it is at that "
+        "moment, which says how far it had walked inside cover before it left it. Hiding "
+        "that needs a ruling on whether a concealed unit that is not the target stops (or "
+        "is told) with the column (BMF-A19), and movement.py is being changed concurrently."
+    ),
+)
+def test_a_challenge_at_a_tank_shows_how_far_a_concealed_unit_had_walked_in_the_wood() -> None:
+    """BMF S2, TRUST.md §6 S2: the challenge at the tank, 100 m into its move, cuts the
+    scouts' crossing line at the place they are then ("from 300, 1050 to 350, 1050" or
+    "... to 380, 1050"): the Germans learn the scouts had walked 50 m (or 20 m) in the west
+    wood before coming out — where they went inside cover."""
+    same_to(GERMANS, _interrupted([250, 1050]), _interrupted([280, 1050]))
