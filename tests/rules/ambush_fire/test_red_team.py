@@ -368,3 +368,64 @@ def test_a_challenge_at_a_tank_shows_how_far_a_concealed_unit_had_walked_in_the_
     "... to 380, 1050"): the Germans learn the scouts had walked 50 m (or 20 m) in the west
     wood before coming out — where they went inside cover."""
     same_to(GERMANS, _interrupted([250, 1050]), _interrupted([280, 1050]))
+
+
+# --- more tried and not found ------------------------------------------------------------------
+
+
+def _retreating(scouts_at: list[float]) -> Game | None:
+    """The grenadiers' ambush at the lead tank, hit, and their retreat window open; the
+    Soviets' concealed scouts at ``scouts_at``."""
+    units = [*SCENARIO["units"], SECOND_TANK, SCOUTS]
+    for seed in range(40):
+        game = Game.create({**SCENARIO, "units": units}, seed=seed)
+        game.command(
+            GERMANS,
+            {
+                "type": "conceal",
+                "units": [
+                    {"unit": "pak", "at": [1000, 300]},
+                    {"unit": "grenadiers", "at": [1000, 820]},
+                ],
+            },
+        )
+        order = {"type": "standing_order", "unit": "grenadiers", "reaction": "ambush"}
+        game.command(GERMANS, {**order, "trigger": {"within": 150}, "chance": 40})
+        game.command(GERMANS, {"type": "ready"})
+        game.command(SOVIETS, {"type": "conceal", "units": [{"unit": "scouts", "at": scouts_at}]})
+        game.command(SOVIETS, {"type": "ready"})
+        game.command(GERMANS, {"type": "end_step"})
+        game.command(SOVIETS, column_move())
+        if game.state.window is not None and game.state.window.name == "retreat":
+            return game
+    return None
+
+
+@pytest.mark.spec("BMF-A21")
+def test_a_retreat_toward_a_concealed_enemy_is_answered_as_toward_empty_ground() -> None:
+    """BMF-A21 (DEFAULT), TRUST.md §6 S3: the grenadiers' retreat 40 m south, toward where
+    the Soviet scouts wait unseen (or with the scouts far off), is taken alike: the refusal
+    is no oracle for a concealed unit."""
+    # 140 m from the grenadiers (outside their 125 m reveal), 100 m from where they go.
+    near, far = _retreating([1000, 960]), _retreating([1900, 100])
+    assert near is not None
+    assert far is not None
+    assert near.state.known(GERMANS, pid(near, "scouts")).level.name == "UNKNOWN"
+    for game in (near, far):
+        game.command(GERMANS, {"type": "retreat", "path": [[1000, 860]]})
+    same_to(GERMANS, near, far)
+
+
+def test_firing_at_a_concealed_enemy_by_its_id_is_answered_as_no_such_piece() -> None:
+    """TRUST.md §6 S3, §3.2 (MegaMek #1444): in the fire phase, a shot at the id or the key
+    of a concealed enemy unit gets the very refusal a made-up id gets."""
+    game = _playing()
+    game.command(SOVIETS, {"type": "end_step"})  # the fire phase: the Soviets fire first
+    assert game.state.board.moving == SOVIETS
+    answers = []
+    for target in (pid(game, "pak"), "pak", "0" * 32):
+        shot = {"type": "fire", "unit": "t34_1", "target": target, "chance": 50}
+        with pytest.raises(Refusal) as refused:
+            game.command(SOVIETS, shot)
+        answers.append((refused.value.code, str(refused.value), refused.value.field))
+    assert answers[0] == answers[1] == answers[2]
