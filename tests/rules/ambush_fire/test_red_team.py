@@ -218,6 +218,28 @@ def test_a_unit_named_twice_in_one_move_is_refused() -> None:
     assert snapshot(game) == before
 
 
+def _unseen_shot(firer: str) -> Game:
+    from .test_challenge import ready
+
+    game = ready(order=None, seed=4, **{"bmf.fire_reveals": False})
+    game.command(SOVIETS, {"type": "end_step"})  # no move: the fire phase, Soviets first
+    game.command(SOVIETS, {"type": "end_step"})
+    game.command(GERMANS, {"type": "fire", "unit": firer, "target": "t34_1", "chance": 30})
+    return game
+
+
+@pytest.mark.spec("BMF-A22")
+def test_a_shot_from_a_firer_that_stays_concealed_named_it_and_its_chance() -> None:
+    """BMF-A22 with ``bmf.fire_reveals`` off: the firer is not revealed, yet the Soviets
+    were told "Fire from PaK 40 at T-34 (1) (30%)" — which hidden unit fired, its type and
+    its chance. Now they are told they were fired at by an unseen unit; the Germans, all."""
+    pak, grenadiers = _unseen_shot("pak"), _unseen_shot("grenadiers")
+    assert pak.state.known(SOVIETS, pid(pak, "pak")).level.name == "UNKNOWN"
+    same_to(SOVIETS, pak, grenadiers)
+    told = [line["text"] for e in view(pak, GERMANS)["log"] for line in e["said"]]
+    assert told[-1].startswith("Fire from PaK 40 at T-34 (1) (30%): ")
+
+
 # --- tried and not found: they stay as guards --------------------------------------------------
 
 

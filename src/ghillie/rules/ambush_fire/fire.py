@@ -47,16 +47,28 @@ def fire(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
         ruling.update(firer.id, public={"concealed": False, "at": units.xy(firer.secret["at"])})
         ruling.reveal(firer.id, target.owner, Level.IDENTIFIED)
     units.note(ruling, ruling.piece(firer.id), Did.FIRED)  # in view, if it was revealed
-    ruling.tell_public(
-        {
-            "text": say(
-                "Fire from {firer} at {target} ({chance}%): {result}.",
-                firer=firer.public["name"],
-                target=target.public["name"],
-                chance=command.chance,
-                result=say("destroyed") if hit else say("a miss"),
-            )
-        }
-    )
+    result = say("destroyed") if hit else say("a miss")
+    line = {
+        "text": say(
+            "Fire from {firer} at {target} ({chance}%): {result}.",
+            firer=firer.public["name"],
+            target=target.public["name"],
+            chance=command.chance,
+            result=result,
+        )
+    }
+    if not ruling.piece(firer.id).public.get("concealed"):
+        ruling.tell_public(line)
+    else:
+        # Not revealed (``bmf.fire_reveals`` off): the other side learns it was shot at, not
+        # by which unit, nor its chance (which would tell its weapon and range).
+        ruling.tell(firer.owner, line)
+        unseen = say(
+            "Fire from an unseen unit at {target}: {result}.",
+            target=target.public["name"],
+            result=result,
+        )
+        for other in ruling.state.others(firer.owner):
+            ruling.tell(other, {"text": unseen})
     if hit:
         ruling.remove(target.id)
