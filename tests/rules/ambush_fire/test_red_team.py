@@ -240,6 +240,33 @@ def test_a_shot_from_a_firer_that_stays_concealed_named_it_and_its_chance() -> N
     assert told[-1].startswith("Fire from PaK 40 at T-34 (1) (30%): ")
 
 
+def test_the_roster_bound_counts_every_secret_a_standing_order_can_hold() -> None:
+    """TRUST.md §1.2, fairness/capacity.py: the roster's size is public and fixed from the
+    scenario's bound. A standing order holds seven secret facts at most — its unit,
+    reaction, trigger, words (``order``), chance, note and a missile in flight — but the
+    bound counted six (the words were left out), so a side of sixteen units holding eight
+    orders with notes could overflow its roster in the middle of the enemy's move, when a
+    missile is launched. A concealed unit now holds five: its place, note, running table,
+    route and what it did while concealed."""
+    from ghillie.rules.ambush_fire.ruleset import MAX_ORDERS, AmbushFire
+    from ghillie.rules.ambush_fire.scenario import AmbushFireScenario
+
+    game = _germans_set({})
+    order = {"type": "standing_order", "unit": "pak", "reaction": "ambush", "chance": 5}
+    game.command(GERMANS, {**order, "trigger": {"within": 100}, "note": "the far hedge"})
+    held = next(p for p in game.state.pieces.values() if p.kind == "order").secret
+    per_order = len(held) + 1  # and "flight", when its missile is launched unseen
+    assert per_order == 7
+    units = [
+        {**SCOUTS, "key": f"s{i}", "name": f"Scouts {i}", "side": "germans"} for i in range(16)
+    ]
+    scenario = AmbushFireScenario.model_validate(
+        {**SCENARIO, "units": [*SCENARIO["units"], *units]}
+    )
+    most = max(sum(1 for u in scenario.units if u.side == side) for side in ("germans", "soviets"))
+    assert AmbushFire().secret_facts(scenario) >= 5 * most + per_order * MAX_ORDERS
+
+
 # --- tried and not found: they stay as guards --------------------------------------------------
 
 
