@@ -478,3 +478,27 @@ def test_firing_at_a_concealed_enemy_by_its_id_is_answered_as_no_such_piece() ->
             game.command(SOVIETS, shot)
         answers.append((refused.value.code, str(refused.value), refused.value.field))
     assert answers[0] == answers[1] == answers[2]
+
+
+def _through(scouts_at: list[float]) -> Game:
+    game = Game.create({**SCENARIO, "units": [*SCENARIO["units"], SCOUTS]}, seed=2)
+    game.command(
+        GERMANS,
+        {
+            "type": "conceal",
+            "units": [{"unit": "pak", "at": [1000, 300]}, {"unit": "grenadiers", "at": [200, 150]}],
+        },
+    )
+    game.command(GERMANS, {"type": "ready"})
+    game.command(SOVIETS, {"type": "conceal", "units": [{"unit": "scouts", "at": scouts_at}]})
+    game.command(SOVIETS, {"type": "ready"})
+    # The Germans move first: the grenadiers through the wood, over the scouts' place.
+    game.command(GERMANS, {"type": "move", "units": [{"unit": "grenadiers", "path": [[350, 150]]}]})
+    game.command(GERMANS, {"type": "move", "units": [{"unit": "pak", "path": [[250, 150]]}]})
+    return game
+
+
+def test_moving_onto_or_through_a_concealed_enemy_is_taken_as_over_empty_ground() -> None:
+    """TRUST.md §6 S3: a move through, or onto, the very place where an enemy unit waits
+    concealed is neither refused nor told otherwise than one over empty ground."""
+    same_to(GERMANS, _through([250, 150]), _through([1900, 100]))
