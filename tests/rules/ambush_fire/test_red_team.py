@@ -502,3 +502,41 @@ def test_moving_onto_or_through_a_concealed_enemy_is_taken_as_over_empty_ground(
     """TRUST.md §6 S3: a move through, or onto, the very place where an enemy unit waits
     concealed is neither refused nor told otherwise than one over empty ground."""
     same_to(GERMANS, _through([250, 150]), _through([1900, 100]))
+
+
+def _unseen_missile(gap: list[list[float]], seed: int) -> Game:
+    from .test_atgm import AT_1250, ATGM
+
+    switches = {"bmf.atgm_reveal_at": "arrival"}
+    units = [*SCENARIO["units"], ATGM]
+    game = Game.create({**SCENARIO, "units": units, "switches": switches}, seed=seed)
+    places = [[1000, 300], [1900, 100], AT_1250]
+    rows = [
+        {"unit": u, "at": at} for u, at in zip(("pak", "grenadiers", "atgm"), places, strict=True)
+    ]
+    game.command(GERMANS, {"type": "conceal", "units": rows})
+    order = {"type": "standing_order", "reaction": "ambush", "chance": 70}
+    game.command(GERMANS, {**order, "unit": "atgm", "trigger": {"zone": gap}})
+    challenge = {"zone": [[1000, 600], [1000, 800]]}
+    pak = {"unit": "pak", "reaction": "challenge", "trigger": challenge, "chance": 90}
+    game.command(GERMANS, {**order, **pak})
+    game.command(GERMANS, {"type": "ready"})
+    game.command(SOVIETS, {"type": "ready"})
+    game.command(GERMANS, {"type": "end_step"})
+    game.command(SOVIETS, {"type": "move", "units": [{"unit": "t34_1", "path": [[900, 700]]}]})
+    game.command(SOVIETS, {"type": "return_fire", "fire": False})
+    return game
+
+
+@pytest.mark.spec("BMF-A23")
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])  # seeds where the challenge destroys the tank
+def test_a_missile_launched_unseen_at_a_tank_destroyed_before_it_lands_leaves_no_trace(
+    seed: int,
+) -> None:
+    """BMF-A10, A23 (``arrival``): the ATGM's missile, launched unseen at 1250 m, finds its
+    tank destroyed by the PaK's challenge before it lands. The Soviets see what they see
+    with the ATGM's order watching elsewhere: the launch, the secret flight, the firer's
+    "fired" are nowhere in their view."""
+    launched = _unseen_missile([[1700, 600], [1700, 800]], seed)
+    assert all(p.public.get("key") != "t34_1" for p in launched.state.pieces.values())
+    same_to(SOVIETS, launched, _unseen_missile([[300, 1400], [310, 1400]], seed))
