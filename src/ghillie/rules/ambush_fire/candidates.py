@@ -16,6 +16,7 @@ from ghillie.state import Facts, GameState, Phase, Piece
 from .board import ORDER, UNIT, Board, Did, Step, did
 from .scenario import AmbushFireScenario
 from .setup import inches
+from .units import history
 
 XY = tuple[float, float]
 
@@ -139,7 +140,7 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
         columns: dict[str, list[dict[str, Any]]] = {}
         for i, p in enumerate(state.owned(side, UNIT)):
             start = _where(p)
-            if start is None or did(p.public.get("history", {}), board.turn, Did.MOVED):
+            if start is None or did(history(p), board.turn, Did.MOVED):
                 continue
             ends = _destinations(scenario, start, way, i)
             # A concealed unit's route is its owner's secret: the other world takes the other.

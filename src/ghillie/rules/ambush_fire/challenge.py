@@ -140,7 +140,13 @@ def shots(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -
         # BMF-R06: the first vehicle through the gap destroyed, the rest of the column stops.
         ground = units.ground(scenario)
         if movers:
-            ruling.tell_public({"text": say("The rest of the column stops.", rules=("BMF-R06",))})
+            # Told to the other side only if it can see one of them: a concealed mover in
+            # the column is no one's business but its owner's (BMF S1).
+            line = {"text": say("The rest of the column stops.", rules=("BMF-R06",))}
+            if any(not ruling.piece(m).public.get("concealed") for m in movers):
+                ruling.tell_public(line)
+            else:
+                ruling.tell(target.owner, line)
         for m in movers:
             piece = ruling.piece(m)
             concealed = bool(piece.public.get("concealed"))

@@ -28,7 +28,7 @@ def fire(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
     firer = lookup.own(state, side, command.unit, [UNIT])
     target = lookup.enemy(state, side, command.target, [UNIT])
     turn = ruling.board.turn
-    history = firer.public.get("history", {})
+    history = units.history(firer)
     if did(history, turn, Did.CHALLENGED):
         reason = eligibility.challenge(history, turn)
         raise Refusal(MAY_NOT_FIRE, reason or "", field="unit")
@@ -43,22 +43,32 @@ def fire(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
         )
     _values, outcome = checks.shot(command.chance).roll(lambda label, die: ruling.roll(label, die))
     hit = outcome == checks.HIT
-    turned = {k: list(v) for k, v in history.items()}
-    turned[str(turn)] = sorted({*turned.get(str(turn), []), Did.FIRED.value})
-    ruling.update(firer.id, public={"history": turned})
     if firer.public.get("concealed") and scenario.switches.fire_reveals:
         ruling.update(firer.id, public={"concealed": False, "at": units.xy(firer.secret["at"])})
         ruling.reveal(firer.id, target.owner, Level.IDENTIFIED)
-    ruling.tell_public(
-        {
-            "text": say(
-                "Fire from {firer} at {target} ({chance}%): {result}.",
-                firer=firer.public["name"],
-                target=target.public["name"],
-                chance=command.chance,
-                result=say("destroyed") if hit else say("a miss"),
-            )
-        }
-    )
+    units.note(ruling, ruling.piece(firer.id), Did.FIRED)  # in view, if it was revealed
+    result = say("destroyed") if hit else say("a miss")
+    line = {
+        "text": say(
+            "Fire from {firer} at {target} ({chance}%): {result}.",
+            firer=firer.public["name"],
+            target=target.public["name"],
+            chance=command.chance,
+            result=result,
+        )
+    }
+    if not ruling.piece(firer.id).public.get("concealed"):
+        ruling.tell_public(line)
+    else:
+        # Not revealed (``bmf.fire_reveals`` off): the other side learns it was shot at, not
+        # by which unit, nor its chance (which would tell its weapon and range).
+        ruling.tell(firer.owner, line)
+        unseen = say(
+            "Fire from an unseen unit at {target}: {result}.",
+            target=target.public["name"],
+            result=result,
+        )
+        for other in ruling.state.others(firer.owner):
+            ruling.tell(other, {"text": unseen})
     if hit:
         ruling.remove(target.id)

@@ -33,9 +33,8 @@ def move(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
     routes: dict[str, list[tuple[float, float]]] = {}
     for i, entry in enumerate(command.units):
         unit = lookup.own(state, side, entry.unit, [UNIT])
-        if (
-            str(ruling.board.turn) in unit.public.get("history", {})
-            and Did.MOVED.value in (unit.public["history"][str(ruling.board.turn)])
+        if Did.MOVED.value in units.history(unit).get(str(ruling.board.turn), []) or (
+            unit.id in routes
         ):
             raise Refusal(ALREADY_MOVED, "That unit has moved this turn.", field=f"units.{i}.unit")
         route = [units.where(unit), *(metres(scenario, (p[0], p[1])) for p in entry.path)]
@@ -74,7 +73,7 @@ def standing_orders(
         if s["unit"] not in ruling.state.pieces or "flight" in s:
             continue  # its unit is gone, or its missile is in flight
         firer = ruling.piece(s["unit"])
-        history = firer.public.get("history", {})
+        history = units.history(firer)
         turn = ruling.board.turn
         concealed = bool(firer.public.get("concealed"))
         if s["reaction"] == "challenge":

@@ -70,10 +70,11 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
         setup.create(ruling, scenario)
 
     def secret_facts(self, scenario: AmbushFireScenario) -> int:
-        # A concealed unit's place, its note, its running table and the route it is on; a
-        # standing order's unit, reaction, trigger, chance, note and missile in flight.
+        # A concealed unit's place, its note, its running table, the route it is on and
+        # what it did while concealed; a standing order's unit, reaction, trigger, words,
+        # chance, note and missile in flight.
         units = Counter(u.side for u in scenario.units)
-        return 4 * max(units.values(), default=0) + 6 * MAX_ORDERS
+        return 5 * max(units.values(), default=0) + 7 * MAX_ORDERS
 
     def may_act(self, state: GameState[Board], side: str, command: type[Command]) -> bool:
         if command is EndGame:

@@ -12,13 +12,14 @@ from ghillie.ruling import Ruling
 from ghillie.state import Level, Phase, Piece
 from ghillie.words import say, says
 
-from . import geometry
+from . import geometry, triggers
 from .board import ORDER, UNIT, Board
 from .commands import Conceal, StandingOrder
 from .scenario import AmbushFireScenario
 from .words import order_words
 
 BAD_PLACE = "bad_place"
+BAD_ZONE = "bad_zone"
 NOT_CONCEALED = "not_concealed"
 NOT_PLACED = "not_placed"
 # What a standing order's opening shows when it fires: its words, which state its unit, its
@@ -104,6 +105,20 @@ def standing_order(
     entered = command.trigger.model_dump(mode="json")
     # The rules read the zone in metres; the words keep the places as the owner gave them.
     trigger = {**entered, "zone": [list(metres(scenario, (p[0], p[1]))) for p in entered["zone"]]}
+    ground = geometry.Ground(scenario.width, scenario.depth)
+    for i, point in enumerate(trigger["zone"]):
+        if not ground.on_ground((point[0], point[1])):
+            raise Refusal(BAD_PLACE, "That place is off the ground.", field=f"trigger.zone.{i}")
+    try:
+        triggers.zone([(p[0], p[1]) for p in trigger["zone"]], float(trigger["radius"]))
+    except ValueError:
+        # Refused now, or it would break every move of the enemy's it is checked against.
+        raise Refusal(
+            BAD_ZONE,
+            "A zone is a point, a gap between two different points, or a street through "
+            "two or more different points.",
+            field="trigger.zone",
+        ) from None
     secret: dict[str, Any] = {
         "unit": unit.id,
         "reaction": command.reaction.value,

@@ -62,13 +62,20 @@ class Fired:
 
 
 def _zone(order: Order) -> ChallengeZone | None:
-    if not order.zone:
+    return zone(order.zone, order.radius)
+
+
+def zone(points: Sequence[XY], radius: float) -> ChallengeZone | None:
+    """An order's zone as the rules read it: a point (with its radius), a gap (two points,
+    no radius) or a street; None for no zone. ValueError if it is none of them (a gap of
+    one place twice): the order giving it is refused (``setup.standing_order``)."""
+    if not points:
         return None
-    if len(order.zone) == 1:
-        return ChallengeZone.point(order.zone[0], max(order.radius, 1.0))
-    if len(order.zone) == 2 and not order.radius:
-        return ChallengeZone.gap(order.zone[0], order.zone[1])
-    return ChallengeZone.street(order.zone, order.radius)
+    if len(points) == 1:
+        return ChallengeZone.point(points[0], max(radius, 1.0))
+    if len(points) == 2 and not radius:
+        return ChallengeZone.gap(points[0], points[1])
+    return ChallengeZone.street(points, radius)
 
 
 def _within(order: Order, mover: Mover) -> Crossing | None:

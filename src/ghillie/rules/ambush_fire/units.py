@@ -57,11 +57,26 @@ def where(piece: Piece) -> tuple[float, float]:
     return (float(at[0]), float(at[1]))
 
 
+def history(piece: Piece) -> dict[str, list[str]]:
+    """What the unit did, turn by turn: what it did in view (public) and what it did while
+    concealed (its owner's secret, never opened by a reveal: S3 shows a unit's place and
+    type, not when it moved unseen)."""
+    out = {k: list(v) for k, v in piece.public.get("history", {}).items()}
+    for turn, done in piece.secret.get("history", {}).items():
+        out[turn] = sorted({*out.get(turn, []), *done})
+    return out
+
+
 def note(ruling: Ruling[Board], unit: Piece, what: Did) -> None:
-    history = {k: list(v) for k, v in unit.public.get("history", {}).items()}
+    concealed = bool(unit.public.get("concealed"))
+    held = unit.secret if concealed else unit.public
+    history = {k: list(v) for k, v in held.get("history", {}).items()}
     turn = str(ruling.board.turn)
     history[turn] = sorted({*history.get(turn, []), what.value})
-    ruling.update(unit.id, public={"history": history})
+    if concealed:
+        ruling.update(unit.id, secret={"history": history})
+    else:
+        ruling.update(unit.id, public={"history": history})
 
 
 def arrive(ruling: Ruling[Board], unit_id: str, where: Any, *, final: bool = True) -> None:
