@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ghillie.state import Piece
 from ghillie.words import N_
 
 from .board import Did, did
@@ -56,3 +57,15 @@ def close_combat(concealed: bool, diet: Diet, history: History, turn: int) -> st
             "this turn."
         )
     return None
+
+
+def barred(unit: Piece, reaction: str, turn: int) -> str | None:
+    """Why ``unit`` may not take ``reaction`` (challenge, ambush, close_combat) now, or None:
+    the same for a standing order that fires and a reaction given live."""
+    history = unit.public.get("history", {})
+    concealed = bool(unit.public.get("concealed"))
+    if reaction == "challenge":
+        return challenge(history, turn)
+    if reaction == "ambush":
+        return ambush(concealed, history, turn)
+    return close_combat(concealed, Diet(unit.public["diet"]), history, turn)

@@ -83,7 +83,8 @@ def arrive(ruling: Ruling[Board], unit_id: str, where: Any, *, final: bool = Tru
                 }
             )
     if final:
-        ruling.update(unit_id, unset=("route",))
+        walk = ("walk",) if "walk" in ruling.piece(unit_id).secret else ()
+        ruling.update(unit_id, unset=("route", *walk))
 
 
 def go_on(
