@@ -120,7 +120,7 @@ class React(Command):
 
     type: Literal["react"] = "react"
     phases = PLAY
-    secret_fields = frozenset({"unit", "target", "chance"})
+    # No secret fields: a reaction given is carried out in the open, and a hold names none.
     reaction: Live = Live.HOLD
     unit: Ref | None = None
     target: Ref | None = None
