@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from ghillie import Game, Refusal, clock
+from ghillie.engine import replay
 from ghillie.state import SPECTATOR
 from tests.contract.harness import comparable
 
@@ -222,3 +223,61 @@ def test_challenge_fire_live_with_the_switch_off_fires_at_a_target_in_the_open()
     assert any(line.startswith("Challenge Fire from PaK 40") for line in said(game, SOVIETS))
     assert game.state.window is not None
     assert game.state.window.name == "return_fire"
+
+
+SCOUTS = {
+    "key": "scouts",
+    "side": "soviets",
+    "name": "Scouts",
+    "class": "infantry",
+    "diet": "omnivore",
+    "concealed": True,
+}
+WOOD = {
+    "name": "the far wood",
+    "kind": "woods",
+    "outline": [[1500, 1000], [2000, 1000], [2000, 1400], [1500, 1400]],
+    "conceals": True,
+}
+
+
+def test_a_concealed_movers_crossings_are_told_whole_at_the_moves_end() -> None:
+    scenario = {
+        **SCENARIO,
+        "width": 4000,
+        "live": [GERMANS],
+        "units": [*SCENARIO["units"], SCOUTS],
+        "terrain": [*SCENARIO["terrain"], WOOD],
+    }
+    game = Game.create(scenario, seed=5)
+    game.command(
+        GERMANS,
+        {
+            "type": "conceal",
+            "units": [{"unit": "pak", "at": FAR}, {"unit": "grenadiers", "at": [3900, 1400]}],
+        },
+        now=T0,
+    )
+    game.command(GERMANS, {"type": "ready"}, now=T0)
+    game.command(
+        SOVIETS, {"type": "conceal", "units": [{"unit": "scouts", "at": [1900, 1100]}]}, now=T0
+    )
+    game.command(SOVIETS, {"type": "ready"}, now=T0)
+    game.command(GERMANS, {"type": "end_step"}, now=T0)
+    move = {
+        "type": "move",
+        "units": [
+            {"unit": "t34_1", "path": [[1400, 700]]},  # 400 m: a pause after 200 m
+            # From the wood across the open and back into it, far longer than the T-34.
+            {"unit": "scouts", "path": [[1900, 900], [800, 900], [1600, 1100]]},
+        ],
+    }
+    game.command(SOVIETS, move, now=at(1))
+    assert where(game, "t34_1") == [1600, 700]  # the visible path's half, not the Scouts'
+    assert not any(line.startswith("Seen crossing") for line in said(game, GERMANS))
+    game.command(GERMANS, HOLD, now=at(2))
+    crossings = [line for line in said(game, GERMANS) if line.startswith("Seen crossing")]
+    assert crossings == ["Seen crossing open ground: infantry, from 1900, 1000 to 1500, 1075."]
+    game.command(GERMANS, HOLD, now=at(3))
+    assert game.state.window is None
+    assert replay(game.scenario, game.events()) == game.state
