@@ -11,6 +11,7 @@ import pytest
 
 from ghillie import Game, Refusal, clock
 from ghillie.engine import replay
+from ghillie.fairness.audit import audit
 from ghillie.state import SPECTATOR
 from tests.contract.harness import comparable
 
@@ -281,3 +282,24 @@ def test_a_concealed_movers_crossings_are_told_whole_at_the_moves_end() -> None:
     game.command(GERMANS, HOLD, now=at(3))
     assert game.state.window is None
     assert replay(game.scenario, game.events()) == game.state
+
+
+def test_a_game_with_a_live_ambush_and_a_time_out_passes_the_audit() -> None:
+    game = live_game(NEAR)
+    game.command(SOVIETS, MOVE, now=at(1))
+    pak, tank = pid(game, "pak"), pid(game, "t34_1")
+    react = {"type": "react", "reaction": "ambush", "unit": pak, "target": tank, "chance": 60}
+    game.command(GERMANS, react, now=at(2))
+    answers = {
+        "return_fire": {"type": "return_fire", "fire": False},
+        "retreat": {"type": "retreat", "path": []},
+    }
+    while game.state.window is not None and game.state.window.name != "react":
+        window = game.state.window
+        assert window.awaiting is not None
+        game.command(window.awaiting, answers[window.name], now=at(3))
+    game.time_out(now=at(30))  # the last prompt: the time runs out
+    assert game.state.window is None
+    game.command(GERMANS, {"type": "end_game"}, now=at(31))
+    report = audit(game.record())
+    assert report.ok, report.findings
