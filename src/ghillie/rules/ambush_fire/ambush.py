@@ -15,7 +15,7 @@ from ghillie.words import say
 from . import checks, geometry, triggers, units
 from .board import ORDER, UNIT, Board, Did
 from .scenario import AmbushFireScenario, AtgmRevealAt, UnitClass
-from .setup import OPENED, metres
+from .setup import metres, open_order
 from .units import RETREAT, RETURN_FIRE
 
 BAD_RETREAT = "bad_retreat"
@@ -77,8 +77,7 @@ def _reveal(
     order = ruling.piece(order_id)
     firer = ruling.piece(order.secret["unit"])
     target = ruling.piece(target_id)
-    for other in ruling.state.others(order.owner):
-        ruling.open(order.id, other, *OPENED)
+    open_order(ruling, order.id)
     widths = (
         geometry.REVEAL_WIDTH
         if scenario.switches.reveal_width_by_class

@@ -49,6 +49,10 @@ class Board:
     # BMF S2: where concealed units were seen crossing open ground this turn (public: what
     # kind of unit, and the two points), for the map; cleared when a turn begins.
     crossings: tuple[Mapping[str, Any], ...] = ()
+    # A move walked in legs while a live side is asked after each (``live.py``): the moving
+    # side and how many of the move's prompts have been opened (public: every prompt is).
+    # The leg length and how far the movers came are on the movers, in secret.
+    walk: Mapping[str, Any] | None = None
 
 
 def did(history: Mapping[str, list[str]], turn: int, *what: Did) -> bool:
@@ -79,6 +83,8 @@ def fold(board: Board, change: BoardChange) -> Board:
             return replace(board, done=board.done | {data["side"]})
         case "pending":
             return replace(board, pending=data.get("move"))
+        case "walk":
+            return replace(board, walk=data.get("walk"))
         case "crossed":
             return replace(board, crossings=(*board.crossings, dict(data)))
         case "order_given":

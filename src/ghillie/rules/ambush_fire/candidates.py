@@ -3,7 +3,8 @@ random games play ambush-fire with these.
 
 They set up (concealed places and standing orders, each with a note), move units a few
 hundred metres toward the enemy's edge (a concealed unit by one of two routes, so that the
-two-worlds tests have a secret to vary), answer every window, fire at what is in view and
+two-worlds tests have a secret to vary), answer every window (a live side's prompt with
+hold, or each own unit's ambush and close combat at each enemy in view), fire at what is in view and
 end each step. Places are inches from the table's top-left corner, as a player enters
 them."""
 
@@ -104,6 +105,8 @@ def _window(state: GameState[Board], side: str, scenario: AmbushFireScenario) ->
     assert window is not None
     if window.awaiting != side:
         return []
+    if window.name == "react":
+        return _react(state, side)
     if window.name == "retreat":
         out: list[Facts] = [{"type": "retreat", "path": []}]
         pending = state.board.pending or {}
@@ -118,6 +121,35 @@ def _window(state: GameState[Board], side: str, scenario: AmbushFireScenario) ->
     return [
         {"type": "return_fire", "fire": False},
         {"type": "return_fire", "fire": True, "chance": 55},
+    ]
+
+
+def _react(state: GameState[Board], side: str) -> list[Facts]:
+    """Hold, or react with each own unit at each enemy unit in view (the rules refuse what
+    they do not allow: out of range, not eligible)."""
+    out: list[Facts] = [{"type": "react", "reaction": "hold"}]
+    for p in state.owned(side, UNIT):
+        for target in _in_view(state, side):
+            for reaction in ("ambush", "close_combat"):
+                out.append(
+                    {
+                        "type": "react",
+                        "reaction": reaction,
+                        "unit": p.id,
+                        "target": target,
+                        "chance": 50,
+                    }
+                )
+    return out
+
+
+def _in_view(state: GameState[Board], side: str) -> list[str]:
+    return [
+        pid
+        for pid in state.knowledge.get(side, {})
+        if pid in state.pieces
+        and state.pieces[pid].kind == UNIT
+        and state.pieces[pid].owner != side
     ]
 
 
@@ -151,13 +183,7 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
                     columns.setdefault(str(p.public["column"]), []).append(row)
         out += [{"type": "move", "units": rows} for rows in columns.values() if len(rows) > 1]
         return out
-    enemies = [
-        pid
-        for pid in state.knowledge.get(side, {})
-        if pid in state.pieces
-        and state.pieces[pid].kind == UNIT
-        and state.pieces[pid].owner != side
-    ]
+    enemies = _in_view(state, side)
     for i, p in enumerate(state.owned(side, UNIT)):
         for target in enemies[:2]:
             out.append(

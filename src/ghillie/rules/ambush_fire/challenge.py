@@ -15,11 +15,11 @@ from ghillie.ruling import Ruling
 from ghillie.state import Level, Window
 from ghillie.words import say
 
-from . import ambush, checks, geometry, transit, triggers, units
+from . import checks, geometry, transit, triggers, units
 from .board import Board, Did
 from .commands import ReturnFire
 from .scenario import AmbushFireScenario
-from .setup import OPENED
+from .setup import open_order
 from .units import RETURN_FIRE
 
 NOT_FACING = "not_facing"
@@ -35,8 +35,8 @@ def fire(
     order = ruling.piece(fired.order)
     firer = ruling.piece(order.secret["unit"])
     target = ruling.piece(fired.target)
+    open_order(ruling, order.id)
     for other in ruling.state.others(order.owner):
-        ruling.open(order.id, other, *OPENED)
         # BMF-A22: the firer is revealed to the side it fired at, where and what it is.
         if firer.public.get("concealed"):
             ruling.update(firer.id, public={"at": units.xy(firer.secret["at"]), "concealed": False})
@@ -137,6 +137,7 @@ def shots(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -
         ruling.remove(firer.id)
     if hit:
         ruling.remove(target.id)
+    if hit and target.id in pending["movers"]:
         # BMF-R06: the first vehicle through the gap destroyed, the rest of the column stops.
         ground = units.ground(scenario)
         if movers:
@@ -151,9 +152,15 @@ def shots(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -
             piece = ruling.piece(m)
             concealed = bool(piece.public.get("concealed"))
             stop = piece.secret["route"][0]
+            walked = (piece.secret.get("walk") or {}).get("walked") or piece.secret.get("untold")
+            if concealed and walked:  # its crossings, whole, now that its move has ended
+                path = [(float(p[0]), float(p[1])) for p in walked]
+                transit.tell_crossings(ruling, ground, m, path)
             units.arrive(ruling, m, stop)
             if concealed:  # BMF S2, S3: concealed again in cover, revealed in the open
                 transit.ends(ruling, ground, m, (float(stop[0]), float(stop[1])))
-        ambush.land(ruling, scenario, target.owner)  # the move has ended (BMF-A10)
+        # The move has ended: a missile in flight lands (BMF-A10), and a live side still
+        # gets the rest of the move's prompts (``live``).
+        units.go_on(ruling, scenario, target.owner, [])
         return
     units.go_on(ruling, scenario, target.owner, movers)

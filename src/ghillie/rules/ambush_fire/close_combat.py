@@ -9,7 +9,7 @@ from ghillie.words import say
 from . import checks, geometry, triggers, units
 from .board import Board, Did
 from .scenario import AmbushFireScenario
-from .setup import OPENED
+from .setup import open_order
 from .units import RETREAT, RETURN_FIRE
 
 
@@ -29,8 +29,7 @@ def attack(
     order = ruling.piece(fired.order)
     attacker = ruling.piece(order.secret["unit"])
     target = ruling.piece(fired.target)
-    for other in ruling.state.others(order.owner):
-        ruling.open(order.id, other, *OPENED)
+    open_order(ruling, order.id)
     run = geometry.dash(
         units.where(attacker), fired.point, dict(attacker.secret["running"]), units.ground(scenario)
     )

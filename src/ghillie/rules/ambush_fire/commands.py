@@ -105,6 +105,28 @@ class Retreat(Command):
     path: list[XY] = Field(default_factory=list, max_length=10)
 
 
+class Live(StrEnum):
+    HOLD = "hold"
+    AMBUSH = "ambush"
+    CLOSE_COMBAT = "close_combat"
+    CHALLENGE = "challenge"
+
+
+class React(Command):
+    """The answer to the prompt a live side gets after every leg of every enemy move: hold,
+    or react now with one of its units at an enemy unit in view, with the base chance from
+    the host's tables. Carried out exactly as a standing order that fires at the target
+    where it stands (issue 14)."""
+
+    type: Literal["react"] = "react"
+    phases = PLAY
+    # No secret fields: a reaction given is carried out in the open, and a hold names none.
+    reaction: Live = Live.HOLD
+    unit: Ref | None = None
+    target: Ref | None = None
+    chance: int = Field(0, ge=0, le=100)
+
+
 class Fire(Command):
     """Normal fire in the fire phase, at an enemy unit in view, with the base chance from
     the host's tables."""
@@ -140,6 +162,7 @@ COMMANDS: dict[str, type[Command]] = {
     "move": Move,
     "return_fire": ReturnFire,
     "retreat": Retreat,
+    "react": React,
     "fire": Fire,
     "end_step": EndStep,
     "end_game": EndGame,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ghillie.state import Piece
 from ghillie.words import N_
 
 from .board import Did, did
@@ -56,3 +57,25 @@ def close_combat(concealed: bool, diet: Diet, history: History, turn: int) -> st
             "this turn."
         )
     return None
+
+
+def history(piece: Piece) -> dict[str, list[str]]:
+    """What the unit did, turn by turn: what it did in view (public) and what it did while
+    concealed (its owner's secret, never opened by a reveal: S3 shows a unit's place and
+    type, not when it moved unseen)."""
+    out = {k: list(v) for k, v in piece.public.get("history", {}).items()}
+    for turn, done in piece.secret.get("history", {}).items():
+        out[turn] = sorted({*out.get(turn, []), *done})
+    return out
+
+
+def barred(unit: Piece, reaction: str, turn: int) -> str | None:
+    """Why ``unit`` may not take ``reaction`` (challenge, ambush, close_combat) now, or None:
+    the same for a standing order that fires and a reaction given live."""
+    done = history(unit)
+    concealed = bool(unit.public.get("concealed"))
+    if reaction == "challenge":
+        return challenge(done, turn)
+    if reaction == "ambush":
+        return ambush(concealed, done, turn)
+    return close_combat(concealed, Diet(unit.public["diet"]), done, turn)

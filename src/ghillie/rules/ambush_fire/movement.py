@@ -12,10 +12,10 @@ from ghillie.errors import Refusal
 from ghillie.ruling import Ruling
 from ghillie.state import Window
 
-from . import ambush, challenge, close_combat, eligibility, geometry, transit, triggers, units
+from . import ambush, challenge, close_combat, eligibility, geometry, live, transit, triggers, units
 from .board import ORDER, UNIT, Board, Did
 from .commands import Move, ReturnFire
-from .scenario import AmbushFireScenario, AmbushTiming, Diet
+from .scenario import AmbushFireScenario, AmbushTiming
 from .setup import metres
 from .units import RETREAT, RETURN_FIRE
 
@@ -48,6 +48,7 @@ def move(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
     for unit_id, route in routes.items():
         ruling.update(unit_id, secret={"route": [units.xy(p, places=None) for p in route]})
         units.note(ruling, ruling.piece(unit_id), Did.MOVED)
+    live.begin(ruling, scenario, side, list(routes))
     advance(ruling, scenario, side, list(routes))
 
 
@@ -73,16 +74,7 @@ def standing_orders(
         if s["unit"] not in ruling.state.pieces or "flight" in s:
             continue  # its unit is gone, or its missile is in flight
         firer = ruling.piece(s["unit"])
-        history = units.history(firer)
-        turn = ruling.board.turn
-        concealed = bool(firer.public.get("concealed"))
-        if s["reaction"] == "challenge":
-            barred = eligibility.challenge(history, turn)
-        elif s["reaction"] == "ambush":
-            barred = eligibility.ambush(concealed, history, turn)
-        else:
-            barred = eligibility.close_combat(concealed, Diet(firer.public["diet"]), history, turn)
-        if barred is not None:
+        if eligibility.barred(firer, s["reaction"], ruling.board.turn) is not None:
             continue  # BMF-R02, R05, R07: it may not fire now, so the order waits
         trigger = dict(s["trigger"])
         if s["reaction"] == "close_combat" and trigger.get("within") is None:
@@ -107,7 +99,8 @@ def standing_orders(
 def advance(
     ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, movers: list[str]
 ) -> None:
-    """Walk the movers' remaining routes until a standing order fires or they arrive."""
+    """Walk the movers' remaining routes until a standing order fires, the leg ends (a live
+    side is asked: ``live``) or they arrive."""
     ground = units.ground(scenario)
     walkers = [
         triggers.Mover(
@@ -117,31 +110,42 @@ def advance(
             bool(ruling.piece(m).public.get("concealed")),
         )
         for m in movers
+        if m in ruling.state.pieces and "route" in ruling.piece(m).secret
     ]
-    fired = triggers.first_fired(_orders(ruling, scenario, side), walkers, ground)
+    left = live.leg_left(ruling, scenario, [w.id for w in walkers])
+    fired = _in_leg(triggers.first_fired(_orders(ruling, scenario, side), walkers, ground), left)
     while fired is not None and ambush.unseen_launch(ruling, scenario, fired):
         # BMF-A23 at arrival: the missile flies unseen, and the move goes on untouched.
         ambush.launch(ruling, scenario, side, fired, movers)
-        fired = triggers.first_fired(_orders(ruling, scenario, side), walkers, ground)
+        fired = _in_leg(
+            triggers.first_fired(_orders(ruling, scenario, side), walkers, ground), left
+        )
+    if fired is None and left is not None:
+        # The leg ends: the movers pause where it ends, and the live sides are asked.
+        for walker in walkers:
+            _stop(ruling, walker, left)
+        live.prompt(ruling, scenario, side)
+        return
     if fired is None:
         for walker in walkers:
             if walker.concealed:  # BMF S2: seen where it crossed open ground, and no more
-                transit.tell_crossings(ruling, ground, walker.id, walker.path)
+                transit.tell_crossings(ruling, ground, walker.id, _walked(ruling, walker))
             units.arrive(ruling, walker.id, walker.path[-1])
             if walker.concealed:
                 transit.ends(ruling, ground, walker.id, walker.path[-1])
-        ambush.land(ruling, scenario, side)  # BMF-A10: missiles in flight arrive now
+        if ambush.land(ruling, scenario, side):  # BMF-A10: missiles in flight arrive now
+            return  # its window comes first; the move's end comes back here after it
+        live.move_ends(ruling, scenario, side)
         return
     # Everyone stops where the column is when the order fires (one pace).
     for walker in walkers:
-        where = geometry.point_along(walker.path, fired.along)
-        if walker.concealed:
-            transit.tell_crossings(
-                ruling, ground, walker.id, geometry.path_until(walker.path, fired.along)
-            )
-        rest = [where, *[p for p in walker.path if _beyond(walker.path, p, fired.along)]]
-        ruling.update(walker.id, secret={"route": [units.xy(p, places=None) for p in rest]})
-        units.arrive(ruling, walker.id, where, final=False)
+        # A concealed mover is told crossed where it is now only if the order fires at it:
+        # another's crossings wait for its move's end, or a line cut here would say how
+        # far it had walked inside cover (the red team's finding).
+        told = walker.concealed and walker.id == fired.target
+        if told:
+            transit.tell_crossings(ruling, ground, walker.id, _walked(ruling, walker, fired.along))
+        where = _stop(ruling, walker, fired.along, told=told)
         if walker.concealed and walker.id == fired.target:
             transit.reveal(ruling, walker.id, where)  # in the firer's sights (S3)
     reaction = ruling.piece(fired.order).secret["reaction"]
@@ -151,6 +155,52 @@ def advance(
         close_combat.attack(ruling, scenario, side, fired, movers)
     else:
         challenge.fire(ruling, scenario, side, fired, movers)
+
+
+def _in_leg(fired: triggers.Fired | None, left: float | None) -> triggers.Fired | None:
+    """The order that fired, if it fired in this leg (at its end included)."""
+    if fired is None or left is None or fired.along <= left + geometry.EPS:
+        return fired
+    return None
+
+
+def _walked(
+    ruling: Ruling[Board], walker: triggers.Mover, along: float | None = None
+) -> list[tuple[float, float]]:
+    """The path the mover has walked since its crossings were last told, as far as
+    ``along`` metres down its remaining route (to its end if None)."""
+    ahead = list(walker.path) if along is None else geometry.path_until(walker.path, along)
+    secret = ruling.piece(walker.id).secret
+    walk = secret.get("walk")
+    kept = walk["walked"] if walk is not None else secret.get("untold")
+    if not kept:
+        return ahead
+    before = [(float(p[0]), float(p[1])) for p in kept]
+    return [*before[:-1], *ahead]
+
+
+def _stop(
+    ruling: Ruling[Board], walker: triggers.Mover, along: float, *, told: bool = False
+) -> tuple[float, float]:
+    """The mover stops ``along`` metres down its remaining route, which now starts there;
+    what it walked is kept in secret for its crossings (``told``: they were just told)."""
+    where = geometry.point_along(walker.path, along)
+    rest = [where, *[p for p in walker.path if _beyond(walker.path, p, along)]]
+    secret: dict[str, object] = {"route": [units.xy(p, places=None) for p in rest]}
+    walk = ruling.piece(walker.id).secret.get("walk")
+    walked = [where] if told else _walked(ruling, walker, along)
+    if walk is not None:
+        secret["walk"] = {
+            **walk,
+            "along": float(walk["along"]) + min(along, geometry.path_length(walker.path)),
+            "walked": [units.xy(p, places=None) for p in walked],
+        }
+    elif walker.concealed and not told:
+        # Walked, its crossings not yet told: they are, whole, when its move ends.
+        secret["untold"] = [units.xy(p, places=None) for p in walked]
+    ruling.update(walker.id, secret=secret)
+    units.arrive(ruling, walker.id, where, final=False)
+    return where
 
 
 def _beyond(
@@ -168,6 +218,9 @@ def return_fire(
 
 
 def close(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -> None:
+    if window.name == live.REACT:
+        live.close(ruling, scenario, window)
+        return
     pending = ruling.board.pending
     assert pending is not None
     if pending["kind"] in ("ambush", "close_combat", "launch"):

@@ -16,7 +16,7 @@ from ghillie.state import Facts, GameState, Phase, Piece, Window
 from ghillie.words import N_, Say, say
 from ghillie.words.piece import PieceWords
 
-from . import fire, movement, opening, setup, words
+from . import fire, live, movement, opening, setup, words
 from .board import ORDER, Board, Step, fold
 from .commands import (
     COMMANDS,
@@ -25,6 +25,7 @@ from .commands import (
     EndStep,
     Fire,
     Move,
+    React,
     Ready,
     Retreat,
     ReturnFire,
@@ -61,6 +62,13 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
             "return_fire", N_("{side} are deciding whether to fire back.")
         ),
         movement.RETREAT: Reaction("retreat", N_("{side} are deciding whether to retreat.")),
+        # Asked after every leg of every enemy move, whatever it could do (issue 14).
+        live.REACT: Reaction(
+            "react",
+            N_("{side} are deciding whether to react."),
+            default={"reaction": "hold"},
+            timed_out=N_("Time ran out: {side} hold fire."),
+        ),
     }
 
     def new_board(self, scenario: AmbushFireScenario) -> Board:
@@ -70,15 +78,18 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
         setup.create(ruling, scenario)
 
     def secret_facts(self, scenario: AmbushFireScenario) -> int:
-        # A concealed unit's place, its note, its running table, the route it is on and
-        # what it did while concealed; a standing order's unit, reaction, trigger, words,
-        # chance, note and missile in flight.
+        # A concealed unit's place, its note, its running table, the route it is on, its
+        # walk in legs, the way it walked still untold and what it did while concealed; a
+        # standing order's unit, reaction, trigger, words, chance, note and missile in
+        # flight — and one more order, a reaction given live, written as it fires.
         units = Counter(u.side for u in scenario.units)
-        return 5 * max(units.values(), default=0) + 7 * MAX_ORDERS
+        return 7 * max(units.values(), default=0) + 7 * (MAX_ORDERS + 1)
 
     def may_act(self, state: GameState[Board], side: str, command: type[Command]) -> bool:
         if command is EndGame:
             return True
+        if command is React:
+            return False  # only in its window, where the engine decides (live.py)
         if state.phase is Phase.SETUP:
             if command is StandingOrder:
                 return side not in state.board.deployed and (
@@ -109,6 +120,8 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
                 movement.return_fire(ruling, scenario, side, command)
             case Retreat():
                 movement.retreat(ruling, scenario, side, command)
+            case React():
+                live.check(ruling, scenario, side, command)
             case Fire():
                 fire.fire(ruling, scenario, side, command)
             case EndStep():

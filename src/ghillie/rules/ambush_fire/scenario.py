@@ -128,6 +128,9 @@ class AmbushFireScenario(Scenario):
     # move, whatever it could do, within the same time limit (issue 14).
     live: tuple[str, ...] = ()
     prompt_seconds: int = Field(30, ge=5, le=600)
+    # Every move is walked in this many equal legs, and a live side is asked after each
+    # (public: the number of prompts a move brings says nothing).
+    legs: int = Field(2, ge=1, le=6)
     switches: AmbushFireSwitches = Field(default_factory=AmbushFireSwitches)
 
     @model_validator(mode="after")

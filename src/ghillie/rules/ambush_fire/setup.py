@@ -28,6 +28,18 @@ NOT_PLACED = "not_placed"
 OPENED = ("order",)
 
 
+def open_order(ruling: Ruling[Board], order_id: str) -> None:
+    """A standing order fires: its words opened to every other side, against the commitment
+    that proves it was written before. A reaction given live (``live.py``) was written in
+    this very event, so there is nothing earlier to prove: its words are told instead."""
+    order = ruling.piece(order_id)
+    if order.public.get("live"):
+        ruling.tell_public({"text": say("Reacting live: {order}.", order=order.secret["order"])})
+        return
+    for other in ruling.state.others(order.owner):
+        ruling.open(order.id, other, *OPENED)
+
+
 def create(ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
     for u in scenario.units:
         public: dict[str, Any] = {

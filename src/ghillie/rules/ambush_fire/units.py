@@ -11,6 +11,7 @@ from ghillie.words import say
 
 from . import geometry
 from .board import Board, Did
+from .eligibility import history as history  # re-exported: the rules read it here
 from .scenario import AmbushFireScenario
 from .setup import inches
 
@@ -57,16 +58,6 @@ def where(piece: Piece) -> tuple[float, float]:
     return (float(at[0]), float(at[1]))
 
 
-def history(piece: Piece) -> dict[str, list[str]]:
-    """What the unit did, turn by turn: what it did in view (public) and what it did while
-    concealed (its owner's secret, never opened by a reveal: S3 shows a unit's place and
-    type, not when it moved unseen)."""
-    out = {k: list(v) for k, v in piece.public.get("history", {}).items()}
-    for turn, done in piece.secret.get("history", {}).items():
-        out[turn] = sorted({*out.get(turn, []), *done})
-    return out
-
-
 def note(ruling: Ruling[Board], unit: Piece, what: Did) -> None:
     concealed = bool(unit.public.get("concealed"))
     held = unit.secret if concealed else unit.public
@@ -98,7 +89,9 @@ def arrive(ruling: Ruling[Board], unit_id: str, where: Any, *, final: bool = Tru
                 }
             )
     if final:
-        ruling.update(unit_id, unset=("route",))
+        held = ruling.piece(unit_id).secret
+        done = tuple(k for k in ("walk", "untold") if k in held)
+        ruling.update(unit_id, unset=("route", *done))
 
 
 def go_on(

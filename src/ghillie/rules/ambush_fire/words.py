@@ -119,6 +119,28 @@ ORDERS: dict[str, Order] = {
         fields={"path": Ask(N_("Path"), PATH_HELP, item=N_("waypoint"))},
         rules=("BMF-R13", "BMF-R18"),
     ),
+    "react": Order(
+        N_("React?"),
+        N_(
+            "Asked after every leg of every enemy move, whatever your units could do: hold, "
+            "or react now with a unit at an enemy unit in view."
+        ),
+        fields={
+            "reaction": Ask(
+                N_("Reaction"),
+                options=(
+                    ("hold", N_("Hold fire")),
+                    ("ambush", N_("Ambush Fire")),
+                    ("close_combat", N_("Ambush Close Combat")),
+                    ("challenge", N_("Challenge Fire")),
+                ),
+            ),
+            "unit": Ask(N_("Unit"), pieces=_own),
+            "target": Ask(N_("Target"), pieces=_enemies),
+            "chance": Ask(N_("Base chance to hit"), N_("From the host's tables."), unit="%"),
+        },
+        rules=("BMF-R07", "BMF-R14", "BMF-A17"),
+    ),
     "fire": Order(
         N_("Fire"),
         N_("At an enemy unit in view, with the base chance from the host's tables."),
@@ -180,6 +202,12 @@ def order_words(unit: str, reaction: str, trigger: dict[str, Any], chance: int) 
     return (
         f"{unit}: {REACTION_WORDS[reaction]} at the first {what} {condition}, base chance {chance}%"
     )
+
+
+def live_words(unit: str, reaction: str, target: str, chance: int) -> str:
+    """A reaction given live at a prompt, in one sentence (as :func:`order_words`, for its
+    opening): its unit, reaction, target and base chance."""
+    return f"{unit}: {REACTION_WORDS[reaction]} at {target}, given live, base chance {chance}%"
 
 
 def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
