@@ -208,9 +208,12 @@ def test_bmf_t03_a_target_whose_weapon_faces_away_may_not_fire_back() -> None:
 @pytest.mark.spec("BMF-A04")
 def test_bmf_a04_a_challenge_with_no_zone_fires_only_if_no_zone_is_required() -> None:
     bare = {"within": 500, "target_class": "vehicle"}
-    game = ready(order=bare)
-    game.command(SOVIETS, {"type": "move", "units": [{"unit": "t34_1", "path": [[900, 700]]}]})
-    assert game.state.window is None  # DEFAULT: a challenge needs its zone
+    # DEFAULT: a challenge needs its zone; an order without one, which could never fire, is
+    # refused when it is given, and nothing is written.
+    with pytest.raises(Refusal) as refused:
+        ready(order=bare)
+    assert refused.value.code == "needs_zone"
+    assert refused.value.field == "trigger.zone"
     game = ready(order=bare, **{"bmf.challenge_requires_zone": False})
     game.command(SOVIETS, {"type": "move", "units": [{"unit": "t34_1", "path": [[900, 700]]}]})
     assert game.state.window is not None

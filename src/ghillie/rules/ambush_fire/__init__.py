@@ -1,4 +1,5 @@
 """ambush-fire: Challenge Fire, Ambush Fire and Ambush Close Combat (RULES-SPEC §2, BMF-*).
 
-Work in progress (issue 14): not registered yet; docs/ambush-fire-plan.md is the plan.
+The ruleset is ``ruleset.AmbushFire``; docs/rulesets.md tells its game, its switches and
+every interpretation made beyond RULES-SPEC.
 """

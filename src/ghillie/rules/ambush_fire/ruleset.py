@@ -1,5 +1,5 @@
-"""ambush-fire as a ruleset (work in progress, not registered: issue 14). So far the set-up
-— concealed units placed in secret, standing orders written — and the end of the game."""
+"""ambush-fire as a ruleset: its data (commands, words, odds, switches, reaction windows)
+and the hooks that send each command to the module of its rule."""
 
 from __future__ import annotations
 

@@ -22,6 +22,7 @@ BAD_PLACE = "bad_place"
 BAD_ZONE = "bad_zone"
 NOT_CONCEALED = "not_concealed"
 NOT_PLACED = "not_placed"
+NEEDS_ZONE = "needs_zone"
 # What a standing order's opening shows when it fires: its words, which state its unit, its
 # trigger's every number and its base chance (one line on a page, checked against the
 # commitment). Its trigger as data and its note stay its owner's.
@@ -131,6 +132,17 @@ def standing_order(
             "two or more different points.",
             field="trigger.zone",
         ) from None
+    if (
+        command.reaction.value == "challenge"
+        and not trigger["zone"]
+        and scenario.switches.challenge_requires_zone
+    ):
+        # BMF-A04: it would never fire; the side is told so now rather than never.
+        raise Refusal(
+            NEEDS_ZONE,
+            "Challenge Fire is taken at a zone given in advance: give its zone.",
+            field="trigger.zone",
+        )
     secret: dict[str, Any] = {
         "unit": unit.id,
         "reaction": command.reaction.value,
