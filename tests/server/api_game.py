@@ -3,6 +3,7 @@ test (its ids and host randomness from one seed) and a game's links, one per obs
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -59,3 +60,11 @@ class Api:
         answer = self.client.get(f"/api/games/{self.game}/view", headers=self.headers(observer))
         assert answer.status_code == 200, answer.text
         return dict(answer.json())
+
+
+def read(view: Mapping[str, Any]) -> str:
+    """What a side reads: its status, its log's words, the pieces as it knows them."""
+    words = [*view["status"]]
+    words += [line["text"] for entry in view["log"] for line in entry["said"]]
+    words += [json.dumps(p) for p in view.get("known", [])]
+    return "\n".join(words)

@@ -7,9 +7,7 @@ the audit (issue 14)."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
@@ -18,6 +16,7 @@ from ghillie.demo.ambush_fire import SCRIPT
 from ghillie.fairness.audit import audit
 
 from .api_game import Api, seeded_client
+from .api_game import read as _read
 
 GERMANS, SOVIETS = "germans", "soviets"
 # A server seed whose fair rolls play the story the script tells (found by trying seeds:
@@ -29,14 +28,6 @@ SEED = 1
 def client() -> Iterator[TestClient]:
     with seeded_client(SEED) as client:
         yield client
-
-
-def _read(view: Mapping[str, Any]) -> str:
-    """What a side reads: its status, its log's words, the pieces as it knows them."""
-    words = [*view["status"]]
-    words += [line["text"] for entry in view["log"] for line in entry["said"]]
-    words += [json.dumps(p) for p in view.get("known", [])]
-    return "\n".join(words)
 
 
 def test_an_ambush_fire_game_over_the_api(client: TestClient) -> None:

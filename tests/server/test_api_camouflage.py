@@ -17,6 +17,7 @@ from ghillie.demo.camouflage import SCRIPT
 from ghillie.fairness.audit import audit
 
 from .api_game import Api, seeded_client
+from .api_game import read as _read
 
 NOMADS, PANO = "nomads", "panoceania"
 
@@ -36,14 +37,6 @@ def _zondbots_marker(api: Api) -> str:
 
 def _in_this_game(command: Mapping[str, Any], label: str) -> dict[str, Any]:
     return json.loads(json.dumps(command).replace('"M3"', json.dumps(label)))
-
-
-def _read(view: Mapping[str, Any]) -> str:
-    """What a side reads: its status, its log's words, the pieces as it knows them."""
-    words = [*view["status"]]
-    words += [line["text"] for entry in view["log"] for line in entry["said"]]
-    words += [json.dumps(p) for p in view.get("known", [])]
-    return "\n".join(words)
 
 
 def test_a_camouflage_game_over_the_api(client: TestClient) -> None:
