@@ -1,17 +1,14 @@
-"""``ghillie serve`` with its ids and the host's randomness grown from one seed, so that a
-browser test of a game whose host holds the dice chains plays the same rolls every run (the
-story its script tells). For tests only.
+"""``ghillie serve`` whose hub takes its piece ids and secrets from a seed, so that a browser
+test can play a game whose fair dice it worked out beforehand (``ambush_story``): the
+server's first game is exactly ``Game.create(scenario, seed=SEED)``. For tests only: a
+seeded host's secrets are no secret.
 
-    python tests/server/seeded_serve.py --port PORT --db FILE --seed N
+    python tests/server/seeded_serve.py SEED --port PORT --db FILE
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from ghillie.fairness.ledger import seeded_bytes
 from ghillie.ids import SeededIds
@@ -22,9 +19,9 @@ from ghillie.server.run import build, serve
 
 def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument("seed", type=int)
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--db", required=True)
-    parser.add_argument("--seed", type=int, required=True)
     args = parser.parse_args()
     configure()
     limits = Limits()

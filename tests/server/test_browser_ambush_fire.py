@@ -39,7 +39,7 @@ browser = test_browser.browser
 GERMANS, SOVIETS = "germans", "soviets"
 SHOTS = Path("/tmp/ambush-fire-shots")
 SEED = 1  # as tests/server/test_api_ambush_fire.py: the rolls of the story
-SERVE = [sys.executable, str(Path(__file__).with_name("seeded_serve.py")), "--seed", str(SEED)]
+SERVE = [sys.executable, str(Path(__file__).with_name("seeded_serve.py")), str(SEED)]
 NAMES = {
     "pak": "PaK 40",
     "grenadiers": "Grenadiers",
