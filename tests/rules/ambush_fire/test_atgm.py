@@ -33,10 +33,8 @@ AT_1300 = [400, 700]
 DRIVE = {"type": "move", "units": [{"unit": "t34_1", "path": [[900, 700]]}]}
 
 
-def ready(at: list[float], seed: int = 1, **switches: Any) -> Game:
-    game = Game.create(
-        {**SCENARIO, "units": [*SCENARIO["units"], ATGM], "switches": switches}, seed=seed
-    )
+def _laid(game: Game, at: list[float]) -> None:
+    """The Germans' units concealed, the ATGM at ``at`` with its Ambush Fire order at the gap."""
     game.command(
         GERMANS,
         {
@@ -50,6 +48,13 @@ def ready(at: list[float], seed: int = 1, **switches: Any) -> Game:
     )
     order = {"type": "standing_order", "unit": "atgm", "reaction": "ambush", "trigger": GAP}
     game.command(GERMANS, {**order, "chance": 70})
+
+
+def ready(at: list[float], seed: int = 1, **switches: Any) -> Game:
+    game = Game.create(
+        {**SCENARIO, "units": [*SCENARIO["units"], ATGM], "switches": switches}, seed=seed
+    )
+    _laid(game, at)
     game.command(GERMANS, {"type": "ready"})
     game.command(SOVIETS, {"type": "ready"})
     game.command(GERMANS, {"type": "end_step"})
@@ -190,19 +195,7 @@ def _crossfire(seed: int) -> Game:
     """The ATGM's missile flies (1250 m) at the lead tank of a column that the PaK then
     challenges at the dragons' teeth further on."""
     game = Game.create({**SCENARIO, "units": [*SCENARIO["units"], SECOND_TANK, ATGM]}, seed=seed)
-    game.command(
-        GERMANS,
-        {
-            "type": "conceal",
-            "units": [
-                {"unit": "pak", "at": [1000, 300]},
-                {"unit": "grenadiers", "at": [1900, 100]},
-                {"unit": "atgm", "at": AT_1250},
-            ],
-        },
-    )
-    order = {"type": "standing_order", "unit": "atgm", "reaction": "ambush", "trigger": GAP}
-    game.command(GERMANS, {**order, "chance": 70})
+    _laid(game, AT_1250)
     teeth = {"zone": [[1000, 600], [1000, 800]], "target_class": "vehicle"}
     order = {"type": "standing_order", "unit": "pak", "reaction": "challenge", "trigger": teeth}
     game.command(GERMANS, {**order, "chance": 60})
