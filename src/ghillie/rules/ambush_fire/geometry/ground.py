@@ -64,7 +64,7 @@ class Stretch(NamedTuple):
 
 
 @dataclass(frozen=True)
-class _Piece:
+class Piece:
     """A part of a path that crosses no area's edge: the same ground all along."""
 
     start: float
@@ -137,7 +137,7 @@ class Ground:
         points = coords(path)
         if len(points) == 1 or path_length(points) == 0:
             return 0.0 if self.is_impassable(points[0]) else None
-        return next((p.start for p in self._pieces(points) if p.blocked), None)
+        return next((p.start for p in self.pieces(points) if p.blocked), None)
 
     def exposed_stretches(self, path: Path) -> list[Stretch]:
         """BMF-R01: the parts of the path outside concealment, in order along it — where a
@@ -149,7 +149,7 @@ class Ground:
         if path_length(points) == 0:
             return [] if self.is_concealing(points[0]) else [Stretch(0.0, 0.0)]
         stretches: list[Stretch] = []
-        for piece in self._pieces(points):
+        for piece in self.pieces(points):
             if any(a.conceals for a in piece.areas):
                 continue
             if stretches and abs(stretches[-1].end - piece.start) <= EPS:
@@ -158,9 +158,9 @@ class Ground:
                 stretches.append(Stretch(piece.start, piece.end))
         return stretches
 
-    def _pieces(self, points: Sequence[XY]) -> list[_Piece]:
+    def pieces(self, points: Sequence[XY]) -> list[Piece]:
         """The path cut at every area edge it meets, each piece told by its middle."""
-        pieces: list[_Piece] = []
+        pieces: list[Piece] = []
         for start, p, q, length in segments(points):
             segment = LineString([p, q])
             cuts = {0.0, length}
@@ -177,7 +177,7 @@ class Ground:
                 middle = lerp(p, q, (a + b) / 2 / length)
                 areas = self.terrain_at(middle)
                 blocked = any(x.impassable and x.shape.contains(Point(middle)) for x in areas)
-                pieces.append(_Piece(start + a, start + b, areas, blocked))
+                pieces.append(Piece(start + a, start + b, areas, blocked))
         return pieces
 
 

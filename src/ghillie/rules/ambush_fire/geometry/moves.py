@@ -140,7 +140,7 @@ def dash(start: XY, target: XY, running: float | Mapping[str, float], ground: Gr
     if total == 0:
         return Dash(True, target, 0.0)
     left = 0.5  # the share of a run still to spend
-    for piece in ground._pieces(points):
+    for piece in ground.pieces(points):
         if piece.blocked:
             return Dash(False, point_along(points, piece.start), piece.start, BLOCKED)
         pace = table[OPEN] if uniform else running_on(piece.areas, table)
