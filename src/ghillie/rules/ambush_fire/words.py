@@ -106,7 +106,7 @@ ORDERS: dict[str, Order] = {
         },
     ),
     "return_fire": Order(
-        N_("Fire back?"),
+        N_("Fire back or hold"),
         fields={
             "fire": Ask(N_("Fire back")),
             "chance": Ask(N_("Base chance to hit"), N_("From the host's tables."), unit="%"),
@@ -114,13 +114,13 @@ ORDERS: dict[str, Order] = {
         rules=("BMF-R04", "BMF-R12", "BMF-R17"),
     ),
     "retreat": Order(
-        N_("Retreat?"),
+        N_("Retreat or stay"),
         N_("Up to 50 metres away from the enemy, never through impassable ground; no path: stay."),
         fields={"path": Ask(N_("Path"), PATH_HELP, item=N_("waypoint"))},
         rules=("BMF-R13", "BMF-R18"),
     ),
     "react": Order(
-        N_("React?"),
+        N_("React or hold"),
         N_(
             "Asked after every leg of every enemy move, whatever your units could do: hold, "
             "or react now with a unit at an enemy unit in view."
