@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+from collections import Counter, defaultdict
+from typing import Any
+
 import pytest
 
 
@@ -19,18 +23,41 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip_slow)
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    import sys
+# The modules that count what they checked (a ``STATS`` counter), reported at the end.
+STATS_MODULES = (
+    "tests.contract.harness",
+    "tests.server.test_wire_leaks",
+    "tests.server.test_durability",
+    "tests.server.test_schemathesis",
+    "tests.fairness.test_audit",
+)
+# What the workers counted, when the tests run on several (pytest-xdist).
+GATHERED: dict[str, Counter[str]] = defaultdict(Counter)
 
-    for name in (
-        "tests.contract.harness",
-        "tests.server.test_wire_leaks",
-        "tests.server.test_durability",
-        "tests.server.test_schemathesis",
-        "tests.fairness.test_audit",
-    ):
-        module = sys.modules.get(name)
-        stats = getattr(module, "STATS", None)
-        if stats:
-            figures = ", ".join(f"{key}: {value}" for key, value in sorted(stats.items()))
+
+def _counted() -> dict[str, Counter[str]]:
+    found = {name: getattr(sys.modules.get(name), "STATS", None) for name in STATS_MODULES}
+    return {name: stats for name, stats in found.items() if stats}
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:  # a worker: hand its counts to the controller
+        output["stats"] = {name: dict(stats) for name, stats in _counted().items()}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    for name, stats in getattr(node, "workeroutput", {}).get("stats", {}).items():
+        GATHERED[name].update(stats)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    totals: dict[str, Counter[str]] = defaultdict(Counter)
+    for source in (_counted(), GATHERED):
+        for name, stats in source.items():
+            totals[name].update(stats)
+    for name in STATS_MODULES:
+        if totals.get(name):
+            figures = ", ".join(f"{key}: {value}" for key, value in sorted(totals[name].items()))
             terminalreporter.write_line(f"{name.rsplit('.', 1)[-1]}: {figures}")

@@ -27,7 +27,8 @@ from .test_api import auth, give
 
 __all__ = ["registered"]  # the fixture, used by name
 
-pytestmark = pytest.mark.usefixtures("registered")
+# The tests that share the one PostgreSQL database run on one worker, one after another.
+pytestmark = [pytest.mark.usefixtures("registered"), pytest.mark.xdist_group("postgres")]
 TIMED_OUT = "Time ran out: Red hold fire."
 
 
@@ -84,10 +85,12 @@ def test_a_restarted_server_times_out_the_window_left_open(tmp_path: Path) -> No
     url = str(tmp_path / "ghillie.db")
 
     async def play() -> None:
-        first = Hub(SqlStore(url))
+        stopped = SqlStore(url)
+        first = Hub(stopped)
         past = (await first.create(_timed())).game_id
         await first.command(past, "blue", "s1", {"type": "step"})
         first.close()  # the process stops with the window open; its timer goes with it
+        stopped.close()  # and its connections (left open, PostgreSQL's would warn when freed)
         await asyncio.sleep(1.1)  # and the time runs out while no server runs
         store = SqlStore(url)
         again = Hub(store)
@@ -110,6 +113,7 @@ def test_a_restarted_server_times_out_the_window_left_open(tmp_path: Path) -> No
             assert _commands(store, fresh)[-1] == {"type": "time_out", "window": 1}
         finally:
             later.close()
+            store.close()
 
     asyncio.run(play())
 
