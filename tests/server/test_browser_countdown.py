@@ -35,7 +35,7 @@ def test_the_asked_side_and_the_table_count_down_and_read_the_time_out(
     links = {link["observer"]: link["url"] for link in body["links"]}
     game = pages.Game("timed", body["game_id"], links)
     # Red's phone, asked, and the table screen everyone sees (blue gives its order by API).
-    opened = {o: pages.open_page(browser, links[o], 390) for o in ("red", "spectator")}
+    opened = {o: pages.open_page(browser, links[o], 390) for o in ("red", "spectator", "referee")}
     try:
         for page in opened.values():
             page.rendered()  # its seat taken, as its player does
@@ -49,6 +49,10 @@ def test_the_asked_side_and_the_table_count_down_and_read_the_time_out(
             log.first.wait_for(timeout=6000)
             assert page.page.locator("#status p.countdown").count() == 0
             assert page.errors == []
+        # The referee's log names the host's command in words, not by its code.
+        referee = opened["referee"].page.locator("#log").inner_text()
+        assert "ghillie: the time to answer ran out" in referee
+        assert "time_out" not in referee
     finally:
         for page in opened.values():
             page.context.close()

@@ -83,6 +83,9 @@ def test_a_move_in_two_legs_stops_the_visible_movers_at_half_the_visible_path() 
     game = live_game(FAR)
     game.command(SOVIETS, MOVE, now=at(1))
     assert where(game, "t34_1") == [1350, 700]  # 900 m of path: 450 m, then a prompt
+    # The tank is in view: both sides read where it paused (in inches: here one metre each).
+    for side in (SOVIETS, GERMANS):
+        assert said(game, side)[-1] == "T-34 (1): on the way, at 1350, 700."
     game.command(GERMANS, HOLD, now=at(2))
     assert where(game, "t34_1") == [900, 700]
     assert said(game, SOVIETS)[-1] == "T-34 (1): moved to 900, 700."

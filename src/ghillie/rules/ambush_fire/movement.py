@@ -123,7 +123,9 @@ def advance(
     if fired is None and left is not None:
         # The leg ends: the movers pause where it ends, and the live sides are asked.
         for walker in walkers:
-            _stop(ruling, walker, left)
+            where = _stop(ruling, walker, left)
+            if not walker.concealed:  # where a unit in view pauses is in view too
+                units.on_the_way(ruling, walker.id, where)
         live.prompt(ruling, scenario, side)
         return
     if fired is None:

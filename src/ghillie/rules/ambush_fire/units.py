@@ -94,6 +94,16 @@ def arrive(ruling: Ruling[Board], unit_id: str, where: Any, *, final: bool = Tru
         ruling.update(unit_id, unset=("route", *done))
 
 
+def on_the_way(ruling: Ruling[Board], unit_id: str, where: Any) -> None:
+    """A unit in view paused mid-move (a leg's end, a live side asked): everyone is told
+    where it stands, as the board shows it."""
+    unit = ruling.piece(unit_id)
+    x, y = told(ruling, xy(where))
+    ruling.tell_public(
+        {"text": say("{unit}: on the way, at {x}, {y}.", unit=unit.public["name"], x=x, y=y)}
+    )
+
+
 def go_on(
     ruling: Ruling[Board],
     scenario: AmbushFireScenario,

@@ -153,7 +153,13 @@ export function log(view, more = () => null, titles = (name) => name) {
 function refereeEntry(entry, view, titles) {
   const command = entry.command || {};
   const who = entry.side ? sideName(view, entry.side) : "ghillie";
-  const what = command.type ? titles(command.type) : t("the game is set up");
+  // The host's own command (a reply's time ran out) is the engine's, in no ruleset's list.
+  const what =
+    command.type === "time_out"
+      ? t("the time to answer ran out")
+      : command.type
+        ? titles(command.type)
+        : t("the game is set up");
   const rolls = (entry.rolls || []).map(
     // The roll's label is the rules' own name for it; the lines below say what it was for.
     (r) => `${r.die} → ${r.value}${r.secret ? t(" (secret)") : ""}${r.entered ? t(" (rolled at the table)") : ""}`,
