@@ -145,6 +145,10 @@ export class Orders {
         message,
       ),
     );
+    // The one order the game waits for (an answer asked of this side, say) opens by itself:
+    // nothing else but the any-time ones can be given now.
+    const waiting = [...this.offers.keys()].filter((n) => !(this.options.ruleset.commands[n] || {}).anytime);
+    if (waiting.length === 1 && waiting[0] === name) el.open = true;
     const offer = this.offers.get(name) || {};
     if (offer.defaults) form.set(offer.defaults);
     if (odds) odds.changed();
