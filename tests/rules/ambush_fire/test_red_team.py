@@ -16,19 +16,12 @@ from ghillie import Game, Refusal
 from ghillie.view import view
 from tests.contract.harness import comparable, first_difference
 
+from . import test_ambush as ambush
 from .test_challenge import GAP, SECOND_TANK, column_move, pid
 from .test_scenario import SCENARIO
 
 GERMANS, SOVIETS = "germans", "soviets"
-SCOUTS = {
-    "key": "scouts",
-    "side": "soviets",
-    "name": "Scouts",
-    "class": "infantry",
-    "diet": "omnivore",
-    "running": {"open": 100},
-    "concealed": True,
-}
+SCOUTS = {**ambush.SCOUTS, "running": {"open": 100}}
 SAPPERS = {**SCOUTS, "key": "sappers", "name": "Sappers"}
 COPSE = {
     "name": "the copse",
