@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import Counter, defaultdict
 from typing import Any
@@ -11,6 +12,34 @@ import pytest
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--run-slow", action="store_true", help="run the long statistical tests")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _own_database(config)
+
+
+def _own_database(config: pytest.Config) -> None:
+    """Under pytest-xdist each worker gets a PostgreSQL database of its own (ghillie_test_gw0,
+    …), made here if missing: the PostgreSQL tests drop and make tables, so two workers on
+    one database would trip over each other. (xdist's ``loadgroup`` could keep them on one
+    worker, but with pytest 9.2 it silently stops grouping: pytest-xdist issue 1386.) The
+    servers the tests start inherit the variable."""
+    worker = getattr(config, "workerinput", {}).get("workerid")
+    url = os.environ.get("GHILLIE_TEST_POSTGRES")
+    if not worker or not url:
+        return
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    given = make_url(url)
+    own = f"{given.database}_{worker}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (own,)).fetchone()
+        if found is None:
+            conn.execute(f'CREATE DATABASE "{own}"')
+    os.environ["GHILLIE_TEST_POSTGRES"] = given.set(database=own).render_as_string(
+        hide_password=False
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -27,8 +27,7 @@ from .test_api import auth, give
 
 __all__ = ["registered"]  # the fixture, used by name
 
-# The tests that share the one PostgreSQL database run on one worker, one after another.
-pytestmark = [pytest.mark.usefixtures("registered"), pytest.mark.xdist_group("postgres")]
+pytestmark = pytest.mark.usefixtures("registered")
 TIMED_OUT = "Time ran out: Red hold fire."
 
 

@@ -16,9 +16,6 @@ from websockets.sync.client import connect
 
 from .test_durability import Server, free_port, request
 
-# The tests that share the one PostgreSQL database run on one worker, one after another.
-pytestmark = pytest.mark.xdist_group("postgres")
-
 
 @pytest.fixture
 def two_servers(tmp_path: object) -> Iterator[tuple[Server, Server]]:

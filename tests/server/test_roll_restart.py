@@ -23,9 +23,6 @@ from ghillie.server.problems import Problem
 from ghillie.store import Append, EventStore, MemoryStore
 from ghillie.store.sql import SqlStore
 
-# The tests that share the one PostgreSQL database run on one worker, one after another.
-pytestmark = pytest.mark.xdist_group("postgres")
-
 SIDES = ("jungle", "orks")
 Stores = Callable[[], EventStore]  # each call: one process's connection to the same database
 

@@ -15,9 +15,6 @@ from ghillie.store.sql import SqlStore, StoreError, database_url, metadata
 
 from .contract import ServerStoreContract
 
-# The tests that share the one PostgreSQL database run on one worker, one after another.
-pytestmark = pytest.mark.xdist_group("postgres")
-
 
 class TestSqliteStore(ServerStoreContract):
     @pytest.fixture
