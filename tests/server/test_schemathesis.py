@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 import schemathesis
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, settings
-from schemathesis import Case
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
+from schemathesis.schemas import APIOperation
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     negative_data_rejection,
@@ -39,9 +42,18 @@ CHECKS = [
 STATS: Counter[str] = Counter()
 
 
-@schema.parametrize()
+# One test per operation, each with an id of its own ("POST /api/games"): the tests that
+# ``schema.parametrize()`` makes all share one node id, and pytest-xdist runs one of them.
+OPERATIONS = [result.ok() for result in schema.get_all_operations()]
+
+
+@pytest.mark.parametrize("operation", OPERATIONS, ids=[op.label for op in OPERATIONS])
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-def test_the_api_survives_generated_requests(case: Case) -> None:
+@given(data=st.data())
+def test_the_api_survives_generated_requests(operation: APIOperation, data: st.DataObject) -> None:
+    # Valid requests and invalid ones, as schemathesis makes by default.
+    modes = [operation.as_strategy(generation_mode=mode) for mode in GenerationMode]
+    case = data.draw(st.one_of(modes))
     # Half the requests reach a real game with a real token; the rest are strangers.
     if case.path_parameters and "game_id" in case.path_parameters and hash(str(case.body)) % 2:
         case.path_parameters["game_id"] = GAME
