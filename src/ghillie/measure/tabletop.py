@@ -44,11 +44,16 @@ class Terrain:
 
     @cached_property
     def shape(self) -> Polygon:
-        polygon = Polygon(self.outline)
-        if not polygon.is_valid or polygon.area <= 0:
-            raise ValueError(f"terrain {self.name!r} is not a simple polygon with an area")
-        shapely.prepare(polygon)
-        return polygon
+        return area_shape(self.name, self.outline)
+
+
+def area_shape(name: str, outline: Sequence[XY]) -> Polygon:
+    """A terrain outline as a prepared polygon; refused unless it is simple with an area."""
+    polygon = Polygon(outline)
+    if not polygon.is_valid or polygon.area <= 0:
+        raise ValueError(f"terrain {name!r} is not a simple polygon with an area")
+    shapely.prepare(polygon)
+    return polygon
 
 
 def distance(a: XY, b: XY) -> float:

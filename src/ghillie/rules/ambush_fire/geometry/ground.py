@@ -15,7 +15,7 @@ from shapely.geometry import LineString, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.strtree import STRtree
 
-from ghillie.measure.tabletop import XY
+from ghillie.measure.tabletop import XY, area_shape
 
 from .measures import EPS, OPEN
 from .paths import Path, coords, lerp, path_length, segments, shape_of
@@ -41,11 +41,7 @@ class Area:
 
     @cached_property
     def shape(self) -> Polygon:
-        polygon = Polygon(self.outline)
-        if not polygon.is_valid or polygon.area <= 0:
-            raise ValueError(f"terrain {self.name!r} is not a simple polygon with an area")
-        shapely.prepare(polygon)
-        return polygon
+        return area_shape(self.name, self.outline)
 
     @cached_property
     def edge(self) -> BaseGeometry:
