@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -99,4 +100,32 @@ def test_a_database_made_before_pending_rolls_existed_opens_and_gains_the_table(
     assert store.pending_roll("old") is None
     roll = StoredRoll(1, "jungle", "c1", {"type": "ready"}, {"k": 1}, {})
     assert store.claim_roll("old", roll) == roll
+    store.close()
+
+
+def test_a_read_does_not_wait_for_a_write_under_way(tmp_path: Path) -> None:
+    # The seats are read before every command: a read that queued for the write lock would
+    # make each command wait for every other game's write.
+    store = SqlStore(str(tmp_path / "g.db"))
+    store.create_game("g1", {"ruleset": "x"}, None, {})
+    with store._writing() as conn:
+        conn.exec_driver_sql("UPDATE games SET header = header WHERE game_id = 'g1'")
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            assert pool.submit(store.seats, "g1").result(timeout=5) == {}
+            assert pool.submit(store.header, "g1").result(timeout=5) == {"ruleset": "x"}
+    store.close()
+
+
+def test_a_writer_takes_the_write_lock_when_it_begins(tmp_path: Path) -> None:
+    # Another process's writer waits at its BEGIN, not at a COMMIT that would then fail.
+    path = tmp_path / "g.db"
+    store = SqlStore(str(path))
+    store.create_game("g1", {"ruleset": "x"}, None, {})
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    with store._writing():
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            other.execute("BEGIN IMMEDIATE")
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("ROLLBACK")
+    other.close()
     store.close()

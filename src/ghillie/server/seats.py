@@ -114,7 +114,10 @@ async def check(hub: Hub, game: LiveGame, observer: str, device: str | None) -> 
     if observer not in game.state.sides:
         return
     seat = game.seats.get(observer)
-    if seat is None or seat.holder != device:
+    if (seat is None or seat.holder != device) and (seat is not None or hub.store.shared):
+        # Another process may have seated a device here, or moved this seat: only the store
+        # knows. A seat free in a process that alone serves its store is free (every take
+        # goes through it), so a script playing by token alone costs no read per command.
         await refresh(hub, game)
         seat = game.seats.get(observer)
     if seat is None or seat.holder == device:

@@ -82,6 +82,10 @@ class UnknownGame(KeyError):
 
 
 class EventStore(Protocol):
+    # May other server processes write to this store (PostgreSQL)? If not, what this
+    # process holds of a game is all there is, and need not be read again to be sure.
+    shared: bool
+
     def create(self, game_id: str, header: Mapping[str, Any], first: Event) -> None:
         """Create a game: its header (ruleset, scenario) and its first event, together."""
         ...

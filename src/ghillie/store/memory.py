@@ -26,6 +26,8 @@ from ghillie.store.base import (
 
 
 class MemoryStore:
+    shared = False  # one process's memory
+
     def __init__(self) -> None:
         self._headers: dict[str, str] = {}
         self._events: dict[str, list[str]] = {}

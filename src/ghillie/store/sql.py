@@ -124,6 +124,9 @@ class StoreError(RuntimeError):
     """The database is missing, unreachable, or not set up to keep what it acknowledges."""
 
 
+_WRITES = "ghillie_writes"  # an execution option: this connection's transaction writes
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
@@ -151,6 +154,9 @@ class SqlStore:
     def __init__(self, url: str) -> None:
         self.url = database_url(url)
         self.sqlite = self.url.startswith("sqlite")
+        # One server process serves a SQLite file (ghillie.server.run starts no listener);
+        # several may share one PostgreSQL database.
+        self.shared = not self.sqlite
         try:
             self.engine = self._engine()
             metadata.create_all(self.engine)
@@ -191,7 +197,11 @@ class SqlStore:
 
         @event.listens_for(engine, "begin")
         def _begin(connection: Connection) -> None:
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            # A writer takes the write lock as it begins; a reader takes none. In WAL mode a
+            # deferred transaction reads one snapshot while a writer writes, so reads (the
+            # seats checked on every command, a game loading) never queue behind the writer.
+            writes = connection.get_execution_options().get(_WRITES, False)
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
 
         return engine
 
@@ -489,8 +499,13 @@ class SqlStore:
     def _writing(self) -> Iterator[Connection]:
         """A write transaction. SQLite writers queue on a lock in this process (and on
         BEGIN IMMEDIATE across processes)."""
-        with self._write_lock if self.sqlite else nullcontext(), self.engine.begin() as conn:
-            yield conn
+        with (
+            self._write_lock if self.sqlite else nullcontext(),
+            self.engine.connect() as conn,
+        ):
+            conn.execution_options(**{_WRITES: True})
+            with conn.begin():
+                yield conn
 
     # --- seats --------------------------------------------------------------------------------
 
