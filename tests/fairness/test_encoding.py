@@ -18,6 +18,7 @@ SCALARS = (
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.sampled_from([30.0, 0.1, 1e-4, 9.99e-5, 1e16, 9007199254740992.0, -0.0, 31.4])
     | st.text()
+    | st.sampled_from(["\ud800", "a\udfff", "\U0001f600\udc00"])  # lone surrogates
 )
 VALUES = st.recursive(
     SCALARS,

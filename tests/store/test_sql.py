@@ -122,9 +122,8 @@ def test_a_writer_takes_the_write_lock_when_it_begins(tmp_path: Path) -> None:
     store = SqlStore(str(path))
     store.create_game("g1", {"ruleset": "x"}, None, {})
     other = sqlite3.connect(path, timeout=0, isolation_level=None)
-    with store._writing():
-        with pytest.raises(sqlite3.OperationalError, match="locked"):
-            other.execute("BEGIN IMMEDIATE")
+    with store._writing(), pytest.raises(sqlite3.OperationalError, match="locked"):
+        other.execute("BEGIN IMMEDIATE")
     other.execute("BEGIN IMMEDIATE")
     other.execute("ROLLBACK")
     other.close()

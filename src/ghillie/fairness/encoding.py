@@ -9,9 +9,9 @@ implementation in another language can reproduce byte for byte.
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any
 
+import orjson
 import rfc8785
 
 
@@ -40,17 +40,20 @@ def canonical(value: Any) -> bytes:
     short strings, floats of ordinary size. For those the standard library's encoder, with
     sorted keys and integral floats written as integers, gives the very same bytes; anything
     else (big or tiny floats, keys that sort differently in UTF-16, integers beyond 2^53)
-    goes to ``rfc8785``. Tests check the two agree on random values."""
+    goes to ``rfc8785``. orjson writes those plain values as the standard library's encoder
+    does (the shortest round-trip digits, the same minimal string escapes, keys in code-point
+    order, which is UTF-8 byte order) in a tenth of the time. Tests check all three agree
+    on random values."""
     plain = _plain(value)
     if plain is _NOT_PLAIN:
         return rfc8785.dumps(value)
-    return _ENCODER.encode(plain).encode("utf-8")
+    try:
+        return orjson.dumps(plain, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # a lone surrogate: refused as rfc8785 refuses it
+        return rfc8785.dumps(value)
 
 
 _NOT_PLAIN = object()
-_ENCODER = json.JSONEncoder(
-    ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False
-)
 _SAFE = 2**53 - 1
 
 

@@ -12,7 +12,10 @@ import itertools
 import math
 import re
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
+from types import MappingProxyType
 
 from shapely.geometry import Polygon, box
 
@@ -104,12 +107,24 @@ class Grid:
 
     def bounds(self, ref: str) -> tuple[float, float, float, float]:
         """(x0, y0, x1, y1) in table inches."""
-        col, row = self.parse(ref)
-        a0, a1 = self._column_cells()[col]
-        b0, b1 = self._row_cells()[row]
-        if self.along_x:
-            return (float(a0), float(b0), float(a1), float(b1))
-        return (float(b0), float(a0), float(b1), float(a1))
+        return self.squares[self.canonical(ref)]
+
+    @cached_property
+    def squares(self) -> Mapping[str, tuple[float, float, float, float]]:
+        """Every square's bounds, by reference, in :meth:`refs` order. Worked out once per
+        grid (a grid never changes): every view of the map draws them all."""
+        columns, rows = self._column_cells(), self._row_cells()
+        out = {}
+        for col, (a0, a1) in enumerate(columns):
+            for row, (b0, b1) in enumerate(rows):
+                corners = (a0, b0, a1, b1) if self.along_x else (b0, a0, b1, a1)
+                out[self.format(col, row)] = (
+                    float(corners[0]),
+                    float(corners[1]),
+                    float(corners[2]),
+                    float(corners[3]),
+                )
+        return MappingProxyType(out)
 
     def polygon(self, ref: str) -> Polygon:
         return box(*self.bounds(ref))

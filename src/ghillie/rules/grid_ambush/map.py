@@ -5,8 +5,6 @@ be shown to both players before the orders are written (DWV-A03)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ghillie.maps import (
     Layer,
     MapView,
@@ -31,7 +29,7 @@ def map_view(state: GameState[Board], observer: str) -> MapView:
     scenario = state.scenario
     assert isinstance(scenario, GridAmbushScenario)
     grid = scenario.grid
-    squares = {ref: _bounds(grid.bounds(ref)) for ref in grid.refs()}
+    squares = grid.squares
     layers = [*terrain_layers(scenario.terrain), *_zones(state, observer, scenario)]
     empty = _found_empty(state, observer)
     if empty:
@@ -60,11 +58,6 @@ def map_view(state: GameState[Board], observer: str) -> MapView:
         focus=focus(state, observer, tokens),
         schematic=table,
     )
-
-
-def _bounds(box: Sequence[float]) -> tuple[float, float, float, float]:
-    x0, y0, x1, y1 = box
-    return (x0, y0, x1, y1)
 
 
 def _box(bounds: tuple[float, ...]) -> tuple[tuple[float, float], ...]:
