@@ -190,9 +190,9 @@ def test_an_evicted_game_comes_back_exactly_and_goes_on() -> None:
         before = views(client, game, tokens)
         assert hub.sweep() == 0  # just used: it stays
         assert hub.sweep(now=LATER) == 1
-        assert game not in hub._games
+        assert game not in hub.games.held
         assert views(client, game, tokens) == before  # reloaded from the store, the same
-        assert game in hub._games
+        assert game in hub.games.held
         hub.sweep(now=LATER)
         # A retried command id still gets its first answer, whatever it now says...
         again = give(client, game, tokens["jungle"], {"type": "end_phase"}, "c-1")
@@ -208,16 +208,16 @@ def test_at_most_max_games_stay_in_memory_the_least_recently_used_go_first() -> 
     hub, app = serve(Limits(max_games=3))
     with TestClient(app) as client:
         games = [new_game(client) for _ in range(5)]
-        assert set(hub._games) == {g for g, _ in games[2:]}
+        assert set(hub.games.held) == {g for g, _ in games[2:]}
         oldest, tokens = games[0]
         seen = client.get(f"/api/games/{oldest}/view", headers=auth(tokens["orks"]))
         assert seen.status_code == 200
-        assert set(hub._games) == {games[0][0], games[3][0], games[4][0]}
+        assert set(hub.games.held) == {games[0][0], games[3][0], games[4][0]}
         # Asking for a game in memory makes it the most recently used.
         client.get(f"/api/games/{games[3][0]}/view", headers=auth(games[3][1]["orks"]))
         new_game(client)
-        assert games[3][0] in hub._games
-        assert games[4][0] not in hub._games  # the least recently asked for
+        assert games[3][0] in hub.games.held
+        assert games[4][0] not in hub.games.held  # the least recently asked for
 
 
 def test_a_watched_game_is_never_evicted_and_a_full_server_refuses_new_games() -> None:
@@ -233,7 +233,7 @@ def test_a_watched_game_is_never_evicted_and_a_full_server_refuses_new_games() -
             busy = client.post("/api/games", json={"scenario": "grid-ambush-table"})
             problem(busy, 503, "busy")
         deadline = time.monotonic() + 10
-        while any(hub._games[g].watchers for g, _ in watched) and time.monotonic() < deadline:
+        while any(hub.games.held[g].watchers for g, _ in watched) and time.monotonic() < deadline:
             time.sleep(0.01)
         assert client.post("/api/games", json={"scenario": "grid-ambush-table"}).status_code == 201
 
@@ -246,7 +246,7 @@ def test_a_game_with_a_pending_roll_or_a_held_or_awaited_lock_is_not_evicted() -
             pages = await hub.create(examples.load("grid-ambush-table"), clients=True)
             await hub.anchor(pages.game_id, "jungle", "ab" * 32)
             await hub.anchor(pages.game_id, "orks", "cd" * 32)
-            assert hub._games[pages.game_id].pending is not None
+            assert hub.games.held[pages.game_id].pending is not None
             hosted = await hub.create(examples.load("grid-ambush-table"))
             game = await hub.live(hosted.game_id)
             async with game.lock:  # a command in the middle of something
@@ -257,7 +257,7 @@ def test_a_game_with_a_pending_roll_or_a_held_or_awaited_lock_is_not_evicted() -
             await queued
             await waiting
             assert hub.sweep(now=LATER) == 1  # now nobody holds it: it goes
-            assert set(hub._games) == {pages.game_id}
+            assert set(hub.games.held) == {pages.game_id}
         finally:
             hub.close()
 
@@ -292,7 +292,7 @@ def test_an_evicted_page_held_game_comes_back_with_its_chains_and_goes_on() -> N
             assert [await hub.view(game_id, o) for o in observers] == before
             hub.sweep(now=LATER)
             ready = asyncio.create_task(hub.command(game_id, "jungle", "r", {"type": "ready"}))
-            while getattr(hub._games.get(game_id), "pending", None) is None:
+            while getattr(hub.games.held.get(game_id), "pending", None) is None:
                 await asyncio.sleep(0.01)  # the command loads the game and asks for its roll
             for side, chain in chains.items():
                 await hub.contribute(game_id, side, 1, chain.element(1).hex())

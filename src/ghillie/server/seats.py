@@ -34,11 +34,13 @@ from ghillie.errors import (
     UNKNOWN_SIDE,
     Refusal,
 )
+from ghillie.server import calls
 from ghillie.server.tokens import token_hash
 from ghillie.store.base import Seat
 
 if TYPE_CHECKING:
-    from ghillie.server.hub import Hub, LiveGame, Watcher
+    from ghillie.server.hub import Hub
+    from ghillie.server.live import LiveGame, Watcher
 
 SEAT_KEY = re.compile("[0-9a-f]{32,64}")
 _HEX32 = re.compile("[0-9a-f]{64}")
@@ -106,7 +108,7 @@ def public(game: LiveGame) -> dict[str, Any]:
 
 async def refresh(hub: Hub, game: LiveGame) -> None:
     """Read the seats again (another process may have seated a device)."""
-    game.seats = await hub._stored(hub.store.seats, game.game_id)
+    game.seats = await calls.stored(hub.store.seats, game.game_id)
 
 
 async def check(hub: Hub, game: LiveGame, observer: str, device: str | None) -> None:
@@ -145,9 +147,9 @@ def tell(hub: Hub, game: LiveGame, observer: str) -> None:
         if watcher.observer != observer:
             continue
         now = state(game, observer, watcher.device)
-        hub.send(game, watcher, {"type": "seat", "seat": now})
+        hub.fanout.send(game, watcher, {"type": "seat", "seat": now})
         if now["state"] == "taken":
-            hub.let_go(game, watcher)
+            hub.fanout.let_go(game, watcher)
 
 
 async def take(
@@ -163,7 +165,7 @@ async def take(
     async with game.lock:
         if observer not in game.state.sides:
             raise Refusal(UNKNOWN_SIDE, "Only a side has a seat.")
-        seat = await hub._stored(hub.store.take_seat, game_id, observer, device)
+        seat = await calls.stored(hub.store.take_seat, game_id, observer, device)
         game.seats[observer] = seat
         if watcher is not None and seat.holder == device:
             watcher.device = device
@@ -179,7 +181,8 @@ async def offer(hub: Hub, game_id: str, observer: str, device: str | None) -> di
         if device is None or observer not in game.seats:
             raise Refusal(SEAT_TAKEN, "Take this seat first.")
         code = new_code()
-        if not await hub._stored(hub.store.offer_move, game_id, observer, device, token_hash(code)):
+        offered = token_hash(code)
+        if not await calls.stored(hub.store.offer_move, game_id, observer, device, offered):
             raise Refusal(SEAT_TAKEN, "Another device has taken this seat.")
         return {"code": code}
 
@@ -198,7 +201,7 @@ async def move(
     async with game.lock:
         fresh = _anchor(game, observer, anchor)
         from_k = _first_roll(game, observer)
-        seat = await hub._stored(
+        seat = await calls.stored(
             hub.store.move_seat, game_id, observer, token_hash(typed), device, fresh, from_k
         )
         if seat is None:
@@ -228,7 +231,7 @@ async def new_chain(
                 "The device holding this seat is online: move the seat from it with its code.",
             )
         from_k = _first_roll(game, observer)
-        seat = await hub._stored(hub.store.new_chain, game_id, observer, device, fresh, from_k)
+        seat = await calls.stored(hub.store.new_chain, game_id, observer, device, fresh, from_k)
         _seated(hub, game, observer, seat)
         return state(game, observer, device), device
 
@@ -275,7 +278,7 @@ def _seated(hub: Hub, game: LiveGame, observer: str, seat: Seat) -> None:
         else:
             game.ledger.new_chain(observer, seat.chain, seat.chain_from)
     tell(hub, game, observer)
-    hub.push_status(game)
+    hub.fanout.push_status(game)
 
 
 def _online(game: LiveGame, observer: str, holder: str) -> bool:

@@ -1,0 +1,371 @@
+"""Commands, ruled on fairly: the roll protocol of every event, and the commit.
+
+Every event is ruled on fairly (:mod:`ghillie.fairness`): the host and each side give their
+chain element for the event's roll, and the event is ruled on only once all are in. A side
+whose page holds its own chain ("clients" games) answers over its websocket or the API;
+until it does, the command waits and every side sees whom it waits for. A game whose pages
+hold their chains starts only once every page has given its chain's anchor. A request the
+pages are asked to answer is stored before any page sees it and resumed after a restart
+(:mod:`ghillie.server.rolls`): an honest host never asks twice for one roll.
+
+A command is first tried (so a refusal never asks anyone for anything), ruled on the
+in-memory state, written with its answer through the group committer, and only once that
+transaction has committed is the state advanced, the command acknowledged and the update
+pushed to the sides watching.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from ghillie import engine
+from ghillie.errors import (
+    ANCHOR_FIXED,
+    BAD_CONTRIBUTION,
+    NO_ROLL_PENDING,
+    NOT_STARTED,
+    UNKNOWN_SIDE,
+    Refusal,
+)
+from ghillie.events import Event
+from ghillie.fairness import referee
+from ghillie.fairness.capacity import fixed_secrets, roster_size
+from ghillie.fairness.ledger import Ledger, RandomBytes, Secrets
+from ghillie.ids import IdSource
+from ghillie.server import calls, rolls
+from ghillie.server.committer import GroupCommitter
+from ghillie.server.fanout import FanOut
+from ghillie.server.games import Games
+from ghillie.server.live import LiveGame, Watcher, spoken_answer, status
+from ghillie.server.problems import UNAVAILABLE, Problem, unknown_game, where
+from ghillie.server.rolls import Pending
+from ghillie.server.sync import Sync
+from ghillie.state import GameState
+from ghillie.store.base import Answer, Append, Conflict, EventStore, UnknownGame
+
+log = logging.getLogger("ghillie.hub")
+
+_HEX32 = re.compile("[0-9a-f]{64}")
+
+
+class Commands:
+    def __init__(
+        self,
+        store: EventStore,
+        games: Games,
+        fanout: FanOut,
+        sync: Sync,
+        ids: IdSource,
+        random_bytes: RandomBytes = secrets.token_bytes,
+    ) -> None:
+        self.store = store
+        self.games = games
+        self.fanout = fanout
+        self.sync = sync
+        self.ids = ids
+        self.random_bytes = random_bytes
+        self.committer = GroupCommitter(store)
+
+    def close(self) -> None:
+        self.committer.close()
+
+    async def command(
+        self,
+        game_id: str,
+        observer: str,
+        command_id: str,
+        raw: Mapping[str, Any],
+        origin: Watcher | None = None,
+        lang: str = "en",
+    ) -> dict[str, Any]:
+        """Rule on a command and return its answer once it is durable. A command id already
+        answered for this side returns the first answer, whatever the command now says.
+        With ``origin`` (the connection the command came by), the answer also rides in the
+        update that connection is sent, marked ``answered``: one frame instead of two.
+
+        The command is first tried (so a refusal never asks anyone for anything), then its
+        roll is asked for; it is ruled on when every party's element is in, which may be at
+        once (host-held chains) or when the sides' pages answer."""
+        game = await self.games.live(game_id)
+        if observer not in game.state.sides:
+            # The referee and the spectator give no orders: refused alike whatever the game's
+            # state (a roll waiting or not), before anything is tried or asked for.
+            raise Refusal(UNKNOWN_SIDE, "There is no such side in this game.")
+        return await self._give(game, observer, command_id, raw, origin, lang)
+
+    async def time_out(self, game_id: str, window: int) -> None:
+        """The host's time-out for the reaction window event ``window`` opened (its
+        deadline timer, ghillie.server.deadlines): given like a side's command, with no
+        side; refused unless that window is open and its time is up."""
+        game = await self.games.live(game_id)
+        raw = engine.TimeOut(window=window).model_dump(mode="json")
+        await self._give(game, None, f"time-out/{window}", raw, None, "en")
+
+    async def _give(
+        self,
+        game: LiveGame,
+        observer: str | None,
+        command_id: str,
+        raw: Mapping[str, Any],
+        origin: Watcher | None,
+        lang: str,
+    ) -> dict[str, Any]:
+        async with game.lock:
+            if game.pending is not None:
+                # A retry of the waiting command, or another command: either way, another
+                # process may have resolved this roll (or asked for the next) meanwhile.
+                await self._pull(game)
+            known = game.answers.get((observer, command_id)) if observer is not None else None
+            if known is not None:
+                return spoken_answer(known, game.scenario, lang)
+            pending = game.pending
+            if pending is None:
+                pending = await self._ask(game, observer, command_id, raw, origin)
+            elif not pending.is_for(observer, command_id):
+                assert game.ledger is not None
+                raise rolls.busy(pending, game.ledger, game.scenario, observer)
+        answer = await asyncio.shield(pending.done)
+        return answer if observer is None else spoken_answer(answer, game.scenario, lang)
+
+    async def _ask(
+        self,
+        game: LiveGame,
+        observer: str | None,
+        command_id: str,
+        raw: Mapping[str, Any],
+        origin: Watcher | None,
+    ) -> Pending:
+        """Try the command and, if the rules accept it, ask every party for its roll.
+
+        A request that pages will answer is first claimed in the store, the one place every
+        process (and this one after a restart) agrees on: if a request for this roll is
+        stored already, that one stands and this command is refused (or, if it is the
+        command that request is for, waits for it). Only then is any page shown it."""
+        while True:
+            if game.ledger is None:
+                if observer not in game.state.sides:
+                    raise Refusal(UNKNOWN_SIDE, "There is no such side in this game.")
+                raise Refusal(NOT_STARTED, "The game starts when every side's page has joined.")
+            ledger = game.ledger
+            held = rolls.held(ledger, ledger.next_k)
+            ruled = None
+            try:
+                if len(held) == len(ledger.parties):
+                    # Every chain is the host's: nobody is asked anything, so the command is
+                    # ruled on at once (a refusal changes nothing) and the request unsigned.
+                    payload = referee.command_payload(game.state, raw, observer)
+                    request = ledger.request(observer, payload, sign=False)
+                    ruled = referee.apply(
+                        ledger, game.state, observer, raw, self.ids, held, request=request
+                    )
+                else:
+                    referee.trial(ledger, game.state, observer, raw, self.ids)
+                    payload = referee.command_payload(game.state, raw, observer)
+                    request = ledger.request(observer, payload)
+            except Refusal:
+                # Another process may have moved this game on: try again on the latest.
+                if await self.sync.catch_up(game):
+                    continue
+                raise
+            pending = Pending(request, observer, command_id, dict(raw), held, origin=origin)
+            if ruled is not None:
+                game.pending = pending
+                await self._commit(game, pending, *ruled)
+                return pending
+            mine = rolls.to_store(pending)
+            try:
+                stored = await calls.stored(self.store.claim_roll, game.game_id, mine)
+            except Conflict:
+                moved = await self._pull(game)  # behind: another process ruled on this roll
+                if game.pending is None:
+                    if not moved:  # a store that contradicts itself: never loop on it
+                        raise Problem(
+                            UNAVAILABLE, "The game could not be saved; try again."
+                        ) from None
+                    continue  # rule again on the latest
+                asked = game.pending
+            else:
+                if (stored.side, stored.command_id, stored.request) == (
+                    observer,
+                    command_id,
+                    mine.request,
+                ):
+                    pending.stored = True
+                    rolls.merge(pending, stored, ledger)  # claimed before by another process
+                    asked = pending
+                else:
+                    # Asked for already, by another process or before a restart: that
+                    # request stands; this one was never shown to anyone and is dropped.
+                    resumed = rolls.resume(stored, ledger)
+                    if resumed is None:
+                        raise Problem(UNAVAILABLE, "The game could not be saved; try again.")
+                    asked = resumed
+                game.pending = asked
+                if not await self._resolve(game):
+                    self.fanout.push_status(game)
+            if asked.is_for(observer, command_id):
+                return asked
+            raise rolls.busy(asked, ledger, game.scenario, observer)
+
+    async def anchor(self, game_id: str, observer: str, anchor: Any) -> dict[str, Any]:
+        """A side's page gives the anchor of its roll chain, before the game starts."""
+        game = await self.games.live(game_id)
+        async with game.lock:
+            if observer not in game.state.sides:
+                raise Refusal(UNKNOWN_SIDE, "Only a side has a roll chain.")
+            if not isinstance(anchor, str) or not _HEX32.fullmatch(anchor):
+                raise Refusal(BAD_CONTRIBUTION, "An anchor is 32 bytes in lowercase hex.")
+            if game.ledger is not None:
+                if game.ledger.anchors.get(observer) == anchor:
+                    return status(game)
+                raise Refusal(ANCHOR_FIXED, "This side's roll chain was fixed when the game began.")
+            if game.header["fair"]["held"]:
+                raise Refusal(ANCHOR_FIXED, "The host holds this game's roll chains.")
+            # Until every side has given one, a page that lost its seed may give another.
+            game.anchors[observer] = anchor
+            if all(side in game.anchors for side in game.state.sides):
+                sides = game.state.sides
+                kept = Secrets.from_json(game.header["fair"])
+                ledger = Ledger(
+                    game.game_id,
+                    sides,
+                    kept,
+                    game.anchors,
+                    self.random_bytes,
+                    size=roster_size(game.scenario),
+                    fixed=fixed_secrets(game.scenario),
+                )
+                game.ledger = ledger
+                request = ledger.request(None, referee.scenario_payload(game.scenario))
+                # Roll 0 is not stored (ghillie.server.rolls): its request is the same
+                # whoever asks, and the anchors are given again after a restart.
+                game.pending = Pending(request, None, None, None, rolls.held(ledger, request.k))
+            self.fanout.push_status(game)
+            return status(game)
+
+    async def contribute(self, game_id: str, observer: str, k: Any, element: Any) -> dict[str, Any]:
+        """A side's page gives its chain element for the roll asked for."""
+        game = await self.games.live(game_id)
+        async with game.lock:
+            if observer not in game.state.sides:
+                raise Refusal(UNKNOWN_SIDE, "Only a side has a roll chain.")
+            pending = game.pending
+            if game.ledger is not None and (pending is None or pending.request.k != k):
+                await self._pull(game)  # another process may have asked for (or ruled on) it
+                pending = game.pending
+            if pending is None or game.ledger is None or pending.request.k != k:
+                raise Refusal(NO_ROLL_PENDING, "No roll is waiting for that contribution.")
+            if not isinstance(element, str) or not _HEX32.fullmatch(element):
+                raise Refusal(BAD_CONTRIBUTION, "That is not the next link of your roll chain.")
+            given = bytes.fromhex(element)
+            if observer in pending.elements:
+                if pending.elements[observer] == given:
+                    return status(game)
+                raise Refusal(BAD_CONTRIBUTION, "That is not the next link of your roll chain.")
+            if not game.ledger.accepts(observer, k, given):
+                raise Refusal(BAD_CONTRIBUTION, "That is not the next link of your roll chain.")
+            pending.elements[observer] = given
+            if pending.stored and not rolls.complete(pending, game.ledger):
+                # Kept, so that after a restart (or through another process) the roll does
+                # not wait for a page that already gave its element and may have gone. The
+                # element that completes a roll needs no row: its event is written next.
+                try:
+                    stored = await calls.stored(
+                        self.store.add_element, game.game_id, k, observer, element
+                    )
+                except Problem:
+                    stored = None  # still in memory; after a restart the page gives it again
+                else:
+                    if stored is None:  # another process resolved this roll meanwhile
+                        await self._pull(game)
+                        return status(game)
+                    rolls.merge(pending, stored, game.ledger)
+            if not await self._resolve(game):
+                self.fanout.push_status(game)
+            return status(game)
+
+    async def _resolve(self, game: LiveGame) -> bool:
+        """Rule on the pending roll if every party's element is in (the lock is held)."""
+        pending, ledger = game.pending, game.ledger
+        if pending is None or ledger is None:
+            return False
+        if any(party not in pending.elements for party in ledger.parties):
+            return False
+        game.pending = None
+        try:
+            if pending.raw is None:  # the game's creation (a time-out has no side either)
+                event, state = referee.create(
+                    ledger, game.scenario, self.ids, pending.elements, request=pending.request
+                )
+            else:
+                event, state = referee.apply(
+                    ledger,
+                    game.state,
+                    pending.side,
+                    pending.raw or {},
+                    self.ids,
+                    pending.elements,
+                    request=pending.request,
+                )
+        except Refusal as refusal:
+            # The trial accepted it; only dice could change that, and no rule refuses on
+            # dice. The ledger is untouched (only sealing changes it), but the pages have
+            # given their elements for this roll and will not give them for another: a
+            # stored request stays stored (asking anew would be asking twice).
+            log.error("a tried command was refused when ruled on: %s", refusal.code)
+            pending.done.set_exception(refusal)
+            return True
+        await self._commit(game, pending, event, state)
+        return True
+
+    async def _commit(
+        self, game: LiveGame, pending: Pending, event: Event, state: GameState[Any]
+    ) -> None:
+        """Store a ruled, sealed event; then acknowledge and push it (the lock is held)."""
+        game.pending = None
+        answer = None
+        said = None
+        if pending.side is not None and pending.command_id is not None:
+            answer = {
+                "command_id": pending.command_id,
+                "seq": event.seq,
+                "lines": list(event.told.get(pending.side, ())),
+            }
+            said = Answer(pending.side, pending.command_id, event.seq, answer)
+        append = Append(game.game_id, game.state.seq, [event], said, resolves=pending.stored)
+        game.writing = event.seq
+        try:
+            await self.committer.commit(append)
+        except Exception as exc:
+            # The ledger has sealed an event that is not stored: start again from the store.
+            if isinstance(exc, UnknownGame):
+                failure: Exception = unknown_game()
+            else:
+                if not isinstance(exc, Conflict):
+                    log.error("commit failed: %s", where(exc))
+                failure = Problem(UNAVAILABLE, "The game could not be saved; try again.")
+            self.games.evict(game)
+            pending.done.set_exception(failure)
+            return
+        finally:
+            game.writing = -1
+        before = game.state.seq
+        game.state = state
+        game.events.append(event)
+        if answer is not None and pending.side is not None and pending.command_id is not None:
+            game.answers[(pending.side, pending.command_id)] = answer
+        self.fanout.publish(game, before, pending.origin, answer)
+        pending.done.set_result(answer or {})
+
+    async def _pull(self, game: LiveGame) -> bool:
+        """Catch up with the store (ghillie.server.sync), and rule on the roll it was
+        waiting on if every element is now in. True if there were new events."""
+        moved, resumed = await self.sync.pull(game)
+        if resumed and not await self._resolve(game):
+            self.fanout.push_status(game)
+        return moved

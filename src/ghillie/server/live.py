@@ -1,0 +1,137 @@
+"""A game held in this process: its state, log and answers, its lock, who watches it, and
+where its roll protocol stands (the same for every observer).
+
+Everything else in the server reads and changes games through this data; nothing here calls
+out (no store, no pushes), so every other part may import it and it imports none of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ghillie.events import Event
+from ghillie.fairness.hashlog import HostKey
+from ghillie.fairness.ledger import Ledger
+from ghillie.scenario import Scenario
+from ghillie.server.rolls import Pending
+from ghillie.state import GameState
+from ghillie.store.base import Seat
+from ghillie.view import spoken
+from ghillie.words import speaker
+
+QUEUE_SIZE = 64  # updates a connection may fall behind by before it is dropped
+
+
+@dataclass(eq=False)  # each connection is its own watcher, compared by identity
+class Watcher:
+    """One connection watching a game as one observer."""
+
+    observer: str
+    lang: str = "en"  # the language its views are spoken in (ghillie.words)
+    queue: asyncio.Queue[dict[str, Any] | None] = field(
+        default_factory=lambda: asyncio.Queue(QUEUE_SIZE)
+    )
+    dropped: bool = False
+    answered: set[str] = field(default_factory=set)  # command ids answered in an update
+    device: str | None = None  # the hash of the seat key it came with (ghillie.server.seats)
+
+
+class GameLock(asyncio.Lock):
+    """A game's lock that counts who holds it or waits for it: a game is never dropped from
+    memory while anyone does (a waiter would go on with a copy nobody else sees)."""
+
+    users = 0
+
+    async def acquire(self) -> Literal[True]:
+        self.users += 1
+        try:
+            return await super().acquire()
+        except BaseException:
+            self.users -= 1
+            raise
+
+    def release(self) -> None:
+        super().release()
+        self.users -= 1
+
+
+@dataclass
+class LiveGame:
+    game_id: str
+    scenario: Scenario
+    state: GameState[Any]
+    events: list[Event]
+    answers: dict[tuple[str, str], dict[str, Any]]
+    header: Mapping[str, Any]
+    ledger: Ledger | None  # None until every side's page has given its anchor
+    anchors: dict[str, str] = field(default_factory=dict)  # given so far, before the start
+    pending: Pending | None = None
+    lock: GameLock = field(default_factory=GameLock)
+    used: float = field(default_factory=time.monotonic)  # last asked for: the LRU order
+    watchers: set[Watcher] = field(default_factory=set)
+    writing: int = -1  # the seq being committed now: its NOTIFY may come back before it is done
+    # What each (observer, language) was last shown, without its log: updates are diffs.
+    shown: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    seats: dict[str, Seat] = field(default_factory=dict)  # taken seats, by side
+    visits: dict[str, list[str]] = field(default_factory=dict)  # others opening a taken seat
+
+    def idle(self) -> bool:
+        """May this game be dropped from memory now? Not while anyone watches it, a roll
+        waits for contributions, a command holds or waits for its lock, or a write is under
+        way."""
+        return (
+            not self.watchers
+            and self.pending is None
+            and self.lock.users == 0
+            and not self.lock.locked()
+            and self.writing == -1
+        )
+
+
+def status(game: LiveGame) -> dict[str, Any]:
+    """Where the roll protocol stands, the same for every observer: who holds each side's
+    chain, who has still to join, and the roll asked for with the parties it waits for."""
+    held = game.header["fair"]["held"]
+    out: dict[str, Any] = {
+        "chains": {side: "host" if side in held else "client" for side in game.state.sides},
+        # The key that signs every head and request, also before event 0 (which records it)
+        # exists: a page checks the signature of the request for roll 0 with it.
+        "key": _public_key(game.header["fair"]["key"]),
+        "request": None,
+        "waiting": [],
+    }
+    if game.ledger is None:
+        out["joining"] = [side for side in game.state.sides if side not in game.anchors]
+    if game.ledger is not None and game.ledger.fresh:
+        # A side's new dice chain (its seat moved, or its device was lost), from roll k on:
+        # every page is told before that roll is given.
+        out["new_chains"] = [{"side": s, "from": k} for s, (_, k) in game.ledger.fresh.items()]
+    if game.pending is not None and game.ledger is not None:
+        out["request"] = game.pending.request.public(game.game_id)
+        out["waiting"] = [p for p in game.ledger.parties if p not in game.pending.elements]
+    return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _public_key(private: str) -> str:
+    return HostKey.from_bytes(bytes.fromhex(private)).public
+
+
+def spoken_answer(answer: dict[str, Any], scenario: Scenario, lang: str) -> dict[str, Any]:
+    """A command's answer (kept as data, with the acting side's own lines) in words."""
+    words = speaker(scenario.ruleset, lang)
+    return {**answer, "said": [spoken(line, words, scenario) for line in answer["lines"]]}
+
+
+def with_status(game: LiveGame, view: dict[str, Any]) -> dict[str, Any]:
+    """A view with the roll protocol's status; before the game starts, no commands."""
+    view["fairness"] = status(game)
+    if game.ledger is None and "commands" in view:
+        view["commands"] = []  # nothing can be given before the game starts
+        view["your_move"] = False
+    return view
