@@ -9,6 +9,8 @@ anywhere here; the caller stores the event.
 
 from __future__ import annotations
 
+import functools
+
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
@@ -243,7 +245,6 @@ def may_act(state: GameState[Any], side: str, command: type[Command]) -> bool:
     stay open to everyone the ruleset lets give them). A window's answer is never given
     outside its window. Otherwise the ruleset's turn structure decides."""
     ruleset = registry.get(state.ruleset)
-    answer_types = {ruleset.commands[r.answer] for r in ruleset.reactions.values()}
     window = state.window
     if window is not None:
         if _answers(ruleset, state, command):
@@ -251,9 +252,16 @@ def may_act(state: GameState[Any], side: str, command: type[Command]) -> bool:
         name = next(n for n, model in ruleset.commands.items() if model is command)
         if not forms.order(ruleset, name).anytime:
             return False
-    elif command in answer_types:
+    elif command in _answer_types(ruleset):
         return False
     return ruleset.may_act(state, side, command)
+
+
+@functools.cache
+def _answer_types(ruleset: Ruleset[Any, Any]) -> frozenset[type[Command]]:
+    """The commands that answer a reaction window (asked for by every view, for every
+    command: a ruleset's reactions never change)."""
+    return frozenset(ruleset.commands[r.answer] for r in ruleset.reactions.values())
 
 
 def _answers(ruleset: Ruleset[Any, Any], state: GameState[Any], command: type[Command]) -> bool:
