@@ -96,3 +96,19 @@ def test_a_game_that_used_every_element_refuses_to_go_on() -> None:
     with pytest.raises(Refusal) as refused:
         game.command("jungle", {"type": "ready"})
     assert refused.value.code == "chain_exhausted"
+
+
+@pytest.mark.parametrize("length", [1, 2, 63, 64, 65, 129, LENGTH])
+def test_every_element_is_the_one_hashed_down_from_the_seed_in_any_order(length: int) -> None:
+    # The chain keeps only checkpoints and works out the stretch in use: whatever order the
+    # rolls ask in (a resumed roll, a retried contribution), each element is the one the
+    # party's seed fixes, counted by hashing down from the seed one element at a time.
+    elements = [SEED]
+    for _ in range(length):
+        elements.append(back(elements[-1]))
+    elements.reverse()
+    chain = Chain.from_seed(SEED, length)
+    assert chain.anchor == elements[0]
+    order = [*range(length), *reversed(range(length)), *range(0, length, 7)]
+    for k in order:
+        assert chain.element(k) == elements[k + 1], k
