@@ -10,7 +10,6 @@ anywhere here; the caller stores the event.
 from __future__ import annotations
 
 import functools
-
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import replace

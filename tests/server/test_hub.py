@@ -50,6 +50,37 @@ def test_a_watcher_that_never_reads_is_dropped_and_holds_nobody_up() -> None:
     asyncio.run(play())
 
 
+def test_what_a_reader_was_shown_is_let_go_with_its_last_connection() -> None:
+    # Each (side, language) watching keeps the view it holds, to send only what changed; a
+    # game nobody watches any more keeps none (30 to 90 KB a game, for as long as it lives).
+    async def play() -> None:
+        hub = Hub(MemoryStore())
+        try:
+            game_id = await _game(hub)
+            game = await hub.live(game_id)
+            phone, tablet = hub.watch(game, "jungle"), hub.watch(game, "jungle")
+            orks = hub.watch(game, "orks", "ru")
+            for watcher in (phone, tablet, orks):
+                await hub.watch_view(game, watcher)
+            await hub.command(game_id, "jungle", "c1", {"type": "end_phase"})
+            assert set(game.shown) == {("jungle", "en"), ("orks", "ru")}
+            hub.unwatch(game, phone)
+            assert ("jungle", "en") in game.shown  # the tablet still watches
+            hub.unwatch(game, tablet)
+            hub.let_go(game, orks)
+            assert game.shown == {}
+            again = hub.watch(game, "jungle")
+            whole = await hub.watch_view(game, again)  # starts from a whole view, as before
+            await hub.command(game_id, "jungle", "c2", {"type": "end_phase"})
+            update = again.queue.get_nowait()
+            assert update is not None
+            assert update["view"]["log"][-1]["seq"] == whole["seq"] + 1
+        finally:
+            hub.close()
+
+    asyncio.run(play())
+
+
 def test_a_game_busy_with_a_command_does_not_hold_up_another_game() -> None:
     async def play() -> None:
         hub = Hub(MemoryStore())

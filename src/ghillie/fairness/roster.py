@@ -51,10 +51,15 @@ _LEAF_HEAD = _LEAF + u32(HASH)  # = _LEAF + lp(blind) up to the blind itself
 _LEAF_MID = u32(HASH)
 
 
-def blinds(dummy_key: bytes, side: str, seq: int, size: int) -> list[bytes]:
-    """Event ``seq``'s blinding value for each slot: one SHAKE256 stream, cut in 32 bytes."""
+def blind_stream(dummy_key: bytes, side: str, seq: int, size: int) -> bytes:
+    """Event ``seq``'s blinding values, slot by slot, 32 bytes each: one SHAKE256 stream."""
     stream = hashlib.shake_256(tag("blind/v2") + lp(dummy_key) + text(side) + u64(seq))
-    raw = stream.digest(HASH * size)
+    return stream.digest(HASH * size)
+
+
+def blinds(dummy_key: bytes, side: str, seq: int, size: int) -> list[bytes]:
+    """Event ``seq``'s blinding value for each slot."""
+    raw = blind_stream(dummy_key, side, seq, size)
     return [raw[i : i + HASH] for i in range(0, HASH * size, HASH)]
 
 
@@ -63,9 +68,14 @@ def leaf(blind: bytes, digest: bytes) -> bytes:
 
 
 def published_root(game_id: str, side: str, seq: int, leaves: list[bytes]) -> str:
-    # One join, not one update per leaf: this runs for every side at every event.
-    head = tag("roster/v2") + text(game_id) + text(side) + u64(seq) + u32(len(leaves))
-    return hashlib.sha256(head + b"".join(leaves)).hexdigest()
+    return _root(game_id, side, seq, b"".join(leaves))
+
+
+def _root(game_id: str, side: str, seq: int, joined: bytes) -> str:
+    """The root over sorted leaves joined in one bytes object (one hash of one buffer:
+    this runs for every side at every event)."""
+    head = tag("roster/v2") + text(game_id) + text(side) + u64(seq) + u32(len(joined) // HASH)
+    return hashlib.sha256(head + joined).hexdigest()
 
 
 def fact_payload(piece: str, key: str, value: Any) -> dict[str, Any]:
@@ -152,7 +162,9 @@ class Roster:
         self.values: dict[tuple[str, str], Any] = {}
         self.written_at: dict[tuple[str, str], _WrittenAt] = {}
         self._unsealed: list[tuple[str, str]] = []  # fixed facts written, event not sealed
-        self._cached: tuple[int, list[bytes], list[bytes]] | None = None
+        # One event's blinding values and sorted leaves, each joined in one bytes object
+        # (two 4 KB objects at 128 slots, not 256 small ones: kept in every live game).
+        self._cached: tuple[int, bytes, bytes] | None = None
 
     def free_slot(self, choose: int) -> int:
         """The ``choose``-th free slot (``choose`` is random, from the host)."""
@@ -188,10 +200,9 @@ class Roster:
         self._unsealed = []
         if not facts:
             return
-        blind, leaves = self._leaves(seq)
-        joined = b"".join(leaves)
+        blind, joined = self._leaves(seq)
         for fact in facts:
-            self.written_at[fact] = _WrittenAt(seq, blind[self.slots[fact].slot], joined)
+            self.written_at[fact] = _WrittenAt(seq, _at(blind, self.slots[fact].slot), joined)
 
     def forget(self, piece: str) -> None:
         """A removed piece's facts leave the roster; their slots hold the filler again."""
@@ -202,21 +213,25 @@ class Roster:
         self._unsealed = [f for f in self._unsealed if f[0] != piece]
         self._cached = None
 
-    def _leaves(self, seq: int) -> tuple[list[bytes], list[bytes]]:
-        """Event ``seq``'s blinding values (by slot) and sorted leaves, for what is written
-        now (asked for at most twice an event: its root, then the next event's openings)."""
+    def _leaves(self, seq: int) -> tuple[bytes, bytes]:
+        """Event ``seq``'s blinding values (by slot) and sorted leaves, each joined, for
+        what is written now (asked for at most twice an event: its root, then the next
+        event's openings)."""
         if self._cached is None or self._cached[0] != seq:
-            blind = blinds(self._dummy_key, self.side, seq, self.size)
+            raw = blind_stream(self._dummy_key, self.side, seq, self.size)
             # leaf() inlined: this runs for every slot of every side at every event.
             h, head, mid = hashlib.sha256, _LEAF_HEAD, _LEAF_MID
             leaves = sorted(
-                [h(head + b + mid + d).digest() for b, d in zip(blind, self._digests, strict=True)]
+                [
+                    h(head + raw[i * HASH : (i + 1) * HASH] + mid + d).digest()
+                    for i, d in enumerate(self._digests)
+                ]
             )
-            self._cached = (seq, blind, leaves)
+            self._cached = (seq, raw, b"".join(leaves))
         return self._cached[1], self._cached[2]
 
     def root(self, seq: int) -> str:
-        return published_root(self.game_id, self.side, seq, self._leaves(seq)[1])
+        return _root(self.game_id, self.side, seq, self._leaves(seq)[1])
 
     def opening(self, piece: str, key: str, root_seq: int) -> dict[str, Any]:
         """Everything a client needs to check one fact against the root of ``root_seq``
@@ -230,14 +245,19 @@ class Roster:
             "key": key,
             "value": self.values[(piece, key)],
             "salt": written.salt,
-            "blind": blind[written.slot].hex(),
+            "blind": _at(blind, written.slot).hex(),
             "root_seq": root_seq,
-            "leaves": [x.hex() for x in leaves],
+            "leaves": [_at(leaves, i).hex() for i in range(len(leaves) // HASH)],
         }
         if key in self.fixed:
             # By key alone: every opening of a fixed key has it, whatever its value.
             out["written"] = self.written_at[(piece, key)].to_json()
         return out
+
+
+def _at(joined: bytes, i: int) -> bytes:
+    """The ``i``-th 32-byte value of a joined run of them."""
+    return joined[i * HASH : (i + 1) * HASH]
 
 
 def check_opening(

@@ -32,6 +32,15 @@ class FanOut:
 
     def unwatch(self, game: LiveGame, watcher: Watcher) -> None:
         game.watchers.discard(watcher)
+        self._forget_shown(game, watcher)
+
+    def _forget_shown(self, game: LiveGame, watcher: Watcher) -> None:
+        """The last watcher of an (observer, language) has gone: what it was shown is no
+        longer needed (a new one starts from a whole view), and would stay in memory
+        (30 to 90 KB a game) as long as the game does."""
+        reader = (watcher.observer, watcher.lang)
+        if not any((w.observer, w.lang) == reader for w in game.watchers):
+            game.shown.pop(reader, None)
 
     async def watch_view(self, game: LiveGame, watcher: Watcher, after: int = -1) -> dict[str, Any]:
         """The whole view a new or resynchronising watcher starts from (log after ``after``)."""
@@ -98,6 +107,7 @@ class FanOut:
         """Stop sending to a watcher: its socket closes once it has what was queued."""
         watcher.dropped = True
         game.watchers.discard(watcher)
+        self._forget_shown(game, watcher)
         with contextlib.suppress(asyncio.QueueFull):
             watcher.queue.put_nowait(None)
             return
@@ -112,3 +122,4 @@ class FanOut:
             with contextlib.suppress(asyncio.QueueFull):
                 watcher.queue.put_nowait(None)
         game.watchers.clear()
+        game.shown.clear()
