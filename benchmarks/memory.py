@@ -247,7 +247,8 @@ async def live_part(folder: Path, args: argparse.Namespace) -> None:
         games = sum(len(made) for made in ids.values())
         after = settled_rss()
         print(
-            f"total: {games} games live in the hub ({len(hub._games)} held), RSS {before / MB:.0f}"
+            f"total: {games} games live in the hub ({len(hub.games.held)} held), "
+            f"RSS {before / MB:.0f}"
             f" -> {after / MB:.0f} MB (peak {peak() / MB:.0f} MB): "
             f"{(after - before) / games / 1024:.1f} KB a game; "
             f"{(after - before) / games * 10_000 / (1024 * MB) + before / (1024 * MB):.2f} GB "
@@ -349,7 +350,7 @@ async def trace_part(folder: Path, args: argparse.Namespace) -> None:
             stats, made = await traced(hub, name, args.trace_games, args.commands, args.concurrency)
             total = sum(s.size_diff for s in stats)
             n = len(made)
-            events = sum(len(hub._games[g].events) for g in made) / n
+            events = sum(len(hub.games.held[g].events) for g in made) / n
             print(
                 f"\n{name}: {total / n / 1024:.1f} KB traced a game ({n} games, {events:.1f} "
                 "events each); top 15 lines (KB a game, blocks a game):",
@@ -374,7 +375,7 @@ async def trace_part(folder: Path, args: argparse.Namespace) -> None:
             sizes: dict[str, float] = {}
             counts: dict[str, float] = {"n events": 0.0, "n chains": 0.0, "event JSON": 0.0}
             for game_id in made:
-                game = hub._games[game_id]
+                game = hub.games.held[game_id]
                 for side in game.state.sides:  # what one watcher a side was last shown
                     watcher = hub.watch(game, side)
                     await hub.watch_view(game, watcher)
@@ -399,7 +400,7 @@ async def trace_part(folder: Path, args: argparse.Namespace) -> None:
                     hub, name, args.long_games, args.long_commands, args.concurrency
                 )
                 long_total = sum(s.size_diff for s in more) / len(long_made)
-                long_events = sum(len(hub._games[g].events) for g in long_made) / len(long_made)
+                long_events = sum(len(hub.games.held[g].events) for g in long_made) / len(long_made)
                 slope = (long_total - total / n) / max(long_events - events, 1e-9)
                 growth.append(
                     f"  {name:24} {events:5.1f} events {total / n / 1024:7.1f} KB | "
@@ -485,8 +486,8 @@ async def evict_part(folder: Path, args: argparse.Namespace) -> None:
             start = time.perf_counter()
             await hub.live(game_id)
             took.append(time.perf_counter() - start)
-            most = max(most, len(hub._games))
-        held = len(hub._games)
+            most = max(most, len(hub.games.held))
+        held = len(hub.games.held)
         after = settled_rss()
         took.sort()
         print(
@@ -500,7 +501,7 @@ async def evict_part(folder: Path, args: argparse.Namespace) -> None:
         dropped = hub.sweep(now=now)
         swept = settled_rss()
         print(
-            f"sweep {limits.idle_seconds:.0f} s later: {dropped} dropped, {len(hub._games)} "
+            f"sweep {limits.idle_seconds:.0f} s later: {dropped} dropped, {len(hub.games.held)} "
             f"held; RSS {swept / MB:.0f} MB ({(after - swept) / MB:+.0f} MB back)",
             flush=True,
         )

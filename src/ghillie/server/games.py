@@ -11,11 +11,17 @@ dropped after ``limits.idle_seconds`` unused, and the least recently used idle o
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
 
 from ghillie import engine
 from ghillie.game import load_scenario, restore
+from ghillie.scenario import Scenario
 from ghillie.server import rolls, seats
 from ghillie.server.calls import io
 from ghillie.server.deadlines import Deadlines
@@ -88,7 +94,7 @@ class Games:
             header = self.store.header(game_id)
         except UnknownGame:
             raise unknown_game() from None
-        scenario = load_scenario(header["scenario"])
+        scenario, header = shared_scenario(header)
         events = self.store.events(game_id)
         answers = {(a.observer, a.command_id): dict(a.body) for a in self.store.answers(game_id)}
         taken = self.store.seats(game_id)
@@ -164,3 +170,19 @@ class Games:
                 continue
             if dropped:
                 log.info("dropped %d idle games from memory", dropped)
+
+
+def shared_scenario(header: Mapping[str, Any]) -> tuple[Scenario, Mapping[str, Any]]:
+    """A game's scenario, parsed, and its header with the scenario's data: one of each for
+    every game with the same scenario (most games are of a few bundled ones; 15 to 60 KB a
+    game otherwise). Both are only read: a scenario is frozen, and a game's header is
+    never changed once stored. A new game and the same game loaded again share them too, so
+    both read the scenario exactly as it was stored."""
+    scenario, data = _scenario(orjson.dumps(header["scenario"]))
+    return scenario, {**header, "scenario": data}
+
+
+@functools.lru_cache(maxsize=256)
+def _scenario(data: bytes) -> tuple[Scenario, Mapping[str, Any]]:
+    parsed = orjson.loads(data)
+    return load_scenario(parsed), parsed

@@ -37,7 +37,7 @@ from ghillie.server.calls import io
 from ghillie.server.commands import Commands
 from ghillie.server.deadlines import Deadlines
 from ghillie.server.fanout import FanOut
-from ghillie.server.games import Games
+from ghillie.server.games import Games, shared_scenario
 from ghillie.server.limits import Limits
 from ghillie.server.live import QUEUE_SIZE, LiveGame, Watcher, status, with_status
 from ghillie.server.problems import BUSY, Problem
@@ -117,11 +117,12 @@ class Hub:
         game_id = self.ids.new_id()
         sides = scenario.side_ids()
         kept = Secrets.new([] if clients else list(sides), self.random_bytes)
-        header = {
+        made: dict[str, Any] = {
             "ruleset": scenario.ruleset,
             "scenario": scenario.model_dump(mode="json", by_alias=True),
             "fair": {**kept.to_json(), "anchors": {}},
         }
+        scenario, header = shared_scenario(made)
         # The spectator's token opens the table screen: public facts only, and no orders.
         tokens = {observer: new_token() for observer in (*sides, REFEREE, SPECTATOR)}
         hashes = {token_hash(t): observer for observer, t in tokens.items()}
