@@ -250,8 +250,10 @@ class MixGame:
         self.ports, self.scenario = ports, scenario
         self.rng = random.Random(seed)
         self.latencies: list[float] = []
+        self.kinds: dict[str, int] = {}  # accepted commands by type
         self.refused: list[tuple[str, str]] = []
-        self.games: list[tuple[str, str]] = []  # (game id, referee token), every game played
+        self.tokens: dict[str, str] = {}  # every game played: its referee's token
+        self.measured: dict[str, int] = {}  # game id -> the seq of its first measured command
         self.stuck = 0
         self.sockets: dict[str, websockets.ClientConnection] = {}
 
@@ -263,7 +265,7 @@ class MixGame:
         assert isinstance(links, list)
         self.id = str(created["game_id"])
         tokens = {link["observer"]: link["url"].split("#")[1] for link in links}
-        self.games.append((self.id, tokens["referee"]))
+        self.tokens[self.id] = tokens["referee"]
         self.sides = [link["observer"] for link in links if link["observer"] in tokens][:2]
         self.players = {s: mix.Player(self.scenario, s, self.rng) for s in self.sides}
         self.views: dict[str, mix.View] = {}
@@ -320,7 +322,8 @@ class MixGame:
             if message["type"] == "update":
                 mix.merge(view, message["view"])
 
-    async def play(self, stop: float) -> None:
+    async def play(self, measured: float, stop: float) -> None:
+        """Play until ``stop``; only commands sent from ``measured`` on are counted."""
         while time.perf_counter() < stop:
             if not self.sockets:
                 await self.start()
@@ -330,27 +333,32 @@ class MixGame:
                 # Game over (ended by a player), or nothing to do: a scripted player that
                 # has run out of ideas (counted) gives up this game for a new one.
                 if any(v["phase"] != "over" for v in self.views.values()):
-                    self.stuck += 1
+                    self.stuck += time.perf_counter() >= measured
                 await self.close()
                 continue
             side, command = decided
             other = next(s for s in self.sides if s != side)
             command_id = uuid.uuid4().hex
             sent = time.perf_counter()
+            counted = sent >= measured
             message = {"type": "command", "command_id": command_id, "command": command}
             try:
                 await self.sockets[side].send(json.dumps(message))
                 seq, code = await asyncio.wait_for(self.answered(side, command_id), self.TIMEOUT)
                 if seq is None:
-                    self.refused.append((command["type"], str(code)))
+                    if counted:
+                        self.refused.append((command["type"], str(code)))
                     self.players[side].refused()
                     continue
                 await asyncio.wait_for(self.seen(other, seq), self.TIMEOUT)
             except TimeoutError:
-                self.stuck += 1
+                self.stuck += counted
                 await self.close()
                 continue
-            self.latencies.append(time.perf_counter() - sent)
+            if counted:
+                self.latencies.append(time.perf_counter() - sent)
+                self.measured.setdefault(self.id, seq)
+                self.kinds[command["type"]] = self.kinds.get(command["type"], 0) + 1
             self.players[side].accepted()
 
 
@@ -370,7 +378,9 @@ def referee_log(port: int, game_id: str, token: str) -> list[dict[str, object]]:
         return json.loads(response.read())["log"]  # type: ignore[no-any-return]
 
 
-async def run_mix(ports: list[int], games: int, seconds: float, cpu: Cpu | None) -> None:
+async def run_mix(
+    ports: list[int], games: int, seconds: float, warmup: float, cpu: Cpu | None
+) -> None:
     began = time.perf_counter()
     playing = [MixGame(ports, mix.SCENARIOS[n % len(mix.SCENARIOS)], seed=n) for n in range(games)]
     await asyncio.gather(*(game.start() for game in playing))
@@ -379,10 +389,14 @@ async def run_mix(ports: list[int], games: int, seconds: float, cpu: Cpu | None)
         f"on {len(ports)} server process(es) in {time.perf_counter() - began:.1f} s",
         flush=True,
     )
-    start = time.perf_counter()
-    if cpu:
-        cpu.begin()
-    await asyncio.gather(*(game.play(start + seconds) for game in playing))
+    start = time.perf_counter() + warmup
+
+    async def clock() -> None:
+        await asyncio.sleep(warmup)
+        if cpu:
+            cpu.begin()
+
+    await asyncio.gather(clock(), *(game.play(start, start + seconds) for game in playing))
     elapsed = time.perf_counter() - start
     if cpu:
         cpu.report(elapsed)
@@ -393,15 +407,16 @@ async def run_mix(ports: list[int], games: int, seconds: float, cpu: Cpu | None)
     for scenario in mix.SCENARIOS:
         logs = await asyncio.gather(
             *(
-                asyncio.to_thread(referee_log, ports[0], game_id, token)
+                asyncio.to_thread(referee_log, ports[0], game_id, game.tokens[game_id])
                 for game in playing
                 if game.scenario == scenario
-                for game_id, token in game.games
+                for game_id in game.measured
             )
         )
+        froms = [g.measured[i] for g in playing if g.scenario == scenario for i in g.measured]
         total: dict[str, int] = {}
-        for log in logs:
-            for key, value in mix.tally(log).items():
+        for log, first in zip(logs, froms, strict=True):
+            for key, value in mix.tally(log, first).items():
                 total[key] = total.get(key, 0) + value
         tallies[scenario] = total
     every: list[float] = []
@@ -418,7 +433,7 @@ async def run_mix(ports: list[int], games: int, seconds: float, cpu: Cpu | None)
         p50, p99 = percentiles(latencies)
         t = tallies[scenario]
         print(
-            f"  {scenario}: {len(mine)} seats, {sum(len(g.games) for g in mine)} games played, "
+            f"  {scenario}: {len(mine)} seats, {sum(len(g.measured) for g in mine)} games played, "
             f"{len(latencies):,} commands, {len(latencies) / elapsed:,.0f} commands/s; "
             f"command → both sides updated: p50 {p50:.1f} ms, p99 {p99:.1f} ms; "
             f"refused {len(refused)}{' ' + str(kinds) if kinds else ''}, "
@@ -427,9 +442,16 @@ async def run_mix(ports: list[int], games: int, seconds: float, cpu: Cpu | None)
             f" revealed {t['reveals']:,}, wrote commitments {t['commitments']:,}",
             flush=True,
         )
+        by_type: dict[str, int] = {}
+        for g in mine:
+            for kind, n in g.kinds.items():
+                by_type[kind] = by_type.get(kind, 0) + n
+        given = ", ".join(f"{k} {n}" for k, n in sorted(by_type.items(), key=lambda kn: -kn[1]))
+        print(f"    accepted by type: {given}", flush=True)
     p50, p99 = percentiles(every)
     print(
-        f"{games} games, {2 * games} clients, {elapsed:.1f} s, realistic mix "
+        f"{games} games, {2 * games} clients, {elapsed:.1f} s"
+        f"{f' after {warmup:g} s of warm-up' if warmup else ''}, realistic mix "
         f"({' + '.join(mix.SCENARIOS)}) over websocket, {len(ports)} server process(es): "
         f"{len(every) / elapsed:,.0f} commands/s accepted and durable; command → both sides "
         f"updated: p50 {p50:.1f} ms, p99 {p99:.1f} ms; {refused_all} refused "
@@ -457,11 +479,19 @@ def main() -> None:
         help="2: two servers on one PostgreSQL database, each game's sides on different ones",
     )
     parser.add_argument("--cpu", action="store_true", help="print the CPU time used")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=0,
+        help="--mix realistic: seconds played before the measured ones (games under way)",
+    )
     args = parser.parse_args()
     if args.processes > 1 and not args.db.startswith("postgresql"):
         parser.error("--processes 2 needs --db postgresql://…")
     if args.mix == "realistic" and args.http:
         parser.error("--mix realistic gives its commands over the websocket only")
+    if args.mix != "realistic" and args.warmup:
+        parser.error("--warmup is for --mix realistic")
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "bench.db") if args.db == "sqlite" else args.db
         ports = [free_port() for _ in range(args.processes)]
@@ -492,7 +522,7 @@ def main() -> None:
                     except OSError:
                         time.sleep(0.05)
             if args.mix == "realistic":
-                asyncio.run(run_mix(ports, args.games, args.seconds, cpu))
+                asyncio.run(run_mix(ports, args.games, args.seconds, args.warmup, cpu))
             else:
                 asyncio.run(run(ports, args.games, args.seconds, args.http, cpu))
         finally:

@@ -33,7 +33,7 @@ Command = dict[str, Any]
 XY = tuple[float, float]
 
 SCENARIOS = ("suspicious-places", "ambush-fields")
-TURNS = {"suspicious-places": 3, "ambush-fields": 4}  # turns played before ending the game
+TURNS = {"suspicious-places": 3, "ambush-fields": 2}  # turns played before ending the game
 
 
 def merge(view: View, update: Mapping[str, Any]) -> None:
@@ -415,14 +415,14 @@ class AmbushFields:
         return {"type": "plot", "moves": moves} if moves else None
 
 
-def tally(referee_log: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+def tally(referee_log: Sequence[Mapping[str, Any]], first: int = 0) -> dict[str, int]:
     """From a game's log as the referee reads it (every event whole, the host's private
-    part included): how many of the sides' commands made events that rolled dice (and
-    dice rolled in secret), opened committed facts to a side (reveals) and wrote facts to a
-    side's commitment roster (commitments written)."""
+    part included), from event ``first`` on: how many of the sides' commands made events
+    that rolled dice (and dice rolled in secret), opened committed facts to a side
+    (reveals) and wrote facts to a side's commitment roster (commitments written)."""
     out = {"events": 0, "rolls": 0, "secret_rolls": 0, "reveals": 0, "commitments": 0}
     for entry in referee_log:
-        if entry.get("side") is None:  # the set-up, or the host's time-out
+        if entry.get("side") is None or int(entry["seq"]) < first:  # set-up, time-out
             continue
         fair = entry.get("fair") or {}
         rolls = entry.get("rolls") or []
