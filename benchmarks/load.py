@@ -2,13 +2,31 @@
 game allows, every command durable before it is acknowledged.
 
     .venv/bin/python benchmarks/load.py [--games 200] [--seconds 20] [--db sqlite|URL] [--http]
+        [--mix end_phase|realistic] [--processes 1|2] [--cpu]
 
 Starts a real ``ghillie serve`` (SQLite by default, in a temporary directory), creates the
 games, connects both sides of each game by websocket, and then in every game the side whose
-turn it is gives its next command (grid-ambush: end the phase) as soon as the previous one
-has reached both sides. It reports commands accepted per second and the time from sending a
-command to its update reaching both sides (p50, p99). The server runs in its own process,
-the clients in this one; the machine has two cores.
+turn it is gives its next command as soon as the previous one has reached both sides. It
+reports commands accepted per second and the time from sending a command to its update
+reaching both sides (p50, p99). The server runs in its own process, the clients in this one;
+the machine has two cores.
+
+``--mix end_phase`` (the default): grid-ambush, every command ends the phase (no dice, no
+secrets). The last line printed is the one ``../shared/bench/side-by-side.sh`` reads.
+
+``--mix realistic``: half the games ``suspicious-places``, half ``ambush-fields``, host-held
+chains; each side is a scripted client (``benchmarks/mix.py``) that reads only its own view
+and gives commands from the view's offers: hidden markers laid and recorded (commitments
+written), observations and fire with secret dice, exposures that open what a marker hid,
+plots and scans. A game is ended after a few turns and a new one created in its place.
+Printed per scenario and overall, with the commands refused (kept apart, and rare) and, from
+the referee's log once the run is over, how many accepted commands rolled dice, opened
+committed facts, or wrote commitments.
+
+``--processes 2`` (PostgreSQL only): two ``ghillie serve`` on the same database, and each
+game's first side connected to the first, its second side to the second, so every command
+crosses processes by NOTIFY. ``--cpu`` (implied by ``--processes 2``) prints the CPU time of
+this process and of each server over the measured seconds, as a fraction of one core.
 """
 
 from __future__ import annotations
@@ -17,6 +35,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -27,6 +46,9 @@ import uuid
 from pathlib import Path
 
 import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import mix  # benchmarks/ is no package: this folder is on the path
 
 
 def free_port() -> int:
@@ -49,10 +71,12 @@ def post(port: int, path: str, body: object, token: str | None = None) -> dict[s
 
 
 class Game:
-    def __init__(self, port: int, created: dict[str, object], use_http: bool) -> None:
+    def __init__(self, created: dict[str, object], use_http: bool, ports: list[int]) -> None:
         links = created["links"]
         assert isinstance(links, list)
-        self.port, self.use_http = port, use_http
+        self.use_http = use_http
+        # The side's server: jungle on the first, orks on the second (--processes 2).
+        self.ports = {"jungle": ports[0], "orks": ports[-1]}
         self.id = str(created["game_id"])
         self.tokens = {link["observer"]: link["url"].split("#")[1] for link in links}
         self.sockets: dict[str, websockets.ClientConnection] = {}
@@ -70,7 +94,7 @@ class Game:
     async def connect(self) -> None:
         for side in ("jungle", "orks"):
             socket = await websockets.connect(
-                f"ws://127.0.0.1:{self.port}/api/games/{self.id}/ws", max_size=None
+                f"ws://127.0.0.1:{self.ports[side]}/api/games/{self.id}/ws", max_size=None
             )
             await socket.send(json.dumps({"type": "auth", "token": self.tokens[side]}))
             view = json.loads(await socket.recv())["view"]
@@ -93,7 +117,7 @@ class Game:
             if self.use_http:
                 await asyncio.to_thread(
                     post,
-                    self.port,
+                    self.ports[side],
                     f"/api/games/{self.id}/commands",
                     {"command_id": body["command_id"], "command": command},
                     self.tokens[side],
@@ -105,7 +129,10 @@ class Game:
             self.given += 1
 
 
-async def run(port: int, games: int, seconds: float, use_http: bool) -> None:
+async def run(
+    ports: list[int], games: int, seconds: float, use_http: bool, cpu: Cpu | None
+) -> None:
+    port = ports[0]
     began = time.perf_counter()
     created = await asyncio.gather(
         *(
@@ -113,15 +140,21 @@ async def run(port: int, games: int, seconds: float, use_http: bool) -> None:
             for _ in range(games)
         )
     )
-    playing = [Game(port, c, use_http) for c in created]
+    playing = [Game(c, use_http, ports) for c in created]
     await asyncio.gather(*(game.connect() for game in playing))
+    across = f" on {len(ports)} server processes" if len(ports) > 1 else ""
     print(
-        f"set up {games} games and {2 * games} websockets in {time.perf_counter() - began:.1f} s",
+        f"set up {games} games and {2 * games} websockets{across} in "
+        f"{time.perf_counter() - began:.1f} s",
         flush=True,
     )
     start = time.perf_counter()
+    if cpu:
+        cpu.begin()
     await asyncio.gather(*(game.play(start + seconds) for game in playing))
     elapsed = time.perf_counter() - start
+    if cpu:
+        cpu.report(elapsed)
     latencies = sorted(x for game in playing for x in game.latencies)
     commands = len(latencies)
     p50 = statistics.median(latencies) * 1000
@@ -136,37 +169,366 @@ async def run(port: int, games: int, seconds: float, use_http: bool) -> None:
             await socket.close()
 
 
+class Cpu:
+    """CPU time (user + system) of this process and of each server over the measured
+    seconds, and of the PostgreSQL processes and the whole machine for comparison."""
+
+    TICK = os.sysconf("SC_CLK_TCK")
+
+    def __init__(self, servers: list[subprocess.Popen[bytes]], ports: list[int]) -> None:
+        self.servers, self.ports = servers, ports
+
+    @classmethod
+    def ticks(cls, pid: int) -> float:
+        """utime + stime of a process and its threads, in seconds (proc(5): fields 14, 15)."""
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / cls.TICK
+
+    @classmethod
+    def postgres(cls) -> float:
+        total = 0.0
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/comm") as f:
+                        if f.read().strip() != "postgres":
+                            continue
+                except OSError:
+                    continue
+                total += cls.ticks(int(entry))
+        return total
+
+    @classmethod
+    def machine(cls) -> tuple[float, float]:
+        """Busy and total CPU seconds of the whole machine, every core (proc(5): /proc/stat)."""
+        with open("/proc/stat") as f:
+            values = [int(v) for v in f.readline().split()[1:]]
+        idle = values[3] + values[4]
+        return (sum(values[:8]) - idle) / cls.TICK, sum(values[:8]) / cls.TICK
+
+    def sample(self) -> tuple[float, list[float], float, tuple[float, float]]:
+        own = os.times()
+        return (
+            own.user + own.system,
+            [self.ticks(s.pid) for s in self.servers],
+            self.postgres(),
+            self.machine(),
+        )
+
+    def begin(self) -> None:
+        self.first = self.sample()
+
+    def report(self, elapsed: float) -> None:
+        (own0, servers0, pg0, (busy0, all0)) = self.first
+        (own1, servers1, pg1, (busy1, all1)) = self.sample()
+        servers = ", ".join(
+            f"server {n + 1} (port {port}) {(b - a) / elapsed:.2f}"
+            for n, (port, a, b) in enumerate(zip(self.ports, servers0, servers1, strict=True))
+        )
+        cores = os.cpu_count() or 1
+        print(
+            f"CPU over the measured {elapsed:.1f} s, in cores: load generator "
+            f"{(own1 - own0) / elapsed:.2f}, {servers}, PostgreSQL processes "
+            f"{(pg1 - pg0) / elapsed:.2f}; whole machine {(busy1 - busy0) / elapsed:.2f} busy "
+            f"of {(all1 - all0) / elapsed:.2f} ({cores} cores)",
+            flush=True,
+        )
+
+
+class MixGame:
+    """One seat of the realistic mix: a game of ``scenario`` played by two scripted clients
+    (:class:`mix.Player`), each over its own websocket (its own server with --processes 2),
+    one command in flight at a time; when the game is over, a new one takes its place."""
+
+    TIMEOUT = 60.0  # seconds a command may take before the game is given up as stuck
+
+    def __init__(self, ports: list[int], scenario: str, seed: int) -> None:
+        self.ports, self.scenario = ports, scenario
+        self.rng = random.Random(seed)
+        self.latencies: list[float] = []
+        self.kinds: dict[str, int] = {}  # accepted commands by type
+        self.refused: list[tuple[str, str]] = []
+        self.tokens: dict[str, str] = {}  # every game played: its referee's token
+        self.measured: dict[str, int] = {}  # game id -> the seq of its first measured command
+        self.stuck = 0
+        self.sockets: dict[str, websockets.ClientConnection] = {}
+
+    async def start(self) -> None:
+        """Create a game (on the first server) and connect each side to its own server."""
+        body = {"scenario": self.scenario, "chains": "host"}
+        created = await asyncio.to_thread(post, self.ports[0], "/api/games", body)
+        links = created["links"]
+        assert isinstance(links, list)
+        self.id = str(created["game_id"])
+        tokens = {link["observer"]: link["url"].split("#")[1] for link in links}
+        self.tokens[self.id] = tokens["referee"]
+        self.sides = [link["observer"] for link in links if link["observer"] in tokens][:2]
+        self.players = {s: mix.Player(self.scenario, s, self.rng) for s in self.sides}
+        self.views: dict[str, mix.View] = {}
+        self.sockets = {}
+        for n, side in enumerate(self.sides):
+            port = self.ports[n % len(self.ports)]
+            socket = await websockets.connect(
+                f"ws://127.0.0.1:{port}/api/games/{self.id}/ws", max_size=None
+            )
+            await socket.send(json.dumps({"type": "auth", "token": tokens[side]}))
+            message = json.loads(await socket.recv())
+            assert message["type"] == "view", message
+            self.views[side] = message["view"]
+            self.sockets[side] = socket
+        self.turn = 0
+
+    async def close(self) -> None:
+        for socket in self.sockets.values():
+            await socket.close()
+        self.sockets = {}
+
+    def decide(self) -> tuple[str, mix.Command] | None:
+        """The next command: the sides take turns at being asked first (in ambush-fields
+        both act in every phase)."""
+        self.turn += 1
+        order = self.sides[self.turn % 2 :] + self.sides[: self.turn % 2]
+        for side in order:
+            command = self.players[side].next(self.views[side])
+            if command is not None:
+                return side, command
+        return None
+
+    async def answered(self, side: str, command_id: str) -> tuple[int | None, str | None]:
+        """Read ``side``'s socket until its command's answer: (seq, None), or (None, code)."""
+        socket, view = self.sockets[side], self.views[side]
+        while True:
+            message = json.loads(await socket.recv())
+            if message["type"] == "update":
+                mix.merge(view, message["view"])
+                answer = message.get("answer")
+                if answer and answer["command_id"] == command_id:
+                    return int(answer["seq"]), None
+            elif message["type"] == "answer" and message["command_id"] == command_id:
+                if "problem" in message:
+                    return None, str(message["problem"].get("code"))
+                return int(message["answer"]["seq"]), None
+            elif message["type"] == "view":
+                self.views[side] = view = message["view"]
+
+    async def seen(self, side: str, seq: int) -> None:
+        socket, view = self.sockets[side], self.views[side]
+        while view["seq"] < seq:
+            message = json.loads(await socket.recv())
+            if message["type"] == "update":
+                mix.merge(view, message["view"])
+
+    async def play(self, measured: float, stop: float) -> None:
+        """Play until ``stop``; only commands sent from ``measured`` on are counted."""
+        while time.perf_counter() < stop:
+            if not self.sockets:
+                await self.start()
+                continue
+            decided = self.decide()
+            if decided is None:
+                # Game over (ended by a player), or nothing to do: a scripted player that
+                # has run out of ideas (counted) gives up this game for a new one.
+                if any(v["phase"] != "over" for v in self.views.values()):
+                    self.stuck += time.perf_counter() >= measured
+                await self.close()
+                continue
+            side, command = decided
+            other = next(s for s in self.sides if s != side)
+            command_id = uuid.uuid4().hex
+            sent = time.perf_counter()
+            counted = sent >= measured
+            message = {"type": "command", "command_id": command_id, "command": command}
+            try:
+                await self.sockets[side].send(json.dumps(message))
+                seq, code = await asyncio.wait_for(self.answered(side, command_id), self.TIMEOUT)
+                if seq is None:
+                    if counted:
+                        self.refused.append((command["type"], str(code)))
+                    self.players[side].refused()
+                    continue
+                await asyncio.wait_for(self.seen(other, seq), self.TIMEOUT)
+            except TimeoutError:
+                self.stuck += counted
+                await self.close()
+                continue
+            if counted:
+                self.latencies.append(time.perf_counter() - sent)
+                self.measured.setdefault(self.id, seq)
+                self.kinds[command["type"]] = self.kinds.get(command["type"], 0) + 1
+            self.players[side].accepted()
+
+
+def percentiles(latencies: list[float]) -> tuple[float, float]:
+    ordered = sorted(latencies)
+    if not ordered:
+        return float("nan"), float("nan")
+    return statistics.median(ordered) * 1000, ordered[int(len(ordered) * 0.99)] * 1000
+
+
+def referee_log(port: int, game_id: str, token: str) -> list[dict[str, object]]:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/games/{game_id}/view",
+        headers={"authorization": f"Bearer {token}"},
+    )
+    with urllib.request.urlopen(request) as response:
+        return json.loads(response.read())["log"]  # type: ignore[no-any-return]
+
+
+async def run_mix(
+    ports: list[int], games: int, seconds: float, warmup: float, cpu: Cpu | None
+) -> None:
+    began = time.perf_counter()
+    playing = [MixGame(ports, mix.SCENARIOS[n % len(mix.SCENARIOS)], seed=n) for n in range(games)]
+    await asyncio.gather(*(game.start() for game in playing))
+    print(
+        f"set up {games} games ({', '.join(mix.SCENARIOS)}) and {2 * games} websockets "
+        f"on {len(ports)} server process(es) in {time.perf_counter() - began:.1f} s",
+        flush=True,
+    )
+    start = time.perf_counter() + warmup
+
+    async def clock() -> None:
+        await asyncio.sleep(warmup)
+        if cpu:
+            cpu.begin()
+
+    await asyncio.gather(clock(), *(game.play(start, start + seconds) for game in playing))
+    elapsed = time.perf_counter() - start
+    if cpu:
+        cpu.report(elapsed)
+    for game in playing:
+        await game.close()
+    # Once the clock has stopped: what the accepted commands did, from the referee's log.
+    tallies: dict[str, dict[str, int]] = {}
+    for scenario in mix.SCENARIOS:
+        logs = await asyncio.gather(
+            *(
+                asyncio.to_thread(referee_log, ports[0], game_id, game.tokens[game_id])
+                for game in playing
+                if game.scenario == scenario
+                for game_id in game.measured
+            )
+        )
+        froms = [g.measured[i] for g in playing if g.scenario == scenario for i in g.measured]
+        total: dict[str, int] = {}
+        for log, first in zip(logs, froms, strict=True):
+            for key, value in mix.tally(log, first).items():
+                total[key] = total.get(key, 0) + value
+        tallies[scenario] = total
+    every: list[float] = []
+    refused_all = 0
+    for scenario in mix.SCENARIOS:
+        mine = [g for g in playing if g.scenario == scenario]
+        latencies = [x for g in mine for x in g.latencies]
+        every += latencies
+        refused = [r for g in mine for r in g.refused]
+        refused_all += len(refused)
+        kinds: dict[str, int] = {}
+        for command, code in refused:
+            kinds[f"{command}:{code}"] = kinds.get(f"{command}:{code}", 0) + 1
+        p50, p99 = percentiles(latencies)
+        t = tallies[scenario]
+        print(
+            f"  {scenario}: {len(mine)} seats, {sum(len(g.measured) for g in mine)} games played, "
+            f"{len(latencies):,} commands, {len(latencies) / elapsed:,.0f} commands/s; "
+            f"command → both sides updated: p50 {p50:.1f} ms, p99 {p99:.1f} ms; "
+            f"refused {len(refused)}{' ' + str(kinds) if kinds else ''}, "
+            f"games given up {sum(g.stuck for g in mine)}; of the {t['events']:,} commands "
+            f"in the referee's log: rolled dice {t['rolls']:,} (in secret {t['secret_rolls']:,}),"
+            f" revealed {t['reveals']:,}, wrote commitments {t['commitments']:,}",
+            flush=True,
+        )
+        by_type: dict[str, int] = {}
+        for g in mine:
+            for kind, n in g.kinds.items():
+                by_type[kind] = by_type.get(kind, 0) + n
+        given = ", ".join(f"{k} {n}" for k, n in sorted(by_type.items(), key=lambda kn: -kn[1]))
+        print(f"    accepted by type: {given}", flush=True)
+    p50, p99 = percentiles(every)
+    print(
+        f"{games} games, {2 * games} clients, {elapsed:.1f} s"
+        f"{f' after {warmup:g} s of warm-up' if warmup else ''}, realistic mix "
+        f"({' + '.join(mix.SCENARIOS)}) over websocket, {len(ports)} server process(es): "
+        f"{len(every) / elapsed:,.0f} commands/s accepted and durable; command → both sides "
+        f"updated: p50 {p50:.1f} ms, p99 {p99:.1f} ms; {refused_all} refused "
+        f"({refused_all / max(1, refused_all + len(every)):.2%})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--db", default="sqlite")
     parser.add_argument("--http", action="store_true", help="send commands over HTTP")
+    parser.add_argument(
+        "--mix",
+        choices=("end_phase", "realistic"),
+        default="end_phase",
+        help="end_phase: grid-ambush, no dice, no secrets; realistic: see benchmarks/mix.py",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        choices=(1, 2),
+        help="2: two servers on one PostgreSQL database, each game's sides on different ones",
+    )
+    parser.add_argument("--cpu", action="store_true", help="print the CPU time used")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=0,
+        help="--mix realistic: seconds played before the measured ones (games under way)",
+    )
     args = parser.parse_args()
+    if args.processes > 1 and not args.db.startswith("postgresql"):
+        parser.error("--processes 2 needs --db postgresql://…")
+    if args.mix == "realistic" and args.http:
+        parser.error("--mix realistic gives its commands over the websocket only")
+    if args.mix != "realistic" and args.warmup:
+        parser.error("--warmup is for --mix realistic")
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "bench.db") if args.db == "sqlite" else args.db
-        port = free_port()
-        server = subprocess.Popen(
-            [
-                *(sys.executable, "-m", "ghillie.cli", "serve", "--db", db, "--port", str(port)),
-                # One client creates every game at once: lift the per-address meter.
-                *("--create-burst", str(args.games), "--create-burst-all", str(args.games)),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, "PYTHONWARNINGS": "ignore"},
-        )
+        ports = [free_port() for _ in range(args.processes)]
+        meter = ["--create-burst", str(args.games), "--create-burst-all", str(args.games)]
+        if args.mix == "realistic":  # games end and new ones are made all the time
+            meter += ["--create-per-minute", "1e9", "--create-per-minute-all", "1e9"]
+        servers = [
+            subprocess.Popen(
+                [
+                    *(sys.executable, "-m", "ghillie.cli", "serve", "--db", db),
+                    *("--port", str(port)),
+                    # One client creates every game at once: lift the per-address meter.
+                    *meter,
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                env={**os.environ, "PYTHONWARNINGS": "ignore"},
+            )
+            for port in ports
+        ]
+        cpu = Cpu(servers, ports) if args.cpu or args.processes > 1 else None
         try:
-            for _ in range(300):
-                try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health")
-                    break
-                except OSError:
-                    time.sleep(0.05)
-            asyncio.run(run(port, args.games, args.seconds, args.http))
+            for port in ports:
+                for _ in range(300):
+                    try:
+                        urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health")
+                        break
+                    except OSError:
+                        time.sleep(0.05)
+            if args.mix == "realistic":
+                asyncio.run(run_mix(ports, args.games, args.seconds, args.warmup, cpu))
+            else:
+                asyncio.run(run(ports, args.games, args.seconds, args.http, cpu))
         finally:
-            server.kill()
-            server.wait()
+            for server in servers:
+                server.kill()
+                server.wait()
 
 
 if __name__ == "__main__":
