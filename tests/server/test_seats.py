@@ -22,6 +22,7 @@ from ghillie.fairness.record import make_record
 from ghillie.server import seats
 from ghillie.server.app import create_app
 from ghillie.server.hub import Hub
+from ghillie.server.problems import Problem
 from ghillie.store import MemoryStore
 from ghillie.store.base import EventStore
 
@@ -331,3 +332,39 @@ def test_a_device_without_the_seat_is_sent_nothing_of_the_game() -> None:
             whole = holder.receive_text()
             assert json.loads(whole)["seat"]["state"] == "yours"
             assert canary in whole  # the holder's view, with its own secret
+
+
+class _SharedMemory(MemoryStore):
+    """One store two hubs use, as two server processes share one PostgreSQL database."""
+
+    shared = True
+
+
+def test_a_seat_taken_through_another_process_refuses_a_command_this_one_thought_free() -> None:
+    # Process A last read the seat as free; a device takes it through process B. A command
+    # from another device through A is checked against A's copy (no read per command), so
+    # its write must find the seat changed: nothing is recorded, and the device is told the
+    # seat is taken, as it would be had A read the store first.
+    async def main() -> None:
+        store = _SharedMemory()
+        first, second = Hub(store), Hub(store)
+        try:
+            created = await first.create(examples.load("grid-ambush-table"))
+            game_id = created.game_id
+            await first.command(game_id, "jungle", "r1", {"type": "ready"})
+            game = await first.live(game_id)
+            await seats.check(first, game, "orks", None, exact=False)  # free, as A knows it
+            await seats.take(second, game_id, "orks", KEY_B)
+            await seats.check(first, game, "orks", None, exact=False)  # A still thinks so
+            with pytest.raises(Problem):
+                await first.command(game_id, "orks", "r2", {"type": "ready"})
+            assert [e.seq for e in store.events(game_id)] == [0, 1]
+            again = await first.live(game_id)  # the copy that could not be saved is gone
+            assert again is not game
+            assert await _refused(seats.check(first, again, "orks", None)) == "seat_taken"
+            await seats.check(first, again, "jungle", None)  # the other seat is still free
+        finally:
+            first.close()
+            second.close()
+
+    asyncio.run(main())

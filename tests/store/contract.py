@@ -170,6 +170,26 @@ class ServerStoreContract(StoreContract):
         with pytest.raises(UnknownGame):
             store.take_seat("nope", "jungle", "key-a")
 
+    def test_a_command_checked_against_a_seat_that_has_changed_is_not_written(
+        self, store: EventStore
+    ) -> None:
+        # Another process seated a device after this one checked the seat: the write finds
+        # out in its own transaction, and the others in the batch still commit.
+        game, other = _game(store, "s9"), _game(store, "s10")
+        event, later = _next(game), _next(other)
+        store.take_seat("s9", "jungle", "key-b")
+        results = store.append_batch(
+            [
+                Append("s9", 0, [event], seat=("jungle", None)),  # checked as free
+                Append("s10", 0, [later], seat=("jungle", None)),
+            ]
+        )
+        assert isinstance(results[0], Conflict)
+        assert results[1] is None
+        assert [e.seq for e in store.events("s9")] == [0]
+        assert store.append_batch([Append("s9", 0, [event], seat=("jungle", "key-b"))]) == [None]
+        assert [e.seq for e in store.events("s9")] == [0, 1]
+
     def test_concurrent_takes_give_the_seat_to_one_device(self, store: EventStore) -> None:
         _game(store, "s2")
         holders: list[str] = []

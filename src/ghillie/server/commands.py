@@ -337,7 +337,15 @@ class Commands:
                 "lines": list(event.told.get(pending.side, ())),
             }
             said = Answer(pending.side, pending.command_id, event.seq, answer)
-        append = Append(game.game_id, game.state.seq, [event], said, resolves=pending.stored)
+        seat = None
+        if self.store.shared and pending.side is not None:
+            # As the command's seat was checked here (ghillie.server.seats.check): another
+            # process may have seated a device since, which the write itself finds out.
+            held = game.seats.get(pending.side)
+            seat = (pending.side, held.holder if held is not None else None)
+        append = Append(
+            game.game_id, game.state.seq, [event], said, resolves=pending.stored, seat=seat
+        )
         game.writing = event.seq
         try:
             await self.committer.commit(append)

@@ -111,12 +111,20 @@ async def refresh(hub: Hub, game: LiveGame) -> None:
     game.seats = await calls.stored(hub.store.seats, game.game_id)
 
 
-async def check(hub: Hub, game: LiveGame, observer: str, device: str | None) -> None:
-    """Refuse a device that does not hold the side's taken seat (the holder is told)."""
+async def check(
+    hub: Hub, game: LiveGame, observer: str, device: str | None, *, exact: bool = True
+) -> None:
+    """Refuse a device that does not hold the side's taken seat (the holder is told).
+
+    Not ``exact``: a seat free here is taken as free without reading the store, for a
+    command whose write checks the seat again in its own transaction (``Append.seat``):
+    another process's device seated meanwhile makes that write fail, and the command's
+    answer is then this check, exact."""
     if observer not in game.state.sides:
         return
     seat = game.seats.get(observer)
-    if (seat is None or seat.holder != device) and (seat is not None or hub.store.shared):
+    stale = seat is not None or (hub.store.shared and exact)
+    if (seat is None or seat.holder != device) and stale:
         # Another process may have seated a device here, or moved this seat: only the store
         # knows. A seat free in a process that alone serves its store is free (every take
         # goes through it), so a script playing by token alone costs no read per command.

@@ -251,10 +251,17 @@ async def _answer(
     command: dict[str, Any],
 ) -> None:
     try:
-        await seats.check(hub, await hub.live(game_id), watcher.observer, watcher.device)
-        answer = await hub.command(
-            game_id, watcher.observer, command_id, command, watcher, watcher.lang
-        )
+        game = await hub.live(game_id)
+        await seats.check(hub, game, watcher.observer, watcher.device, exact=False)
+        try:
+            answer = await hub.command(
+                game_id, watcher.observer, command_id, command, watcher, watcher.lang
+            )
+        except (Refusal, Problem):
+            # A refusal tells of the game: only to a device that holds the seat (or may take
+            # it), which the store, read now, says (ghillie.server.seats.check).
+            await seats.check(hub, game, watcher.observer, watcher.device)
+            raise
         if command_id in watcher.answered:
             watcher.answered.discard(command_id)
             return  # the answer went out with the update it made

@@ -37,6 +37,11 @@ class Append:
     # StoredRoll): the request is cleared in the same transaction, so a crash can never
     # leave an event whose request still looks open, nor an open request with no event.
     resolves: bool = False
+    # (side, the holder of its seat as the command was checked against, None if free): the
+    # write is refused as a Conflict if the seat no longer stands so. Another process may
+    # have seated a device meanwhile; checked in the write's own transaction, a seat costs
+    # no read of its own per command (ghillie.server.seats).
+    seat: tuple[str, str | None] | None = None
 
 
 @dataclass(frozen=True)

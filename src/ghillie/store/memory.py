@@ -90,6 +90,11 @@ class MemoryStore:
         for offset, event in enumerate(item.events, start=1):
             if event.seq != item.expected_seq + offset:
                 raise ValueError("events must follow expected_seq without gaps")
+        if item.seat is not None:
+            side, holder = item.seat
+            seat = self._seats.get(item.game_id, {}).get(side)
+            if (seat.holder if seat else None) != holder:
+                return Conflict(f"the seat of {side} in game {item.game_id} has changed")
         answers = self._answers[item.game_id]
         if item.answer is not None:
             key = (item.answer.observer, item.answer.command_id)

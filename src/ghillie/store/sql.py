@@ -120,6 +120,10 @@ seats = Table(
 )
 
 
+class _SeatChanged(Exception):
+    """A command's seat was taken or moved by another process after it was checked."""
+
+
 class StoreError(RuntimeError):
     """The database is missing, unreachable, or not set up to keep what it acknowledges."""
 
@@ -328,7 +332,7 @@ class SqlStore:
             try:
                 with self._writing() as conn:
                     self._write(conn, batch, now)
-            except IntegrityError:
+            except (IntegrityError, _SeatChanged):
                 pass
             else:
                 return [None] * len(batch)
@@ -342,6 +346,8 @@ class SqlStore:
                         self._write(conn, [item], now)
                 except UnknownGame as exc:
                     results.append(exc)
+                except _SeatChanged as exc:
+                    results.append(Conflict(str(exc)))
                 except IntegrityError:
                     # A clash on (game, seq) or on a command id, or no such game at all.
                     if _exists(conn, item.game_id):
@@ -354,6 +360,7 @@ class SqlStore:
         return results
 
     def _write(self, conn: Connection, batch: Sequence[Append], now: str) -> None:
+        self._check_seats(conn, batch)
         # Plain DBAPI executemany: this runs for every command, and SQLAlchemy's statement
         # machinery per row costs more than the rows themselves.
         rows = [
@@ -390,6 +397,23 @@ class SqlStore:
                     text("SELECT pg_notify('ghillie_events', :payload)"),
                     {"payload": ",".join(notes[start : start + NOTES_PER_NOTIFY])},
                 )
+
+    def _check_seats(self, conn: Connection, batch: Sequence[Append]) -> None:
+        """Raise _SeatChanged if a command's seat no longer stands as it was checked (one
+        read for the whole batch, in its transaction)."""
+        expected = {(item.game_id, item.seat[0]): item.seat[1] for item in batch if item.seat}
+        if not expected:
+            return
+        ids = sorted({game_id for game_id, _ in expected})
+        rows = conn.execute(
+            select(seats.c.game_id, seats.c.observer, seats.c.holder).where(
+                seats.c.game_id.in_(ids)
+            )
+        ).all()
+        held = {(row[0], row[1]): row[2] for row in rows}
+        for (game_id, side), holder in expected.items():
+            if held.get((game_id, side)) != holder:
+                raise _SeatChanged(f"the seat of {side} in game {game_id} has changed")
 
     def answers(self, game_id: str, after: int = -1) -> list[Answer]:
         """The answers of commands that made events after ``after``."""
