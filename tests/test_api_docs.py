@@ -617,9 +617,9 @@ def test_the_odds_answer_is_documented() -> None:
 
 
 def test_every_websocket_message_type_is_documented() -> None:
-    """The message types socket.py reads and the hub and socket.py send."""
+    """The message types socket.py reads and the fan-out and socket.py send."""
     types: set[str] = set()
-    for name in ("socket.py", "hub.py"):
+    for name in ("socket.py", "fanout.py"):
         tree = ast.parse((SRC / "server" / name).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Dict):
