@@ -253,14 +253,23 @@ class MixGame:
         self.kinds: dict[str, int] = {}  # accepted commands by type
         self.refused: list[tuple[str, str]] = []
         self.tokens: dict[str, str] = {}  # every game played: its referee's token
-        self.measured: dict[str, int] = {}  # game id -> the seq of its first measured command
+        # game id -> the seqs of its first and last measured commands
+        self.measured: dict[str, tuple[int, int]] = {}
         self.stuck = 0
         self.sockets: dict[str, websockets.ClientConnection] = {}
+        # When each game was asked for, and how long until it was created and until both
+        # sides held their views.
+        self.creations: list[tuple[float, float, float]] = []
+        self.first = True
 
     async def start(self) -> None:
-        """Create a game (on the first server) and connect each side to its own server."""
+        """Create a game (on the first server) and connect each side to its own server.
+        The seat's first game ends after a random number of commands, so that the seats'
+        games end (and new ones are created) at different times, not all at once."""
+        asked = time.perf_counter()
         body = {"scenario": self.scenario, "chains": "host"}
         created = await asyncio.to_thread(post, self.ports[0], "/api/games", body)
+        made = time.perf_counter()
         links = created["links"]
         assert isinstance(links, list)
         self.id = str(created["game_id"])
@@ -280,7 +289,11 @@ class MixGame:
             assert message["type"] == "view", message
             self.views[side] = message["view"]
             self.sockets[side] = socket
+        self.creations.append((asked, made - asked, time.perf_counter() - asked))
         self.turn = 0
+        self.given = 0
+        self.end_after = self.rng.randint(4, mix.LENGTH[self.scenario]) if self.first else None
+        self.first = False
 
     async def close(self) -> None:
         for socket in self.sockets.values():
@@ -292,6 +305,11 @@ class MixGame:
         both act in every phase)."""
         self.turn += 1
         order = self.sides[self.turn % 2 :] + self.sides[: self.turn % 2]
+        if self.end_after is not None and self.given >= self.end_after:
+            for side in order:
+                command = self.players[side].end_now(self.views[side])
+                if command is not None:
+                    return side, command
         for side in order:
             command = self.players[side].next(self.views[side])
             if command is not None:
@@ -357,8 +375,9 @@ class MixGame:
                 continue
             if counted:
                 self.latencies.append(time.perf_counter() - sent)
-                self.measured.setdefault(self.id, seq)
+                self.measured[self.id] = (self.measured.get(self.id, (seq, seq))[0], seq)
                 self.kinds[command["type"]] = self.kinds.get(command["type"], 0) + 1
+            self.given += 1
             self.players[side].accepted()
 
 
@@ -390,16 +409,21 @@ async def run_mix(
         flush=True,
     )
     start = time.perf_counter() + warmup
-
-    async def clock() -> None:
-        await asyncio.sleep(warmup)
-        if cpu:
-            cpu.begin()
-
-    await asyncio.gather(clock(), *(game.play(start, start + seconds) for game in playing))
+    tasks = [asyncio.create_task(game.play(start, start + seconds)) for game in playing]
+    await asyncio.sleep(warmup)
+    if cpu:
+        cpu.begin()
+    # The window closes at start + seconds: commands (and creations) still under way then
+    # are not counted, and are cut short.
+    await asyncio.sleep(start + seconds - time.perf_counter())
     elapsed = time.perf_counter() - start
     if cpu:
         cpu.report(elapsed)
+    for task in tasks:
+        task.cancel()
+    for outcome in await asyncio.gather(*tasks, return_exceptions=True):
+        if isinstance(outcome, BaseException) and not isinstance(outcome, asyncio.CancelledError):
+            raise outcome
     for game in playing:
         await game.close()
     # Once the clock has stopped: what the accepted commands did, from the referee's log.
@@ -415,8 +439,8 @@ async def run_mix(
         )
         froms = [g.measured[i] for g in playing if g.scenario == scenario for i in g.measured]
         total: dict[str, int] = {}
-        for log, first in zip(logs, froms, strict=True):
-            for key, value in mix.tally(log, first).items():
+        for log, (first, last) in zip(logs, froms, strict=True):
+            for key, value in mix.tally(log, first, last).items():
                 total[key] = total.get(key, 0) + value
         tallies[scenario] = total
     every: list[float] = []
@@ -448,6 +472,16 @@ async def run_mix(
                 by_type[kind] = by_type.get(kind, 0) + n
         given = ", ".join(f"{k} {n}" for k, n in sorted(by_type.items(), key=lambda kn: -kn[1]))
         print(f"    accepted by type: {given}", flush=True)
+    made = [c for g in playing for c in g.creations if c[0] >= start]
+    if made:
+        p50, p99 = percentiles([c[1] for c in made])
+        b50, b99 = percentiles([c[2] for c in made])
+        print(
+            f"  games created during the window: {len(made)}; POST /api/games answered in "
+            f"p50 {p50:.0f} ms, p99 {p99:.0f} ms; both sides connected with their views: "
+            f"p50 {b50:.0f} ms, p99 {b99:.0f} ms",
+            flush=True,
+        )
     p50, p99 = percentiles(every)
     print(
         f"{games} games, {2 * games} clients, {elapsed:.1f} s"
