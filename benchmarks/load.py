@@ -2,7 +2,7 @@
 game allows, every command durable before it is acknowledged.
 
     .venv/bin/python benchmarks/load.py [--games 200] [--seconds 20] [--db sqlite|URL] [--http]
-        [--mix end_phase|realistic] [--processes 1|2] [--cpu]
+        [--mix end_phase|realistic] [--warmup S] [--processes 1|2] [--cpu]
 
 Starts a real ``ghillie serve`` (SQLite by default, in a temporary directory), creates the
 games, connects both sides of each game by websocket, and then in every game the side whose
@@ -18,10 +18,14 @@ secrets). The last line printed is the one ``../shared/bench/side-by-side.sh`` r
 chains; each side is a scripted client (``benchmarks/mix.py``) that reads only its own view
 and gives commands from the view's offers: hidden markers laid and recorded (commitments
 written), observations and fire with secret dice, exposures that open what a marker hid,
-plots and scans. A game is ended after a few turns and a new one created in its place.
-Printed per scenario and overall, with the commands refused (kept apart, and rare) and, from
-the referee's log once the run is over, how many accepted commands rolled dice, opened
-committed facts, or wrote commitments.
+plots and scans. A game is ended after a few turns (a seat's first game after a random
+number of commands, so that the seats do not all start new games at once) and a new one is
+created in its place. Printed per scenario and overall, with the commands refused (kept
+apart, and rare), how long new games took to be ready, and, from the referee's log once the
+run is over, how many accepted commands rolled dice, opened committed facts, or wrote
+commitments. The window closes on time: commands and creations under way then are not
+counted. Every game starts with its set-up, so the first seconds are mostly set-up commands:
+``--warmup S`` plays S seconds before the measured ones, for a mix of games under way.
 
 ``--processes 2`` (PostgreSQL only): two ``ghillie serve`` on the same database, and each
 game's first side connected to the first, its second side to the second, so every command
@@ -260,13 +264,14 @@ class MixGame:
         # When each game was asked for, and how long until it was created and until both
         # sides held their views.
         self.creations: list[tuple[float, float, float]] = []
+        self.creating: float | None = None  # when the game being created now was asked for
         self.first = True
 
     async def start(self) -> None:
         """Create a game (on the first server) and connect each side to its own server.
         The seat's first game ends after a random number of commands, so that the seats'
         games end (and new ones are created) at different times, not all at once."""
-        asked = time.perf_counter()
+        asked = self.creating = time.perf_counter()
         body = {"scenario": self.scenario, "chains": "host"}
         created = await asyncio.to_thread(post, self.ports[0], "/api/games", body)
         made = time.perf_counter()
@@ -290,6 +295,7 @@ class MixGame:
             self.views[side] = message["view"]
             self.sockets[side] = socket
         self.creations.append((asked, made - asked, time.perf_counter() - asked))
+        self.creating = None
         self.turn = 0
         self.given = 0
         self.end_after = self.rng.randint(4, mix.LENGTH[self.scenario]) if self.first else None
@@ -416,7 +422,9 @@ async def run_mix(
     # The window closes at start + seconds: commands (and creations) still under way then
     # are not counted, and are cut short.
     await asyncio.sleep(start + seconds - time.perf_counter())
-    elapsed = time.perf_counter() - start
+    end = time.perf_counter()
+    elapsed = end - start
+    waiting = [end - g.creating for g in playing if g.creating is not None]
     if cpu:
         cpu.report(elapsed)
     for task in tasks:
@@ -472,16 +480,17 @@ async def run_mix(
                 by_type[kind] = by_type.get(kind, 0) + n
         given = ", ".join(f"{k} {n}" for k, n in sorted(by_type.items(), key=lambda kn: -kn[1]))
         print(f"    accepted by type: {given}", flush=True)
-    made = [c for g in playing for c in g.creations if c[0] >= start]
-    if made:
-        p50, p99 = percentiles([c[1] for c in made])
-        b50, b99 = percentiles([c[2] for c in made])
-        print(
-            f"  games created during the window: {len(made)}; POST /api/games answered in "
-            f"p50 {p50:.0f} ms, p99 {p99:.0f} ms; both sides connected with their views: "
-            f"p50 {b50:.0f} ms, p99 {b99:.0f} ms",
-            flush=True,
-        )
+    made = [c for g in playing for c in g.creations if c[0] + c[2] >= start]
+    p50, p99 = percentiles([c[1] for c in made])
+    b50, b99 = percentiles([c[2] for c in made])
+    w50, w99 = percentiles(waiting)
+    print(
+        f"  new games ready during the window: {len(made)} (POST /api/games answered in p50 "
+        f"{p50:.0f} ms, p99 {p99:.0f} ms; both sides connected with their views p50 "
+        f"{b50:.0f} ms, p99 {b99:.0f} ms); seats still waiting for a new game when the "
+        f"window closed: {len(waiting)} (waiting for p50 {w50:.0f} ms, p99 {w99:.0f} ms)",
+        flush=True,
+    )
     p50, p99 = percentiles(every)
     print(
         f"{games} games, {2 * games} clients, {elapsed:.1f} s"
