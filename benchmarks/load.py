@@ -484,11 +484,16 @@ async def run_mix(
     p50, p99 = percentiles([c[1] for c in made])
     b50, b99 = percentiles([c[2] for c in made])
     w50, w99 = percentiles(waiting)
+    ready = (
+        f" (POST /api/games answered in p50 {p50:.0f} ms, p99 {p99:.0f} ms; both sides "
+        f"connected with their views p50 {b50:.0f} ms, p99 {b99:.0f} ms)"
+        if made
+        else ""
+    )
+    still = f" (waiting for p50 {w50:.0f} ms, p99 {w99:.0f} ms)" if waiting else ""
     print(
-        f"  new games ready during the window: {len(made)} (POST /api/games answered in p50 "
-        f"{p50:.0f} ms, p99 {p99:.0f} ms; both sides connected with their views p50 "
-        f"{b50:.0f} ms, p99 {b99:.0f} ms); seats still waiting for a new game when the "
-        f"window closed: {len(waiting)} (waiting for p50 {w50:.0f} ms, p99 {w99:.0f} ms)",
+        f"  new games ready during the window: {len(made)}{ready}; seats still waiting for a "
+        f"new game when the window closed: {len(waiting)}{still}",
         flush=True,
     )
     p50, p99 = percentiles(every)
