@@ -2,7 +2,7 @@
 game allows, every command durable before it is acknowledged.
 
     .venv/bin/python benchmarks/load.py [--games 200] [--seconds 20] [--db sqlite|URL] [--http]
-        [--mix end_phase|realistic] [--processes 1|2] [--cpu]
+        [--mix end_phase|realistic] [--warmup S] [--processes 1|2] [--cpu]
 
 Starts a real ``ghillie serve`` (SQLite by default, in a temporary directory), creates the
 games, connects both sides of each game by websocket, and then in every game the side whose
@@ -18,10 +18,14 @@ secrets). The last line printed is the one ``../shared/bench/side-by-side.sh`` r
 chains; each side is a scripted client (``benchmarks/mix.py``) that reads only its own view
 and gives commands from the view's offers: hidden markers laid and recorded (commitments
 written), observations and fire with secret dice, exposures that open what a marker hid,
-plots and scans. A game is ended after a few turns and a new one created in its place.
-Printed per scenario and overall, with the commands refused (kept apart, and rare) and, from
-the referee's log once the run is over, how many accepted commands rolled dice, opened
-committed facts, or wrote commitments.
+plots and scans. A game is ended after a few turns (a seat's first game after a random
+number of commands, so that the seats do not all start new games at once) and a new one is
+created in its place. Printed per scenario and overall, with the commands refused (kept
+apart, and rare), how long new games took to be ready, and, from the referee's log once the
+run is over, how many accepted commands rolled dice, opened committed facts, or wrote
+commitments. The window closes on time: commands and creations under way then are not
+counted. Every game starts with its set-up, so the first seconds are mostly set-up commands:
+``--warmup S`` plays S seconds before the measured ones, for a mix of games under way.
 
 ``--processes 2`` (PostgreSQL only): two ``ghillie serve`` on the same database, and each
 game's first side connected to the first, its second side to the second, so every command
@@ -253,14 +257,24 @@ class MixGame:
         self.kinds: dict[str, int] = {}  # accepted commands by type
         self.refused: list[tuple[str, str]] = []
         self.tokens: dict[str, str] = {}  # every game played: its referee's token
-        self.measured: dict[str, int] = {}  # game id -> the seq of its first measured command
+        # game id -> the seqs of its first and last measured commands
+        self.measured: dict[str, tuple[int, int]] = {}
         self.stuck = 0
         self.sockets: dict[str, websockets.ClientConnection] = {}
+        # When each game was asked for, and how long until it was created and until both
+        # sides held their views.
+        self.creations: list[tuple[float, float, float]] = []
+        self.creating: float | None = None  # when the game being created now was asked for
+        self.first = True
 
     async def start(self) -> None:
-        """Create a game (on the first server) and connect each side to its own server."""
+        """Create a game (on the first server) and connect each side to its own server.
+        The seat's first game ends after a random number of commands, so that the seats'
+        games end (and new ones are created) at different times, not all at once."""
+        asked = self.creating = time.perf_counter()
         body = {"scenario": self.scenario, "chains": "host"}
         created = await asyncio.to_thread(post, self.ports[0], "/api/games", body)
+        made = time.perf_counter()
         links = created["links"]
         assert isinstance(links, list)
         self.id = str(created["game_id"])
@@ -280,7 +294,12 @@ class MixGame:
             assert message["type"] == "view", message
             self.views[side] = message["view"]
             self.sockets[side] = socket
+        self.creations.append((asked, made - asked, time.perf_counter() - asked))
+        self.creating = None
         self.turn = 0
+        self.given = 0
+        self.end_after = self.rng.randint(4, mix.LENGTH[self.scenario]) if self.first else None
+        self.first = False
 
     async def close(self) -> None:
         for socket in self.sockets.values():
@@ -292,6 +311,11 @@ class MixGame:
         both act in every phase)."""
         self.turn += 1
         order = self.sides[self.turn % 2 :] + self.sides[: self.turn % 2]
+        if self.end_after is not None and self.given >= self.end_after:
+            for side in order:
+                command = self.players[side].end_now(self.views[side])
+                if command is not None:
+                    return side, command
         for side in order:
             command = self.players[side].next(self.views[side])
             if command is not None:
@@ -357,8 +381,9 @@ class MixGame:
                 continue
             if counted:
                 self.latencies.append(time.perf_counter() - sent)
-                self.measured.setdefault(self.id, seq)
+                self.measured[self.id] = (self.measured.get(self.id, (seq, seq))[0], seq)
                 self.kinds[command["type"]] = self.kinds.get(command["type"], 0) + 1
+            self.given += 1
             self.players[side].accepted()
 
 
@@ -390,16 +415,23 @@ async def run_mix(
         flush=True,
     )
     start = time.perf_counter() + warmup
-
-    async def clock() -> None:
-        await asyncio.sleep(warmup)
-        if cpu:
-            cpu.begin()
-
-    await asyncio.gather(clock(), *(game.play(start, start + seconds) for game in playing))
-    elapsed = time.perf_counter() - start
+    tasks = [asyncio.create_task(game.play(start, start + seconds)) for game in playing]
+    await asyncio.sleep(warmup)
+    if cpu:
+        cpu.begin()
+    # The window closes at start + seconds: commands (and creations) still under way then
+    # are not counted, and are cut short.
+    await asyncio.sleep(start + seconds - time.perf_counter())
+    end = time.perf_counter()
+    elapsed = end - start
+    waiting = [end - g.creating for g in playing if g.creating is not None]
     if cpu:
         cpu.report(elapsed)
+    for task in tasks:
+        task.cancel()
+    for outcome in await asyncio.gather(*tasks, return_exceptions=True):
+        if isinstance(outcome, BaseException) and not isinstance(outcome, asyncio.CancelledError):
+            raise outcome
     for game in playing:
         await game.close()
     # Once the clock has stopped: what the accepted commands did, from the referee's log.
@@ -415,8 +447,8 @@ async def run_mix(
         )
         froms = [g.measured[i] for g in playing if g.scenario == scenario for i in g.measured]
         total: dict[str, int] = {}
-        for log, first in zip(logs, froms, strict=True):
-            for key, value in mix.tally(log, first).items():
+        for log, (first, last) in zip(logs, froms, strict=True):
+            for key, value in mix.tally(log, first, last).items():
                 total[key] = total.get(key, 0) + value
         tallies[scenario] = total
     every: list[float] = []
@@ -448,6 +480,22 @@ async def run_mix(
                 by_type[kind] = by_type.get(kind, 0) + n
         given = ", ".join(f"{k} {n}" for k, n in sorted(by_type.items(), key=lambda kn: -kn[1]))
         print(f"    accepted by type: {given}", flush=True)
+    made = [c for g in playing for c in g.creations if c[0] + c[2] >= start]
+    p50, p99 = percentiles([c[1] for c in made])
+    b50, b99 = percentiles([c[2] for c in made])
+    w50, w99 = percentiles(waiting)
+    ready = (
+        f" (POST /api/games answered in p50 {p50:.0f} ms, p99 {p99:.0f} ms; both sides "
+        f"connected with their views p50 {b50:.0f} ms, p99 {b99:.0f} ms)"
+        if made
+        else ""
+    )
+    still = f" (waiting for p50 {w50:.0f} ms, p99 {w99:.0f} ms)" if waiting else ""
+    print(
+        f"  new games ready during the window: {len(made)}{ready}; seats still waiting for a "
+        f"new game when the window closed: {len(waiting)}{still}",
+        flush=True,
+    )
     p50, p99 = percentiles(every)
     print(
         f"{games} games, {2 * games} clients, {elapsed:.1f} s"

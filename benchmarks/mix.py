@@ -34,6 +34,7 @@ XY = tuple[float, float]
 
 SCENARIOS = ("suspicious-places", "ambush-fields")
 TURNS = {"suspicious-places": 3, "ambush-fields": 2}  # turns played before ending the game
+LENGTH = {"suspicious-places": 84, "ambush-fields": 36}  # commands in such a game, about
 
 
 def merge(view: View, update: Mapping[str, Any]) -> None:
@@ -93,6 +94,15 @@ class Player:
         command = self.pick(view)
         if command is not None:
             self.last = (view["seq"], self.phase_key(view), command)
+        return command
+
+    def end_now(self, view: View) -> Command | None:
+        """End the game now, if this side may (in play: ambush-fields asks both sides
+        during the set-up)."""
+        if view["phase"] != "play" or "end_game" not in offers(view):
+            return None
+        command = {"type": "end_game"}
+        self.last = (view["seq"], self.phase_key(view), command)
         return command
 
     def pick(self, view: View) -> Command | None:
@@ -415,15 +425,18 @@ class AmbushFields:
         return {"type": "plot", "moves": moves} if moves else None
 
 
-def tally(referee_log: Sequence[Mapping[str, Any]], first: int = 0) -> dict[str, int]:
+def tally(
+    referee_log: Sequence[Mapping[str, Any]], first: int = 0, last: int | None = None
+) -> dict[str, int]:
     """From a game's log as the referee reads it (every event whole, the host's private
-    part included), from event ``first`` on: how many of the sides' commands made events
+    part included), events ``first`` to ``last``: how many of the sides' commands made events
     that rolled dice (and dice rolled in secret), opened committed facts to a side
     (reveals) and wrote facts to a side's commitment roster (commitments written)."""
     out = {"events": 0, "rolls": 0, "secret_rolls": 0, "reveals": 0, "commitments": 0}
     for entry in referee_log:
-        if entry.get("side") is None or int(entry["seq"]) < first:  # set-up, time-out
-            continue
+        seq = int(entry["seq"])
+        if entry.get("side") is None or seq < first or (last is not None and seq > last):
+            continue  # the set-up and the host's time-outs too
         fair = entry.get("fair") or {}
         rolls = entry.get("rolls") or []
         out["events"] += 1
