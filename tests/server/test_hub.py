@@ -67,7 +67,7 @@ def test_what_a_reader_was_shown_is_let_go_with_its_last_connection() -> None:
             hub.unwatch(game, phone)
             assert ("jungle", "en") in game.shown  # the tablet still watches
             hub.unwatch(game, tablet)
-            hub.let_go(game, orks)
+            hub.fanout.let_go(game, orks)
             assert game.shown == {}
             again = hub.watch(game, "jungle")
             whole = await hub.watch_view(game, again)  # starts from a whole view, as before

@@ -95,7 +95,7 @@ class Chain:
             # x_{stretch·STRIDE + 1} … x_{top − 1}, hashed down from x_top: the next
             # checkpoint, or the seed past the last one.
             top = min((stretch + 1) * STRIDE, self._length)
-            element = self._x(top) if top == self._length else self._checkpoint(stretch + 1)
+            element = self._seed if top == self._length else self._checkpoint(stretch + 1)
             below = []
             for _ in range(top - stretch * STRIDE - 1):
                 element = back(element)

@@ -8,6 +8,7 @@ host's signature. A side's page adds the receipts it kept during play under ``re
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,7 +23,9 @@ def make_record(game_id: str, header: Mapping[str, Any], events: Sequence[Event]
         "format": FORMAT,
         "game": game_id,
         "ruleset": header["ruleset"],
-        "scenario": header["scenario"],
+        # A copy: a record is its caller's to keep or alter (the audit's tests do), and a
+        # live game's header shares its scenario with every game of that scenario.
+        "scenario": copy.deepcopy(header["scenario"]),
         # Never the signing key: published, it would let anyone forge the signed heads the
         # sides keep as receipts. The public key is in the first event.
         "secrets": {k: fair[k] for k in ("host_seed", "dummy", "held")},

@@ -57,12 +57,6 @@ def blind_stream(dummy_key: bytes, side: str, seq: int, size: int) -> bytes:
     return stream.digest(HASH * size)
 
 
-def blinds(dummy_key: bytes, side: str, seq: int, size: int) -> list[bytes]:
-    """Event ``seq``'s blinding value for each slot."""
-    raw = blind_stream(dummy_key, side, seq, size)
-    return [raw[i : i + HASH] for i in range(0, HASH * size, HASH)]
-
-
 def leaf(blind: bytes, digest: bytes) -> bytes:
     return sha256(_LEAF, lp(blind), lp(digest))
 
@@ -222,10 +216,7 @@ class Roster:
             # leaf() inlined: this runs for every slot of every side at every event.
             h, head, mid = hashlib.sha256, _LEAF_HEAD, _LEAF_MID
             leaves = sorted(
-                [
-                    h(head + raw[i * HASH : (i + 1) * HASH] + mid + d).digest()
-                    for i, d in enumerate(self._digests)
-                ]
+                [h(head + _at(raw, i) + mid + d).digest() for i, d in enumerate(self._digests)]
             )
             self._cached = (seq, raw, b"".join(leaves))
         return self._cached[1], self._cached[2]

@@ -117,13 +117,8 @@ class Grid:
         out = {}
         for col, (a0, a1) in enumerate(columns):
             for row, (b0, b1) in enumerate(rows):
-                corners = (a0, b0, a1, b1) if self.along_x else (b0, a0, b1, a1)
-                out[self.format(col, row)] = (
-                    float(corners[0]),
-                    float(corners[1]),
-                    float(corners[2]),
-                    float(corners[3]),
-                )
+                x0, y0, x1, y1 = (a0, b0, a1, b1) if self.along_x else (b0, a0, b1, a1)
+                out[self.format(col, row)] = (float(x0), float(y0), float(x1), float(y1))
         return MappingProxyType(out)
 
     def polygon(self, ref: str) -> Polygon:

@@ -95,9 +95,6 @@ class Hub:
         self.watch = self.fanout.watch
         self.unwatch = self.fanout.unwatch
         self.watch_view = self.fanout.watch_view
-        self.send = self.fanout.send
-        self.let_go = self.fanout.let_go
-        self.push_status = self.fanout.push_status
 
     def close(self) -> None:
         self.commands.close()

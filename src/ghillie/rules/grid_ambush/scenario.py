@@ -193,10 +193,9 @@ class GridAmbushScenario(Scenario):
     @cached_property
     def table_view(self) -> dict[str, Any]:
         """The table as every side sees it; made once (a view is built after every event)."""
-        grid = self.grid
         return {
             "table": {"width": self.table.width, "depth": self.table.depth},
-            "grid": {ref: grid.bounds(ref) for ref in grid.refs()},
+            "grid": dict(self.grid.squares),
             "terrain": [t.model_dump(mode="json") for t in self.terrain],
             "deployment_zones": [z.model_dump(mode="json") for z in self.deployment_zones],
             # RULES-SPEC DWV-R02: the opponent is told the Ambush rules are in use.
