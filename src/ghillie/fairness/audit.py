@@ -33,7 +33,6 @@ The checks, in order (TRUST.md §1.4); the first problem found is named:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,11 +59,10 @@ from ghillie.fairness.ledger import HOST, VERSION, Ledger, Secrets, hashed, open
 from ghillie.fairness.record import FORMAT
 from ghillie.fairness.referee import ReplayIds, scenario_payload
 from ghillie.fairness.roster import check_opening
+from ghillie.fairness.signatures import SIGNATURE, Signatures, signatures
 from ghillie.fairness.stream import StreamDice, roll_context, roll_key
 from ghillie.scenario import Scenario
 from ghillie.state import Phase
-
-_HEX128 = re.compile("[0-9a-f]{128}")
 
 
 @dataclass(frozen=True)
@@ -120,7 +118,13 @@ def audit(
             *kept_by,
             *((None, kept) for kept in receipts),
         ]
-        _audit(record, labelled, report)
+        with signatures() as queued:
+            try:
+                _audit(record, labelled, report, queued)
+            except Exception:
+                _settle(report, queued)  # a signature queued before it failed comes first
+                raise
+            _settle(report, queued)
         if finished and report.ok and not report.over:
             report.findings.append(
                 Finding("record", report.events - 1, "the game is not over: the log is cut short")
@@ -154,6 +158,16 @@ def _cannot_read(exc: Exception) -> str:
     return f"the record cannot be read: {why}" + (f" ({detail})" if detail else "")
 
 
+def _settle(report: Report, queued: Signatures) -> None:
+    """The first queued signature check that fails is the first problem: it was queued
+    before anything found since (every queued check ran in its place before they were
+    queued)."""
+    problem = queued.first_problem()
+    if problem is not None:
+        report.findings[:] = []
+        _fail(report, *problem)
+
+
 def _fail(report: Report, check: str, seq: int | None, message: str) -> None:
     report.findings.append(Finding(check, seq, message))
     raise _Stop
@@ -163,6 +177,7 @@ def _audit(
     record: Mapping[str, Any],
     receipts: list[tuple[str | None, Mapping[str, Any]]],
     report: Report,
+    queued: Signatures,
 ) -> None:
     if not isinstance(record, Mapping) or record.get("format") != FORMAT:
         _fail(report, "record", None, f"is not a {FORMAT} record")
@@ -196,12 +211,13 @@ def _audit(
         head = event_hash(head, hashed(raw))
         if fair.get("hash") != head.hex():
             _fail(report, "chain", event.seq, "its hash does not follow from the log before it")
-        sig = fair.get("sig", "")
         # One spelling only: a signature in capitals would verify, yet be another record.
-        if not _HEX128.fullmatch(sig) or not verify(
-            public_key, head_message(game_id, event.seq, head), sig
-        ):
-            _fail(report, "chain", event.seq, "the host's signature on this head is not valid")
+        queued.check(
+            public_key,
+            head_message(game_id, event.seq, head),
+            fair.get("sig", ""),
+            ("chain", event.seq, "the host's signature on this head is not valid"),
+        )
         hashes.append(head.hex())
 
     # 2. receipts
@@ -218,7 +234,7 @@ def _audit(
     _page_anchors(report, receipts, anchors, sides, secrets, events)
     # What each side was shown of each event, signed by the host (fair.shown), and what its
     # page kept of it (receipts.shown): both must be what the record holds.
-    views = _check_shown(report, game_id, public_key, events, sides)
+    views = _check_shown(report, game_id, public_key, events, sides, queued)
     for side, kept in receipts:
         _check_views(report, game_id, public_key, side, kept, views, sides)
     report.held = sorted(secrets.held)
@@ -422,7 +438,12 @@ def _page_anchors(
 
 
 def _check_shown(
-    report: Report, game_id: str, public_key: str, events: list[Event], sides: tuple[str, ...]
+    report: Report,
+    game_id: str,
+    public_key: str,
+    events: list[Event],
+    sides: tuple[str, ...],
+    queued: Signatures,
 ) -> list[dict[str, str]]:
     """Every event's ``fair.shown[side]`` is the host's valid signature over what the record
     says that side was shown (its lines and its proof). Gives the digest of each, by event
@@ -444,13 +465,16 @@ def _check_shown(
             digest = shown_digest(content)
             message = shown_message(game_id, event.seq, side, digest)
             # One spelling only, as for the heads: hex in lowercase of its length.
-            if not _HEX128.fullmatch(shown[side]) or not verify(public_key, message, shown[side]):
-                _fail(
-                    report,
+            queued.check(
+                public_key,
+                message,
+                shown[side],
+                (
                     "chain",
                     event.seq,
                     f"what {side} was shown at event {event.seq} is not what the record holds",
-                )
+                ),
+            )
             digests[side] = digest.hex()
         views.append(digests)
     return views
@@ -478,7 +502,7 @@ def _check_views(
             if 0 <= seq <= 2**53 - 1
             and verify(public_key, shown_message(game_id, seq, s, bytes.fromhex(digest)), sig)
         ]
-        if not _HEX128.fullmatch(sig) or not signed:
+        if not SIGNATURE.fullmatch(sig) or not signed:
             _fail(
                 report,
                 "receipts",

@@ -49,6 +49,10 @@ _LEAF = tag("leaf/v2")
 _EMPTY = sha256(tag("empty/v2"))
 _LEAF_HEAD = _LEAF + u32(HASH)  # = _LEAF + lp(blind) up to the blind itself
 _LEAF_MID = u32(HASH)
+# The hash state after _LEAF_HEAD, copied for every leaf: one copy and two updates cost less
+# than joining the leaf's bytes first (72 µs a roster of 128 against 90, benchmarks/floor.py).
+_LEAF_STATE = hashlib.sha256(_LEAF_HEAD)
+_EMPTY_TAIL = _LEAF_MID + _EMPTY
 
 
 def blind_stream(dummy_key: bytes, side: str, seq: int, size: int) -> bytes:
@@ -151,7 +155,9 @@ class Roster:
         self.size = size
         self.fixed = fixed
         self._dummy_key = dummy_key
-        self._digests = [_EMPTY] * size
+        # Each slot's commitment, as the end of its leaf's input (lp(digest)): the part of a
+        # leaf that changes only when the slot is written, not at every event.
+        self._tails = [_EMPTY_TAIL] * size
         self.slots: dict[tuple[str, str], Written] = {}
         self.values: dict[tuple[str, str], Any] = {}
         self.written_at: dict[tuple[str, str], _WrittenAt] = {}
@@ -182,7 +188,7 @@ class Roster:
         )
         self.slots[fact] = written
         self.values[fact] = value
-        self._digests[written.slot] = digest
+        self._tails[written.slot] = _LEAF_MID + digest
         self._cached = None
         if written.key in self.fixed:
             self._unsealed.append(fact)
@@ -201,7 +207,7 @@ class Roster:
     def forget(self, piece: str) -> None:
         """A removed piece's facts leave the roster; their slots hold the filler again."""
         for fact in [f for f in self.slots if f[0] == piece]:
-            self._digests[self.slots.pop(fact).slot] = _EMPTY
+            self._tails[self.slots.pop(fact).slot] = _EMPTY_TAIL
             del self.values[fact]
             self.written_at.pop(fact, None)
         self._unsealed = [f for f in self._unsealed if f[0] != piece]
@@ -214,10 +220,13 @@ class Roster:
         if self._cached is None or self._cached[0] != seq:
             raw = blind_stream(self._dummy_key, self.side, seq, self.size)
             # leaf() inlined: this runs for every slot of every side at every event.
-            h, head, mid = hashlib.sha256, _LEAF_HEAD, _LEAF_MID
-            leaves = sorted(
-                [h(head + _at(raw, i) + mid + d).digest() for i, d in enumerate(self._digests)]
-            )
+            leaves = []
+            for offset, tail in zip(range(0, len(raw), HASH), self._tails, strict=True):
+                h = _LEAF_STATE.copy()
+                h.update(raw[offset : offset + HASH])
+                h.update(tail)
+                leaves.append(h.digest())
+            leaves.sort()
             self._cached = (seq, raw, b"".join(leaves))
         return self._cached[1], self._cached[2]
 
