@@ -45,6 +45,7 @@ from ghillie.fairness.capacity import fixed_secrets, roster_size
 from ghillie.fairness.chains import LENGTH, Chain, links
 from ghillie.fairness.commitment import opens
 from ghillie.fairness.hashlog import (
+    SIGNATURE,
     event_hash,
     genesis,
     head_message,
@@ -59,7 +60,7 @@ from ghillie.fairness.ledger import HOST, VERSION, Ledger, Secrets, hashed, open
 from ghillie.fairness.record import FORMAT
 from ghillie.fairness.referee import ReplayIds, scenario_payload
 from ghillie.fairness.roster import check_opening
-from ghillie.fairness.signatures import SIGNATURE, Signatures, signatures
+from ghillie.fairness.signatures import Signatures, signatures
 from ghillie.fairness.stream import StreamDice, roll_context, roll_key
 from ghillie.scenario import Scenario
 from ghillie.state import Phase
@@ -159,9 +160,8 @@ def _cannot_read(exc: Exception) -> str:
 
 
 def _settle(report: Report, queued: Signatures) -> None:
-    """The first queued signature check that fails is the first problem: it was queued
-    before anything found since (every queued check ran in its place before they were
-    queued)."""
+    """If a queued signature check fails, the first of them is the audit's finding: each
+    was queued where it used to run, so it comes before anything the audit found after."""
     problem = queued.first_problem()
     if problem is not None:
         report.findings[:] = []

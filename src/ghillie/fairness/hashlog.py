@@ -115,7 +115,9 @@ _SMALL_ORDER = frozenset(
 )
 _P = 2**255 - 19
 _HEX32 = re.compile("[0-9a-f]{64}")
-_HEX64 = re.compile("[0-9a-f]{128}")
+# A signature in its one spelling: lowercase hex of its length (in capitals it would verify,
+# yet be another record).
+SIGNATURE = re.compile("[0-9a-f]{128}")
 
 
 def _usable_key(raw: bytes) -> bool:
@@ -152,7 +154,7 @@ def verify_head(public: Any, game_id: str, head: Mapping[str, Any]) -> bool:
     seq, digest, sig = head.get("seq"), head.get("hash"), head.get("sig")
     if not (_hex(public, _HEX32) and _strict_int(seq) and _hex(digest, _HEX32)):
         return False
-    if not _hex(sig, _HEX64):
+    if not _hex(sig, SIGNATURE):
         return False
     try:
         message = head_message(game_id, seq, bytes.fromhex(digest))
@@ -168,7 +170,7 @@ def verify_request(public: Any, game_id: str, request: Mapping[str, Any]) -> boo
     prev, sig = request.get("prev"), request.get("sig")
     if not (_hex(public, _HEX32) and _strict_int(k) and (side is None or isinstance(side, str))):
         return False
-    if not (_hex(commitment, _HEX32) and _hex(prev, _HEX32) and _hex(sig, _HEX64)):
+    if not (_hex(commitment, _HEX32) and _hex(prev, _HEX32) and _hex(sig, SIGNATURE)):
         return False
     try:
         message = request_message(game_id, k, side, commitment, bytes.fromhex(prev))

@@ -50,7 +50,7 @@ _EMPTY = sha256(tag("empty/v2"))
 _LEAF_HEAD = _LEAF + u32(HASH)  # = _LEAF + lp(blind) up to the blind itself
 _LEAF_MID = u32(HASH)
 # The hash state after _LEAF_HEAD, copied for every leaf: one copy and two updates cost less
-# than joining the leaf's bytes first (72 µs a roster of 128 against 90, benchmarks/floor.py).
+# than joining the leaf's bytes first (about 80 µs a root of 128 slots against 98).
 _LEAF_STATE = hashlib.sha256(_LEAF_HEAD)
 _EMPTY_TAIL = _LEAF_MID + _EMPTY
 

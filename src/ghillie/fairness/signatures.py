@@ -11,14 +11,12 @@ anything found later), exactly as when every check ran in its place.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 
-from ghillie.fairness.hashlog import verify
+from ghillie.fairness.hashlog import SIGNATURE, verify
 
-SIGNATURE = re.compile("[0-9a-f]{128}")  # one spelling only: lowercase hex of its length
 BATCH = 64  # checks a task: a task's hand-off costs the auditing thread, not its checks
 WORKERS = 2
 
