@@ -240,11 +240,23 @@ def proof(fair: Mapping[str, Any], observer: str) -> dict[str, Any]:
     }
     if "setup" in fair:
         out["setup"] = fair["setup"]
-    if "chains" in fair:
-        out["chains"] = fair["chains"]  # a side's new dice chain, from this event on
-    shown = fair.get("shown", {}).get(observer)
-    if shown is not None:
-        out["shown"] = shown  # the host's signature on this very entry: a receipt to keep
+    for name in ("chains", "keys", "order"):
+        # A side's new dice chain or seat key, from this event on; the digest of the signed
+        # order this event carries out.
+        if name in fair:
+            out[name] = fair[name]
+    shown = fair.get("shown", {})
+    mine = shown.get(observer)
+    if isinstance(mine, Mapping):
+        # The head's one signature covers every side's salted digest of what it was shown:
+        # this side gets its own salt (to compute its digest of this very entry) and the
+        # others' digests, never their salts.
+        out["shown"] = {
+            "salt": mine["salt"],
+            "digests": {side: s["digest"] for side, s in shown.items() if side != observer},
+        }
+    elif mine is not None:
+        out["shown"] = mine  # before protocol 4: the host's signature on this very entry
     return out
 
 

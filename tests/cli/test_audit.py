@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from ghillie.cli import app
+from ghillie.fairness.ledger import head_receipt
 
 runner = CliRunner()
 
@@ -59,12 +61,16 @@ def test_a_file_that_is_not_a_record(tmp_path: Path) -> None:
     assert "record" in result.output
 
 
+def _sides(record: dict[str, Any]) -> tuple[str, ...]:
+    return tuple(side["id"] for side in record["scenario"]["sides"])
+
+
 def test_receipts_kept_by_a_page_are_checked(recorded: Path, tmp_path: Path) -> None:
     record = json.loads(recorded.read_text())
     last = record["events"][-1]
     receipts = tmp_path / "receipts.json"
     key = record["events"][0]["fair"]["setup"]["key"]
-    head = {"seq": last["seq"], "hash": last["fair"]["hash"], "sig": last["fair"]["sig"]}
+    head = head_receipt(last["seq"], last["fair"], _sides(record))
     receipts.write_text(json.dumps({"key": key, "heads": [head], "requests": []}))
     result = runner.invoke(app, ["audit", str(recorded), "--receipts", str(receipts), "--json"])
     assert json.loads(result.output)["receipts"] == 1
@@ -85,10 +91,7 @@ def test_receipts_kept_by_a_page_are_checked(recorded: Path, tmp_path: Path) -> 
 def test_the_other_sides_record_gives_its_receipts(recorded: Path, tmp_path: Path) -> None:
     record = json.loads(recorded.read_text())
     key = record["events"][0]["fair"]["setup"]["key"]
-    heads = [
-        {"seq": e["seq"], "hash": e["fair"]["hash"], "sig": e["fair"]["sig"]}
-        for e in record["events"]
-    ]
+    heads = [head_receipt(e["seq"], e["fair"], _sides(record)) for e in record["events"]]
     other = tmp_path / "other.json"
     other.write_text(
         json.dumps({**record, "receipts": {"x": {"key": key, "heads": heads, "requests": []}}})

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ghillie import engine, examples, registry
-from ghillie.events import event_from_json
+from ghillie.events import Event, event_from_json
 from ghillie.fairness import referee
 from ghillie.fairness.capacity import fixed_secrets, roster_size
 from ghillie.fairness.chains import Chain
@@ -18,10 +18,10 @@ from ghillie.fairness.hashlog import (
     HostKey,
     event_hash,
     genesis,
-    head_message,
+    head_message_v2,
     shown_content,
-    shown_digest,
-    shown_message,
+    shown_digest_v2,
+    shown_salt,
 )
 from ghillie.fairness.ledger import HOST, Ledger, Secrets, hashed, opened, seeded_bytes
 from ghillie.fairness.roster import Roster
@@ -31,19 +31,25 @@ from .games import PagesGame, _drive
 
 
 def resign(record: dict[str, Any], private_key: str) -> dict[str, Any]:
-    """``record`` with every hash, head signature and signature on what each side was shown
-    recomputed, as its host can."""
+    """``record`` with every hash, every side's digest of what it was shown and every head
+    signature recomputed, as its host can."""
     out = copy.deepcopy(record)
     key = HostKey.from_bytes(bytes.fromhex(private_key))
+    dummy = bytes.fromhex(out["secrets"]["dummy"])
+    sides = _scenario(out).side_ids()
     head = genesis(out["game"])
     for raw in out["events"]:
         fair = raw["fair"]
         head = event_hash(head, hashed(raw))
         fair["hash"] = head.hex()
-        fair["sig"] = key.sign(head_message(out["game"], raw["seq"], head))
-        for side in fair.get("shown", {}):
-            digest = shown_digest(shown_content(raw["seq"], fair, raw["told"].get(side, []), side))
-            fair["shown"][side] = key.sign(shown_message(out["game"], raw["seq"], side, digest))
+        digests = []
+        for side in sides:
+            salt = shown_salt(dummy, side, raw["seq"])
+            content = shown_content(raw["seq"], fair, raw["told"].get(side, []), side)
+            digest = shown_digest_v2(salt, content)
+            fair["shown"][side] = {"salt": salt.hex(), "digest": digest.hex()}
+            digests.append(digest)
+        fair["sig"] = key.sign(head_message_v2(out["game"], raw["seq"], head, digests))
     return out
 
 
@@ -87,7 +93,30 @@ def _scenario(record: Mapping[str, Any]) -> Any:
     return load_scenario({**record["scenario"], "ruleset": record["ruleset"]})
 
 
-class ShadowLedger(Ledger):
+class Showing(Ledger):
+    """A dishonest host's ledger that still signs what every side of the scenario was shown,
+    as an honest one does (its chain checks out: what it lies about is elsewhere)."""
+
+    everyone: tuple[str, ...] = ()
+
+    def seal(self, *args: Any, **kwargs: Any) -> Event:
+        kwargs["sign"] = False
+        event = super().seal(*args, **kwargs)
+        fair = event.fair
+        assert isinstance(fair, dict)
+        fair["shown"] = {}
+        for side in self.everyone:
+            salt = shown_salt(self.secrets.dummy, side, event.seq)
+            content = shown_content(event.seq, fair, event.told.get(side, ()), side)
+            digest = shown_digest_v2(salt, content)
+            fair["shown"][side] = {"salt": salt.hex(), "digest": digest.hex()}
+        digests = [bytes.fromhex(fair["shown"][side]["digest"]) for side in self.everyone]
+        head = bytes.fromhex(fair["hash"])
+        fair["sig"] = self.key.sign(head_message_v2(self.game_id, event.seq, head, digests))
+        return event
+
+
+class ShadowLedger(Showing):
     """Rolls with parties host, each side, each side again; event 0 lists every side first
     with its page's anchor (what the page reads), then with the host's own (what a reader of
     a mapping keeps)."""
@@ -127,6 +156,7 @@ class ShadowGame(PagesGame):
         )
         ledger.real = {s: pages[s].anchor.hex() for s in sides}
         ledger.shown = sides
+        ledger.everyone = sides
         self.ledger = ledger
         self.receipts = {s: {"key": ledger.key.public, "heads": [], "requests": []} for s in sides}
         self.events = []
@@ -152,9 +182,10 @@ class LeftOut(PagesGame):
         draw = seeded_bytes(host)
         size, fixed = roster_size(self.scenario), fixed_secrets(self.scenario)
         anchors = {side: chains[side].anchor.hex() for side in kept}
-        self.ledger = Ledger(
+        self.ledger = Showing(
             self.game_id, kept, Secrets.new([], draw), anchors, draw, size=size, fixed=fixed
         )
+        self.ledger.everyone = self.scenario.side_ids()
         dummy = self.ledger.secrets.dummy
         self.ledger.rosters = {
             side: Roster(self.game_id, side, dummy, size, fixed)

@@ -16,8 +16,7 @@ from ghillie.events import Event
 from ghillie.fairness import referee
 from ghillie.fairness.capacity import fixed_secrets, roster_size
 from ghillie.fairness.chains import Chain
-from ghillie.fairness.hashlog import shown_content, shown_digest
-from ghillie.fairness.ledger import Ledger, Request, Secrets, seeded_bytes
+from ghillie.fairness.ledger import Ledger, Request, Secrets, head_receipt, seeded_bytes
 from ghillie.fairness.record import make_record
 from ghillie.ids import SeededIds
 from ghillie.state import GameState, Phase
@@ -144,16 +143,8 @@ class PagesGame:
     def _keep(self, event: Event) -> None:
         self.events.append(event)
         fair = event.fair or {}
-        for side, kept in self.receipts.items():
-            kept["heads"].append({"seq": event.seq, "hash": fair["hash"], "sig": fair["sig"]})
-            # What the page was shown of the event, as it digests it, and the host's
-            # signature on that (fair.shown).
-            if side in fair.get("shown", {}):
-                lines = event.told.get(side, [])
-                digest = shown_digest(shown_content(event.seq, fair, lines, side)).hex()
-                kept.setdefault("shown", []).append(
-                    {"seq": event.seq, "digest": digest, "sig": fair["shown"][side]}
-                )
+        for kept in self.receipts.values():
+            kept["heads"].append(head_receipt(event.seq, fair, self.state.sides))
 
     def record(self, *, with_receipts: bool = True) -> dict[str, Any]:
         header = {

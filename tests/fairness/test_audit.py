@@ -27,13 +27,13 @@ from ghillie.fairness.hashlog import (
     HostKey,
     event_hash,
     genesis,
-    head_message,
+    head_message_v2,
     request_message,
     shown_content,
-    shown_digest,
-    shown_message,
+    shown_digest_v2,
+    shown_salt,
 )
-from ghillie.fairness.ledger import hashed
+from ghillie.fairness.ledger import hashed, head_receipt
 from ghillie.fairness.roster import check_opening, fact_digest, leaf, published_root
 
 from .dishonest import left_out, rebuild_commitments, resign, shadow
@@ -184,7 +184,7 @@ def test_altered_openings_and_contributions_are_rejected(name: str, record: dict
     for i, event in enumerate(record["events"]):
         for side, openings in event["fair"]["openings"].items():
             for j, opening in enumerate(openings):
-                for field in ("value", "salt", "blind", "root_seq", "leaves"):
+                for field in ("value", "salt", "blind", "root_seq", "nonce", "leaves"):
                     altered = copy.deepcopy(record)
                     target = altered["events"][i]["fair"]["openings"][side][j]
                     if field == "leaves":  # one leaf of the root, any one
@@ -210,6 +210,10 @@ def _key(record: dict[str, Any]) -> HostKey:
     return HostKey.from_bytes(bytes.fromhex(KEYS[record["game"]]))
 
 
+def _sides(record: dict[str, Any]) -> tuple[str, ...]:
+    return tuple(side["id"] for side in record["scenario"]["sides"])
+
+
 def _kept(
     record: dict[str, Any],
     heads: list[dict[str, Any]] | None = None,
@@ -224,13 +228,20 @@ def test_a_receipt_for_another_head_proves_two_histories() -> None:
     _, record = RECORDS[0]
     game, key = record["game"], _key(record)
     seq = len(record["events"]) // 2
-    honest = record["events"][seq]["fair"]
-    receipt = _kept(record, heads=[{"seq": seq, "hash": honest["hash"], "sig": honest["sig"]}])
+    honest = head_receipt(seq, record["events"][seq]["fair"], _sides(record))
+    receipt = _kept(record, heads=[honest])
     assert audit(record, [receipt]).ok
     other = bytes(32)
+    shown = [bytes.fromhex(d) for d in honest["shown"]]
     forged = _kept(
         record,
-        heads=[{"seq": seq, "hash": other.hex(), "sig": key.sign(head_message(game, seq, other))}],
+        heads=[
+            {
+                **honest,
+                "hash": other.hex(),
+                "sig": key.sign(head_message_v2(game, seq, other, shown)),
+            }
+        ],
     )
     report = audit(record, [forged])
     assert not report.ok
@@ -238,7 +249,7 @@ def test_a_receipt_for_another_head_proves_two_histories() -> None:
     assert "two histories" in report.findings[0].message
     # A head the host's key never signed proves nothing either way, so a side that kept one
     # cannot have its receipts checked: the audit fails instead of skipping it.
-    unsigned = _kept(record, heads=[{"seq": seq, "hash": other.hex(), "sig": "00" * 64}])
+    unsigned = _kept(record, heads=[{**honest, "hash": other.hex(), "sig": "00" * 64}])
     report = audit(record, [unsigned])
     assert not report.ok
     assert "did not sign" in report.findings[0].message
@@ -258,12 +269,17 @@ def test_a_roll_asked_for_again_is_found() -> None:
         "side": event["side"],
         "commitment": event["fair"]["request"],
         "prev": prev.hex(),
+        "order": event["fair"].get("order", ""),
     }
-    honest["sig"] = key.sign(request_message(game, k, event["side"], honest["commitment"], prev))
+    honest["sig"] = key.sign(
+        request_message(game, k, event["side"], honest["commitment"], prev, honest["order"])
+    )
     assert audit(record, [_kept(record, requests=[honest])]).ok
     other = "ab" * 32
     superseded = {**honest, "commitment": other}
-    superseded["sig"] = key.sign(request_message(game, k, event["side"], other, prev))
+    superseded["sig"] = key.sign(
+        request_message(game, k, event["side"], other, prev, honest["order"])
+    )
     report = audit(record, [_kept(record, requests=[superseded])])
     assert not report.ok
     assert "superseded" in report.findings[0].message
@@ -275,8 +291,9 @@ def test_a_roll_asked_for_again_is_found() -> None:
         "side": event["side"],
         "commitment": other,
         "prev": head.hex(),
+        "order": "",
     }
-    unresolved["sig"] = key.sign(request_message(game, late, event["side"], other, head))
+    unresolved["sig"] = key.sign(request_message(game, late, event["side"], other, head, ""))
     report = audit(record, [_kept(record, requests=[unresolved])])
     assert not report.ok
     assert "never resolved" in report.findings[0].message
@@ -372,9 +389,9 @@ def test_an_untouched_page_held_record_passes_with_its_receipts(scenario: str) -
     record = honest.record()
     report = audit(record)
     assert report.ok, report.findings
-    # Every head, every request and every view each page kept, all verified: two sides,
-    # three per event.
-    assert report.receipts == 2 * 3 * report.events
+    # Every head (with what each side was shown of it) and every request each page kept,
+    # all verified: two sides, two per event.
+    assert report.receipts == 2 * 2 * report.events
     assert report.held == []
     # The same receipts given beside the record (`ghillie audit --receipts`) pass too.
     alone = honest.record(with_receipts=False)
@@ -686,10 +703,7 @@ def test_a_page_kept_anchor_must_be_the_one_the_record_rolls_with() -> None:
     _, held = next(r for r in RECORDS if r[0] == "grid-ambush#0")
     side = _setup(held)["parties"][1]
     key = _setup(held)["key"]
-    heads = [
-        {"seq": e["seq"], "hash": e["fair"]["hash"], "sig": e["fair"]["sig"]}
-        for e in held["events"]
-    ]
+    heads = [head_receipt(e["seq"], e["fair"], _sides(held)) for e in held["events"]]
     kept = {"key": key, "heads": heads, "requests": [], "anchor": side["anchor"]}
     assert audit({**held, "receipts": {side["party"]: {**kept, "anchor": None}}}).ok  # none held
     report = audit({**held, "receipts": {side["party"]: kept}})
@@ -829,13 +843,14 @@ def _lied_to(honest: PagesGame) -> tuple[str, int, dict[str, Any]]:
 
     def forged(proof: dict[str, Any], at: int) -> tuple[list[str], str]:
         """The leaves of event ``at``'s root with the lie's leaf for the fact's, and their
-        root."""
+        root (under that root's own nonce, which the opening shows)."""
         true, false = fact(opening, proof["blind"]), fact(lie, proof["blind"])
         leaves = sorted(
             [*(bytes.fromhex(x) for x in proof["leaves"] if bytes.fromhex(x) != true), false]
         )
+        nonce = bytes.fromhex(proof["nonce"])
         return [x.hex() for x in leaves], published_root(
-            record["game"], opening["side"], at, leaves
+            record["game"], opening["side"], at, nonce, leaves
         )
 
     root_seq = opening["root_seq"]
@@ -847,6 +862,8 @@ def _lied_to(honest: PagesGame) -> tuple[str, int, dict[str, Any]]:
     size = len(lie["leaves"])
     assert check_opening(record["game"], lie, fake_root, size, fakes.get(min(fakes)))
     key = HostKey.from_bytes(honest.ledger.secrets.key)
+    dummy = honest.ledger.secrets.dummy
+    sides = _sides(record)
     kept = copy.deepcopy(honest.receipts[to])
     changes: dict[int, dict[str, Any]] = {
         at: {"roots": {opening["side"]: root}} for at, root in fakes.items()
@@ -859,10 +876,15 @@ def _lied_to(honest: PagesGame) -> tuple[str, int, dict[str, Any]]:
             **fair,
             "roots": {**event["fair"]["roots"], **fair.get("roots", {})},
         }
-        digest = shown_digest(shown_content(at, shown, event["told"].get(to, []), to))
-        item = next(v for v in kept["shown"] if v["seq"] == at)
-        item["digest"] = digest.hex()
-        item["sig"] = key.sign(shown_message(record["game"], at, to, digest))
+        salt = shown_salt(dummy, to, at)
+        digest = shown_digest_v2(salt, shown_content(at, shown, event["told"].get(to, []), to))
+        # The head the page kept signs, with the record's hash, the lie it was shown.
+        item = next(h for h in kept["heads"] if h["seq"] == at)
+        item["shown"][sides.index(to)] = digest.hex()
+        digests = [bytes.fromhex(d) for d in item["shown"]]
+        item["sig"] = key.sign(
+            head_message_v2(record["game"], at, bytes.fromhex(item["hash"]), digests)
+        )
     return to, min(fakes), kept
 
 
@@ -885,31 +907,35 @@ def test_a_page_shown_another_reveal_than_the_record_is_found(seed: int) -> None
     _count("pages lied to, found")
 
 
-def test_a_view_the_host_did_not_sign_is_rejected() -> None:
+def test_what_a_page_was_shown_is_signed_with_its_head() -> None:
+    # What each side was shown of an event is signed with the event's head, as every side's
+    # digest of it: a page's kept head whose digests were altered no longer verifies.
     honest = _honest("grid-ambush")
     record = honest.record(with_receipts=False)
     side = next(iter(honest.receipts))
-    words = "a side kept a view of an event that the host's key did not sign"
-    for how in ("sig", "digest", "seq", "side"):
+    words = "a side kept a head that the host's key did not sign"
+    for how in ("digest", "dropped", "extra", "seq", "side order"):
         kept = copy.deepcopy(honest.receipts[side])
-        item = kept["shown"][3]
-        if how == "sig":
-            item["sig"] = "00" * 64
-        elif how == "digest":
-            item["digest"] = "ab" * 32
+        item = kept["heads"][3]
+        if how == "digest":
+            item["shown"][0] = "ab" * 32
+        elif how == "dropped":
+            item["shown"].pop()
+        elif how == "extra":
+            item["shown"].append("ab" * 32)
         elif how == "seq":
             item["seq"] = 4
-        other = next(s for s in honest.receipts if s != side)
-        receipts = {other if how == "side" else side: kept}
-        report = audit({**record, "receipts": receipts})
+        else:
+            item["shown"].reverse()
+        report = audit({**record, "receipts": {side: kept}})
         assert not report.ok, how
         assert report.findings[0].message == words, (how, report.findings)
     for seq in (10**6, -1, 2**64):
         kept = copy.deepcopy(honest.receipts[side])
-        kept["shown"].append({**kept["shown"][-1], "seq": seq})
+        kept["heads"].append({**kept["heads"][-1], "seq": seq})
         report = audit(record, [kept])
         assert not report.ok
-        assert report.findings[0].message == words, (seq, report.findings)
+        assert report.findings[0].check == "receipts", (seq, report.findings)
 
 
 def test_what_the_record_says_each_side_was_shown_must_be_signed() -> None:
@@ -931,13 +957,16 @@ def test_what_the_record_says_each_side_was_shown_must_be_signed() -> None:
     for event in told["events"]:
         head = event_hash(head, hashed(event))
         event["fair"]["hash"] = head.hex()
-        event["fair"]["sig"] = key.sign(head_message(record["game"], event["seq"], head))
+        digests = [bytes.fromhex(event["fair"]["shown"][s]["digest"]) for s in _sides(record)]
+        event["fair"]["sig"] = key.sign(
+            head_message_v2(record["game"], event["seq"], head, digests)
+        )
     report = audit(told)
     assert not report.ok
     assert "shown at event" in report.findings[0].message
     for what, edit in (
         ("a side missing", lambda shown: shown.pop(side)),
-        ("a side too many", lambda shown: shown.update(ghost="00" * 64)),
+        ("a side too many", lambda shown: shown.update(ghost=shown[side])),
     ):
         edited = copy.deepcopy(record)
         edit(edited["events"][2]["fair"]["shown"])

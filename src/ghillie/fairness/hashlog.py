@@ -16,7 +16,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from ghillie.fairness.encoding import canonical, lp, sha256, tag, text, u64
+from ghillie.fairness.encoding import canonical, lp, sha256, tag, text, u32, u64
 
 
 def genesis(game_id: str) -> bytes:
@@ -31,11 +31,80 @@ def head_message(game_id: str, seq: int, digest: bytes) -> bytes:
     return tag("head/v1") + text(game_id) + u64(seq) + lp(digest)
 
 
-def request_message(game_id: str, k: int, side: str | None, commitment: str, prev: bytes) -> bytes:
-    """What the host signs when it asks the parties for roll ``k``'s contributions."""
+def head_message_v2(game_id: str, seq: int, digest: bytes, shown: Sequence[bytes]) -> bytes:
+    """What the host signs once per event since protocol 4: the head, and each side's salted
+    digest of what it was shown of the event (:func:`shown_digest_v2`), in the game's side
+    order. One signature instead of one for the head and one for each side."""
     return (
-        tag("request/v1") + text(game_id) + u64(k) + text(side or "") + text(commitment) + lp(prev)
+        tag("head/v2")
+        + text(game_id)
+        + u64(seq)
+        + lp(digest)
+        + u32(len(shown))
+        + b"".join(lp(d) for d in shown)
     )
+
+
+def shown_salt(dummy_key: bytes, side: str, seq: int) -> bytes:
+    """The salt of ``side``'s digest of event ``seq``, from the host's roster key (revealed
+    in the record): without it, another side cannot test a guess at this side's lines."""
+    return sha256(tag("shown-salt/v1"), lp(dummy_key), text(side), u64(seq))
+
+
+def shown_digest_v2(salt: bytes, content: Any) -> bytes:
+    """What ``side`` was shown of an event (:func:`shown_content`), salted."""
+    return sha256(tag("shown/v2"), lp(salt), lp(canonical(content)))
+
+
+def request_message(
+    game_id: str, k: int, side: str | None, commitment: str, prev: bytes, order: str | None = None
+) -> bytes:
+    """What the host signs when it asks the parties for roll ``k``'s contributions. Since
+    protocol 4 (``order`` not None) it quotes the digest of the signature of the side that
+    gave the command (:func:`order_digest`; empty for the host's own commands and for a
+    side whose commands the host gives: "host-acted")."""
+    if order is None:
+        return (
+            tag("request/v1")
+            + text(game_id)
+            + u64(k)
+            + text(side or "")
+            + text(commitment)
+            + lp(prev)
+        )
+    return (
+        tag("request/v2")
+        + text(game_id)
+        + u64(k)
+        + text(side or "")
+        + text(commitment)
+        + lp(prev)
+        + text(order)
+    )
+
+
+def order_message(
+    game_id: str, k: int, side: str, command_id: str, command: Mapping[str, Any]
+) -> bytes:
+    """What a side's seat key signs when it gives a command: for this game, this roll, this
+    side and command id, the command exactly as sent (RFC 8785). The roll binds it in time:
+    a host cannot keep a signed order and carry it out later."""
+    return (
+        tag("order/v1")
+        + text(game_id)
+        + u64(k)
+        + text(side)
+        + text(command_id)
+        + lp(canonical(command))
+    )
+
+
+def order_digest(signature: str) -> str:
+    """What a roll request quotes of a side's signature: enough for the side's page to know
+    its own order, nothing for the other side (the signature stays the host's until the
+    game ends: under the side's public key it would let anyone test a guess at the
+    command)."""
+    return sha256(tag("order-digest/v1"), bytes.fromhex(signature)).hex()
 
 
 def shown_content(
@@ -53,8 +122,11 @@ def shown_content(
     }
     if "setup" in fair:
         content["setup"] = fair["setup"]
-    if "chains" in fair:
-        content["chains"] = fair["chains"]
+    # Since protocol 4: a side's new seat key, and the digest of the signed order the event
+    # carries out (the page that gave it holds the host to it).
+    for name in ("chains", "keys", "order"):
+        if name in fair:
+            content[name] = fair[name]
     return content
 
 
@@ -147,7 +219,8 @@ def _hex(value: Any, pattern: re.Pattern[str]) -> TypeGuard[str]:
 
 
 def verify_head(public: Any, game_id: str, head: Mapping[str, Any]) -> bool:
-    """Did the host sign ``head`` (``{seq, hash, sig}``, as a page keeps it) with ``public``?
+    """Did the host sign ``head`` (``{seq, hash, sig}``, as a page keeps it, with ``shown``,
+    every side's digest of what it was shown, since protocol 4) with ``public``?
     One spelling only (lowercase hex of exact length, an integer seq): another spelling of a
     valid head would verify, yet not be the receipt the record holds. fair.js's verifyHead
     gives the same answers (tests/server/test_fair_js.py)."""
@@ -156,15 +229,23 @@ def verify_head(public: Any, game_id: str, head: Mapping[str, Any]) -> bool:
         return False
     if not _hex(sig, SIGNATURE):
         return False
+    shown = head.get("shown")
     try:
-        message = head_message(game_id, seq, bytes.fromhex(digest))
+        if shown is None:  # before protocol 4: a head alone
+            message = head_message(game_id, seq, bytes.fromhex(digest))
+        elif isinstance(shown, list) and shown and all(_hex(d, _HEX32) for d in shown):
+            digests = [bytes.fromhex(d) for d in shown]
+            message = head_message_v2(game_id, seq, bytes.fromhex(digest), digests)
+        else:
+            return False
     except UnicodeEncodeError:
         return False  # a lone surrogate in the game id has no UTF-8 form
     return verify(public, message, sig)
 
 
 def verify_request(public: Any, game_id: str, request: Mapping[str, Any]) -> bool:
-    """Did the host sign roll ``request`` (``{k, side, commitment, prev, sig}``) with ``public``?
+    """Did the host sign roll ``request`` (``{k, side, commitment, prev, sig}``, and ``order``
+    since protocol 4) with ``public``?
     As strict as :func:`verify_head`; fair.js's verifyRequest agrees."""
     k, side, commitment = request.get("k"), request.get("side"), request.get("commitment")
     prev, sig = request.get("prev"), request.get("sig")
@@ -172,8 +253,11 @@ def verify_request(public: Any, game_id: str, request: Mapping[str, Any]) -> boo
         return False
     if not (_hex(commitment, _HEX32) and _hex(prev, _HEX32) and _hex(sig, SIGNATURE)):
         return False
+    order = request.get("order")  # since protocol 4: "" or the digest of a side's signature
+    if order is not None and order != "" and not _hex(order, _HEX32):
+        return False
     try:
-        message = request_message(game_id, k, side, commitment, bytes.fromhex(prev))
+        message = request_message(game_id, k, side, commitment, bytes.fromhex(prev), order)
     except UnicodeEncodeError:
         return False  # a lone surrogate in the game id or side has no UTF-8 form
     return verify(public, message, sig)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from ghillie.errors import CHAIN_EXHAUSTED, SECRETS_FULL, Refusal
 from ghillie.events import Event, Open, Place, Remove, Update, event_to_json
@@ -29,18 +29,21 @@ from ghillie.fairness.hashlog import (
     HostKey,
     event_hash,
     genesis,
-    head_message,
+    head_message_v2,
     request_message,
     shown_content,
-    shown_digest,
-    shown_message,
+    shown_digest_v2,
+    shown_salt,
 )
 from ghillie.fairness.roster import FixedRewrite, Roster, Written
 from ghillie.fairness.stream import StreamDice, roll_context, roll_key
 from ghillie.state import GameState
 
 HOST = "host"
-VERSION = 3  # 2: rosters blinded afresh for every event; 3: fixed facts prove their write
+# 2: rosters blinded afresh for every event; 3: fixed facts prove their write; 4: rosters
+# re-blinded only where their leaves can be shown, one host signature per event (over the
+# head and each side's salted digest of what it was shown), orders signed by their seats.
+VERSION = 4
 RandomBytes = Callable[[int], bytes]
 
 
@@ -55,6 +58,9 @@ class Request:
     sig: str
     salt: str  # host-private until the game ends
     payload: Any  # host-private: what is committed to
+    # The digest of the signature the side gave its command with (hashlog.order_digest):
+    # "" for the host's own commands and for a side with no key ("host-acted").
+    order: str = ""
 
     def public(self, game_id: str) -> dict[str, Any]:
         return {
@@ -63,6 +69,7 @@ class Request:
             "side": self.side,
             "commitment": self.commitment,
             "prev": self.prev,
+            "order": self.order,
             "sig": self.sig,
         }
 
@@ -151,6 +158,33 @@ def opened(event: Event) -> list[tuple[str, str, str]]:
     ]
 
 
+class Rosters(Protocol):
+    """A side's roster as the ledger uses it: :class:`ghillie.fairness.roster.Roster`, or the
+    version-2 one (:mod:`ghillie.fairness.roster_v2`) the audit checks older records with."""
+
+    slots: dict[tuple[str, str], Written]
+
+    def free_slot(self, choose: int) -> int: ...
+    def write(self, written: Written, value: Any, seq: int) -> None: ...
+    def forget(self, piece: str, seq: int) -> None: ...
+    def seal(self, seq: int, opened: bool) -> str: ...
+    def root(self, seq: int) -> str: ...
+    def opening(self, piece: str, key: str, root_seq: int) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Order:
+    """A command as its side's seat key signed it (hashlog.order_message): the command id,
+    the command exactly as sent, and the signature. Host-private until the game ends."""
+
+    command_id: str
+    command: Mapping[str, Any]
+    sig: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.command_id, "command": dict(self.command), "sig": self.sig}
+
+
 class Ledger:
     def __init__(
         self,
@@ -163,10 +197,13 @@ class Ledger:
         *,
         size: int,
         fixed: frozenset[str],
+        keys: Mapping[str, str | None] | None = None,
+        roster: Callable[[str, str, bytes, int, frozenset[str]], Rosters] = Roster,
     ) -> None:
         """``size`` is every side's roster size, from the scenario
         (:func:`ghillie.fairness.capacity.roster_size`); ``fixed`` the secret keys that never
-        change once written (the ruleset's ``fixed_secrets``)."""
+        change once written (the ruleset's ``fixed_secrets``); ``keys`` each side's seat
+        key (the public key its orders are signed with), where it has one from the start."""
         self.game_id = game_id
         self.size = size
         self.fixed = fixed
@@ -187,7 +224,12 @@ class Ledger:
         # A side that started a new dice chain (its device lost, or its seat moved): the new
         # chain's anchor and the roll its first element is for, until that event is sealed.
         self.fresh: dict[str, tuple[str, int]] = {}
-        self.rosters = {side: Roster(game_id, side, secrets_.dummy, size, fixed) for side in sides}
+        # Each side's seat key: its orders must carry its signature (None: "host-acted").
+        self.keys: dict[str, str | None] = {side: (keys or {}).get(side) for side in sides}
+        # A side's new seat key (a seat taken, moved or taken over) and the roll from which
+        # its orders are signed with it, until that event is sealed and records it.
+        self.fresh_keys: dict[str, tuple[str, int]] = {}
+        self.rosters = {side: roster(game_id, side, secrets_.dummy, size, fixed) for side in sides}
         self.head = genesis(game_id)
         self.next_k = 0
         self.injected_dice = False  # tests that script their dice; the audit refuses them
@@ -209,6 +251,8 @@ class Ledger:
                 }
                 for p in self.parties
             ],
+            # Each side's seat key at the start (None: the host gives its orders).
+            "seats": {side: self.keys[side] for side in self.sides},
             "roster": self.size,
             "length": self.chain_length,
             **({"dice": "injected"} if self.injected_dice else {}),
@@ -225,12 +269,18 @@ class Ledger:
         size: int,
         fixed: frozenset[str],
     ) -> Ledger:
-        """The ledger of a stored game; sides' anchors come from its first event."""
+        """The ledger of a stored game; sides' anchors and seat keys come from its first
+        event (or, before it is sealed, from the header)."""
         fair = header["fair"]
         anchors = dict(fair.get("anchors", {}))
+        keys = dict(fair.get("seats", {}))
         if first is not None and first.fair is not None:
-            anchors.update({p["party"]: p["anchor"] for p in first.fair["setup"]["parties"]})
-        return cls(game_id, sides, Secrets.from_json(fair), anchors, size=size, fixed=fixed)
+            setup = first.fair["setup"]
+            anchors.update({p["party"]: p["anchor"] for p in setup["parties"]})
+            keys.update(setup.get("seats", {}))
+        return cls(
+            game_id, sides, Secrets.from_json(fair), anchors, size=size, fixed=fixed, keys=keys
+        )
 
     def header(self) -> dict[str, Any]:
         """What the store keeps beside the log (host-private until the game ends)."""
@@ -238,7 +288,7 @@ class Ledger:
 
     def restore(self, before: GameState[Any], event: Event) -> None:
         """Catch up with a stored, sealed event (loading a game, or auditing one): the
-        proofs of when fixed facts were written are rebuilt as the events are replayed."""
+        rosters are rebuilt as the events are replayed."""
         fair = event.fair or {}
         private = fair["private"]
         facts = private["facts"]
@@ -248,22 +298,39 @@ class Ledger:
         for (owner, piece, key, value), w in zip(found, facts, strict=True):
             if (w["side"], w["piece"], w["key"]) != (owner, piece, key):
                 raise ValueError(f"event {event.seq} commits facts out of order")
-            self.rosters[owner].write(Written(piece, key, w["slot"], w["salt"], w["seq"]), value)
-        for owner, piece in removed(before, event):
-            self.rosters[owner].forget(piece)
-        for roster in self.rosters.values():
-            roster.sealed(event.seq)
+            self.rosters[owner].write(
+                Written(piece, key, w["slot"], w["salt"], w["seq"]), value, event.seq
+            )
+        self._seal_rosters(before, event)
         self.last[HOST] = bytes.fromhex(private["host"])
         for side, element in fair["contributions"].items():
             self.last[side] = bytes.fromhex(element)
+        for side, key in (fair.get("keys") or {}).items():
+            self.keys[side] = key
+            self.fresh_keys.pop(side, None)
         self.head = bytes.fromhex(fair["hash"])
         self.next_k = event.seq + 1
 
+    def _seal_rosters(self, before: GameState[Any], event: Event) -> dict[str, str]:
+        """Every side's root for ``event``, once its writes are in: removed pieces give their
+        slots back, and a roster whose facts the event opens is blinded afresh."""
+        for owner, piece in removed(before, event):
+            self.rosters[owner].forget(piece, event.seq)
+        opens = {
+            before.pieces[piece].owner
+            for _, piece, key in opened(event)
+            if (piece, key) in self.rosters[before.pieces[piece].owner].slots
+        }
+        return {side: self.rosters[side].seal(event.seq, side in opens) for side in self.sides}
+
     # --- rolls ----------------------------------------------------------------------------
 
-    def request(self, side: str | None, payload: Any, *, sign: bool = True) -> Request:
+    def request(
+        self, side: str | None, payload: Any, *, sign: bool = True, order: str = ""
+    ) -> Request:
         """Ask for roll ``k`` for ``payload``. Unsigned when no page will be asked (every
-        chain is the host's): a signature then proves nothing to anyone."""
+        chain is the host's): a signature then proves nothing to anyone. ``order`` is the
+        digest of the side's signature on its command (hashlog.order_digest), if signed."""
         k = self.next_k
         if k >= self.chain_length:
             # Every party fixed this many elements at the start; new anchors mid-game are
@@ -275,9 +342,9 @@ class Ledger:
             tag("request-salt/v1"), lp(self.secrets.host_seed), u64(k), lp(canonical(payload))
         )
         commitment = commit("request", self.game_id, side or "", k, payload, salt)
-        message = request_message(self.game_id, k, side, commitment, self.head)
+        message = request_message(self.game_id, k, side, commitment, self.head, order)
         sig = self.key.sign(message) if sign else ""
-        return Request(k, side, commitment, self.head.hex(), sig, salt.hex(), payload)
+        return Request(k, side, commitment, self.head.hex(), sig, salt.hex(), payload, order)
 
     def held(self, party: str, k: int) -> bytes | None:
         chain = self.chains.get(party)
@@ -307,6 +374,28 @@ class Ledger:
             self.fresh.pop(side, None)
         else:
             self.fresh[side] = (anchor, from_k)
+
+    def new_key(self, side: str, key: str, from_k: int) -> None:
+        """``side``'s orders from roll ``from_k`` on are signed with seat key ``key``.
+        Before event 0 is sealed it is simply the side's key in the set-up; later, the event
+        ``from_k`` records it (``fair.keys``), and every order from that event on must carry
+        its signature."""
+        if side not in self.sides:
+            raise ValueError(f"{side} is no side of this game")
+        if from_k < self.next_k:
+            raise ValueError(f"roll {from_k} is over: a new key starts with a later one")
+        if from_k == 0:
+            self.keys[side] = key
+            self.fresh_keys.pop(side, None)
+        else:
+            self.fresh_keys[side] = (key, from_k)
+
+    def key_for(self, side: str, k: int) -> str | None:
+        """The seat key ``side``'s order for roll ``k`` must be signed with (None: none)."""
+        fresh = self.fresh_keys.get(side)
+        if fresh is not None and fresh[1] <= k:
+            return fresh[0]
+        return self.keys.get(side)
 
     def dice(self, request: Request, elements: Mapping[str, bytes]) -> StreamDice:
         key = roll_key([elements[p] for p in self.parties])
@@ -354,8 +443,14 @@ class Ledger:
         request: Request,
         elements: Mapping[str, bytes],
         ids: list[str],
+        order: Order | None = None,
+        *,
+        sign: bool = True,
     ) -> Event:
-        """Commit, open, chain and sign ``event``; advance to the next roll."""
+        """Commit, open, chain and sign ``event``; advance to the next roll. ``order`` is
+        the side's signed command, if it gave it signed. With ``sign`` False the head is
+        left for :meth:`sign` to sign (the server does it on its writer thread, off the
+        event loop, just before the event is written)."""
         assert request.k == self.next_k == event.seq
         self.check_room(before, event)
         openings: dict[str, list[dict[str, Any]]] = {}
@@ -373,58 +468,85 @@ class Ledger:
             # last changed (a sniper's true marker moved covertly, say). The fresh salt
             # makes every write a new commitment, and the root binds it in time.
             w = Written(piece, key, slot, self.random_bytes(32).hex(), 0)
-            roster.write(w, value)
+            roster.write(w, value, event.seq)
             written.append({"side": owner, **w.to_json()})
-        for owner, piece in removed(before, event):
-            self.rosters[owner].forget(piece)
-        roots = {side: self.rosters[side].root(event.seq) for side in self.sides}
-        for roster in self.rosters.values():
-            roster.sealed(event.seq)  # after the root: its leaves are computed once
+        roots = self._seal_rosters(before, event)
+        private: dict[str, Any] = {
+            "host": elements[HOST].hex(),
+            "salt": request.salt,
+            "facts": written,
+            "ids": ids,
+        }
         fair: dict[str, Any] = {
             "request": request.commitment,
             "contributions": {p: elements[p].hex() for p in self.sides},
             "roots": roots,
             "openings": openings,
-            "private": {
-                "host": elements[HOST].hex(),
-                "salt": request.salt,
-                "facts": written,
-                "ids": ids,
-            },
+            "private": private,
         }
+        if order is not None:
+            fair["order"] = request.order
+            private["order"] = order.to_json()
         if event.seq == 0:
             fair["setup"] = self.setup()
         chains = {s: a for s, (a, k) in sorted(self.fresh.items()) if k == event.seq}
         if chains:
             fair["chains"] = chains
+        keys = {s: key for s, (key, k) in sorted(self.fresh_keys.items()) if k == event.seq}
+        if keys:
+            fair["keys"] = keys
         sealed = replace(event, fair=fair)
         digest = event_hash(self.head, hashed(event_to_json(sealed)))
-        sig = self.key.sign(head_message(self.game_id, event.seq, digest))
-        fair = {**fair, "hash": digest.hex(), "sig": sig}
-        fair["shown"] = {
-            side: self.key.sign(
-                shown_message(
-                    self.game_id,
-                    event.seq,
-                    side,
-                    shown_digest(shown_content(event.seq, fair, event.told.get(side, ()), side)),
-                )
-            )
-            for side in self.sides
-        }
-        sealed = replace(sealed, fair=fair)
+        fair["hash"] = digest.hex()
+        fair["sig"] = ""
+        # What each side is shown of the event, salted (so that no side can test a guess at
+        # another's lines from its digest), under the one signature of the head.
+        fair["shown"] = {}
+        for side in self.sides:
+            salt = shown_salt(self.secrets.dummy, side, event.seq)
+            content = shown_content(event.seq, fair, event.told.get(side, ()), side)
+            fair["shown"][side] = {
+                "salt": salt.hex(),
+                "digest": shown_digest_v2(salt, content).hex(),
+            }
+        if sign:
+            self.sign(sealed)
         self.head = digest
         for party in self.parties:
             self.last[party] = elements[party]
         for side in chains:
             del self.fresh[side]
+        for side, key in keys.items():
+            self.keys[side] = key
+            del self.fresh_keys[side]
         self.next_k += 1
         return sealed
 
+    def sign(self, event: Event) -> None:
+        """Sign ``event``'s head and what each side was shown of it (thread-safe: it only
+        reads the event and the key, which OpenSSL signs with, letting go of the GIL)."""
+        fair = event.fair
+        assert isinstance(fair, dict)
+        digests = [bytes.fromhex(fair["shown"][side]["digest"]) for side in self.sides]
+        message = head_message_v2(self.game_id, event.seq, bytes.fromhex(fair["hash"]), digests)
+        fair["sig"] = self.key.sign(message)
+
+
+def head_receipt(seq: int, fair: Mapping[str, Any], sides: tuple[str, ...]) -> dict[str, Any]:
+    """The receipt a side's page keeps of a sealed event (fairplay.js does the same from its
+    view): the head, its signature and every side's digest of what it was shown, in the
+    game's side order, which is what the signature covers."""
+    return {
+        "seq": seq,
+        "hash": fair["hash"],
+        "sig": fair["sig"],
+        "shown": [fair["shown"][side]["digest"] for side in sides],
+    }
+
 
 def hashed(event_json: Mapping[str, Any]) -> dict[str, Any]:
-    """The part of an event's JSON its hash covers: all but its own hash and signatures
-    (the per-side ``shown`` ones sign that hash, so they come after it)."""
+    """The part of an event's JSON its hash covers: all but its own hash, its signature and
+    what each side was shown of it (which the signature covers with the hash)."""
     out = dict(event_json)
     fair = out.get("fair")
     if isinstance(fair, Mapping):

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ghillie import clock, engine, registry
 from ghillie.dice.source import DiceSource
 from ghillie.events import Event
-from ghillie.fairness.ledger import Ledger, Request
+from ghillie.fairness.ledger import Ledger, Order, Request
 from ghillie.ids import IdSource
 from ghillie.scenario import Scenario
 from ghillie.state import GameState
@@ -71,12 +72,13 @@ def create(
     elements: Mapping[str, bytes] | None = None,
     dice: DiceSource | None = None,
     request: Request | None = None,
+    *,
+    sign: bool = True,
 ) -> tuple[Event, GameState[Any]]:
     request = request or ledger.request(None, scenario_payload(scenario), sign=False)
     empty = engine.replay(scenario, [])
-    return _sealed(
-        ledger, empty, request, elements, dice, ids, lambda d, i: engine.create(scenario, d, i)
-    )
+    ruled = _rule(ledger, request, elements, dice, ids, lambda d, i: engine.create(scenario, d, i))
+    return seal(ledger, empty, request, ruled, sign=sign)
 
 
 def apply(
@@ -89,38 +91,75 @@ def apply(
     dice: DiceSource | None = None,
     request: Request | None = None,
     now: str | None = None,
+    *,
+    order: Order | None = None,
+    sign: bool = True,
 ) -> tuple[Event, GameState[Any]]:
     """Rule on ``raw`` fairly (``side`` None: the host's time-out). ``request`` is the one
     the parties answered, if they were asked already (the server); otherwise it is made
     here and host-held chains answer. ``now`` is the time to rule at (ghillie.clock);
-    by default the host's clock, read as the command is ruled on."""
+    by default the host's clock, read as the command is ruled on. ``order`` is the command
+    as its side's seat key signed it, if it did."""
     request = request or ledger.request(side, command_payload(state, raw, side), sign=False)
+    ruled = rule(ledger, state, side, raw, ids, request, elements, dice, now)
+    return seal(ledger, state, request, ruled, order=order, sign=sign)
+
+
+@dataclass(frozen=True)
+class Ruled:
+    """An event ruled on and not yet sealed, the state after it and the ids it drew."""
+
+    event: Event
+    after: GameState[Any]
+    ids: list[str]
+    elements: Mapping[str, bytes]
+
+
+def rule(
+    ledger: Ledger,
+    state: GameState[Any],
+    side: str | None,
+    raw: Mapping[str, Any],
+    ids: IdSource,
+    request: Request,
+    elements: Mapping[str, bytes] | None = None,
+    dice: DiceSource | None = None,
+    now: str | None = None,
+) -> Ruled:
+    """The ruling alone, with the roll's dice and recorded ids: it only reads the ledger, so
+    the server runs it off its event loop (a long ruling must not hold every other game)."""
     at = now or clock.now()
-    return _sealed(
-        ledger,
-        state,
-        request,
-        elements,
-        dice,
-        ids,
-        lambda d, i: engine.apply(state, side, raw, d, i, at),
+    return _rule(
+        ledger, request, elements, dice, ids, lambda d, i: engine.apply(state, side, raw, d, i, at)
     )
 
 
-def _sealed(
+def _rule(
     ledger: Ledger,
-    before: GameState[Any],
     request: Request,
     elements: Mapping[str, bytes] | None,
     dice: DiceSource | None,
     ids: IdSource,
-    rule: Callable[[DiceSource, IdSource], tuple[Event, GameState[Any]]],
-) -> tuple[Event, GameState[Any]]:
-    """Rule with the roll's dice and recorded ids, then seal the event."""
+    rule_: Callable[[DiceSource, IdSource], tuple[Event, GameState[Any]]],
+) -> Ruled:
     given = ledger.elements_for(request.k, elements)
     recording = RecordingIds(ids)
-    event, after = rule(dice or ledger.dice(request, given), recording)
-    return ledger.seal(before, event, request, given, recording.drawn), after
+    event, after = rule_(dice or ledger.dice(request, given), recording)
+    return Ruled(event, after, recording.drawn, given)
+
+
+def seal(
+    ledger: Ledger,
+    before: GameState[Any],
+    request: Request,
+    ruled: Ruled,
+    *,
+    order: Order | None = None,
+    sign: bool = True,
+) -> tuple[Event, GameState[Any]]:
+    """Seal a ruled event (``sign`` False: its head is signed later, ``Ledger.sign``)."""
+    sealed = ledger.seal(before, ruled.event, request, ruled.elements, ruled.ids, order, sign=sign)
+    return sealed, ruled.after
 
 
 def trial(

@@ -1,41 +1,45 @@
-"""Each side's secrets as a fixed number of leaves, blinded afresh for every event: one
-published root per side per event, and openings that tell nothing but the opened fact.
+"""Each side's secrets as a fixed number of blinded leaves: one published root per side per
+event, and openings that tell nothing but the opened fact (roster v3, protocol version 4).
 
 Every secret fact a side holds — one ``(piece, key)`` of a piece's secret part — is a salted
 commitment ``C`` (``commit("fact", ...)``) to ``{"piece", "key", "value"}``, kept in one of
-the roster's ``size`` slots (the size comes from the scenario, :mod:`ghillie.fairness.capacity`);
-an empty slot holds a fixed filler. For event ``s`` every slot ``i`` becomes a leaf
-``H(tag, blind(s, i), C_i)``, with a blinding value drawn for that event and slot from a key
-the host keeps until the game ends; the leaves are sorted and the published root hashes them
-all. Because every leaf is blinded anew at every event:
+the roster's ``size`` slots (the size comes from the scenario,
+:mod:`ghillie.fairness.capacity`); an empty slot holds a fixed filler. Slot ``i`` is the
+leaf ``H(tag, blind, C_i)`` under a blinding value drawn for that slot from a key the host
+keeps until the game ends; the leaves are kept sorted. Each event ``s`` publishes
 
-- the roots and the leaves of two events share nothing, whether or not any secret changed
-  between them (a real covert move and a bluff look the same, SW-R36);
-- the sorted order says nothing of which slot a fact sits in, nor how many slots are real.
+    root(s) = H(tag, game, side, s, size, nonce(s), H(sorted leaves))
 
-When a rule reveals a piece, the host opens the revealed facts to the other sides: the
-fact's value and salt, its blinding value, and the sorted leaves of the root published the
-event before. The receiving page checks it at once (:func:`check_opening`): the fact's leaf
-is among them and they hash to the root. An opening carries every leaf of that root, so its
-size is fixed by the scenario and two openings of one event carry the same leaves: nothing
-in them depends on where the facts sit. (A Merkle path would be shorter, but two paths of
-one tree share the nodes above where they meet, and where they meet depends on the slots:
-docs/fairness.md.)
+where ``nonce(s)`` is drawn for that event from the same key. So a root never repeats and
+says nothing, whether or not any leaf changed: nobody can hash a candidate leaf list into
+it without that event's nonce.
+
+The leaves themselves are shown only in an opening (every leaf of the root published the
+event before, with that root's nonce) and in the proof of when a fixed fact was written
+(every leaf of the root of its write event). Two shown lists must share no leaf, or the
+leaves they share would tell which slots did *not* change between them (a covert move from
+a bluff, SW-R36). Version 2 blinded every leaf afresh at every event, which costs a hash per
+slot per side per event; version 3 keeps the leaves between events and blinds afresh only
+where a list can be shown:
+
+- a slot written (or emptied) at event ``s`` gets a leaf under a blinding value of ``s``;
+- every slot is blinded afresh at event ``s`` (``reblind``) when ``s`` opens one of the
+  side's facts (so the list of ``s − 1`` it shows is never seen again), and when ``s − 1``
+  wrote a fixed fact (so the list of that write, which its openings will show, is never
+  seen again either). Both are public: an opening is shown, and a fixed fact is written
+  only by events whose nature everyone sees (``Ruleset.fixed_secrets``).
+
+The sorted order says nothing of which slot a fact sits in, nor how many slots are real.
 
 Facts are committed with seq 0, so an opening does not tell when its fact was written. For
-the facts a ruleset declares fixed once written (``Ruleset.fixed_secrets``: an ambush's
-square, what a marker hides), the event that wrote it is public anyway, and a side wants it
-proved: that the square was fixed before it moved. The roster keeps, for each such fact, its
-blinding value at the event ``W`` that wrote it and the sorted leaves of ``W``'s root, and
-every opening of it carries them as ``written``: the same leaf, among the leaves of the root
-published at ``W`` (:func:`check_opening` with that root). Whether an opening carries
-``written`` depends on its key alone, never on a value. Writing such a fact a second time is
-a bug (:class:`FixedRewrite`).
+the facts a ruleset declares fixed once written (an ambush's square, what a marker hides),
+every opening carries ``written``: the blinding value, nonce and leaves of the root of the
+event ``W`` that wrote it. Writing such a fact a second time is a bug (:class:`FixedRewrite`).
 """
 
 from __future__ import annotations
 
-import hashlib
+import bisect
 import hmac
 import itertools
 from dataclasses import dataclass
@@ -45,35 +49,41 @@ from ghillie.fairness.commitment import commit
 from ghillie.fairness.encoding import lp, sha256, tag, text, u32, u64
 
 HASH = 32
-_LEAF = tag("leaf/v2")
+_LEAF = tag("leaf/v3")
 _EMPTY = sha256(tag("empty/v2"))
-_LEAF_HEAD = _LEAF + u32(HASH)  # = _LEAF + lp(blind) up to the blind itself
-_LEAF_MID = u32(HASH)
-# The hash state after _LEAF_HEAD, copied for every leaf: one copy and two updates cost less
-# than joining the leaf's bytes first (about 80 µs a root of 128 slots against 98).
-_LEAF_STATE = hashlib.sha256(_LEAF_HEAD)
-_EMPTY_TAIL = _LEAF_MID + _EMPTY
+_LEAVES = tag("leaves/v3")
+_ROSTER = tag("roster/v3")
+_BLIND = tag("blind/v3")
+_NONCE = tag("nonce/v3")
 
 
-def blind_stream(dummy_key: bytes, side: str, seq: int, size: int) -> bytes:
-    """Event ``seq``'s blinding values, slot by slot, 32 bytes each: one SHAKE256 stream."""
-    stream = hashlib.shake_256(tag("blind/v2") + lp(dummy_key) + text(side) + u64(seq))
-    return stream.digest(HASH * size)
+def blind(dummy_key: bytes, side: str, seq: int, slot: int) -> bytes:
+    """The blinding value drawn at event ``seq`` for ``slot``."""
+    return sha256(_BLIND, lp(dummy_key), text(side), u64(seq), u32(slot))
 
 
-def leaf(blind: bytes, digest: bytes) -> bytes:
-    return sha256(_LEAF, lp(blind), lp(digest))
+def nonce(dummy_key: bytes, side: str, seq: int) -> bytes:
+    """The nonce of ``side``'s root at event ``seq``: secret until an opening shows it."""
+    return sha256(_NONCE, lp(dummy_key), text(side), u64(seq))
 
 
-def published_root(game_id: str, side: str, seq: int, leaves: list[bytes]) -> str:
-    return _root(game_id, side, seq, b"".join(leaves))
+def leaf(blind_: bytes, digest: bytes) -> bytes:
+    return sha256(_LEAF, lp(blind_), lp(digest))
 
 
-def _root(game_id: str, side: str, seq: int, joined: bytes) -> str:
-    """The root over sorted leaves joined in one bytes object (one hash of one buffer:
-    this runs for every side at every event)."""
-    head = tag("roster/v2") + text(game_id) + text(side) + u64(seq) + u32(len(joined) // HASH)
-    return hashlib.sha256(head + joined).hexdigest()
+def leaves_hash(joined: bytes) -> bytes:
+    """The hash of a sorted leaf list, its leaves joined."""
+    return sha256(_LEAVES, joined)
+
+
+def root_of(game_id: str, side: str, seq: int, size: int, nonce_: bytes, hashed: bytes) -> str:
+    return sha256(
+        _ROSTER, text(game_id), text(side), u64(seq), u32(size), lp(nonce_), lp(hashed)
+    ).hex()
+
+
+def published_root(game_id: str, side: str, seq: int, nonce_: bytes, leaves: list[bytes]) -> str:
+    return root_of(game_id, side, seq, len(leaves), nonce_, leaves_hash(b"".join(leaves)))
 
 
 def fact_payload(piece: str, key: str, value: Any) -> dict[str, Any]:
@@ -119,26 +129,19 @@ class FixedRewrite(ValueError):
 
 
 @dataclass(frozen=True)
-class _WrittenAt:
-    """Host-private: the event that wrote a fixed fact, its blinding value then and the
-    sorted leaves of that event's root, joined (one bytes object, shared by every fixed fact
-    the event wrote for the side: ``32 × size`` bytes)."""
+class _Shown:
+    """One root's leaves as a proof shows them: its event, nonce and sorted leaves joined
+    (one bytes object, shared by every fixed fact one event wrote for the side)."""
 
     seq: int
-    blind: bytes
+    nonce: bytes
     leaves: bytes
-
-    def to_json(self) -> dict[str, Any]:
-        leaves = self.leaves
-        return {
-            "seq": self.seq,
-            "blind": self.blind.hex(),
-            "leaves": [leaves[i : i + HASH].hex() for i in range(0, len(leaves), HASH)],
-        }
 
 
 class Roster:
-    """One side's slots. A write costs one hash; each event's root costs ``size`` + 1."""
+    """One side's slots. An event that writes nothing costs two short hashes (its nonce and
+    its root); a write one leaf and the hash of the sorted list; blinding afresh one leaf
+    per slot."""
 
     def __init__(
         self,
@@ -155,16 +158,21 @@ class Roster:
         self.size = size
         self.fixed = fixed
         self._dummy_key = dummy_key
-        # Each slot's commitment, as the end of its leaf's input (lp(digest)): the part of a
-        # leaf that changes only when the slot is written, not at every event.
-        self._tails = [_EMPTY_TAIL] * size
+        self._digests = [_EMPTY] * size  # each slot's commitment (the filler when empty)
+        self._blind_seq = [0] * size  # the event each slot's blinding value was drawn for
+        self._leaf = [leaf(self._blind(0, i), _EMPTY) for i in range(size)]
+        self._sorted = sorted(self._leaf)
+        self._hashed: bytes | None = None  # the hash of the sorted list, while unchanged
         self.slots: dict[tuple[str, str], Written] = {}
         self.values: dict[tuple[str, str], Any] = {}
-        self.written_at: dict[tuple[str, str], _WrittenAt] = {}
+        # Each fixed fact's proof of its write: its blinding value then, and that root.
+        self.written_at: dict[tuple[str, str], tuple[bytes, _Shown]] = {}
         self._unsealed: list[tuple[str, str]] = []  # fixed facts written, event not sealed
-        # One event's blinding values and sorted leaves, each joined in one bytes object
-        # (two 4 KB objects at 128 slots, not 256 small ones: kept in every live game).
-        self._cached: tuple[int, bytes, bytes] | None = None
+        self._fixed_last = False  # the last event sealed wrote a fixed fact
+        self._seq = -1  # the last event sealed
+
+    def _blind(self, seq: int, slot: int) -> bytes:
+        return blind(self._dummy_key, self.side, seq, slot)
 
     def free_slot(self, choose: int) -> int:
         """The ``choose``-th free slot (``choose`` is random, from the host)."""
@@ -174,7 +182,20 @@ class Roster:
             raise RosterFull(self.side)
         return free[choose % len(free)]
 
-    def write(self, written: Written, value: Any) -> None:
+    def _set(self, slot: int, digest: bytes, seq: int) -> None:
+        """Slot ``slot`` holds ``digest`` from event ``seq`` on, under a blinding value of
+        that event: one leaf out of the sorted list, one in."""
+        old = self._leaf[slot]
+        del self._sorted[bisect.bisect_left(self._sorted, old)]
+        self._digests[slot] = digest
+        self._blind_seq[slot] = seq
+        new = leaf(self._blind(seq, slot), digest)
+        self._leaf[slot] = new
+        bisect.insort(self._sorted, new)
+        self._hashed = None
+
+    def write(self, written: Written, value: Any, seq: int) -> None:
+        """Event ``seq`` writes ``value`` into ``written``'s slot."""
         if not 0 <= written.slot < self.size:
             raise ValueError(f"slot {written.slot} is outside a roster of {self.size}")
         fact = (written.piece, written.key)
@@ -188,76 +209,92 @@ class Roster:
         )
         self.slots[fact] = written
         self.values[fact] = value
-        self._tails[written.slot] = _LEAF_MID + digest
-        self._cached = None
+        self._set(written.slot, digest, seq)
         if written.key in self.fixed:
             self._unsealed.append(fact)
 
-    def sealed(self, seq: int) -> None:
-        """Event ``seq`` is sealed (call it once the event's writes and removals are in):
-        each fixed fact it wrote keeps its blinding value and the leaves of this root."""
-        facts = [f for f in self._unsealed if f in self.slots]
-        self._unsealed = []
-        if not facts:
-            return
-        blind, joined = self._leaves(seq)
-        for fact in facts:
-            self.written_at[fact] = _WrittenAt(seq, _at(blind, self.slots[fact].slot), joined)
-
-    def forget(self, piece: str) -> None:
-        """A removed piece's facts leave the roster; their slots hold the filler again."""
+    def forget(self, piece: str, seq: int) -> None:
+        """A removed piece's facts leave the roster at event ``seq``; their slots hold the
+        filler again."""
         for fact in [f for f in self.slots if f[0] == piece]:
-            self._tails[self.slots.pop(fact).slot] = _EMPTY_TAIL
+            self._set(self.slots.pop(fact).slot, _EMPTY, seq)
             del self.values[fact]
             self.written_at.pop(fact, None)
         self._unsealed = [f for f in self._unsealed if f[0] != piece]
-        self._cached = None
 
-    def _leaves(self, seq: int) -> tuple[bytes, bytes]:
-        """Event ``seq``'s blinding values (by slot) and sorted leaves, each joined, for
-        what is written now (asked for at most twice an event: its root, then the next
-        event's openings)."""
-        if self._cached is None or self._cached[0] != seq:
-            raw = blind_stream(self._dummy_key, self.side, seq, self.size)
-            # leaf() inlined: this runs for every slot of every side at every event.
-            leaves = []
-            for offset, tail in zip(range(0, len(raw), HASH), self._tails, strict=True):
-                h = _LEAF_STATE.copy()
-                h.update(raw[offset : offset + HASH])
-                h.update(tail)
-                leaves.append(h.digest())
-            leaves.sort()
-            self._cached = (seq, raw, b"".join(leaves))
-        return self._cached[1], self._cached[2]
+    def seal(self, seq: int, opened: bool) -> str:
+        """Event ``seq``'s writes and removals are in: its root. ``opened``: the event opens
+        one of this side's facts (its openings show the leaves of ``seq − 1``)."""
+        if opened or self._fixed_last:
+            # The list shown (or to be shown) is never seen again: every leaf anew.
+            for i in range(self.size):
+                self._blind_seq[i] = seq
+                self._leaf[i] = leaf(self._blind(seq, i), self._digests[i])
+            self._sorted = sorted(self._leaf)
+            self._hashed = None
+        root = self.root(seq)
+        facts = [f for f in self._unsealed if f in self.slots]
+        self._unsealed = []
+        self._fixed_last = bool(facts)
+        if facts:
+            shown = self._shown(seq)
+            for fact in facts:
+                slot = self.slots[fact].slot
+                self.written_at[fact] = (self._blind(self._blind_seq[slot], slot), shown)
+        self._seq = seq
+        return root
+
+    def _leaves_hash(self) -> bytes:
+        if self._hashed is None:
+            self._hashed = leaves_hash(b"".join(self._sorted))
+        return self._hashed
 
     def root(self, seq: int) -> str:
-        return _root(self.game_id, self.side, seq, self._leaves(seq)[1])
+        """The root of event ``seq`` over the leaves as they stand."""
+        return root_of(
+            self.game_id,
+            self.side,
+            seq,
+            self.size,
+            nonce(self._dummy_key, self.side, seq),
+            self._leaves_hash(),
+        )
+
+    def _shown(self, seq: int) -> _Shown:
+        return _Shown(seq, nonce(self._dummy_key, self.side, seq), b"".join(self._sorted))
 
     def opening(self, piece: str, key: str, root_seq: int) -> dict[str, Any]:
-        """Everything a client needs to check one fact against the root of ``root_seq``
-        (call it while the roster still holds what it held at ``root_seq``), and for a
-        fixed fact against the root of the event that wrote it too (``written``)."""
+        """Everything a client needs to check one fact against the root of ``root_seq``,
+        the last event sealed (call it before the opening event's writes), and for a fixed
+        fact against the root of the event that wrote it too (``written``)."""
+        if root_seq != self._seq:
+            raise ValueError(f"an opening is against the root of event {self._seq}")
         written = self.slots[(piece, key)]
-        blind, leaves = self._leaves(root_seq)
+        slot = written.slot
         out: dict[str, Any] = {
             "side": self.side,
             "piece": piece,
             "key": key,
             "value": self.values[(piece, key)],
             "salt": written.salt,
-            "blind": _at(blind, written.slot).hex(),
-            "root_seq": root_seq,
-            "leaves": [_at(leaves, i).hex() for i in range(len(leaves) // HASH)],
+            "blind": self._blind(self._blind_seq[slot], slot).hex(),
+            **_proof(self._shown(root_seq)),
         }
+        out["root_seq"] = out.pop("seq")
         if key in self.fixed:
             # By key alone: every opening of a fixed key has it, whatever its value.
-            out["written"] = self.written_at[(piece, key)].to_json()
+            blind_, shown = self.written_at[(piece, key)]
+            out["written"] = {"blind": blind_.hex(), **_proof(shown)}
         return out
 
 
-def _at(joined: bytes, i: int) -> bytes:
-    """The ``i``-th 32-byte value of a joined run of them."""
-    return joined[i * HASH : (i + 1) * HASH]
+def _proof(shown: _Shown) -> dict[str, Any]:
+    joined = shown.leaves
+    return {
+        "seq": shown.seq,
+        "nonce": shown.nonce.hex(),
+        "leaves": [joined[i : i + HASH].hex() for i in range(0, len(joined), HASH)],
+    }
 
 
 def check_opening(
@@ -311,20 +348,23 @@ def _leads(
     size: int,
 ) -> bool:
     """Is the fact's leaf under ``proof``'s blinding value among its leaves, and do they
-    hash to ``root``, the root of event ``seq``?"""
-    blind = bytes.fromhex(proof["blind"])
+    hash, with its nonce, to ``root``, the root of event ``seq``?"""
+    blind_ = bytes.fromhex(proof["blind"])
+    nonce_ = bytes.fromhex(proof["nonce"])
     leaves = [bytes.fromhex(x) for x in proof["leaves"]]
-    if len(blind) != HASH or len(leaves) != size or any(len(x) != HASH for x in leaves):
+    if len(blind_) != HASH or len(nonce_) != HASH or len(leaves) != size:
+        return False
+    if any(len(x) != HASH for x in leaves):
         return False
     if any(a >= b for a, b in itertools.pairwise(leaves)):
         return False  # sorted, no repeats: one list for one root
-    if leaf(blind, digest) not in leaves:
+    if leaf(blind_, digest) not in leaves:
         return False
-    again = published_root(game_id, opening["side"], seq, leaves)
+    again = published_root(game_id, opening["side"], seq, nonce_, leaves)
     return hmac.compare_digest(again, root)
 
 
 _OPENING_FIELDS = frozenset(
-    ("side", "piece", "key", "value", "salt", "blind", "root_seq", "leaves")
+    ("side", "piece", "key", "value", "salt", "blind", "root_seq", "nonce", "leaves")
 )
-_WRITTEN_FIELDS = frozenset(("seq", "blind", "leaves"))
+_WRITTEN_FIELDS = frozenset(("seq", "blind", "nonce", "leaves"))

@@ -36,13 +36,18 @@ class Party(_Strict):
     held: bool
 
 
-class Setup(_Strict):
+class SetupV3(_Strict):
     version: int
     key: Hex32
     parties: list[Party]
     roster: int
     length: int
     dice: Literal["injected"] | None = None
+
+
+class Setup(SetupV3):
+    # Each side's seat key at the start: its orders carry its signature (null: host-acted).
+    seats: dict[str, Hex32 | None]
 
 
 class Fact(_Strict):
@@ -54,23 +59,39 @@ class Fact(_Strict):
     seq: int
 
 
-class Private(_Strict):
+class PrivateV3(_Strict):
     host: Hex32
     salt: Hex32
     facts: list[Fact]
     ids: list[str]
 
 
-class WrittenAt(_Strict):
+class SignedOrder(_Strict):
+    """A side's command as its seat key signed it (hashlog.order_message)."""
+
+    id: Named
+    command: dict[str, Any]
+    sig: Hex64
+
+
+class Private(PrivateV3):
+    order: SignedOrder | None = None
+
+
+class WrittenAtV3(_Strict):
     """When a fact that never changes was written: its blinding value and the leaves of the
-    root published then (ghillie.fairness.roster)."""
+    root published then (ghillie.fairness.roster_v2)."""
 
     seq: int
     blind: Hex32
     leaves: list[Hex32]
 
 
-class Opening(_Strict):
+class WrittenAt(WrittenAtV3):
+    nonce: Hex32  # the nonce of that root (ghillie.fairness.roster)
+
+
+class OpeningV3(_Strict):
     # The value is any JSON: it is compared whole with the one recomputed, as is the rest.
     side: str
     piece: str
@@ -80,23 +101,50 @@ class Opening(_Strict):
     blind: Hex32
     root_seq: int
     leaves: list[Hex32]
-    written: WrittenAt | None = None  # only for the ruleset's fixed facts, and never null
+    written: WrittenAtV3 | None = None  # only for the ruleset's fixed facts, and never null
 
 
-class Fair(_Strict):
+class Opening(OpeningV3):
+    nonce: Hex32
+    written: WrittenAt | None = None
+
+
+class FairV3(_Strict):
     request: Hex32
     contributions: dict[str, Hex32]
     roots: dict[str, Hex32]
-    openings: dict[str, list[Opening]]  # and compared whole with the ones recomputed
-    private: Private
-    setup: Setup | None = None
+    openings: dict[str, list[OpeningV3]]  # and compared whole with the ones recomputed
+    private: PrivateV3
+    setup: SetupV3 | None = None
     chains: dict[str, Hex32] | None = None  # sides whose new dice chain starts here
     hash: Hex32
     sig: Hex64
     shown: dict[str, Hex64]
 
 
-class EventForm(_Strict):
+class ShownTo(_Strict):
+    """A side's salted digest of what it was shown of an event (signed with the head)."""
+
+    salt: Hex32
+    digest: Hex32
+
+
+class Fair(_Strict):
+    request: Hex32
+    order: Hex32 | None = None  # the digest of the signed order the event carries out
+    contributions: dict[str, Hex32]
+    roots: dict[str, Hex32]
+    openings: dict[str, list[Opening]]  # and compared whole with the ones recomputed
+    private: Private
+    setup: Setup | None = None
+    chains: dict[str, Hex32] | None = None  # sides whose new dice chain starts here
+    keys: dict[str, Hex32] | None = None  # sides whose new seat key starts here
+    hash: Hex32
+    sig: Hex64
+    shown: dict[str, ShownTo]
+
+
+class EventFormV3(_Strict):
     # The ruling itself (command, effects, rolls, told) is compared with the replay's.
     seq: int
     side: str | None
@@ -105,7 +153,11 @@ class EventForm(_Strict):
     rolls: list[dict[str, Any]]
     told: dict[str, list[dict[str, Any]]]
     at: str | None = None  # the host's time, for an event whose ruling read it
-    fair: Fair
+    fair: FairV3
+
+
+class EventForm(EventFormV3):
+    fair: Fair  # type: ignore[assignment]
 
 
 class Secrets(_Strict):
@@ -124,19 +176,27 @@ class RecordForm(_Strict):
     receipts: dict[str, dict[str, Any]] | None = None
 
 
-class Head(_Strict):
+class HeadV3(_Strict):
     seq: int
     hash: str  # the spelling of hash and sig is the signature check's to judge
     sig: str
 
 
-class Asked(_Strict):
+class Head(HeadV3):
+    shown: list[str]  # every side's digest of what it was shown, signed with the head
+
+
+class AskedV3(_Strict):
     game: str
     k: int
     side: Named | None  # null for event 0, as the page writes it; never "" (it signs the same)
     commitment: str
     prev: str
     sig: str
+
+
+class Asked(AskedV3):
+    order: str  # the digest of the signed order it is for ("" for none)
 
 
 class Shown(_Strict):
@@ -147,18 +207,37 @@ class Shown(_Strict):
     sig: str
 
 
-class Receipts(_Strict):
+class ReceiptsV3(_Strict):
     """What a side's page keeps: the host's key, and every head and request it was shown."""
 
     # The host's signature on what the page was shown of each event (older pages kept none).
     shown: list[Shown] = []
     key: str
-    heads: list[Head]
-    requests: list[Asked]
+    heads: list[HeadV3]
+    requests: list[AskedV3]
     anchor: Hex32 | None = None  # the anchor of the chain the page held, if it held one
     # The roll that chain's first element is for: a page that took a seat over with a new
     # chain (docs/fairness.md, "Seats"); absent for the chain of the set-up.
     chain_from: int | None = None
+
+
+class Receipts(_Strict):
+    """What a side's page keeps since protocol 4: the host's key, every head (with every
+    side's digest of what it was shown) and request it was shown, and its seat key."""
+
+    key: str
+    heads: list[Head]
+    requests: list[Asked]
+    anchor: Hex32 | None = None  # the anchor of the chain the page held, if it held one
+    chain_from: int | None = None
+    seat: Hex32 | None = None  # the public seat key its orders were signed with
+
+
+def forms(version: int) -> tuple[type[BaseModel], type[BaseModel]]:
+    """The form of each event, and of a page's receipts, in a record of ``version``."""
+    if version >= 4:
+        return EventForm, Receipts
+    return EventFormV3, ReceiptsV3
 
 
 _WORDS = {

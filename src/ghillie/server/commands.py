@@ -161,7 +161,14 @@ class Commands:
                     payload = referee.command_payload(game.state, raw, observer)
                     request = ledger.request(observer, payload, sign=False)
                     ruled = referee.apply(
-                        ledger, game.state, observer, raw, self.ids, held, request=request
+                        ledger,
+                        game.state,
+                        observer,
+                        raw,
+                        self.ids,
+                        held,
+                        request=request,
+                        sign=False,
                     )
                 else:
                     referee.trial(ledger, game.state, observer, raw, self.ids)
@@ -300,7 +307,12 @@ class Commands:
         try:
             if pending.raw is None:  # the game's creation (a time-out has no side either)
                 event, state = referee.create(
-                    ledger, game.scenario, self.ids, pending.elements, request=pending.request
+                    ledger,
+                    game.scenario,
+                    self.ids,
+                    pending.elements,
+                    request=pending.request,
+                    sign=False,
                 )
             else:
                 event, state = referee.apply(
@@ -311,6 +323,7 @@ class Commands:
                     self.ids,
                     pending.elements,
                     request=pending.request,
+                    sign=False,
                 )
         except Refusal as refusal:
             # The trial accepted it; only dice could change that, and no rule refuses on
@@ -347,8 +360,11 @@ class Commands:
             game.game_id, game.state.seq, [event], said, resolves=pending.stored, seat=seat
         )
         game.writing = event.seq
+        ledger = game.ledger
+        assert ledger is not None
         try:
-            await self.committer.commit(append)
+            # The head is signed on the writer thread, just before the write (off the loop).
+            await self.committer.commit(append, lambda: ledger.sign(event))
         except Exception as exc:
             # The ledger has sealed an event that is not stored: start again from the store.
             if isinstance(exc, UnknownGame):

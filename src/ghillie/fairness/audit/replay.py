@@ -1,0 +1,236 @@
+"""The audit's replay of a record, event by event: the roll of each event from every party's
+element (check 3), its command ruled on again (check 4, held to its side's seat key since
+protocol 4) and each side's roster rebuilt (check 5)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ghillie import engine
+from ghillie.errors import Refusal
+from ghillie.events import Event, event_to_json
+from ghillie.fairness import roster, roster_v2, strict
+from ghillie.fairness.audit import commitments, orders
+from ghillie.fairness.audit.report import Report, fail
+from ghillie.fairness.capacity import fixed_secrets, roster_size
+from ghillie.fairness.chains import LENGTH, links
+from ghillie.fairness.commitment import opens
+from ghillie.fairness.ledger import HOST, Ledger, Secrets, opened
+from ghillie.fairness.referee import ReplayIds, scenario_payload
+from ghillie.fairness.signatures import Signatures
+from ghillie.fairness.stream import StreamDice, roll_context, roll_key
+from ghillie.scenario import Scenario
+from ghillie.state import GameState, Phase
+
+
+class Replay:
+    """A record's game, ruled on again from its first event."""
+
+    def __init__(
+        self,
+        report: Report,
+        record: Mapping[str, Any],
+        scenario: Scenario,
+        secrets: Secrets,
+        anchors: Mapping[str, str],
+        queued: Signatures,
+    ) -> None:
+        self.report = report
+        self.record = record
+        self.game_id: str = record["game"]
+        self.scenario = scenario
+        self.sides = scenario.side_ids()
+        self.queued = queued
+        setup = record["events"][0]["fair"]["setup"]
+        self.version: int = setup["version"]
+        self.size = roster_size(scenario)
+        legacy = self.version < 4
+        self.check_opening = roster_v2.check_opening if legacy else roster.check_opening
+        self.ledger = Ledger(
+            self.game_id,
+            self.sides,
+            secrets,
+            {s: anchors[s] for s in self.sides},
+            size=self.size,
+            fixed=fixed_secrets(scenario),
+            roster=roster_v2.Roster if legacy else roster.Roster,
+        )
+        self.secrets = secrets
+        self.last = {party: bytes.fromhex(anchors[party]) for party in (HOST, *self.sides)}
+        self.keys = {} if legacy else orders.seats(report, setup, self.sides)
+        self.state: GameState[Any] = engine.replay(scenario, [])
+
+    def run(self, events: list[Event]) -> None:
+        for event in events:
+            self.event(event, events)
+        self.report.over = self.state.phase is Phase.OVER
+
+    def event(self, event: Event, events: list[Event]) -> None:
+        report, sides, fair = self.report, self.sides, event.fair or {}
+        for name in ("contributions", "roots"):
+            if sorted(fair[name]) != sorted(sides):
+                fail(
+                    report,
+                    "record",
+                    event.seq,
+                    f"is not in the form ghillie writes (fair.{name}: not one for each side)",
+                )
+        elements = self.elements(event)
+        command = event.command
+        if self.version >= 4:
+            command = orders.check(report, self.game_id, event, self.keys, self.queued)
+        payload = scenario_payload(self.scenario) if event.seq == 0 else event.command
+        salt = bytes.fromhex(fair["private"]["salt"])
+        if not opens(
+            fair["request"], "request", self.game_id, event.side or "", event.seq, payload, salt
+        ):
+            fail(report, "randomness", event.seq, "the request does not open to this command")
+
+        # 4. replay
+        dice = StreamDice(
+            roll_key([elements[p] for p in (HOST, *sides)]), roll_context(self.game_id, event.seq)
+        )
+        ids = ReplayIds(fair["private"]["ids"])
+        try:
+            if event.seq == 0:
+                again, after = engine.create(self.scenario, dice, ids)
+            else:
+                # The host's time-out has no side; an event ruled at a time replays at it.
+                again, after = engine.apply(
+                    self.state, event.side, command or {}, dice, ids, event.at
+                )
+        except (Refusal, LookupError, ValueError, KeyError) as exc:
+            fail(report, "replay", event.seq, f"the rules do not accept it again ({exc})")
+        _same(report, self.record["events"][event.seq], again)
+        report.rolls += sum(1 for r in event.rolls if not r.entered)
+        self.commitments(event, events)
+        self.state = after
+
+    def elements(self, event: Event) -> dict[str, bytes]:
+        """Every party's element for the event's roll, each following its last (check 3)."""
+        fair = event.fair or {}
+        elements = {HOST: bytes.fromhex(fair["private"]["host"])}
+        elements.update({s: bytes.fromhex(fair["contributions"][s]) for s in self.sides})
+        for side, anchor in (fair.get("chains") or {}).items():
+            # A side's new chain (its device lost, or its seat moved): its element for this
+            # roll must follow the new anchor; no roll before changes.
+            if event.seq == 0 or side not in self.sides or side in self.secrets.held:
+                fail(self.report, "record", event.seq, f"it starts a new chain for {side} here")
+            self.last[side] = bytes.fromhex(anchor)
+            self.report.new_chains.append((side, event.seq))
+        for party, element in elements.items():
+            if not links(self.last[party], element):
+                fail(
+                    self.report,
+                    "randomness",
+                    event.seq,
+                    f"{party}'s element does not follow its last",
+                )
+        self.last = elements
+        return elements
+
+    def commitments(self, event: Event, events: list[Event]) -> None:
+        """Every opening shown checks against its roots first, so that a false one is named
+        for what is false in it; then the rosters are rebuilt with the event's writes."""
+        report, ledger, state, fair = self.report, self.ledger, self.state, event.fair or {}
+        for to, shown in fair["openings"].items():
+            for opening in shown:
+                commitments.opening(
+                    report,
+                    self.game_id,
+                    events,
+                    event.seq,
+                    to,
+                    opening,
+                    self.size,
+                    ledger,
+                    self.check_opening,
+                )
+                report.openings += 1
+        called: dict[str, list[dict[str, Any]]] = {}
+        for to, piece, key in opened(event):
+            owner = state.pieces[piece].owner
+            if (piece, key) in ledger.rosters[owner].slots:
+                expected = ledger.rosters[owner].opening(piece, key, event.seq - 1)
+                called.setdefault(to, []).append(expected)
+                if expected not in fair["openings"].get(to, []):
+                    fail(
+                        report,
+                        "commitments",
+                        event.seq,
+                        f"{to} was not shown an opening the rules call for",
+                    )
+        if sum(len(v) for v in fair["openings"].values()) != sum(len(v) for v in called.values()):
+            fail(report, "commitments", event.seq, "it shows openings the rules do not call for")
+        if strict.exact(called) != strict.exact(fair["openings"]):
+            fail(
+                report, "record", event.seq, "its openings are not in the form ghillie writes them"
+            )
+        commitments.slots(report, ledger, event)
+        try:
+            ledger.restore(state, event)
+        except (ValueError, KeyError) as exc:
+            fail(
+                report,
+                "commitments",
+                event.seq,
+                f"its committed facts do not match its writes ({exc})",
+            )
+        for side in self.sides:
+            if ledger.rosters[side].root(event.seq) != fair["roots"].get(side):
+                fail(
+                    report,
+                    "commitments",
+                    event.seq,
+                    f"{side}'s published root does not open to its secrets",
+                )
+
+
+def parties(
+    report: Report, setup: Mapping[str, Any], sides: tuple[str, ...], secrets: Secrets
+) -> dict[str, str]:
+    """Event 0's roll parties, exactly as ghillie writes them: the host, then every side of
+    the scenario once, in its order, each marked held exactly when the host held its chain.
+    Any other list lets the host roll from chains of its own: a side left out (its page
+    answers, its element counts for nothing), or named twice (a page reads the first entry,
+    with its own anchor; a reader of a mapping, the last, with the host's). Checked before
+    any chain is grown: the length is the one every chain has."""
+    parties = setup["parties"]
+    names = [p["party"] for p in parties]
+    if names != [HOST, *sides]:
+        fail(
+            report,
+            "randomness",
+            0,
+            f"the roll parties are {names}, not the host and each side once ({[HOST, *sides]})",
+        )
+    if setup["length"] != LENGTH:
+        fail(report, "randomness", 0, f"its chains are not {LENGTH} elements long")
+    if not parties[0]["held"]:
+        fail(report, "randomness", 0, "the host's own chain is not marked as held by the host")
+    if not set(secrets.held) <= set(sides):
+        fail(report, "randomness", 0, "it reveals the seed of a chain no side rolls with")
+    for party in parties[1:]:
+        if party["held"] != (party["party"] in secrets.held):
+            fail(
+                report,
+                "randomness",
+                0,
+                f"{party['party']}'s chain is marked "
+                + ("host-held" if party["held"] else "page-held")
+                + ", yet its seed is "
+                + ("not revealed" if party["held"] else "revealed as the host's"),
+            )
+    return {p["party"]: p["anchor"] for p in parties}
+
+
+def _same(report: Report, recorded: Mapping[str, Any], again: Event) -> None:
+    """The recorded event (its JSON, as written) is exactly what the rules give again."""
+    b = event_to_json(again)
+    for key in ("side", "command", "rolls", "effects", "told"):
+        if recorded.get(key) != b.get(key):
+            fail(report, "replay", again.seq, f"the rules give different {key} than announced")
+    a = {k: v for k, v in recorded.items() if k != "fair"}
+    if strict.exact(a) != strict.exact({k: v for k, v in b.items() if k != "fair"}):
+        fail(report, "record", again.seq, "it is not in the form ghillie writes its rulings")
