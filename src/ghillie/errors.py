@@ -22,6 +22,7 @@ AWAITING_REACTION = "awaiting_reaction"  # a reaction window is open: only its a
 # The host's time-out (engine.time_out): it came late, or early.
 WINDOW_CLOSED = "window_closed"  # the window it names is not the one open now
 TIME_NOT_UP = "time_not_up"  # the window's time limit has not run out (or it has none)
+TIME_UP = "time_up"  # an answer to a timed window after its end, at the host's time
 UNKNOWN_PIECE = "unknown_piece"
 NOT_YOURS = "not_yours"
 BAD_ROLL = "bad_roll"
@@ -42,6 +43,11 @@ SEAT_TAKEN = "seat_taken"  # another device holds this side's seat
 BAD_MOVE_CODE = "bad_move_code"  # not the code the seat's device shows (or used up)
 SEAT_IN_USE = "seat_in_use"  # a new chain while the holding device is online: move it instead
 BAD_SEAT_KEY = "bad_seat_key"  # a seat key is 32 to 64 characters of lowercase hex
+# Orders signed by the seat that gives them (protocol 4).
+STALE_ORDER = "stale_order"  # signed for a roll the game has gone past: sign it again
+BAD_ORDER_SIGNATURE = "bad_order_signature"  # not signed by the key that holds the seat
+BAD_SIGNING_KEY = "bad_signing_key"  # a signing key is 32 bytes in lowercase hex
+OLD_PROTOCOL = "old_protocol"  # a game started under an earlier fairness protocol
 
 
 class Refusal(Exception):

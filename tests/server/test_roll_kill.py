@@ -23,6 +23,7 @@ from typing import Any
 
 from ghillie.fairness.audit import audit
 from ghillie.fairness.chains import Chain
+from ghillie.fairness.ledger import head_receipt
 
 from .test_durability import Server, request
 
@@ -148,12 +149,9 @@ def test_a_page_held_roll_survives_repeated_kill_9_between_request_and_contribut
         assert status == 200, record
     finally:
         server.kill()
-    heads = [
-        {"seq": e["seq"], "hash": e["fair"]["hash"], "sig": e["fair"]["sig"]}
-        for e in record["events"]
-    ]
+    heads = [head_receipt(e["seq"], e["fair"], SIDES) for e in record["events"]]
     requests = [
-        {key: r[key] for key in ("game", "k", "side", "commitment", "prev", "sig")}
+        {key: r[key] for key in ("game", "k", "side", "commitment", "prev", "order", "sig")}
         for r in table.requests
     ]
     kept = {"key": table.key, "heads": heads, "requests": requests}

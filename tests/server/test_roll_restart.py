@@ -18,6 +18,7 @@ from ghillie import examples
 from ghillie.errors import Refusal
 from ghillie.fairness.audit import audit
 from ghillie.fairness.chains import Chain
+from ghillie.fairness.ledger import head_receipt
 from ghillie.server.hub import Hub, LiveGame
 from ghillie.server.problems import Problem
 from ghillie.store import Append, EventStore, MemoryStore
@@ -71,12 +72,9 @@ class Pages:
         return await hub.contribute(game_id, side, k, self.chains[side].element(k).hex())
 
     def receipts(self, record: dict[str, Any]) -> dict[str, Any]:
-        heads = [
-            {"seq": e["seq"], "hash": e["fair"]["hash"], "sig": e["fair"]["sig"]}
-            for e in record["events"]
-        ]
+        heads = [head_receipt(e["seq"], e["fair"], SIDES) for e in record["events"]]
         requests = [
-            {k: r[k] for k in ("game", "k", "side", "commitment", "prev", "sig")}
+            {k: r[k] for k in ("game", "k", "side", "commitment", "prev", "order", "sig")}
             for r in self.requests
         ]
         return {side: {"key": self.key, "heads": heads, "requests": requests} for side in SIDES}

@@ -192,6 +192,15 @@ _HEX32 = re.compile("[0-9a-f]{64}")
 SIGNATURE = re.compile("[0-9a-f]{128}")
 
 
+def usable_key(public: str) -> bool:
+    """Is ``public`` (hex) a key a signature can be checked under (not of small order, and
+    in its canonical encoding)?"""
+    try:
+        return _usable_key(bytes.fromhex(public))
+    except ValueError:
+        return False
+
+
 def _usable_key(raw: bytes) -> bool:
     """A canonical encoding (y < p) of a point not of small order."""
     y = int.from_bytes(raw, "little") & ((1 << 255) - 1)

@@ -184,6 +184,10 @@ class Order:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.command_id, "command": dict(self.command), "sig": self.sig}
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Order:
+        return cls(data["id"], data["command"], data["sig"])
+
 
 class Ledger:
     def __init__(

@@ -221,9 +221,21 @@ class ReceiptsV3(_Strict):
     chain_from: int | None = None
 
 
+class KeptOrder(_Strict):
+    """An order a page signed and sent: its command id, the roll it was signed for, the
+    digest of its signature (what the host's request must quote) and when the page sent it
+    (the page's own clock, in milliseconds)."""
+
+    id: str
+    k: int
+    digest: Hex32
+    sent: int
+
+
 class Receipts(_Strict):
     """What a side's page keeps since protocol 4: the host's key, every head (with every
-    side's digest of what it was shown) and request it was shown, and its seat key."""
+    side's digest of what it was shown) and request it was shown, the orders it signed, and
+    its seat key."""
 
     key: str
     heads: list[Head]
@@ -231,6 +243,7 @@ class Receipts(_Strict):
     anchor: Hex32 | None = None  # the anchor of the chain the page held, if it held one
     chain_from: int | None = None
     seat: Hex32 | None = None  # the public seat key its orders were signed with
+    orders: list[KeptOrder] = []
 
 
 def forms(version: int) -> tuple[type[BaseModel], type[BaseModel]]:

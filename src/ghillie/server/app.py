@@ -101,12 +101,31 @@ class CommandRequest(BaseModel):
         description="chosen by the client; a retry with the same id gets the first answer",
     )
     command: dict[str, Any] = Field(description="one of the ruleset's commands, with its type")
+    k: int | None = Field(
+        None,
+        ge=0,
+        le=2**53 - 1,
+        description="the roll the side's seat key signed the command for (its page's next "
+        "roll: one after the last event it holds)",
+    )
+    sig: str | None = Field(
+        None,
+        min_length=128,
+        max_length=128,
+        description="the seat key's Ed25519 signature of the order (docs/fairness.md, Orders)",
+    )
 
 
 class Anchor(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     anchor: str = Field(min_length=64, max_length=64, description="x_0 of the side's chain, hex")
+    key: str | None = Field(
+        None,
+        min_length=64,
+        max_length=64,
+        description="the public Ed25519 key this device signs the side's orders with, hex",
+    )
 
 
 class Contribution(BaseModel):
@@ -120,6 +139,12 @@ class TakeSeat(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     seat: str = Field(description="the seat key this device keeps: 32 to 64 lowercase hex")
+    signing: str | None = Field(
+        None,
+        min_length=64,
+        max_length=64,
+        description="the public Ed25519 key this device signs the side's orders with, hex",
+    )
 
 
 class MoveSeat(BaseModel):
@@ -128,6 +153,12 @@ class MoveSeat(BaseModel):
     code: str = Field(max_length=40, description="the code the seat's device shows")
     seat: str = Field(description="the new device's own seat key")
     anchor: str | None = Field(None, description="its new dice chain's anchor (page-held chains)")
+    signing: str | None = Field(
+        None,
+        min_length=64,
+        max_length=64,
+        description="the public Ed25519 key this device signs the side's orders with, hex",
+    )
 
 
 class NewChain(BaseModel):
@@ -135,6 +166,12 @@ class NewChain(BaseModel):
 
     seat: str = Field(description="the new device's own seat key")
     anchor: str = Field(min_length=64, max_length=64, description="its new chain's x_0, hex")
+    signing: str | None = Field(
+        None,
+        min_length=64,
+        max_length=64,
+        description="the public Ed25519 key this device signs the side's orders with, hex",
+    )
 
 
 class CommandAnswer(BaseModel):
@@ -362,7 +399,14 @@ def create_app(
         try:
             lang = await _reader(hub, game_id, request)
             answer = await asyncio.wait_for(
-                hub.command(game_id, observer, body.command_id, body.command, lang=lang),
+                hub.command(
+                    game_id,
+                    observer,
+                    body.command_id,
+                    body.command,
+                    lang=lang,
+                    signed=None if body.sig is None else (body.k, body.sig),
+                ),
                 ROLL_WAIT,
             )
         except TimeoutError:
@@ -385,7 +429,7 @@ def create_app(
         (games created with ``chains: clients``). Answers the roll protocol's status."""
         hub = the_hub(request)
         observer = await _seated(hub, game_id, authorization, x_ghillie_seat)
-        return await hub.anchor(game_id, observer, body.anchor)
+        return await hub.anchor(game_id, observer, body.anchor, body.key)
 
     @app.post("/api/games/{game_id}/contributions")
     async def contribute(
@@ -426,7 +470,7 @@ def create_app(
         with the device that holds it, and the answer says so."""
         hub = the_hub(request)
         observer = await hub.observer(game_id, _bearer(authorization))
-        seat, _ = await seats.take(hub, game_id, observer, body.seat)
+        seat, _ = await seats.take(hub, game_id, observer, body.seat, signing=body.signing)
         return seat
 
     @app.post("/api/games/{game_id}/seat/offer")
@@ -456,7 +500,9 @@ def create_app(
         """Take the seat over with the code its device shows, and this device's new chain."""
         hub = the_hub(request)
         observer = await hub.observer(game_id, _bearer(authorization))
-        seat, _ = await seats.move(hub, game_id, observer, body.code, body.seat, body.anchor)
+        seat, _ = await seats.move(
+            hub, game_id, observer, body.code, body.seat, body.anchor, body.signing
+        )
         return seat
 
     @app.post("/api/games/{game_id}/seat/chain")
@@ -470,7 +516,9 @@ def create_app(
         roll on (refused while that device is online; every page is told)."""
         hub = the_hub(request)
         observer = await hub.observer(game_id, _bearer(authorization))
-        seat, _ = await seats.new_chain(hub, game_id, observer, body.seat, body.anchor)
+        seat, _ = await seats.new_chain(
+            hub, game_id, observer, body.seat, body.anchor, body.signing
+        )
         return seat
 
     @app.get("/api/games/{game_id}/record")

@@ -27,15 +27,19 @@ from ghillie import engine
 from ghillie.errors import (
     ANCHOR_FIXED,
     BAD_CONTRIBUTION,
+    BAD_ORDER_SIGNATURE,
+    MALFORMED_COMMAND,
     NO_ROLL_PENDING,
     NOT_STARTED,
+    STALE_ORDER,
     UNKNOWN_SIDE,
     Refusal,
 )
 from ghillie.events import Event
 from ghillie.fairness import referee
 from ghillie.fairness.capacity import fixed_secrets, roster_size
-from ghillie.fairness.ledger import Ledger, RandomBytes, Secrets
+from ghillie.fairness.hashlog import order_digest, order_message, verify
+from ghillie.fairness.ledger import Ledger, Order, RandomBytes, Secrets
 from ghillie.ids import IdSource
 from ghillie.server import calls, rolls
 from ghillie.server.committer import GroupCommitter
@@ -44,6 +48,8 @@ from ghillie.server.games import Games
 from ghillie.server.live import LiveGame, Watcher, spoken_answer, status
 from ghillie.server.problems import UNAVAILABLE, Problem, unknown_game, where
 from ghillie.server.rolls import Pending
+from ghillie.server.rulings import rule_off_loop
+from ghillie.server.seats import signing_key
 from ghillie.server.sync import Sync
 from ghillie.state import GameState
 from ghillie.store.base import Answer, Append, Conflict, EventStore, UnknownGame
@@ -51,6 +57,8 @@ from ghillie.store.base import Answer, Append, Conflict, EventStore, UnknownGame
 log = logging.getLogger("ghillie.hub")
 
 _HEX32 = re.compile("[0-9a-f]{64}")
+# A signed command: the roll its side's seat key signed it for, and the signature.
+Signed = tuple[Any, Any]
 
 
 class Commands:
@@ -82,9 +90,12 @@ class Commands:
         raw: Mapping[str, Any],
         origin: Watcher | None = None,
         lang: str = "en",
+        signed: Signed | None = None,
     ) -> dict[str, Any]:
         """Rule on a command and return its answer once it is durable. A command id already
         answered for this side returns the first answer, whatever the command now says.
+        ``signed`` is the roll the side's seat key signed it for and the signature: a side
+        that has a seat key must sign every command (docs/fairness.md, "Orders").
         With ``origin`` (the connection the command came by), the answer also rides in the
         update that connection is sent, marked ``answered``: one frame instead of two.
 
@@ -96,7 +107,7 @@ class Commands:
             # The referee and the spectator give no orders: refused alike whatever the game's
             # state (a roll waiting or not), before anything is tried or asked for.
             raise Refusal(UNKNOWN_SIDE, "There is no such side in this game.")
-        return await self._give(game, observer, command_id, raw, origin, lang)
+        return await self._give(game, observer, command_id, raw, origin, lang, signed)
 
     async def time_out(self, game_id: str, window: int) -> None:
         """The host's time-out for the reaction window event ``window`` opened (its
@@ -114,6 +125,7 @@ class Commands:
         raw: Mapping[str, Any],
         origin: Watcher | None,
         lang: str,
+        signed: Signed | None = None,
     ) -> dict[str, Any]:
         async with game.lock:
             if game.pending is not None:
@@ -125,7 +137,7 @@ class Commands:
                 return spoken_answer(known, game.scenario, lang)
             pending = game.pending
             if pending is None:
-                pending = await self._ask(game, observer, command_id, raw, origin)
+                pending = await self._ask(game, observer, command_id, raw, origin, signed)
             elif not pending.is_for(observer, command_id):
                 assert game.ledger is not None
                 raise rolls.busy(pending, game.ledger, game.scenario, observer)
@@ -139,6 +151,7 @@ class Commands:
         command_id: str,
         raw: Mapping[str, Any],
         origin: Watcher | None,
+        signed: Signed | None = None,
     ) -> Pending:
         """Try the command and, if the rules accept it, ask every party for its roll.
 
@@ -155,31 +168,30 @@ class Commands:
             held = rolls.held(ledger, ledger.next_k)
             ruled = None
             try:
+                order = await self._order(ledger, observer, command_id, raw, signed)
+                digest = order_digest(order.sig) if order is not None else ""
+                payload = referee.command_payload(game.state, raw, observer)
                 if len(held) == len(ledger.parties):
                     # Every chain is the host's: nobody is asked anything, so the command is
                     # ruled on at once (a refusal changes nothing) and the request unsigned.
-                    payload = referee.command_payload(game.state, raw, observer)
-                    request = ledger.request(observer, payload, sign=False)
-                    ruled = referee.apply(
-                        ledger,
-                        game.state,
-                        observer,
-                        raw,
-                        self.ids,
-                        held,
-                        request=request,
-                        sign=False,
+                    request = ledger.request(observer, payload, sign=False, order=digest)
+                    ruling = await rule_off_loop(
+                        referee.rule, ledger, game.state, observer, raw, self.ids, request, held
+                    )
+                    ruled = referee.seal(
+                        ledger, game.state, request, ruling, order=order, sign=False
                     )
                 else:
-                    referee.trial(ledger, game.state, observer, raw, self.ids)
-                    payload = referee.command_payload(game.state, raw, observer)
-                    request = ledger.request(observer, payload)
+                    await rule_off_loop(referee.trial, ledger, game.state, observer, raw, self.ids)
+                    request = ledger.request(observer, payload, order=digest)
             except Refusal:
                 # Another process may have moved this game on: try again on the latest.
                 if await self.sync.catch_up(game):
                     continue
                 raise
-            pending = Pending(request, observer, command_id, dict(raw), held, origin=origin)
+            pending = Pending(
+                request, observer, command_id, dict(raw), held, origin=origin, order=order
+            )
             if ruled is not None:
                 game.pending = pending
                 await self._commit(game, pending, *ruled)
@@ -219,14 +231,59 @@ class Commands:
                 return asked
             raise rolls.busy(asked, ledger, game.scenario, observer)
 
-    async def anchor(self, game_id: str, observer: str, anchor: Any) -> dict[str, Any]:
-        """A side's page gives the anchor of its roll chain, before the game starts."""
+    async def _order(
+        self,
+        ledger: Ledger,
+        side: str | None,
+        command_id: str,
+        raw: Mapping[str, Any],
+        signed: Signed | None,
+    ) -> Order | None:
+        """The command as its side's seat key signed it, for the roll asked for now; None for
+        the host's own commands and for a side with no seat key (its commands are the
+        host's: "host-acted"). Refused if it is not signed so: nothing is asked or ruled."""
+        if side is None:
+            return None
+        key = ledger.key_for(side, ledger.next_k)
+        if key is None:
+            return None
+        if signed is None:
+            raise Refusal(
+                BAD_ORDER_SIGNATURE,
+                "This side's orders are signed by the device that holds its seat; this one "
+                "is not signed.",
+            )
+        k, sig = signed
+        if k != ledger.next_k:
+            raise Refusal(
+                STALE_ORDER,
+                f"The game moved on (to roll {ledger.next_k}) while this order was on its "
+                "way, so it was not given: look at the game again and give it anew.",
+            )
+        try:
+            message = order_message(ledger.game_id, k, side, command_id, raw)
+        except (TypeError, ValueError, OverflowError, UnicodeEncodeError):
+            raise Refusal(MALFORMED_COMMAND, "That command is not well-formed.") from None
+        # Checked off the loop: OpenSSL lets go of the GIL while it verifies.
+        if not isinstance(sig, str) or not await asyncio.to_thread(verify, key, message, sig):
+            raise Refusal(
+                BAD_ORDER_SIGNATURE,
+                "This order is not signed by the device that holds this side's seat.",
+            )
+        return Order(command_id, dict(raw), sig)
+
+    async def anchor(
+        self, game_id: str, observer: str, anchor: Any, key: Any = None
+    ) -> dict[str, Any]:
+        """A side's page gives the anchor of its roll chain before the game starts, and the
+        public key it will sign its orders with (``key``; none: the host gives them)."""
         game = await self.games.live(game_id)
         async with game.lock:
             if observer not in game.state.sides:
                 raise Refusal(UNKNOWN_SIDE, "Only a side has a roll chain.")
             if not isinstance(anchor, str) or not _HEX32.fullmatch(anchor):
                 raise Refusal(BAD_CONTRIBUTION, "An anchor is 32 bytes in lowercase hex.")
+            public = signing_key(key)
             if game.ledger is not None:
                 if game.ledger.anchors.get(observer) == anchor:
                     return status(game)
@@ -235,6 +292,8 @@ class Commands:
                 raise Refusal(ANCHOR_FIXED, "The host holds this game's roll chains.")
             # Until every side has given one, a page that lost its seed may give another.
             game.anchors[observer] = anchor
+            if public is not None:
+                game.keys[observer] = public
             if all(side in game.anchors for side in game.state.sides):
                 sides = game.state.sides
                 kept = Secrets.from_json(game.header["fair"])
@@ -246,6 +305,7 @@ class Commands:
                     self.random_bytes,
                     size=roster_size(game.scenario),
                     fixed=fixed_secrets(game.scenario),
+                    keys=game.keys,
                 )
                 game.ledger = ledger
                 request = ledger.request(None, referee.scenario_payload(game.scenario))
@@ -315,15 +375,18 @@ class Commands:
                     sign=False,
                 )
             else:
-                event, state = referee.apply(
+                ruling = await rule_off_loop(
+                    referee.rule,
                     ledger,
                     game.state,
                     pending.side,
                     pending.raw or {},
                     self.ids,
+                    pending.request,
                     pending.elements,
-                    request=pending.request,
-                    sign=False,
+                )
+                event, state = referee.seal(
+                    ledger, game.state, pending.request, ruling, order=pending.order, sign=False
                 )
         except Refusal as refusal:
             # The trial accepted it; only dice could change that, and no rule refuses on

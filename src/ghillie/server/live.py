@@ -70,6 +70,7 @@ class LiveGame:
     header: Mapping[str, Any]
     ledger: Ledger | None  # None until every side's page has given its anchor
     anchors: dict[str, str] = field(default_factory=dict)  # given so far, before the start
+    keys: dict[str, str] = field(default_factory=dict)  # seat keys given before the start
     pending: Pending | None = None
     lock: GameLock = field(default_factory=GameLock)
     used: float = field(default_factory=time.monotonic)  # last asked for: the LRU order
@@ -107,6 +108,11 @@ def status(game: LiveGame) -> dict[str, Any]:
     }
     if game.ledger is None:
         out["joining"] = [side for side in game.state.sides if side not in game.anchors]
+        out["keys"] = {side: game.keys.get(side) for side in game.state.sides}
+    else:
+        # The key each side's orders must be signed with now (None: the host gives them).
+        k = game.ledger.next_k
+        out["keys"] = {side: game.ledger.key_for(side, k) for side in game.state.sides}
     if game.ledger is not None and game.ledger.fresh:
         # A side's new dice chain (its seat moved, or its device was lost), from roll k on:
         # every page is told before that roll is given.

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ghillie.errors import ROLL_PENDING, Refusal
-from ghillie.fairness.ledger import HOST, Ledger, Request
+from ghillie.fairness.ledger import HOST, Ledger, Order, Request
 from ghillie.scenario import Scenario
 from ghillie.store.base import StoredRoll
 
@@ -44,6 +44,7 @@ class Pending:
     )
     origin: Any = None  # the hub's Watcher the command came by, if any
     stored: bool = False  # claimed in the store: its event's write must clear it
+    order: Order | None = None  # the command as its side's seat key signed it
 
     def __post_init__(self) -> None:
         # A request resumed after a restart may resolve with nobody waiting for its answer
@@ -73,6 +74,7 @@ def to_store(pending: Pending) -> StoredRoll:
         None if pending.raw is None else dict(pending.raw),
         dataclasses.asdict(pending.request),
         {},
+        None if pending.order is None else pending.order.to_json(),
     )
 
 
@@ -91,6 +93,7 @@ def resume(stored: StoredRoll, ledger: Ledger) -> Pending | None:
         stored.command,
         held(ledger, stored.k),
         stored=True,
+        order=None if stored.order is None else Order.from_json(stored.order),
     )
     merge(pending, stored, ledger)
     return pending

@@ -29,11 +29,13 @@ from ghillie.errors import (
     BAD_CONTRIBUTION,
     BAD_MOVE_CODE,
     BAD_SEAT_KEY,
+    BAD_SIGNING_KEY,
     SEAT_IN_USE,
     SEAT_TAKEN,
     UNKNOWN_SIDE,
     Refusal,
 )
+from ghillie.fairness.hashlog import usable_key
 from ghillie.server import calls
 from ghillie.server.tokens import token_hash
 from ghillie.store.base import Seat
@@ -59,6 +61,16 @@ def device_of(key: Any) -> str | None:
     if not isinstance(key, str) or not SEAT_KEY.fullmatch(key):
         raise Refusal(BAD_SEAT_KEY, "A seat key is 32 to 64 characters of lowercase hex.")
     return token_hash(key)
+
+
+def signing_key(key: Any) -> str | None:
+    """The public key a device signs its side's orders with (None: it gives none, and the
+    host gives that side's orders: "host-acted"); a malformed one refused."""
+    if key is None:
+        return None
+    if not isinstance(key, str) or not _HEX32.fullmatch(key) or not usable_key(key):
+        raise Refusal(BAD_SIGNING_KEY, "A signing key is a public Ed25519 key: 32 bytes in hex.")
+    return key
 
 
 def new_code() -> str:
@@ -161,19 +173,28 @@ def tell(hub: Hub, game: LiveGame, observer: str) -> None:
 
 
 async def take(
-    hub: Hub, game_id: str, observer: str, key: Any, watcher: Watcher | None = None
+    hub: Hub,
+    game_id: str,
+    observer: str,
+    key: Any,
+    watcher: Watcher | None = None,
+    signing: Any = None,
 ) -> tuple[dict[str, Any], str]:
-    """Take the side's seat for the device with ``key``, if it is free. Idempotent: the
-    device that holds it gets the same answer again. Returns the state and the device;
-    ``watcher``, the connection asking, is that device from now on."""
+    """Take the side's seat for the device with ``key``, if it is free, with the key it
+    signs its orders with (``signing``). Idempotent: the device that holds it gets the same
+    answer again (and may give its signing key then, if it gave none). Returns the state
+    and the device; ``watcher``, the connection asking, is that device from now on."""
     device = device_of(key)
     if device is None:
         raise Refusal(BAD_SEAT_KEY, "A seat key is 32 to 64 characters of lowercase hex.")
+    public = signing_key(signing)
     game = await hub.live(game_id)
     async with game.lock:
         if observer not in game.state.sides:
             raise Refusal(UNKNOWN_SIDE, "Only a side has a seat.")
-        seat = await calls.stored(hub.store.take_seat, game_id, observer, device)
+        given = (public, _first_order(game, observer)) if public is not None else None
+        seat = await calls.stored(hub.store.take_seat, game_id, observer, device, given)
+        _signs(game, observer, seat)
         game.seats[observer] = seat
         if watcher is not None and seat.holder == device:
             watcher.device = device
@@ -196,10 +217,12 @@ async def offer(hub: Hub, game_id: str, observer: str, device: str | None) -> di
 
 
 async def move(
-    hub: Hub, game_id: str, observer: str, code: Any, key: Any, anchor: Any
+    hub: Hub, game_id: str, observer: str, code: Any, key: Any, anchor: Any, signing: Any = None
 ) -> tuple[dict[str, Any], str]:
-    """Take the seat over with the code its device shows, and this device's new chain."""
+    """Take the seat over with the code its device shows, and this device's new chain (and
+    the key it signs its orders with)."""
     device = device_of(key)
+    public = signing_key(signing)
     typed = normal_code(code)
     if device is None:
         raise Refusal(BAD_SEAT_KEY, "A seat key is 32 to 64 characters of lowercase hex.")
@@ -210,7 +233,14 @@ async def move(
         fresh = _anchor(game, observer, anchor)
         from_k = _first_roll(game, observer)
         seat = await calls.stored(
-            hub.store.move_seat, game_id, observer, token_hash(typed), device, fresh, from_k
+            hub.store.move_seat,
+            game_id,
+            observer,
+            token_hash(typed),
+            device,
+            fresh,
+            from_k,
+            public,
         )
         if seat is None:
             raise Refusal(BAD_MOVE_CODE, "That is not the code the seat's device shows.")
@@ -219,11 +249,13 @@ async def move(
 
 
 async def new_chain(
-    hub: Hub, game_id: str, observer: str, key: Any, anchor: Any
+    hub: Hub, game_id: str, observer: str, key: Any, anchor: Any, signing: Any = None
 ) -> tuple[dict[str, Any], str]:
-    """Take the seat of a lost device with a new dice chain, from the next roll on. Refused
-    while the holding device is online (it can show a move code instead)."""
+    """Take the seat of a lost device with a new dice chain (and a new signing key), from
+    the next roll on. Refused while the holding device is online (it can show a move code
+    instead)."""
     device = device_of(key)
+    public = signing_key(signing)
     if device is None:
         raise Refusal(BAD_SEAT_KEY, "A seat key is 32 to 64 characters of lowercase hex.")
     game = await hub.live(game_id)
@@ -239,19 +271,37 @@ async def new_chain(
                 "The device holding this seat is online: move the seat from it with its code.",
             )
         from_k = _first_roll(game, observer)
-        seat = await calls.stored(hub.store.new_chain, game_id, observer, device, fresh, from_k)
+        seat = await calls.stored(
+            hub.store.new_chain, game_id, observer, device, fresh, from_k, public
+        )
         _seated(hub, game, observer, seat)
         return state(game, observer, device), device
 
 
 def restore(game: LiveGame) -> None:
-    """A loaded game's ledger learns the new chains whose first roll is still to come."""
+    """A loaded game's ledger learns the new chains and signing keys whose first roll is
+    still to come."""
     ledger = game.ledger
     for side, seat in game.seats.items():
-        if ledger is None or seat.chain is None or seat.chain_from is None:
+        if ledger is None or side not in ledger.sides:
             continue
-        if seat.chain_from >= ledger.next_k and side in ledger.sides:
-            ledger.new_chain(side, seat.chain, seat.chain_from)
+        chain, start = seat.chain, seat.chain_from
+        if chain is not None and start is not None and start >= ledger.next_k:
+            ledger.new_chain(side, chain, start)
+        _signs(game, side, seat)
+
+
+def _signs(game: LiveGame, side: str, seat: Seat) -> None:
+    """The seat's signing key, if it has one the game does not know yet: the ledger's from
+    its first roll on (recorded by that roll's event), or before the game starts, the one
+    its set-up names."""
+    if seat.signing is None or seat.signing_from is None:
+        return
+    ledger = game.ledger
+    if ledger is None:
+        game.keys[side] = seat.signing
+    elif seat.signing not in (ledger.keys.get(side), ledger.fresh_keys.get(side, ("", 0))[0]):
+        ledger.new_key(side, seat.signing, max(seat.signing_from, ledger.next_k))
 
 
 def _anchor(game: LiveGame, observer: str, anchor: Any) -> str | None:
@@ -263,6 +313,16 @@ def _anchor(game: LiveGame, observer: str, anchor: Any) -> str | None:
     if not isinstance(anchor, str) or not _HEX32.fullmatch(anchor):
         raise Refusal(BAD_CONTRIBUTION, "An anchor is 32 bytes in lowercase hex.")
     return anchor
+
+
+def _first_order(game: LiveGame, side: str) -> int:
+    """The first roll whose order a new signing key signs: the one asked for now, unless it
+    is for an order of this very side (signed with the key before), then the next."""
+    ledger = game.ledger
+    if ledger is None:
+        return 0
+    pending = game.pending
+    return ledger.next_k + (1 if pending is not None and pending.side == side else 0)
 
 
 def _first_roll(game: LiveGame, side: str) -> int:
@@ -285,6 +345,7 @@ def _seated(hub: Hub, game: LiveGame, observer: str, seat: Seat) -> None:
             game.anchors[observer] = seat.chain
         else:
             game.ledger.new_chain(observer, seat.chain, seat.chain_from)
+    _signs(game, observer, seat)
     tell(hub, game, observer)
     hub.fanout.push_status(game)
 

@@ -109,10 +109,16 @@ async def _seated(
                     message.get("code"),
                     message.get("seat"),
                     message.get("anchor"),
+                    message.get("signing"),
                 )
             elif kind == "new_chain":
                 seat, device = await seats.new_chain(
-                    hub, game.game_id, observer, message.get("seat"), message.get("anchor")
+                    hub,
+                    game.game_id,
+                    observer,
+                    message.get("seat"),
+                    message.get("anchor"),
+                    message.get("signing"),
                 )
             else:
                 seats.visited(hub, game, observer)
@@ -237,7 +243,10 @@ async def _read(
             problem = Problem(BAD_REQUEST, "The message is not well-formed.")
             await socket.send_text(_dumps({"type": "problem", "problem": problem.body()}))
             continue
-        task = asyncio.create_task(_answer(hub, socket, game_id, watcher, command_id, command))
+        signed = (message.get("k"), message.get("sig")) if "sig" in message else None
+        task = asyncio.create_task(
+            _answer(hub, socket, game_id, watcher, command_id, command, signed)
+        )
         running.add(task)
         task.add_done_callback(running.discard)
 
@@ -249,13 +258,14 @@ async def _answer(
     watcher: Watcher,
     command_id: str,
     command: dict[str, Any],
+    signed: tuple[Any, Any] | None = None,
 ) -> None:
     try:
         game = await hub.live(game_id)
         await seats.check(hub, game, watcher.observer, watcher.device, exact=False)
         try:
             answer = await hub.command(
-                game_id, watcher.observer, command_id, command, watcher, watcher.lang
+                game_id, watcher.observer, command_id, command, watcher, watcher.lang, signed
             )
         except (Refusal, Problem):
             # A refusal tells of the game: only to a device that holds the seat (or may take
@@ -288,11 +298,13 @@ async def _seat(
     observer, key = watcher.observer, message.get("seat")
     try:
         if message["type"] == "take_seat":
-            seat, _ = await seats.take(hub, game_id, observer, key, watcher)
+            seat, _ = await seats.take(hub, game_id, observer, key, watcher, message.get("signing"))
         elif seats.device_of(key) != watcher.device:
             raise Refusal(SEAT_TAKEN, "Another device has taken this seat.")
         else:
-            seat, _ = await seats.new_chain(hub, game_id, observer, key, message.get("anchor"))
+            seat, _ = await seats.new_chain(
+                hub, game_id, observer, key, message.get("anchor"), message.get("signing")
+            )
     except Refusal as refusal:
         return {"type": "seat", "problem": Problem.of(refusal, words).body()}
     except Problem as problem:
@@ -308,7 +320,7 @@ async def _fair(
     try:
         await seats.check(hub, await hub.live(game_id), observer, watcher.device)
         if message["type"] == "anchor":
-            await hub.anchor(game_id, observer, message.get("anchor"))
+            await hub.anchor(game_id, observer, message.get("anchor"), message.get("key"))
         else:
             await hub.contribute(game_id, observer, message.get("k"), message.get("element"))
     except Refusal as refusal:

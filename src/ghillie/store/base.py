@@ -61,6 +61,8 @@ class StoredRoll:
     command: Mapping[str, Any] | None
     request: Mapping[str, Any]
     elements: Mapping[str, str] = field(default_factory=dict)
+    # The command as its side's seat key signed it ({id, command, sig}), if it did.
+    order: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,10 @@ class Seat:
     since: str  # ISO 8601, UTC
     chain: str | None = None
     chain_from: int | None = None
+    # The public key the device signs its side's orders with, and the first roll whose
+    # order it signs (its seat taken, moved or taken over then).
+    signing: str | None = None
+    signing_from: int | None = None
 
 
 class Conflict(Exception):
@@ -163,9 +169,13 @@ class EventStore(Protocol):
         """Every taken seat of the game, by observer."""
         ...
 
-    def take_seat(self, game_id: str, observer: str, holder: str) -> Seat:
-        """Take a free seat for ``holder``; a seat taken already is left as it is. Returns the
-        seat as it now stands (whoever holds it): taking again with the same key is the same."""
+    def take_seat(
+        self, game_id: str, observer: str, holder: str, signing: tuple[str, int] | None = None
+    ) -> Seat:
+        """Take a free seat for ``holder``, with its signing key from a roll on (``signing``);
+        a seat taken already is left as it is, except that its holder may give a signing key
+        it had not given yet. Returns the seat as it now stands (whoever holds it): taking
+        again with the same key is the same."""
         ...
 
     def offer_move(self, game_id: str, observer: str, holder: str, offer: str) -> bool:
@@ -174,17 +184,33 @@ class EventStore(Protocol):
         ...
 
     def move_seat(
-        self, game_id: str, observer: str, offer: str, new: str, anchor: str | None, from_k: int
+        self,
+        game_id: str,
+        observer: str,
+        offer: str,
+        new: str,
+        anchor: str | None,
+        from_k: int,
+        signing: str | None = None,
     ) -> Seat | None:
         """Give the seat to ``new`` if ``offer`` is the code its holder offered (compare and
         set; the offer is used up), with its new dice chain (``anchor``, None for a chain the
         host holds) from roll ``from_k``. Returns the moved seat, None if the code is not
-        the one on offer."""
+        the one on offer. The new device signs its orders with ``signing`` from
+        ``from_k`` on."""
         ...
 
-    def new_chain(self, game_id: str, observer: str, holder: str, anchor: str, from_k: int) -> Seat:
+    def new_chain(
+        self,
+        game_id: str,
+        observer: str,
+        holder: str,
+        anchor: str,
+        from_k: int,
+        signing: str | None = None,
+    ) -> Seat:
         """The seat, taken by ``holder``, with a new dice chain whose first element is for
-        roll ``from_k``."""
+        roll ``from_k`` (and its signing key from that roll on)."""
         ...
 
 
@@ -195,10 +221,17 @@ def roll_body(roll: StoredRoll) -> dict[str, Any]:
         "command_id": roll.command_id,
         "command": roll.command,
         "request": roll.request,
+        **({"order": roll.order} if roll.order is not None else {}),
     }
 
 
 def roll_from(k: int, body: Mapping[str, Any], elements: Mapping[str, str]) -> StoredRoll:
     return StoredRoll(
-        k, body["side"], body["command_id"], body["command"], body["request"], dict(elements)
+        k,
+        body["side"],
+        body["command_id"],
+        body["command"],
+        body["request"],
+        dict(elements),
+        body.get("order"),
     )

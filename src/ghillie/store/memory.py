@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -179,9 +180,18 @@ class MemoryStore:
         with self._lock:
             return dict(self._seats_of(game_id))
 
-    def take_seat(self, game_id: str, observer: str, holder: str) -> Seat:
+    def take_seat(
+        self, game_id: str, observer: str, holder: str, signing: tuple[str, int] | None = None
+    ) -> Seat:
         with self._lock:
-            return self._seats_of(game_id).setdefault(observer, Seat(observer, holder, _now()))
+            seats = self._seats_of(game_id)
+            key, start = signing or (None, None)
+            fresh = Seat(observer, holder, _now(), None, None, key, start)
+            seat = seats.setdefault(observer, fresh)
+            if seat.holder == holder and seat.signing is None and key is not None:
+                seat = replace(seat, signing=key, signing_from=start)
+                seats[observer] = seat
+            return seat
 
     def offer_move(self, game_id: str, observer: str, holder: str, offer: str) -> bool:
         with self._lock:
@@ -192,20 +202,45 @@ class MemoryStore:
             return True
 
     def move_seat(
-        self, game_id: str, observer: str, offer: str, new: str, anchor: str | None, from_k: int
+        self,
+        game_id: str,
+        observer: str,
+        offer: str,
+        new: str,
+        anchor: str | None,
+        from_k: int,
+        signing: str | None = None,
     ) -> Seat | None:
         with self._lock:
             seats = self._seats_of(game_id)
             if observer not in seats or self._offers.get((game_id, observer)) != offer:
                 return None
             del self._offers[(game_id, observer)]
-            seat = Seat(observer, new, _now(), anchor, from_k if anchor else None)
+            seat = Seat(
+                observer,
+                new,
+                _now(),
+                anchor,
+                from_k if anchor else None,
+                signing,
+                from_k if signing else None,
+            )
             seats[observer] = seat
             return seat
 
-    def new_chain(self, game_id: str, observer: str, holder: str, anchor: str, from_k: int) -> Seat:
+    def new_chain(
+        self,
+        game_id: str,
+        observer: str,
+        holder: str,
+        anchor: str,
+        from_k: int,
+        signing: str | None = None,
+    ) -> Seat:
         with self._lock:
-            seat = Seat(observer, holder, _now(), anchor, from_k)
+            seat = Seat(
+                observer, holder, _now(), anchor, from_k, signing, from_k if signing else None
+            )
             self._seats_of(game_id)[observer] = seat
             self._offers.pop((game_id, observer), None)
             return seat

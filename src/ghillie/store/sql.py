@@ -38,6 +38,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
     text,
 )
@@ -117,6 +118,9 @@ seats = Table(
     Column("chain", String(64), nullable=True),
     Column("chain_from", Integer, nullable=True),
     Column("offer", String(64), nullable=True),  # the hash of a one-time move code on offer
+    # The public key the seat's device signs its orders with, from roll signing_from on.
+    Column("signing", String(64), nullable=True),
+    Column("signing_from", Integer, nullable=True),
 )
 
 
@@ -164,6 +168,7 @@ class SqlStore:
         try:
             self.engine = self._engine()
             metadata.create_all(self.engine)
+            self._add_columns()
         except Exception as exc:  # the driver's own message says what is wrong
             raise StoreError(f"cannot open the database: {exc.__class__.__name__}: {exc}") from None
         self._write_lock = threading.Lock()  # SQLite has one writer; queue them here
@@ -176,6 +181,19 @@ class SqlStore:
             f"VALUES ({', '.join([mark] * 5)})"
         )
         self._delete_roll = f"DELETE FROM pending_rolls WHERE game_id = {mark} AND k = {mark}"
+
+    def _add_columns(self) -> None:
+        """Columns added since a table was first made: a database of an older ghillie gains
+        them when it is next opened (create_all makes missing tables, not missing columns)."""
+        with self.engine.begin() as conn:
+            for table in metadata.sorted_tables:
+                have = {c["name"] for c in inspect(conn).get_columns(table.name)}
+                for column in table.columns:
+                    if column.name not in have:
+                        kind = column.type.compile(dialect=self.engine.dialect)
+                        conn.exec_driver_sql(
+                            f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}"
+                        )
 
     def _engine(self) -> Engine:
         if not self.sqlite:
@@ -540,18 +558,38 @@ class SqlStore:
             rows = conn.execute(select(seats).where(seats.c.game_id == game_id)).all()
         return {row.observer: _seat(row) for row in rows}
 
-    def take_seat(self, game_id: str, observer: str, holder: str) -> Seat:
+    def take_seat(
+        self, game_id: str, observer: str, holder: str, signing: tuple[str, int] | None = None
+    ) -> Seat:
+        key, start = signing or (None, None)
         with self._writing() as conn:
             if not _exists(conn, game_id):
                 raise UnknownGame(game_id)
             found = self._seat(conn, game_id, observer)
             if found is not None:
+                if found.holder == holder and found.signing is None and key is not None:
+                    # Its holder gives the key it signs with (a script, after taking it).
+                    self._set_seat(
+                        conn,
+                        game_id,
+                        observer,
+                        seats.c.holder == holder,
+                        signing=key,
+                        signing_from=start,
+                    )
+                    found = self._seat(conn, game_id, observer)
+                assert found is not None
                 return found
             try:
                 with conn.begin_nested():  # another process may take it at the same moment
                     conn.execute(
                         insert(seats).values(
-                            game_id=game_id, observer=observer, holder=holder, since=_now()
+                            game_id=game_id,
+                            observer=observer,
+                            holder=holder,
+                            since=_now(),
+                            signing=key,
+                            signing_from=start,
                         )
                     )
             except IntegrityError:
@@ -565,7 +603,14 @@ class SqlStore:
             return self._set_seat(conn, game_id, observer, seats.c.holder == holder, offer=offer)
 
     def move_seat(
-        self, game_id: str, observer: str, offer: str, new: str, anchor: str | None, from_k: int
+        self,
+        game_id: str,
+        observer: str,
+        offer: str,
+        new: str,
+        anchor: str | None,
+        from_k: int,
+        signing: str | None = None,
     ) -> Seat | None:
         with self._writing() as conn:
             moved = self._set_seat(
@@ -577,6 +622,8 @@ class SqlStore:
                 since=_now(),
                 chain=anchor,
                 chain_from=from_k if anchor else None,
+                signing=signing,
+                signing_from=from_k if signing else None,
                 offer=None,
             )
             return self._seat(conn, game_id, observer) if moved else None
@@ -594,7 +641,15 @@ class SqlStore:
         )
         return bool(done.rowcount)
 
-    def new_chain(self, game_id: str, observer: str, holder: str, anchor: str, from_k: int) -> Seat:
+    def new_chain(
+        self,
+        game_id: str,
+        observer: str,
+        holder: str,
+        anchor: str,
+        from_k: int,
+        signing: str | None = None,
+    ) -> Seat:
         with self._writing() as conn:
             if not _exists(conn, game_id):
                 raise UnknownGame(game_id)
@@ -603,6 +658,8 @@ class SqlStore:
                 "since": _now(),
                 "chain": anchor,
                 "chain_from": from_k,
+                "signing": signing,
+                "signing_from": from_k if signing else None,
                 "offer": None,
             }
             if self._seat(conn, game_id, observer) is None:
@@ -625,4 +682,12 @@ class SqlStore:
 
 
 def _seat(row: Any) -> Seat:
-    return Seat(row.observer, row.holder, row.since, row.chain, row.chain_from)
+    return Seat(
+        row.observer,
+        row.holder,
+        row.since,
+        row.chain,
+        row.chain_from,
+        row.signing,
+        row.signing_from,
+    )

@@ -159,34 +159,38 @@ export function commit(kind, gameId, owner, seq, payload, salt) {
   return hex(sha256(lp(salt), msg, lp(canonical(payload))));
 }
 
-// --- per-side rosters (ghillie.fairness.roster) ------------------------------------------------
+// --- per-side rosters (ghillie.fairness.roster, rosters v3) -------------------------------------
 
-const LEAF_TAG = tag("leaf/v2");
+const LEAF_TAG = tag("leaf/v3");
 
-function publishedRoot(gameId, side, seq, leaves) {
-  return hex(sha256(tag("roster/v2"), text(gameId), text(side), u64(seq), u32(leaves.length), ...leaves));
+/** The root of event `seq` over a sorted list of leaves, under that root's nonce. */
+function publishedRoot(gameId, side, seq, nonce, leaves) {
+  const hashed = sha256(tag("leaves/v3"), ...leaves);
+  return hex(sha256(tag("roster/v3"), text(gameId), text(side), u64(seq), u32(leaves.length), lp(nonce), lp(hashed)));
 }
 
-/** Does `opening` ({side, piece, key, value, salt, blind, root_seq, leaves}) lead to the
- * published `root` of a roster of `size` slots? The leaves are every slot's leaf of that
- * root, sorted; the fact's own leaf must be among them. An opening of a fact that never
- * changes also says when it was written (`written`: {seq, blind, leaves}, seq no later than
- * root_seq): the same fact's leaf must then be among the leaves of `writtenRoot`, the root
- * published at that event. Anything malformed is simply false. */
+const OPENING = "blind,key,leaves,nonce,piece,root_seq,salt,side,value";
+
+/** Does `opening` ({side, piece, key, value, salt, blind, root_seq, nonce, leaves}) lead to
+ * the published `root` of a roster of `size` slots? The leaves are every slot's leaf of that
+ * root, sorted; the fact's own leaf must be among them, and with the root's nonce they must
+ * hash to it. An opening of a fact that never changes also says when it was written
+ * (`written`: {seq, blind, nonce, leaves}, seq no later than root_seq): the same fact's leaf
+ * must then be among the leaves of `writtenRoot`, the root published at that event. Anything
+ * malformed is simply false. */
 export function checkOpening(gameId, opening, root, size, writtenRoot) {
   try {
     const { side, piece, key, value, salt, root_seq: rootSeq } = opening;
     const fields = Object.keys(opening).sort().join(",");
-    const plain = "blind,key,leaves,piece,root_seq,salt,side,value";
-    if (fields !== plain && fields !== `${plain},written`) return false;
+    if (fields !== OPENING && fields !== `${OPENING},written`) return false;
     if (!Number.isInteger(size) || !Number.isSafeInteger(rootSeq)) return false;
     // A missing field reads as undefined, which commit refuses, as Python's KeyError.
     const digest = unhex(commit("fact", gameId, side, 0, { piece, key, value }, unhex(salt)));
     if (!leads(gameId, side, digest, rootSeq, opening, root, size)) return false;
-    if (fields === plain) return true;
+    if (fields === OPENING) return true;
     const written = opening.written;
     if (written === null || typeof written !== "object" || Array.isArray(written)) return false;
-    if (Object.keys(written).sort().join(",") !== "blind,leaves,seq") return false;
+    if (Object.keys(written).sort().join(",") !== "blind,leaves,nonce,seq") return false;
     const seq = written.seq;
     if (!Number.isSafeInteger(seq) || seq < 0 || seq > rootSeq) return false;
     return typeof writtenRoot === "string" && leads(gameId, side, digest, seq, written, writtenRoot, size);
@@ -196,19 +200,20 @@ export function checkOpening(gameId, opening, root, size, writtenRoot) {
 }
 
 /** Is the fact's leaf under `proof.blind` among `proof.leaves` (every slot's, sorted), and
- * do they hash to `root`, the root of event `seq`? */
+ * do they hash, with `proof.nonce`, to `root`, the root of event `seq`? */
 function leads(gameId, side, digest, seq, proof, root, size) {
-  const { blind, leaves } = proof;
+  const { blind, nonce, leaves } = proof;
   if (!Array.isArray(leaves) || leaves.length !== size) return false;
   const bytes = leaves.map(unhex);
   if (bytes.some((x) => x.length !== 32)) return false;
   const canon = bytes.map(hex); // sorted as bytes: lowercase hex of one length sorts alike
   for (let i = 1; i < canon.length; i++) if (!(canon[i - 1] < canon[i])) return false;
   const b = unhex(blind);
-  if (b.length !== 32) return false;
+  const n = unhex(nonce);
+  if (b.length !== 32 || n.length !== 32) return false;
   const mine = hex(sha256(LEAF_TAG, lp(b), lp(digest)));
   if (!canon.includes(mine)) return false;
-  return publishedRoot(gameId, side, seq, bytes) === root;
+  return publishedRoot(gameId, side, seq, n, bytes) === root;
 }
 
 // --- hash chains (ghillie.fairness.chains) ------------------------------------------------------
@@ -251,17 +256,19 @@ export function chainFromSeed(seed, length = LENGTH) {
 const HEX32 = /^[0-9a-f]{64}$/;
 const HEX64 = /^[0-9a-f]{128}$/;
 
-/** What the host signs after event `seq`: `tag("head/v1") + text(game) + u64(seq) + lp(hash)`. */
-export function headMessage(gameId, seq, hash) {
-  return concat(tag("head/v1"), text(gameId), u64(seq), lp(hash));
+/** What the host signs once after event `seq`: the head, and every side's salted digest of
+ * what it was shown of the event, in the game's side order. */
+export function headMessage(gameId, seq, hash, shown) {
+  return concat(tag("head/v2"), text(gameId), u64(seq), lp(hash), u32(shown.length), ...shown.map(lp));
 }
 
-/** What the host signs when it asks every party for roll `k` (the request's fields). */
-export function requestMessage(gameId, k, side, commitment, prev) {
-  return concat(tag("request/v1"), text(gameId), u64(k), text(side ?? ""), text(commitment), lp(prev));
+/** What the host signs when it asks every party for roll `k`: the request's fields and the
+ * digest of the side's signed order it is for ("" for none). */
+export function requestMessage(gameId, k, side, commitment, prev, order) {
+  return concat(tag("request/v2"), text(gameId), u64(k), text(side ?? ""), text(commitment), lp(prev), text(order));
 }
 
-/** Is `signature` the host's Ed25519 signature of `message` under `publicKey` (both hex)?
+/** Is `signature` the Ed25519 signature of `message` under `publicKey` (both hex)?
  * RFC 8032 verification without ZIP-215's leniency: non-canonical encodings and keys of small
  * order (under which "signatures" verify for any message) fail. Anything malformed is false. */
 export function verify(publicKey, message, signature) {
@@ -274,25 +281,29 @@ export function verify(publicKey, message, signature) {
   }
 }
 
-/** Did the host sign this head ({seq, hash, sig}) of game `gameId` with `publicKey`? */
+/** Did the host sign this head ({seq, hash, sig, shown}: shown, every side's digest in the
+ * game's side order) of game `gameId` with `publicKey`? */
 export function verifyHead(publicKey, gameId, head) {
   try {
-    const { seq, hash, sig } = head;
+    const { seq, hash, sig, shown } = head;
     if (!Number.isSafeInteger(seq) || typeof hash !== "string" || !HEX32.test(hash)) return false;
-    return verify(publicKey, headMessage(gameId, seq, unhex(hash)), sig);
+    if (!Array.isArray(shown) || !shown.length || !shown.every((d) => typeof d === "string" && HEX32.test(d))) return false;
+    return verify(publicKey, headMessage(gameId, seq, unhex(hash), shown.map(unhex)), sig);
   } catch {
     return false;
   }
 }
 
-/** Did the host sign this roll request ({k, side, commitment, prev, sig}) with `publicKey`? */
+/** Did the host sign this roll request ({k, side, commitment, prev, order, sig}) with
+ * `publicKey`? */
 export function verifyRequest(publicKey, gameId, request) {
   try {
-    const { k, side, commitment, prev, sig } = request;
+    const { k, side, commitment, prev, order, sig } = request;
     if (!Number.isSafeInteger(k) || (side !== null && typeof side !== "string")) return false;
     if (typeof commitment !== "string" || !HEX32.test(commitment)) return false;
     if (typeof prev !== "string" || !HEX32.test(prev)) return false;
-    return verify(publicKey, requestMessage(gameId, k, side, commitment, unhex(prev)), sig);
+    if (typeof order !== "string" || (order !== "" && !HEX32.test(order))) return false;
+    return verify(publicKey, requestMessage(gameId, k, side, commitment, unhex(prev), order), sig);
   } catch {
     return false;
   }
@@ -304,14 +315,18 @@ export function genesis(gameId) {
   return sha256(tag("genesis/v1"), text(gameId));
 }
 
-// --- what the host signs it showed a side (ghillie.fairness.hashlog.shown_message) -------------
+// --- what a side was shown of an event (ghillie.fairness.hashlog.shown_digest_v2) ---------------
 
-/** SHA-256 of the JCS of what a side's log entry ({seq, lines, proof}) shows of its event:
- * the lines, the head's hash, the roots, the contributions, the openings, (event 0) the
- * set-up and (where a side's new dice chain starts) the new anchors. Throws on an entry that is not JSON of that shape. */
+/** The salted digest of what a side's log entry ({seq, lines, proof}) shows of its event: the
+ * lines, the head's hash, the roots, the contributions, the openings, (event 0) the set-up,
+ * and where the event has them a side's new dice chain or seat key and the digest of the
+ * order it carries out. `proof.shown.salt` is this side's salt. Throws on an entry that is not
+ * JSON of that shape. */
 export function shownDigest(entry) {
   const { seq, lines, proof } = entry;
   if (proof === null || typeof proof !== "object") throw new TypeError("a log entry has a proof");
+  const salt = unhex(proof.shown && proof.shown.salt);
+  if (salt.length !== 32) throw new TypeError("a salt is 32 bytes");
   const content = {
     seq,
     hash: proof.hash,
@@ -321,24 +336,47 @@ export function shownDigest(entry) {
     openings: proof.openings,
   };
   if (proof.setup !== undefined) content.setup = proof.setup;
-  if (proof.chains !== undefined) content.chains = proof.chains;
-  return sha256(canonical(content));
+  for (const name of ["chains", "keys", "order"]) if (proof[name] !== undefined) content[name] = proof[name];
+  return sha256(tag("shown/v2"), lp(salt), lp(canonical(content)));
 }
 
-/** What the host signs for side `side` after event `seq`: `tag("shown/v1") + text(game) +
- * u64(seq) + text(side) + lp(digest)`. */
-export function shownMessage(gameId, seq, side, digest) {
-  return concat(tag("shown/v1"), text(gameId), u64(seq), text(side), lp(digest));
+/** The head as a page keeps it: its own digest, computed from what it was shown, in its place
+ * among the others' (the game's side order, `sides`). Null if the entry lacks any of them. */
+export function headReceipt(entry, me, sides) {
+  const { seq, proof } = entry;
+  const digests = proof.shown && proof.shown.digests;
+  if (!digests || typeof digests !== "object") return null;
+  const mine = hex(shownDigest(entry));
+  const shown = sides.map((side) => (side === me ? mine : digests[side]));
+  if (shown.some((d) => typeof d !== "string")) return null;
+  return { seq, hash: proof.hash, sig: proof.sig, shown };
 }
 
-/** Did the host sign that it showed side `side` this ({seq, digest, sig}, digest in hex)? */
-export function verifyShown(publicKey, gameId, side, shown) {
-  try {
-    const { seq, digest, sig } = shown;
-    if (!Number.isSafeInteger(seq) || typeof side !== "string") return false;
-    if (typeof digest !== "string" || !HEX32.test(digest)) return false;
-    return verify(publicKey, shownMessage(gameId, seq, side, unhex(digest)), sig);
-  } catch {
-    return false;
-  }
+// --- a side's seat key: what it signs of its own orders (ghillie.fairness.hashlog) -------------
+
+/** A new seat key for this device: {secret, public}, both hex. The secret never leaves it. */
+export function newSeatKey() {
+  const secret = ed25519.utils.randomSecretKey();
+  return { secret: hex(secret), public: hex(ed25519.getPublicKey(secret)) };
+}
+
+/** The public key of a seat key's secret (hex). */
+export function seatPublic(secret) {
+  return hex(ed25519.getPublicKey(unhex(secret)));
+}
+
+/** What a side's seat key signs when it gives a command: this game, this roll, this side and
+ * command id, and the command exactly as sent (RFC 8785). */
+export function orderMessage(gameId, k, side, commandId, command) {
+  return concat(tag("order/v1"), text(gameId), u64(k), text(side), text(commandId), lp(canonical(command)));
+}
+
+/** The seat key's signature of an order (hex). */
+export function signOrder(secret, gameId, k, side, commandId, command) {
+  return hex(ed25519.sign(orderMessage(gameId, k, side, commandId, command), unhex(secret)));
+}
+
+/** What the host's roll request quotes of a side's signature on its order. */
+export function orderDigest(signature) {
+  return hex(sha256(tag("order-digest/v1"), unhex(signature)));
 }

@@ -40,6 +40,8 @@ export const chainKey = (game, side) => `ghillie:chain:${game}:${side}`;
 // The roll a new chain's first element is for (seat.js: a seat taken over); absent: roll 0.
 export const chainFromKey = (game, side) => `ghillie:chain-from:${game}:${side}`;
 export const receiptsKey = (game, side) => `ghillie:receipts:${game}:${side}`;
+// The secret of the key this device signs its side's orders with (never sent).
+export const signingKey = (game, side) => `ghillie:signing:${game}:${side}`;
 export const alarmsKey = (game, side) => `ghillie:alarms:${game}:${side}`;
 /** The record's file name, from the game's title and the day: "ghillie-green-hell-2026-12-01.json". */
 export const recordName = (title) => {
@@ -82,9 +84,15 @@ export class KeptStore {
 
 /** Only the signed fields of a request: what the audit needs to hold the host to it. */
 function requestReceipt(request) {
-  const { game, k, side, commitment, prev, sig } = request;
-  return { game, k, side: side ?? null, commitment, prev, sig };
+  const { game, k, side, commitment, prev, order, sig } = request;
+  return { game, k, side: side ?? null, commitment, prev, order, sig };
 }
+
+// The protocol this page checks (docs/fairness.md): a game set up under an earlier one is
+// over for good and is the audit's to check, not the page's.
+const PROTOCOL = 4;
+// Orders kept beside the receipts: enough for a long game, not for ever.
+const ORDERS_KEPT = 500;
 
 export class FairPlay {
   /**
@@ -124,6 +132,9 @@ export class FairPlay {
     this.kept = null; // the receipts, as last read or written
     this.key = null; // the host's public key, kept from the start of the game
     this.alarmsRead = false; // the alarms kept from an earlier visit, once the side is known
+    this.legacy = false; // the game was set up under an earlier protocol: nothing to check
+    this.sides = []; // the game's sides, in its order (what the head's signature covers)
+    this.keys = {}; // side -> the key its orders are signed with now, as the status says
   }
 
   // --- taking in each view ------------------------------------------------------------------
@@ -138,6 +149,7 @@ export class FairPlay {
     }
     const side = (view.sides || []).some((s) => s.id === view.you) ? view.you : null;
     this.me = side;
+    this.sides = (view.sides || []).map((s) => s && s.id);
     this.readAlarms();
     for (const piece of [...(view.pieces || []), ...(view.known || [])]) {
       this.names.set(piece.id, pieceName(piece));
@@ -147,9 +159,11 @@ export class FairPlay {
       this.secretWords = new Map(view.secret_words.filter((w) => w && typeof w === "object").map((w) => [w.key, w]));
     }
     const fairness = view.fairness || {};
+    if (fairness.keys && typeof fairness.keys === "object") this.keys = fairness.keys;
     this.keepKey(fairness.key, view);
     const fresh = this.freshEntries(view);
     this.takeSetup(fresh, view);
+    if (this.legacy) return;
     if (side) this.prepareChain(fairness);
     this.takeLog(fresh, view);
     if (side) {
@@ -220,9 +234,28 @@ export class FairPlay {
       this.alarm("no-setup", t("The host's record of this game's set-up is missing — {audit}.", { audit: audit() }));
       return;
     }
+    if (Number.isSafeInteger(setup.version) && setup.version < PROTOCOL) {
+      // An older game, which the server no longer plays: its record is the audit's to check.
+      this.legacy = true;
+      return;
+    }
     this.keepKey(setup.key, view);
     this.setup = setup;
     this.parties = this.checkParties(setup, view);
+    this.checkSeatKey(setup);
+  }
+
+  /** The set-up names each side's seat key: this page's, if it gave one when it joined,
+   * must be the one it holds (another would let the host sign this side's orders). */
+  checkSeatKey(setup) {
+    if (!this.me || this.chainFrom > 0) return;
+    const kept = this.storage.get(signingKey(this.game, this.me));
+    const given = this.receipts().seat;
+    if (!kept || !given) return; // this page gave no key when the game was set up
+    const seats = setup.seats && typeof setup.seats === "object" ? setup.seats : {};
+    if (seats[this.me] !== given) {
+      this.alarm("seat-key", t("The host's record of this game's set-up does not name the key this page signs your orders with — {audit}.", { audit: audit() }));
+    }
   }
 
   /** The roll parties must be the host, then every side of the game, in the game's order,
@@ -247,14 +280,12 @@ export class FairPlay {
     return new Map(parties.map((p) => [p.party, p]));
   }
 
-  /** Keep a receipt of every new head, after checking the host signed it, and of what this
-   * page was shown of each event; check every side's roll contributions and every opening
-   * shown to this side. */
+  /** Keep a receipt of every new head, after checking the host signed it together with
+   * what this page was shown of it (and the other sides' digests); check every side's roll
+   * contributions and every opening shown to this side. */
   takeLog(fresh, view) {
     if (!fresh.length) return;
     const receipts = this.me ? this.receipts() : null;
-    const shownAt = new Map(); // seq → the kept signatures of what this page was shown
-    if (receipts) for (const r of receipts.shown) shownAt.set(r.seq, [...(shownAt.get(r.seq) || []), r]);
     let kept = false;
     for (const entry of fresh) {
       const { seq, proof } = entry;
@@ -262,58 +293,50 @@ export class FairPlay {
       const shares = proof.contributions && typeof proof.contributions === "object" ? proof.contributions : {};
       this.shares.set(seq, shares);
       if (proof.chains && typeof proof.chains === "object") this.newChains.set(seq, proof.chains);
-      const head = { seq, hash: proof.hash, sig: proof.sig };
-      // A head this page kept before was checked when it came (a reload shows them all
-      // again; checking each anew would cost a phone a second on a long game).
-      const known = receipts && receipts.heads.some((r) => r.seq === seq && r.hash === head.hash && r.sig === head.sig);
-      if (!known && !fair.verifyHead(this.key, this.game, head)) {
-        this.alarm(`sig-${seq}`, t("The host sent a record of event {seq} that its own key did not sign — {audit}.", { seq, audit: audit() }));
+      const keys = proof.keys && typeof proof.keys === "object" ? proof.keys : {};
+      if (this.me && keys[this.me] !== undefined && keys[this.me] !== this.seatKey(this.me)) {
+        // Only this device's own new key may sign its side's orders from here on.
+        this.alarm(`keys-${seq}`, t("The host's record of event {seq} gives your side a signing key this page does not hold — {audit}.", { seq, audit: audit() }));
       }
-      if (receipts && typeof proof.hash === "string") {
-        const before = receipts.heads.filter((r) => r.seq === seq);
-        if (!before.some((r) => r.hash === proof.hash)) {
-          if (before.length) {
-            this.alarm(`head-${seq}`, t("The host showed this page two different histories at event {seq} — {audit}.", { seq, audit: audit() }));
-          }
-          // Both heads are kept: two signed heads for one event are the proof. A head its
-          // key did not sign is kept too: the audit then fails, as it must.
-          receipts.heads.push(head);
-          kept = true;
-        }
-      }
-      if (receipts && this.keepShown(entry, receipts, shownAt)) kept = true;
+      if (receipts && this.keepHead(entry, receipts)) kept = true;
       this.checkShares(seq, view);
       this.checkOpenings(seq, Array.isArray(proof.openings) ? proof.openings : [], view);
     }
     if (kept) this.saveReceipts(receipts);
   }
 
-  /** The host signs, for each side and event, what that side was shown of it (its lines and
-   * the proof's parts): the page checks the signature and keeps `{seq, digest, sig}`, which
-   * the audit compares with what the record says the side was shown. True if kept anew. */
-  keepShown(entry, receipts, shownAt) {
+  /** The host signs each event's head once, with every side's salted digest of what it was
+   * shown of it: the page computes its own from what it received (with its salt), puts it
+   * among the others', checks the signature and keeps the head as its receipt. A head its
+   * key did not sign is kept too (the audit then fails, as it must), and two accounts of one
+   * event are both kept: they are the proof. True if kept anew. */
+  keepHead(entry, receipts) {
     const { seq, proof } = entry;
-    let digest = null;
+    let head = null;
     try {
-      digest = fair.hex(fair.shownDigest(entry));
+      head = fair.headReceipt(entry, this.me, this.sides);
     } catch {
-      digest = null;
+      head = null;
     }
-    const shown = { seq, digest, sig: proof.shown };
-    const before = shownAt.get(seq) || [];
-    // Checked when it came, as the heads are.
-    if (digest && before.some((r) => r.digest === digest && r.sig === shown.sig)) return false;
-    if (!digest || !fair.verifyShown(this.key, this.game, this.me, shown)) {
+    if (!head) {
       this.alarm(`shown-${seq}`, t("The host's record of what this page was shown at event {seq} is not signed by its key — {audit}.", { seq, audit: audit() }));
       return false;
     }
-    if (before.some((r) => r.digest !== digest)) {
+    const before = receipts.heads.filter((r) => r.seq === seq);
+    const same = (r) => r.hash === head.hash && r.sig === head.sig && JSON.stringify(r.shown) === JSON.stringify(head.shown);
+    // A head this page kept before was checked when it came (a reload shows them all
+    // again; checking each anew would cost a phone a second on a long game).
+    if (before.some(same)) return false;
+    if (!fair.verifyHead(this.key, this.game, head)) {
+      this.alarm(`sig-${seq}`, t("The host sent a record of event {seq} that its own key did not sign — {audit}.", { seq, audit: audit() }));
+    }
+    if (before.some((r) => r.hash !== head.hash)) {
+      this.alarm(`head-${seq}`, t("The host showed this page two different histories at event {seq} — {audit}.", { seq, audit: audit() }));
+    } else if (before.length) {
       this.alarm(`shown-twice-${seq}`, t("The host showed this page two different accounts of event {seq} — {audit}.", { seq, audit: audit() }));
     }
-    if (before.some((r) => r.digest === digest)) return false;
-    receipts.shown.push(shown);
-    shownAt.set(seq, [...before, shown]);
-    return true;
+    receipts.heads.push(head);
+    return typeof proof.hash === "string";
   }
 
   /** Every side's element for roll `seq` must hash to its element for the roll before (or
@@ -419,6 +442,7 @@ export class FairPlay {
       if (!seed && joining) {
         seed = fair.hex(fair.newSeed());
         this.storage.set(key, seed);
+        this.seatKey(this.me, true);
       }
       if (seed) {
         try {
@@ -524,9 +548,61 @@ export class FairPlay {
     if (!(fairness.joining || []).includes(this.me)) return;
     this.anchorGiven = true;
     const anchor = fair.hex(this.chain.anchor);
+    const key = this.seatKey(this.me, true);
     const receipts = this.receipts();
-    if (receipts.anchor !== anchor) this.saveReceipts({ ...receipts, anchor });
-    this.give({ type: "anchor", anchor }, () => (this.anchorGiven = false));
+    if (receipts.anchor !== anchor || receipts.seat !== key) this.saveReceipts({ ...receipts, anchor, seat: key });
+    this.give({ type: "anchor", anchor, key }, () => (this.anchorGiven = false));
+  }
+
+  /** The public key this device signs `side`'s orders with; with `create`, made now if it
+   * has none. Its secret never leaves this browser (localStorage, beside the chain's seed). */
+  seatKey(side, create = false) {
+    let secret = this.storage.get(signingKey(this.game, side));
+    if (!secret && create) {
+      secret = fair.newSeatKey().secret;
+      this.storage.set(signingKey(this.game, side), secret);
+    }
+    if (!secret) return null;
+    try {
+      return fair.seatPublic(secret);
+    } catch {
+      return null;
+    }
+  }
+
+  /** A new seat key for `side` (the seat taken over by this device): its public key. */
+  newSeatKey(side) {
+    const made = fair.newSeatKey();
+    this.storage.set(signingKey(this.game, side), made.secret);
+    return made.public;
+  }
+
+  /** The next roll, as this page knows the game: one after the last head it kept. */
+  nextRoll() {
+    if (!this.me) return 0;
+    const heads = this.receipts().heads;
+    return heads.reduce((last, r) => (isCount(r.seq) && r.seq > last ? r.seq : last), -1) + 1;
+  }
+
+  /** Sign an order for the next roll (one after the last head this page kept), and keep it
+   * beside the receipts with the time it was sent: the host's request for that roll must
+   * quote this very signature, and the audit reads what was sent when. {k, sig}, or null
+   * if this page holds no key for its side. */
+  sign(commandId, command) {
+    if (!this.me || this.legacy) return null;
+    const secret = this.storage.get(signingKey(this.game, this.me));
+    if (!secret) return null;
+    const receipts = this.receipts();
+    const k = this.nextRoll();
+    let sig = null;
+    try {
+      sig = fair.signOrder(secret, this.game, k, this.me, commandId, command);
+    } catch {
+      return null; // not JSON the host could check: the server refuses it as malformed
+    }
+    const orders = [...receipts.orders, { id: commandId, k, digest: fair.orderDigest(sig), sent: Date.now() }];
+    this.saveReceipts({ ...receipts, orders: orders.slice(-ORDERS_KEPT) });
+    return { k, sig };
   }
 
   /** A roll is asked for and waits for this side: give the element, unless the host asked
@@ -544,7 +620,7 @@ export class FairPlay {
     const k = request.k;
     if (this.given.has(k) || this.refused.has(k)) return;
     const receipts = this.receipts();
-    const same = (r) => r.commitment === request.commitment && r.prev === request.prev;
+    const same = (r) => r.commitment === request.commitment && r.prev === request.prev && r.order === request.order;
     const asked = receipts.requests.filter((r) => r.k === k);
     const keep = () => {
       if (!asked.some(same)) {
@@ -570,8 +646,14 @@ export class FairPlay {
       refuse(`twice-${k}`, t("The host asked twice for roll {k} — {audit}.", { k, audit: audit() }));
       return;
     }
+    // A roll for an order of this side must be for an order this page signed, for this
+    // roll: the host cannot give an order in this side's name.
+    if (request.side === this.me && this.keys[this.me] && !receipts.orders.some((o) => o.k === k && o.digest === request.order)) {
+      refuse(`order-${k}`, t("The host asked for roll {k} for an order of your side that this page did not give — {audit}.", { k, audit: audit() }));
+      return;
+    }
     // Only the roll after the last head kept (roll 0 before the game starts), after that head.
-    const next = receipts.heads.reduce((last, r) => (isCount(r.seq) && r.seq > last ? r.seq : last), -1) + 1;
+    const next = this.nextRoll();
     if (k !== next) {
       refuse(`ahead-${k}`, t("The host asked for roll {k} when the next roll is {next}, so this page did not give its share — {audit}.", { k, next, audit: audit() }));
       return;
@@ -672,7 +754,7 @@ export class FairPlay {
     // and it against the record's. Receipts kept by an older page have no `shown` yet.
     this.kept = ok ? kept : { heads: [], requests: [] };
     if (typeof this.kept.key !== "string" && typeof this.key === "string") this.kept.key = this.key;
-    if (!Array.isArray(this.kept.shown)) this.kept.shown = [];
+    if (!Array.isArray(this.kept.orders)) this.kept.orders = [];
     return this.kept;
   }
 
@@ -740,7 +822,7 @@ export class FairPlay {
         h(
           "p",
           { class: "fair-receipts" },
-          t("Receipts kept: {length}", { length: heads.length + receipts.requests.length + receipts.shown.length }),
+          t("Receipts kept: {length}", { length: heads.length + receipts.requests.length }),
           latest ? ` (latest head: event ${latest.seq}, ` : "",
           latest ? h("code", {}, short(latest.hash)) : "",
           latest ? ")." : ".",

@@ -17,8 +17,14 @@
 // would both hold it; and it stays on the device, with whatever secret the order holds (an
 // ambush square, a note), after the tab is closed. Closing the tab gives the order up.
 //
-// There is no HTTP fallback: over HTTP an order waiting for another page's dice is answered
-// 503 after 30 s, and a page whose socket never opens has no view to give orders from.
+// There is no HTTP fallback: a page whose socket never opens has no view to give orders from.
+//
+// Every time it goes out, the order is signed by this device's seat key (fairplay.js) for
+// the next roll as this page knows the game: the host can carry it out at that roll only,
+// never later and never in another order's place. If the game moved on before it arrived,
+// the server refuses it as stale; it is signed again, for the roll after the events the page
+// has now seen, and sent again (once the page has seen them: the order then stands on the
+// game as the player can see it).
 
 import { newId } from "./api.js";
 
@@ -30,7 +36,10 @@ export class Outbox {
   /**
    * @param {string} game the game id
    * @param {import("./socket.js").Live} live the connection
-   * @param {{changed: () => void}} hooks changed: the order's state or outcome changed
+   * @param {{changed: () => void, sign: (id: string, command: object) => ({k: number, sig: string}|null),
+   *   next: () => number}} hooks
+   *   changed: the order's state or outcome changed; sign: the seat key's signature for
+   *   the next roll (null: this page holds no key); next: the next roll as this page knows it
    */
   constructor(game, live, hooks) {
     this.game = game;
@@ -59,6 +68,7 @@ export class Outbox {
   seen(view) {
     this.you = view.you;
     if (this.entry && this.entry.you !== view.you) this.set(null);
+    this.resign();
   }
 
   /** Give an order; false if one is on its way already. */
@@ -71,14 +81,23 @@ export class Outbox {
     return true;
   }
 
+  /** Refused as signed for a roll the game had gone past: signed again and sent once this
+   * page has the events that moved it on (at once if it has them already). */
+  resign() {
+    const entry = this.entry;
+    if (!entry || !entry.stale || !this.hooks.next) return;
+    if (entry.k === null || entry.k === undefined || this.hooks.next() > entry.k) this.flush();
+  }
+
   /** Send the order on the connection, if it has not gone out on this one yet. Called when
    * an order is given and whenever a new connection has brought its view. */
   flush() {
     const entry = this.entry;
     if (!entry || !this.you || !this.live.live) return;
     if (entry.sentOn === this.live.connections) return; // once per connection
-    if (this.live.send({ type: "command", command_id: entry.id, command: entry.command })) {
-      this.set({ ...entry, sentOn: this.live.connections, unclear: true });
+    const signed = this.hooks.sign ? this.hooks.sign(entry.id, entry.command) : null;
+    if (this.live.send({ type: "command", command_id: entry.id, command: entry.command, ...(signed || {}) })) {
+      this.set({ ...entry, sentOn: this.live.connections, unclear: true, stale: false, k: signed ? signed.k : null });
       this.hooks.changed();
     }
   }
@@ -93,6 +112,14 @@ export class Outbox {
       // in a moment, on whatever connection there is then.
       this.set({ ...entry, sentOn: 0, tries: entry.tries + 1 });
       setTimeout(() => this.flush(), RETRY_MS);
+      this.hooks.changed();
+      return;
+    }
+    if (problem && problem.code === "stale_order" && entry.tries < RETRIES) {
+      // The game moved on while it was on its way: sent again, signed for the next roll,
+      // with the next view (which brings the events it missed).
+      this.set({ ...entry, sentOn: 0, tries: entry.tries + 1, stale: true });
+      this.resign();
       this.hooks.changed();
       return;
     }

@@ -186,6 +186,8 @@ function main() {
     send: (message) => live.send(message),
     stop: () => live.stop(),
     freshAnchor: (side) => fairplay.newChain(side),
+    signing: (side) => fairplay.seatKey(side, true),
+    freshSigning: (side) => fairplay.newSeatKey(side),
     chainFrom: (side, k) => fairplay.chainStarts(side, k),
     changed: () => {
       // Once the seat is this page's, fairplay takes the game in (and gives what rolls ask).
@@ -220,7 +222,11 @@ function main() {
     },
     hello: () => seat.hello(),
   });
-  outbox = new Outbox(game, live, { changed: () => orders && orders.showOutbox() });
+  outbox = new Outbox(game, live, {
+    changed: () => orders && orders.showOutbox(),
+    sign: (id, command) => (seat.playing ? fairplay.sign(id, command) : null),
+    next: () => fairplay.nextRoll(),
+  });
   // The page's api helper, for the odd script or test that drives a side without forms.
   window.ghillie = { game, token, api, live, outbox, fairplay, seat, get view() { return current; } };
   live.start();

@@ -27,7 +27,10 @@ export class Seat {
    * @param {string|null} move a move code the link carries (`#token&seat-code=CODE`)
    * @param {object} storage the page's kept storage (fairplay's)
    * @param {{send: (m: object) => boolean, changed: () => void, stop: () => void,
-   *   freshAnchor: (side: string) => string, chainFrom: (side: string, k: number) => void}} hooks
+   *   freshAnchor: (side: string) => string, chainFrom: (side: string, k: number) => void,
+   *   signing: (side: string) => string|null, freshSigning: (side: string) => string}} hooks
+   *   signing: the public key this device signs the side's orders with (made if need be);
+   *   freshSigning: a new one, for a seat taken over
    */
   constructor(game, token, move, storage, hooks) {
     this.game = game;
@@ -98,7 +101,9 @@ export class Seat {
   /** Take the free seat for this device. */
   claim() {
     this.busy = true;
-    this.hooks.send({ type: "take_seat", seat: this.key || this.newKey() });
+    const side = this.seat && this.seat.side;
+    const signing = side ? this.hooks.signing(side) : null;
+    this.hooks.send({ type: "take_seat", seat: this.key || this.newKey(), ...(signing ? { signing } : {}) });
     this.hooks.changed();
   }
 
@@ -112,7 +117,9 @@ export class Seat {
       this.busy = false;
       return;
     }
-    this.hooks.send({ ...message, seat: key, anchor });
+    // A new device signs the side's orders with a key of its own, from its first roll on.
+    const signing = this.hooks.freshSigning(this.seat.side);
+    this.hooks.send({ ...message, seat: key, anchor, signing });
     this.hooks.changed();
   }
 

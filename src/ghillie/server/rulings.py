@@ -1,0 +1,29 @@
+"""Rulings run off the event loop, so that no command holds every other game.
+
+A ruling is pure CPU work on one game's state (``ghillie.fairness.referee.rule``, ``trial``):
+run on the loop, a long one (an ambush-fire move over rough ground, say) would stall every
+other game's requests, views and websockets for as long. It runs on one worker thread
+instead; Python hands the GIL back and forth between it and the loop every few
+milliseconds, so another game's request is answered meanwhile. One thread, not several:
+rulings stay one at a time, in the order they were asked for, as they were on the loop (the
+ids a ruling draws come from one source shared by every game). The loop waits for the
+ruling's result and goes on with it (sealing, which changes the ledger, stays on the loop).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ghillie-rule")
+
+
+async def rule_off_loop(call: Callable[..., T], *args: Any) -> T:
+    """``call(*args)`` on the ruling thread; its result, or its exception (a Refusal)."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_POOL, functools.partial(call, *args))
