@@ -107,6 +107,35 @@ def test_every_field_of_every_command_is_bounded_in_its_schema(ruleset_id: str) 
     assert not found, "\n".join(found)
 
 
+# Bounded otherwise: a command by its ruleset's schema (above) and the 4 MiB of any request;
+# a scenario by ``--max-scenario`` and its own bounds (tests/test_scenario_bounds.py).
+BOUNDED_ELSEWHERE = {
+    ("/api/games", "scenario_data"),
+    ("/api/games", "scenario_toml"),
+    ("/api/games/{game_id}/commands", "command"),
+    ("/api/games/{game_id}/odds", "command"),
+}
+
+
+def test_every_field_of_every_api_request_is_bounded() -> None:
+    api = create_app(MemoryStore()).openapi()
+    root = {"$defs": api["components"]["schemas"]}
+    found = []
+    for path, operations in api["paths"].items():
+        for operation in operations.values():
+            content = operation.get("requestBody", {}).get("content", {})
+            schema = content.get("application/json", {}).get("schema")
+            if schema is None:
+                continue
+            schema = json.loads(json.dumps(schema).replace("#/components/schemas/", "#/$defs/"))
+            found += [
+                f"{path}: {place}"
+                for place in unbounded(schema, root)
+                if (path, place.split(":")[0]) not in BOUNDED_ELSEWHERE
+            ]
+    assert not found, "\n".join(found)
+
+
 def _openapi(ruleset: Ruleset[Any, Any]) -> dict[str, Any]:
     """An OpenAPI document with one operation per command, whose body is that command: how
     schemathesis takes a schema to draw from."""

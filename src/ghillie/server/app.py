@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ghillie import examples, forms, registry
+from ghillie.bounds import MAGNITUDE
 from ghillie.errors import UNKNOWN_SIDE, Refusal, ScenarioError
 from ghillie.game import load_scenario
 from ghillie.scenario import MAX_DEPTH, Scenario, loads_toml
@@ -112,28 +113,34 @@ class Anchor(BaseModel):
 class Contribution(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    k: int = Field(ge=0, description="the roll asked for (fairness.request.k in the view)")
+    k: int = Field(
+        ge=0, le=MAGNITUDE, description="the roll asked for (fairness.request.k in the view)"
+    )
     element: str = Field(min_length=64, max_length=64, description="x_{k+1} of the chain, hex")
 
 
 class TakeSeat(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    seat: str = Field(description="the seat key this device keeps: 32 to 64 lowercase hex")
+    seat: str = Field(
+        max_length=64, description="the seat key this device keeps: 32 to 64 lowercase hex"
+    )
 
 
 class MoveSeat(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     code: str = Field(max_length=40, description="the code the seat's device shows")
-    seat: str = Field(description="the new device's own seat key")
-    anchor: str | None = Field(None, description="its new dice chain's anchor (page-held chains)")
+    seat: str = Field(max_length=64, description="the new device's own seat key")
+    anchor: str | None = Field(
+        None, max_length=64, description="its new dice chain's anchor (page-held chains)"
+    )
 
 
 class NewChain(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    seat: str = Field(description="the new device's own seat key")
+    seat: str = Field(max_length=64, description="the new device's own seat key")
     anchor: str = Field(min_length=64, max_length=64, description="its new chain's x_0, hex")
 
 
