@@ -3,21 +3,23 @@ refusals, never a crash, and a refusal changes nothing.
 
 Commands are drawn from each command's own JSON Schema (the one the pages draw their forms
 from, served at ``/api/rulesets``), both as it allows and as it does not, by schemathesis's
-generator; from what a side could sensibly give now (``Ruleset.candidates``: commands that
-name real pieces, so they reach the rules); and from either with one value made hostile (a
-4 MiB string, 1e308, NaN, a list of ten thousand, nesting two hundred deep, a value of the
-wrong kind) or a string swapped for a real piece's handle. They are given to every bundled
-scenario's game, fresh and after some random play, as each side; and a sample of them is
-sent over HTTP, where no answer may be a 500.
+generator; and from what a side could sensibly give now (``Ruleset.candidates``: commands
+that name real pieces, so they reach the rules). Either may then have a few of its values
+made extreme (4 MiB of text, 1e308, NaN, a lone surrogate), of the wrong kind (a list of
+ten thousand, nesting two hundred deep) or swapped for a real piece's handle. They are given
+to every bundled scenario's game at three stages (as created, after 15 and after 40 random
+sensible commands), with the odds a form asks for, and an accepted one to a copy whose
+views are then built; a sweep gives every sensible command with each of its values past the
+bounds in turn; and a sample is sent over HTTP, where no answer may be a 500.
 
 Findings 6 and 7 of issue 24 in their generic form: a string of any length was taken (8
 standing orders of 4 MiB made a 33.5 MB view) and a point of 1e308 inches became infinite
 metres (a 500). ``--run-slow`` runs the fuzz much longer.
 
-(hypothesis-jsonschema would draw from the schemas too, but its last release calls a
-Hypothesis internal that Hypothesis 6.170 no longer has; schemathesis, already the API's
-fuzzer here, carries a maintained generator of its own.)
-"""
+(hypothesis-jsonschema would draw from the schemas too, but its last release, 0.23.1, calls
+a Hypothesis internal (``cu.many(...).more()``) that Hypothesis 6.170 no longer has: every
+object schema fails. schemathesis, already the API's fuzzer here, has a maintained
+generator of its own.)"""
 
 from __future__ import annotations
 
