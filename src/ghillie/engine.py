@@ -10,7 +10,6 @@ anywhere here; the caller stores the event.
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any, Literal
@@ -18,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ghillie import clock, forms, registry
+from ghillie.bounds import first_out_of_bounds
 from ghillie.dice.source import DiceSource
 from ghillie.dice.steps import NOT_A_DIE
 from ghillie.errors import (
@@ -79,39 +79,13 @@ def parse_command(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any]) -> Command
             ) from None
         raise Refusal(MALFORMED_COMMAND, "This value cannot be used here.", field=field) from None
     # Every accepted command is recorded, hashed and signed in canonical JSON (RFC 8785),
-    # which holds no NaN or infinity, no integer past 2**53 and no lone surrogate: such a
-    # value is refused here, like any other malformed one, rather than failing later.
-    bad = _unrecordable(command.model_dump(mode="json"))
+    # which holds no NaN or infinity and no lone surrogate, and every value in it is bounded
+    # (ghillie.bounds): a model that forgot a bound is caught here, like any malformed value,
+    # rather than failing later (a number scaled to infinity) or filling every view.
+    bad = first_out_of_bounds(command.model_dump())
     if bad is not None:
         raise Refusal(MALFORMED_COMMAND, "This value cannot be used here.", field=bad or None)
     return command
-
-
-_SAFE_INTEGER = 2**53 - 1
-
-
-def _unrecordable(value: Any, path: str = "") -> str | None:
-    """The path of the first value canonical JSON cannot hold, or None."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, int):
-        return path if abs(value) > _SAFE_INTEGER else None
-    if isinstance(value, float):
-        return None if math.isfinite(value) else path
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")  # a lone surrogate cannot be
-        except UnicodeEncodeError:
-            return path
-        return None
-    items = value.items() if isinstance(value, Mapping) else enumerate(value)
-    for key, inner in items:
-        where = f"{path}.{key}" if path else str(key)
-        found = _unrecordable(key, path) if isinstance(key, str) else None
-        found = found if found is not None else _unrecordable(inner, where)
-        if found is not None:
-            return found
-    return None
 
 
 class TimeOut(BaseModel):

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from ghillie.bounds import Bounded
 from ghillie.dice.check import Check
 from ghillie.events import BoardChange
 from ghillie.forms import Order
@@ -30,11 +31,11 @@ S = TypeVar("S", bound=Scenario)
 B = TypeVar("B")
 
 
-class Command(BaseModel):
-    """A command a side gives. Subclasses set ``type`` to a ``Literal`` of their name."""
+class Command(Bounded):
+    """A command a side gives. Subclasses set ``type`` to a ``Literal`` of their name.
 
-    # hide_input_in_errors: a malformed command's values never reach an error or a log line.
-    model_config = ConfigDict(extra="forbid", frozen=True, hide_input_in_errors=True)
+    Every string, number and list in it is bounded (:mod:`ghillie.bounds`): the parts of a
+    command (an order, a marker's place) subclass :class:`~ghillie.bounds.Bounded` too."""
 
     phases: ClassVar[frozenset[Phase]] = frozenset({Phase.PLAY})
     # The fields that carry a secret (which square, which marker, a private note): they never

@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from ghillie.bounds import DESCRIPTION, ENTRIES, MAGNITUDE, TEXT, first_out_of_bounds
 from ghillie.errors import ScenarioError
 from ghillie.measure.tabletop import XY, Cover, Tabletop, Terrain
 
@@ -33,7 +34,17 @@ class Mode(StrEnum):
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    """The base of every part of a scenario: no key it does not declare, every string at
+    most ``bounds.TEXT`` characters unless its field says fewer, no NaN or infinity
+    (ghillie.bounds)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        populate_by_name=True,
+        str_max_length=TEXT,
+        allow_inf_nan=False,
+    )
 
 
 class SideSpec(Strict):
@@ -94,7 +105,7 @@ def tabletop(width: float, depth: float, terrain: Sequence[TerrainSpec]) -> Tabl
 class Scenario(Strict):
     ruleset: str
     title: str = Field(min_length=1, max_length=120)
-    description: str = ""
+    description: str = Field("", max_length=DESCRIPTION)
     sides: tuple[SideSpec, SideSpec]
     mode: Mode = Mode.TABLE
     switches: Switches = Field(default_factory=Switches)
@@ -178,9 +189,24 @@ def read_scenario_file(path: str | Path) -> dict[str, Any]:
     return data
 
 
+def check_bounds(data: Any) -> None:
+    """ScenarioError naming the first value past the bounds every scenario keeps, whatever
+    its ruleset's own fields say (ghillie.bounds): a number not finite or larger than
+    ``MAGNITUDE``, a string longer than ``DESCRIPTION`` characters, a list of more than
+    ``ENTRIES``. (The ruleset's model then holds each field to its own, narrower bound.)"""
+    bad = first_out_of_bounds(data, text=DESCRIPTION, entries=ENTRIES)
+    if bad is not None:
+        raise ScenarioError(
+            f"{bad or 'scenario'}: past the bounds of any scenario (numbers at most "
+            f"{MAGNITUDE:,} in size, strings of at most {DESCRIPTION:,} characters, lists of "
+            f"at most {ENTRIES:,} entries)"
+        )
+
+
 def parse_scenario(model: type[Scenario], data: Mapping[str, Any]) -> Scenario:
     """Validate scenario data; a :class:`ScenarioError` names every offending key."""
     check_depth(data)
+    check_bounds(data)
     try:
         return model.model_validate(data)
     except ValidationError as exc:

@@ -13,8 +13,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from ghillie.bounds import Bounded
 from ghillie.errors import MEASURED_BY_MAP, MEASUREMENT_REQUIRED, Refusal
 from ghillie.measure.tabletop import XY, Cover, Tabletop
 from ghillie.state import Facts, Piece
@@ -25,10 +26,8 @@ T = TypeVar("T")
 __all__ = ["XY", "Cover", "MapMeasure", "Measure", "Measured", "TableMeasure"]
 
 
-class Measured(BaseModel):
+class Measured(Bounded):
     """Values measured at a physical table and entered with a command (table mode)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     range: float | None = Field(default=None, ge=0, le=1000, description="inches")
     cover: Cover | None = None

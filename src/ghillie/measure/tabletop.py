@@ -18,7 +18,12 @@ import shapely
 from shapely.geometry import LineString, MultiPoint, Point, Polygon
 from shapely.strtree import STRtree
 
-XY = tuple[float, float]
+from ghillie.bounds import Coordinate
+
+# A point: inches across from the table's left edge and down from its top edge (or, for a
+# ruleset that says so, metres on its ground). Bounded, for the commands and scenarios that
+# carry one: a value scaled by any ruleset's unit stays finite (ghillie.bounds).
+XY = tuple[Coordinate, Coordinate]
 
 
 class Cover(StrEnum):

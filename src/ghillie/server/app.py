@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ghillie import examples, forms, registry
+from ghillie.bounds import MAGNITUDE
 from ghillie.errors import UNKNOWN_SIDE, Refusal, ScenarioError
 from ghillie.game import load_scenario
 from ghillie.scenario import MAX_DEPTH, Scenario, loads_toml
@@ -92,6 +93,17 @@ class CreatedGame(BaseModel):
     links: list[Link]
 
 
+# The public key a device signs its side's orders with (docs/fairness.md, "Orders").
+Signing = Annotated[
+    str | None,
+    Field(
+        min_length=64,
+        max_length=64,
+        description="the public Ed25519 key this device signs the side's orders with, hex",
+    ),
+]
+
+
 class CommandRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -120,58 +132,44 @@ class Anchor(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     anchor: str = Field(min_length=64, max_length=64, description="x_0 of the side's chain, hex")
-    key: str | None = Field(
-        None,
-        min_length=64,
-        max_length=64,
-        description="the public Ed25519 key this device signs the side's orders with, hex",
-    )
+    key: Signing = None
 
 
 class Contribution(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    k: int = Field(ge=0, description="the roll asked for (fairness.request.k in the view)")
+    k: int = Field(
+        ge=0, le=MAGNITUDE, description="the roll asked for (fairness.request.k in the view)"
+    )
     element: str = Field(min_length=64, max_length=64, description="x_{k+1} of the chain, hex")
 
 
 class TakeSeat(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    seat: str = Field(description="the seat key this device keeps: 32 to 64 lowercase hex")
-    signing: str | None = Field(
-        None,
-        min_length=64,
-        max_length=64,
-        description="the public Ed25519 key this device signs the side's orders with, hex",
+    seat: str = Field(
+        max_length=64, description="the seat key this device keeps: 32 to 64 lowercase hex"
     )
+    signing: Signing = None
 
 
 class MoveSeat(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     code: str = Field(max_length=40, description="the code the seat's device shows")
-    seat: str = Field(description="the new device's own seat key")
-    anchor: str | None = Field(None, description="its new dice chain's anchor (page-held chains)")
-    signing: str | None = Field(
-        None,
-        min_length=64,
-        max_length=64,
-        description="the public Ed25519 key this device signs the side's orders with, hex",
+    seat: str = Field(max_length=64, description="the new device's own seat key")
+    anchor: str | None = Field(
+        None, max_length=64, description="its new dice chain's anchor (page-held chains)"
     )
+    signing: Signing = None
 
 
 class NewChain(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    seat: str = Field(description="the new device's own seat key")
+    seat: str = Field(max_length=64, description="the new device's own seat key")
     anchor: str = Field(min_length=64, max_length=64, description="its new chain's x_0, hex")
-    signing: str | None = Field(
-        None,
-        min_length=64,
-        max_length=64,
-        description="the public Ed25519 key this device signs the side's orders with, hex",
-    )
+    signing: Signing = None
 
 
 class CommandAnswer(BaseModel):

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from ghillie.bounds import Bounded
 from ghillie.ruleset import Command
 from ghillie.state import Phase
 
@@ -23,9 +24,7 @@ class Ready(Command):
     type: Literal["ready"] = "ready"
 
 
-class Placement(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
+class Placement(Bounded):
     ship: ShipRef = Field(max_length=64)
     at: str = Field(max_length=4, description="the hex it starts in, e.g. '0412'")
     heading: str = Field("A", pattern=r"^[A-F]$")
@@ -43,9 +42,7 @@ class Deploy(Command):
     ships: tuple[Placement, ...] = Field(min_length=1, max_length=200)
 
 
-class Move(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
+class Move(Bounded):
     ship: ShipRef = Field(max_length=64)
     to: str = Field(max_length=4, description="the hex it ends the phase in, e.g. '0412'")
     heading: str = Field("A", pattern=r"^[A-F]$")

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, Field
 
+from ghillie.bounds import Bounded, Ref
 from ghillie.measure import Measured
 from ghillie.measure.tabletop import XY
 from ghillie.ruleset import Command
@@ -15,11 +16,10 @@ from ghillie.state import Phase
 from .skills import SkillName
 
 PLAY = frozenset({Phase.PLAY})
-Ref = str
 
 
-class Part(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class Part(Bounded):
+    pass
 
 
 class MarkerAt(Part):
@@ -99,7 +99,9 @@ class Aros(Command):
 
 
 class Rolls(Part):
-    dice: list[int] = Field(default_factory=list, max_length=40)  # in the order listed
+    # d20s, in the order listed. Bounded loosely: a face no d20 shows (0, 21) is the rules'
+    # to refuse (bad_roll), with the die it names.
+    dice: list[Annotated[int, Field(ge=0, le=99)]] = Field(default_factory=list, max_length=40)
 
 
 class Rolled(Command):

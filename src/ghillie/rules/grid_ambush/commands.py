@@ -5,8 +5,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from ghillie.bounds import Bounded
 from ghillie.measure.tabletop import XY
 from ghillie.ruleset import Command
 from ghillie.state import Phase
@@ -16,10 +17,8 @@ Square = str
 ModelIndex = Annotated[int, Field(ge=0, le=59)]  # a model's place in its unit, from 0
 
 
-class OrderEntry(BaseModel):
+class OrderEntry(Bounded):
     """One written order: a unit and a square, or the order's text as the rules write it."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     unit: UnitRef | None = Field(None, max_length=64)
     square: Square | None = Field(None, max_length=4)
@@ -117,7 +116,7 @@ class Fire(Command):
     type: Literal["fire"] = "fire"
     unit: UnitRef = Field(max_length=64)
     weapon: Weapon
-    models: tuple[int, ...] | None = Field(None, max_length=60)
+    models: tuple[ModelIndex, ...] | None = Field(None, max_length=60)
 
 
 class Assault(Command):

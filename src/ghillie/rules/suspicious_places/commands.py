@@ -5,8 +5,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from ghillie.bounds import Bounded
 from ghillie.dice.steps import StepDie
 from ghillie.measure import Measured
 from ghillie.measure.tabletop import XY, Cover
@@ -19,8 +20,8 @@ NOTE = Field("", max_length=500, description="private to the owner")
 Face = int
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class _Model(Bounded):
+    pass
 
 
 # --- setup ---------------------------------------------------------------------------------

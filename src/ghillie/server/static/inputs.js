@@ -218,6 +218,13 @@ export function number(info, schema) {
         if (strict) throw new FormError(integer ? t("{field}: not a whole number.", { field: info.title }) : t("{field}: not a number.", { field: info.title }), info.path);
         return undefined;
       }
+      if (!inRange(value, schema)) {
+        // The schema's bounds, which the server holds the command to: refused before sending.
+        const min = schema.minimum ?? schema.exclusiveMinimum;
+        const max = schema.maximum ?? schema.exclusiveMaximum;
+        if (strict) throw new FormError(t("{field}: from {min} to {max}.", { field: info.title, min, max }), info.path);
+        return undefined;
+      }
       return value;
     },
     set(value) {
@@ -226,6 +233,16 @@ export function number(info, schema) {
   };
   register(info.ctx, info.path, widget);
   return widget;
+}
+
+/** Is `value` within a number schema's bounds (each end inclusive or exclusive)? */
+function inRange(value, schema) {
+  return !(
+    (schema.minimum !== undefined && value < schema.minimum) ||
+    (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) ||
+    (schema.maximum !== undefined && value > schema.maximum) ||
+    (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum)
+  );
 }
 
 export function checkbox(info, schema) {
