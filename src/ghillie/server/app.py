@@ -116,7 +116,7 @@ class CommandRequest(BaseModel):
     k: int | None = Field(
         None,
         ge=0,
-        le=2**53 - 1,
+        le=MAGNITUDE,
         description="the roll the side's seat key signed the command for (its page's next "
         "roll: one after the last event it holds)",
     )
