@@ -88,6 +88,9 @@ class Report:
     held: list[str] = field(default_factory=list)
     # (side, event): from that event on, the side's rolls use a new dice chain.
     new_chains: list[tuple[str, int]] = field(default_factory=list)
+    # (event, side, faces): dice a side typed in, rolled at the table, not drawn from the
+    # chains. A record with them passes; the audit says whose word each rests on.
+    typed: list[tuple[int, str, tuple[int, ...]]] = field(default_factory=list)
     over: bool = False
     findings: list[Finding] = field(default_factory=list)
 
@@ -308,6 +311,9 @@ def _audit(
             _fail(report, "replay", event.seq, f"the rules do not accept it again ({exc})")
         _same(report, record["events"][event.seq], again)
         report.rolls += sum(1 for r in event.rolls if not r.entered)
+        typers = dict.fromkeys(r.by for r in event.rolls if r.by is not None)
+        for by in typers:
+            report.typed.append((event.seq, by, tuple(r.face for r in event.rolls if r.by == by)))
 
         # 5. commitments. Every opening shown checks against its roots first, so that a
         # false one is named for what is false in it.
