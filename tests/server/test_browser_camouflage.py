@@ -27,6 +27,8 @@ import json
 import re
 import subprocess
 import sys
+import urllib.request
+import uuid
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -439,3 +441,73 @@ def test_the_camouflage_example_played_through_both_pages(
     finally:
         for player in players.values():
             player.close()
+
+
+# --- typed dice: asked for only in a game that takes them (issue 24, finding 5) ----------------
+
+
+def _post(base: str, url: str, command: Mapping[str, Any]) -> None:
+    """Give a command over HTTP with the link ``url``'s token."""
+    game = url.split("/play/", 1)[1].split("#", 1)[0]
+    token = url.split("#", 1)[1]
+    request = urllib.request.Request(
+        f"{base}/api/games/{game}/commands",
+        data=json.dumps({"command_id": str(uuid.uuid4()), "command": command}).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        assert answer.status == 200
+
+
+def _to_the_roll(base: str, links: Mapping[str, str], deploy: Mapping[str, Any]) -> None:
+    """Both sides deploy, and the Caliban's Order (a Move, then Idle; no ARO) is ready to be
+    rolled: the Nomads are offered resolve_order."""
+    _post(base, links[NOMADS], {"type": "deploy", **deploy[NOMADS]})
+    _post(base, links[PANOCEANIA], {"type": "deploy", **deploy[PANOCEANIA]})
+    move: dict[str, Any] = {"skill": "move"}
+    if "at" in deploy[NOMADS]["markers"][0]:
+        move["to"] = [22, 12]
+    _post(base, links[NOMADS], {"type": "first_skill", "piece": "caliban", "skill": move})
+    _post(base, links[PANOCEANIA], {"type": "aros", "aros": []})
+    _post(base, links[NOMADS], {"type": "second_skill", "skill": {"skill": "idle"}})
+    _post(base, links[PANOCEANIA], {"type": "aros", "aros": []})
+
+
+def test_a_map_game_asks_for_no_typed_dice_and_a_table_game_does(browser: Any, server: str) -> None:
+    on_map = {
+        NOMADS: {
+            "markers": [
+                {"piece": "caliban", "at": [22, 10]},
+                {"piece": "zondbot", "at": [34, 20]},
+                {"piece": "mine", "at": [20, 30]},
+            ]
+        },
+        PANOCEANIA: {"markers": [{"piece": "croc_man", "at": [12, 34]}]},
+    }
+    at_table = {
+        NOMADS: {"markers": [{"piece": k} for k in ("caliban", "zondbot", "mine")]},
+        PANOCEANIA: {"markers": [{"piece": "croc_man"}]},
+    }
+    for scenario, deploy, asked in (
+        ("camouflage", on_map, False),
+        ("camouflage-table", at_table, True),
+    ):
+        links = create_game(browser, server, "camouflage", scenario)
+        _to_the_roll(server, links, deploy)
+        nomads = Player(browser, links[NOMADS], DESKTOP)
+        try:
+            nomads.page.locator('[data-command="resolve_order"]').first.wait_for()
+            if asked:
+                form = nomads.form("resolve_order")
+                assert form.locator('input[name="rolls:on"]').count() == 1
+                assert "Dice rolled at the table" in form.inner_text()
+            else:
+                # Nothing to fill in: a button, and no word of dice rolled at the table.
+                button = nomads.page.locator("button.command-button[data-command=resolve_order]")
+                assert button.count() == 1
+                assert "Dice rolled at the table" not in nomads.page.inner_text("#orders-box")
+                nomads.press("resolve_order")  # taken: ghillie rolls what there is
+                assert "resolve_order" not in [c["type"] for c in nomads.view()["commands"]]
+            assert nomads.errors == []
+        finally:
+            nomads.close()

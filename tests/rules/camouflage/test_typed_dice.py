@@ -81,13 +81,6 @@ def test_own_dice_typed_in_are_taken_and_every_side_reads_who_typed_them() -> No
     assert [r.get("by") for r in rolls] == [NOMADS, NOMADS, None]
 
 
-def test_an_order_rolled_by_ghillie_says_nothing_of_typed_dice() -> None:
-    game = face_to_face()
-    event = game.command(NOMADS, {"type": "resolve_order"})
-    assert all(r.by is None and not r.entered for r in event.rolls)
-    assert not any("typed in" in line for line in last_said(game, PANO))
-
-
 @pytest.mark.spec("INF-T01")
 def test_the_reactive_side_types_its_own_saving_rolls() -> None:
     game = face_to_face()
