@@ -25,6 +25,7 @@ from ghillie.errors import (
     BAD_DIE,
     GAME_OVER,
     MALFORMED_COMMAND,
+    NO_TYPED_DICE,
     NOT_NOW,
     NOT_YOUR_TURN,
     TIME_NOT_UP,
@@ -139,8 +140,11 @@ def apply(
     if state.phase not in type(command).phases:
         raise Refusal(NOT_NOW, "That command cannot be given in this phase of the game.")
     check_may_act(state, side, type(command))
+    typed = command.entered_rolls()
+    if typed and not state.scenario.takes_typed_dice:
+        raise Refusal(NO_TYPED_DICE, "In this game ghillie rolls every die: type none in.")
     ruleset.validate(state, side, command)
-    ruling = Ruling(state, ruleset, side, dice, ids, command.entered_rolls(), now=now)
+    ruling = Ruling(state, ruleset, side, dice, ids, typed, now=now)
     ruleset.resolve(ruling, command)
     given = command.model_dump(mode="json")
     if state.window is not None and _answers(ruleset, state, type(command)):

@@ -26,6 +26,9 @@ TIME_UP = "time_up"  # an answer to a timed window after its end, at the host's 
 UNKNOWN_PIECE = "unknown_piece"
 NOT_YOURS = "not_yours"
 BAD_ROLL = "bad_roll"
+# Typed dice (ruling.py): a side types in only its own dice, and only where the game takes them.
+NOT_YOUR_DIE = "not_your_die"  # another side's die (or no side's): ghillie rolls it
+NO_TYPED_DICE = "no_typed_dice"  # the game rolls every die itself (Scenario.typed_dice)
 MEASUREMENT_REQUIRED = "measurement_required"
 MEASURED_BY_MAP = "measured_by_map"
 OFF_TABLE = "off_table"

@@ -122,6 +122,8 @@ class Roll:
     value: int
     secret: bool  # rolled by the referee, shown only to the sides a rule names
     entered: bool  # a physical roll a player entered, not drawn by ghillie
+    # The side that typed it in (an entered roll only): always its own die (ruling.py).
+    by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -233,23 +235,36 @@ def piece_from_json(data: Mapping[str, Any]) -> Piece:
     return Piece(data["id"], data["owner"], data["kind"], data["public"], data["secret"])
 
 
+def roll_to_json(roll: Roll) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "label": roll.label,
+        "die": roll.die,
+        "face": roll.face,
+        "value": roll.value,
+        "secret": roll.secret,
+        "entered": roll.entered,
+    }
+    if roll.entered:
+        out["by"] = roll.by  # who typed it; ghillie's own dice carry no "by"
+    return out
+
+
+def roll_from_json(data: Mapping[str, Any], side: str | None) -> Roll:
+    """A roll as recorded. One entered before the record named its typer (no ``by``) was
+    typed by the side that gave the command: no other side could type a die then."""
+    by = data.get("by", side if data["entered"] else None)
+    return Roll(
+        data["label"], data["die"], data["face"], data["value"], data["secret"], data["entered"], by
+    )
+
+
 def event_to_json(event: Event) -> dict[str, Any]:
     return {
         "seq": event.seq,
         "side": event.side,
         "command": event.command,
         "effects": [effect_to_json(e) for e in event.effects],
-        "rolls": [
-            {
-                "label": r.label,
-                "die": r.die,
-                "face": r.face,
-                "value": r.value,
-                "secret": r.secret,
-                "entered": r.entered,
-            }
-            for r in event.rolls
-        ],
+        "rolls": [roll_to_json(r) for r in event.rolls],
         "told": {side: list(lines) for side, lines in event.told.items()},
         **({"at": event.at} if event.at is not None else {}),
         **({"fair": event.fair} if event.fair is not None else {}),
@@ -262,7 +277,7 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
         side=data["side"],
         command=data["command"],
         effects=tuple(effect_from_json(e) for e in data["effects"]),
-        rolls=tuple(Roll(**r) for r in data["rolls"]),
+        rolls=tuple(roll_from_json(r, data["side"]) for r in data["rolls"]),
         told={side: tuple(lines) for side, lines in data["told"].items()},
         at=data.get("at"),
         fair=data.get("fair"),

@@ -72,6 +72,9 @@ class Ask:
     where: Where | None = None  # kind "place"
     unit: str = ""  # a number's unit, in words ("inches")
     only: Mode | None = None  # shown only at a real table, or only on a map
+    # Dice rolled at the table and typed in: shown only in a game that takes them
+    # (Scenario.typed_dice).
+    typed: bool = False
     item: str = ""  # kind "list": what one entry is called ("order", "marker")
     # Asked only while other fields of its group hold one of these values (an Attack's
     # numbers only for an Attack): the page hides the field otherwise, and leaves it out.
@@ -86,7 +89,7 @@ class Ask:
             out["help"] = speaker.word(self.help)
         if self.options:
             out["options"] = [{"value": v, "label": speaker.word(w)} for v, w in self.options]
-        for key in ("where", "only"):
+        for key in ("where", "only", "typed"):
             if getattr(self, key):
                 out[key] = getattr(self, key)
         if self.unit:
@@ -263,6 +266,7 @@ def entered(path: str, dice: Mapping[str, str]) -> dict[str, Ask]:
         path: Ask(
             N_("Dice rolled at the table"),
             N_("Leave this closed and ghillie rolls; open it to type in dice you rolled."),
+            typed=True,
         )
     }
     for name, label in dice.items():

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ghillie.clock import later
 from ghillie.dice.steps import Die
-from ghillie.errors import BAD_ROLL, Refusal
+from ghillie.errors import BAD_ROLL, NOT_YOUR_DIE, Refusal
 from ghillie.events import (
     Answer,
     BoardChange,
@@ -33,6 +33,7 @@ from ghillie.events import (
 )
 from ghillie.fold import fold_effect
 from ghillie.state import REFEREE, SPECTATOR, Facts, GameState, Level, Phase, Piece, Window
+from ghillie.words import says
 from ghillie.words.say import to_json
 
 if TYPE_CHECKING:
@@ -205,27 +206,70 @@ class Ruling(Generic[B]):
 
     # --- dice ------------------------------------------------------------------------------
 
-    def roll(self, label: str, die: Die, *, secret: bool = False) -> int:
-        """Roll ``die`` and record it. An open roll may have been entered with the command
-        (a physical die rolled at the table); a secret roll is always ghillie's own."""
-        if not secret and label in self._entered:
-            face = self._entered[label]
-            if not 1 <= face <= die.faces:
-                raise Refusal(BAD_ROLL, "An entered roll cannot show on the die it is for.")
-            self._used_entries.add(label)
-            entered = True
-        else:
-            face = self._dice.roll(die.faces)
-            entered = False
+    def roll(
+        self,
+        label: str,
+        die: Die,
+        *,
+        secret: bool = False,
+        of: str | None = None,
+        typed: str | None = None,
+    ) -> int:
+        """Roll ``die`` and record it. ``of`` is the side whose die it is: the side whose
+        trooper or unit rolls it (None: no side's, as a die ghillie rolls for a marker).
+
+        A die a command may carry typed in (a physical die rolled at the table) has the name
+        it is typed under, ``typed``; without one, ghillie always rolls it. Only the side
+        that gives the command types dice, and only its own: a typed die of another side
+        is refused (``not_your_die``), whatever the die turns out to be for, so the refusal
+        says nothing of any piece. A secret roll is always ghillie's own."""
+        if typed is not None and typed in self._entered:
+            if of is None or of != self.side:
+                raise Refusal(
+                    NOT_YOUR_DIE, "Type in only your own side's dice: ghillie rolls the others."
+                )
+            if not secret:
+                face = self._entered[typed]
+                if not 1 <= face <= die.faces:
+                    raise Refusal(BAD_ROLL, "An entered roll cannot show on the die it is for.")
+                self._used_entries.add(typed)
+                value = face + die.plus
+                self._rolls.append(Roll(label, str(die), face, value, secret, True, self.side))
+                return value
+        face = self._dice.roll(die.faces)
         value = face + die.plus
-        self._rolls.append(Roll(label, str(die), face, value, secret, entered))
+        self._rolls.append(Roll(label, str(die), face, value, secret, False))
         return value
+
+    def typed_left(self) -> int:
+        """How many of the dice the command typed in no roll has taken (yet)."""
+        return len(set(self._entered) - self._used_entries)
+
+    def _tell_typed(self) -> None:
+        """Every side and the table screen read who typed which dice in, after the event's
+        other lines: a typed die is the typer's word, not a draw from every party's chain.
+        Typed dice are open rolls, which every side reads anyway."""
+        faces = [str(r.face) for r in self._rolls if r.by is not None]
+        if not faces:
+            return
+        assert self.side is not None
+        text = says(
+            "{side} typed in {n} die rolled at the table: {dice}.",
+            "{side} typed in {n} dice rolled at the table: {dice}.",
+            len(faces),
+            side=self.state.scenario.side_name(self.side),
+            dice=", ".join(faces),
+        )
+        line = {"event": "typed", "by": self.side, "text": to_json(text)}
+        for observer in (*self.state.sides, SPECTATOR):
+            self._told.setdefault(observer, []).append(dict(line))
 
     # --- the event -----------------------------------------------------------------------
 
     def finish(self, seq: int, command: Facts | None) -> Event:
         if set(self._entered) - self._used_entries:
             raise Refusal(BAD_ROLL, "An entered roll is for a die this command does not roll.")
+        self._tell_typed()
         told = {side: tuple(lines) for side, lines in self._told.items() if side != REFEREE}
         for side in (*self.state.sides, SPECTATOR):
             told.setdefault(side, (acted(self.side),))

@@ -108,6 +108,10 @@ class Scenario(Strict):
     description: str = Field("", max_length=DESCRIPTION)
     sides: tuple[SideSpec, SideSpec]
     mode: Mode = Mode.TABLE
+    # May a side type in dice it rolled at the table (its own only: ruling.py)? Left out,
+    # yes at a real table and no on a map, where nobody need roll a real die. A scenario
+    # that leaves it out is recorded without it, as every scenario was before it.
+    typed_dice: bool | None = Field(None, exclude_if=lambda v: v is None)
     switches: Switches = Field(default_factory=Switches)
 
     @model_validator(mode="after")
@@ -126,8 +130,14 @@ class Scenario(Strict):
             "title": self.title,
             "sides": [{"id": s.id, "name": s.name} for s in self.sides],
             "mode": self.mode.value,
+            "typed_dice": self.takes_typed_dice,
             "switches": self.switches.named(),
         }
+
+    @property
+    def takes_typed_dice(self) -> bool:
+        """Does this game take dice typed in (``typed_dice``, by default at a real table)?"""
+        return self.typed_dice if self.typed_dice is not None else self.mode is Mode.TABLE
 
     def side_ids(self) -> tuple[str, ...]:
         return tuple(s.id for s in self.sides)

@@ -219,7 +219,13 @@ class Teller:
             return [_said(s) for s in entry.get("said", []) if s.get("text")]
         out = []
         for roll in entry.get("rolls", []):
-            how = " (entered)" if roll["entered"] else " (secret)" if roll["secret"] else ""
+            how = (
+                f" (typed in by {self.side_name(roll['by'])})"
+                if roll["entered"]
+                else " (secret)"
+                if roll["secret"]
+                else ""
+            )
             bonus = f", {roll['value']} with its bonus" if roll["value"] != roll["face"] else ""
             out.append(f"Roll {roll['label']}: {roll['die']} showed {roll['face']}{bonus}{how}")
         # Those told the same lines are named together: "To everyone" when all were.
@@ -331,11 +337,14 @@ class _Reader:
                 out.append(f"{label}: {self.value(path, value)}")
         return out
 
-    def value(self, path: str, value: Any) -> str:
+    def value(self, path: str, value: Any, *, entry: bool = False) -> str:
         ask = self.fields.get(path, {})
         kind = ask.get("kind")
-        if isinstance(value, list) and not _point(value):
-            return ", ".join(self.value(path, v) for v in value) if value else "none"
+        # A list field's value is its entries ("item"), even two numbers that look like a
+        # point (two typed dice); an entry of it may be a point (a waypoint).
+        listed = ask.get("item") and not entry
+        if isinstance(value, list) and (listed or not _point(value)):
+            return ", ".join(self.value(path, v, entry=True) for v in value) if value else "none"
         if path in self.choices and _key(value) in self.choices[path]:
             return self.choices[path][_key(value)]
         options = {_key(o["value"]): o["label"] for o in ask.get("options", [])}

@@ -226,3 +226,80 @@ def test_a_deeply_nested_command_is_a_finding(recorded: Path) -> None:
     assert result.exit_code == 1, result.output
     assert isinstance(result.exception, SystemExit), result.exception
     assert "it is nested too deeply" in " ".join(result.output.split())
+
+
+# --- typed dice (issue 24, finding 5) -------------------------------------------------------
+
+
+def _demo(tmp_path: Path, ruleset: str) -> Path:
+    path = tmp_path / f"{ruleset}.json"
+    result = runner.invoke(app, ["demo", ruleset, "--record", str(path)])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+def test_the_audit_passes_a_record_with_typed_dice_and_lists_them_by_side(
+    tmp_path: Path,
+) -> None:
+    # The camouflage demo: the Nomads type in the Caliban's two dice of a Face to Face Roll
+    # (event 7; ghillie rolls the Fusilier's), PanOceania two Discovers' dice.
+    path = _demo(tmp_path, "camouflage")
+    result = runner.invoke(app, ["audit", str(path)])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "some dice were typed in, rolled at the table" in said
+    assert "Nomads: event 7 (5, 11)" in result.output
+    assert "PanOceania: event 14 (17); event 19 (4)" in result.output
+    report = json.loads(runner.invoke(app, ["audit", str(path), "--json"]).output)
+    assert report["ok"]
+    assert report["typed"] == [
+        {"event": 7, "by": "nomads", "dice": [5, 11]},
+        {"event": 14, "by": "panoceania", "dice": [17]},
+        {"event": 19, "by": "panoceania", "dice": [4]},
+    ]
+
+
+def test_the_audit_of_a_record_without_typed_dice_says_nothing_of_them(tmp_path: Path) -> None:
+    path = _demo(tmp_path, "grid-ambush")
+    result = runner.invoke(app, ["audit", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "typed" not in result.output
+    assert json.loads(runner.invoke(app, ["audit", str(path), "--json"]).output)["typed"] == []
+
+
+def test_replay_says_who_typed_each_die_and_lists_them_by_side(tmp_path: Path) -> None:
+    path = _demo(tmp_path, "camouflage")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Roll die 1: d20 showed 5 (typed in by Nomads)" in out
+    assert "Roll die 2: d20 showed 11 (typed in by Nomads)" in out
+    assert "Roll die 3: d20 showed 10\n" in out  # the Fusilier's: ghillie's own
+    assert "To everyone: Nomads typed in 2 dice rolled at the table: 5, 11." in out
+    assert "(entered)" not in out
+    tail = out.rsplit("═" * 78, 1)[1]
+    assert "Dice typed in, rolled at the table" in tail
+    assert "  Nomads: event 7 (5, 11)\n  PanOceania: event 14 (17); event 19 (4)" in tail
+
+
+def test_replay_of_a_record_written_before_typers_were_named(tmp_path: Path) -> None:
+    """An entered roll of an older record has no ``by``: the side that gave the command
+    typed it, as no other could."""
+    path = _demo(tmp_path, "camouflage")
+    record = json.loads(path.read_text())
+    for event in record["events"]:
+        for roll in event["rolls"]:
+            roll.pop("by", None)
+    path.write_text(json.dumps(record))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "Roll die 1: d20 showed 5 (typed in by Nomads)" in result.output
+    assert "  Nomads: event 7 (5, 11)" in result.output
+
+
+def test_replay_of_a_game_without_typed_dice_says_so(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["replay", str(_demo(tmp_path, "grid-ambush"))])
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip().endswith(
+        "No die was typed in: ghillie drew every roll from every party's chain."
+    )

@@ -500,11 +500,26 @@ def test_suspicious_places_through_two_pages_keeps_the_markers_secret_until_a_re
     keno = Player(browser, links["keno"], DESKTOP)
     try:
         _play_suspicious_places(lianra, keno)
+        # The sergeant's dice were typed in: both sides read whose word they are.
+        typed = "Keno army typed in 2 dice rolled at the table: 8, 4."
+        for player in (keno, lianra):
+            assert typed in player.page.locator("#log").inner_text()
         assert lianra.errors == []
         assert keno.errors == []
     finally:
         lianra.close()
         keno.close()
+    referee = Player(browser, links["referee"], DESKTOP)
+    try:
+        # The referee's log marks each typed die with its typer; ghillie's own range die not.
+        lines = referee.page.locator("#log .rolls").all_inner_texts()
+        dice = next((line for line in lines if "typed in" in line), "")
+        assert "d8 → 8 (typed in by Keno army)" in dice, dice
+        assert "d4 → 4 (typed in by Keno army)" in dice, dice
+        assert dice.count("typed in by") == 2, dice
+        assert referee.errors == []
+    finally:
+        referee.close()
 
 
 def _play_suspicious_places(lianra: Player, keno: Player) -> None:

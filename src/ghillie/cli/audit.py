@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
+from ghillie.events import event_from_json
 from ghillie.fairness.audit import Finding, Report
 from ghillie.fairness.audit import audit as run_audit
 from ghillie.fairness.record import FORMAT
@@ -66,6 +68,35 @@ def _read(path: Path) -> Any:
         raise typer.Exit(2) from None
 
 
+def typed_by_side(
+    typed: Iterable[tuple[int, str, Sequence[int]]], names: Mapping[str, str]
+) -> list[str]:
+    """Dice typed in, one line per side that typed any: at which events, and what they
+    showed ("Nomads: event 7 (5, 11); event 12 (17)")."""
+    by: dict[str, list[str]] = {}
+    for seq, side, faces in typed:
+        by.setdefault(side, []).append(f"event {seq} ({', '.join(map(str, faces))})")
+    return [f"{names.get(side, side)}: {'; '.join(events)}" for side, events in by.items()]
+
+
+def _side_names(record: Any) -> dict[str, str]:
+    """The sides' names in a record's scenario (an id stands for a name it cannot give)."""
+    try:
+        return {str(s["id"]): str(s["name"]) for s in record["scenario"]["sides"]}
+    except (KeyError, TypeError):
+        return {}
+
+
+def _typed(record: Mapping[str, Any]) -> list[tuple[int, str, tuple[int, ...]]]:
+    """Every event's typed dice, by typer, as the audit's report lists them."""
+    out = []
+    for raw in record["events"]:
+        event = event_from_json(raw)
+        for side in dict.fromkeys(r.by for r in event.rolls if r.by is not None):
+            out.append((event.seq, side, tuple(r.face for r in event.rolls if r.by == side)))
+    return out
+
+
 def audit(
     record: Annotated[Path, typer.Argument(help="The game record (downloaded when it ended).")],
     receipts: Annotated[
@@ -120,6 +151,10 @@ def audit(
                     "receipts": report.receipts,
                     "host_held": report.held,
                     "new_chains": [{"side": s, "from": k} for s, k in report.new_chains],
+                    "typed": [
+                        {"event": k, "by": side, "dice": list(faces)}
+                        for k, side, faces in report.typed
+                    ],
                     "findings": [str(f) for f in report.findings],
                 }
             )
@@ -146,6 +181,14 @@ def audit(
                 "before that event uses the chain it gave at the start.",
                 highlight=False,
             )
+        if report.typed:
+            console.print(
+                "[yellow]Note:[/yellow] some dice were typed in, rolled at the table: they "
+                "rest on the word of the side that typed them, not on every party's chain.",
+                highlight=False,
+            )
+            for line in typed_by_side(report.typed, _side_names(data)):
+                console.print(f"  {line}", markup=False, highlight=False)
     else:
         console.print("[red]FAILED[/red] ", end="")
         console.print(str(report.findings[0]), markup=False, highlight=False)
@@ -174,6 +217,13 @@ def replay(
         for told in tell_record(data):
             typer.echo("\n" + "═" * 78)
             typer.echo("\n".join(told.lines()))
+        typed = typed_by_side(_typed(data), _side_names(data))
+        typer.echo("\n" + "═" * 78)
+        if typed:
+            typer.echo("Dice typed in, rolled at the table (each rests on its typer's word):")
+            typer.echo("\n".join(f"  {line}" for line in typed))
+        else:
+            typer.echo("No die was typed in: ghillie drew every roll from every party's chain.")
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         console.print(
             f"Cannot replay {record}: it is not a record ghillie wrote ({type(exc).__name__}: "

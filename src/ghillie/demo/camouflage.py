@@ -88,9 +88,10 @@ SCRIPT = Script(
         ),
         Step(
             "nomads",
-            {"type": "resolve_order", "rolls": {"dice": [5, 11, 8]}},
-            "A Face to Face Roll, with real dice typed in: the Caliban's 11 beats the "
-            "Fusilier's 8, which cancels the Caliban's 5.",
+            {"type": "resolve_order", "rolls": {"dice": [5, 11]}},
+            "A Face to Face Roll: the Nomads type in the Caliban's two dice, rolled at the "
+            "table; the Fusilier's die is PanOceania's, and ghillie rolls it. The Caliban's 11 "
+            "beats the Fusilier's 10, which cancels the Caliban's 5.",
         ),
         Step("panoceania", {"type": "saving_rolls"}, "The Fusilier's saving roll, by ghillie."),
         Step("nomads", {"type": "end_turn"}, "Player Turn 2: PanOceania."),

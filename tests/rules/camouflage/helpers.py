@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
 from ghillie import Game, Refusal, examples
+from ghillie.dice.source import ScriptedDice
 from ghillie.view import view
 
 NOMADS, PANO = "nomads", "panoceania"
@@ -35,6 +38,17 @@ def deployed(seed: int = 3, **switches: Any) -> Game:
     for side, keys in camouflaged.items():
         game.command(side, {"type": "deploy", "markers": [{"piece": pid(game, k)} for k in keys]})
     return game
+
+
+@contextmanager
+def ghillie_rolls(game: Game, *faces: int) -> Iterator[None]:
+    """ghillie's own dice are ``faces`` for the commands given inside: the dice no side may
+    type in (the other side's in an Order, every die in a map game)."""
+    game.dice = ScriptedDice(faces)
+    try:
+        yield
+    finally:
+        game.dice = None
 
 
 def measured(range_: float, cover: str = "none") -> dict[str, Any]:

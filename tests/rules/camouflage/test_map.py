@@ -7,7 +7,7 @@ import pytest
 
 from ghillie import Game, examples
 
-from .helpers import NOMADS, PANO, aros, last_said, marker_of, pid, refused, second
+from .helpers import NOMADS, PANO, aros, ghillie_rolls, last_said, marker_of, pid, refused, second
 
 SHOTGUN = {"weapon": "Boarding Shotgun", "burst": 2, "range_mod": 6, "ps": 6}
 COMBI = {"weapon": "Combi Rifle", "burst": 1, "range_mod": 3, "ps": 5}
@@ -45,7 +45,8 @@ def test_INF_T01_on_the_map_each_shot_is_measured_from_its_own_points() -> None:
     entered = {"piece": fusilier, "aro": "bs_attack", "measured": {"range": 5}, "attack": COMBI}
     assert refused(game, PANO, {"type": "aros", "aros": [entered]}).code == "measured_by_map"
     aros(game, PANO, {"piece": fusilier, "aro": "bs_attack", "at": [22, 16], "attack": COMBI})
-    game.command(NOMADS, {"type": "resolve_order", "rolls": {"dice": [3, 4, 9]}})
+    with ghillie_rolls(game, 3, 4, 9):  # a map game takes no typed dice
+        game.command(NOMADS, {"type": "resolve_order"})
     # The Caliban from (22, 22) to the Fusilier at (24, 40): 18.11"; BS 11 + 6 = 17.
     # The Fusilier from (24, 40) to (22, 16): 24.08"; BS 12 + 3 - 3 (Mimetism) = 12, and no
     # Cover there. Its 9 beats the Caliban's 3 and 4.
@@ -70,7 +71,8 @@ def test_on_the_map_a_discover_reads_the_cover_from_the_terrain() -> None:
     aros(game, NOMADS)
     second(game, PANO, {"skill": "idle"})
     aros(game, NOMADS)
-    game.command(PANO, {"type": "resolve_order", "rolls": {"dice": [14]}})
+    with ghillie_rolls(game, 14):
+        game.command(PANO, {"type": "resolve_order"})
     # 19.8" away: WIP 13 + 0, no Mimetism, no cover: 13 or less; 14 fails.
     assert last_said(game, NOMADS)[0].startswith("Seraph fails to Discover Marker")
     assert "needing 13 or less" in last_said(game, NOMADS)[0]

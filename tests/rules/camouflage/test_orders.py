@@ -15,6 +15,7 @@ from .helpers import (
     aros,
     deployed,
     end_turn,
+    ghillie_rolls,
     last_said,
     marker_of,
     measured,
@@ -65,8 +66,10 @@ def test_INF_T01_camouflage_and_surprise_attack() -> None:
     )
     # Face to Face: the Caliban's Burst 2 (BS 11 + 6 = 17) against the Fusilier's Burst 1
     # (BS 12 + 3, -3 for the Caliban's Mimetism = 12). The Caliban's 11 beats the
-    # Fusilier's 8, which cancels the Caliban's 5: one hit.
-    game.command(NOMADS, {"type": "resolve_order", "rolls": {"dice": [5, 11, 8]}})
+    # Fusilier's 8, which cancels the Caliban's 5: one hit. The Nomads type in their own
+    # two dice; ghillie rolls the Fusilier's.
+    with ghillie_rolls(game, 8):
+        game.command(NOMADS, {"type": "resolve_order", "rolls": {"dice": [5, 11]}})
     lines = last_said(game, PANO)
     assert (
         'Face to Face Roll: Caliban rolls 5, 11 needing 17 or less (range 6"), Fusilier '
@@ -257,7 +260,8 @@ def test_INF_T04_a_failed_discover_locks_that_trooper_out_of_that_marker() -> No
     # ... and in ARO, Discover on the marker is allowed again when it acts
     second(game, NOMADS, {"skill": "idle"})
     aros(game, PANO)
-    game.command(NOMADS, {"type": "resolve_order", "rolls": {"dice": [20]}})
+    with ghillie_rolls(game, 20):  # the Fusilier's die: PanOceania's, not the Nomads'
+        game.command(NOMADS, {"type": "resolve_order"})
 
 
 @pytest.mark.spec("INF-A05")

@@ -36,6 +36,7 @@ from .helpers import (
     aros,
     deployed,
     end_turn,
+    ghillie_rolls,
     marker_of,
     measured,
     order,
@@ -267,9 +268,11 @@ def test_red_two_worlds_zondbot_or_mine_through_orders_aros_and_failed_discovers
         (PANO, {"type": "end_turn"}),
         (NOMADS, {"type": "first_skill", "piece": caliban, "skill": {"skill": "cautious_move"}}),
         (PANO, {"type": "aros", "aros": [discover_aro]}),
-        (NOMADS, {"type": "resolve_order", "rolls": {"dice": [20]}}),
     ):
         assert both(a, b, side, command) == ("accepted",)
+    # The Fusilier's die is PanOceania's: ghillie rolls it, the Nomads may not type it.
+    with ghillie_rolls(a, 20), ghillie_rolls(b, 20):
+        assert both(a, b, NOMADS, {"type": "resolve_order"}) == ("accepted",)
     assert_same(a, b, "failed ARO Discover")
 
 
@@ -313,10 +316,12 @@ def test_red_two_worlds_on_the_map_markers_in_the_same_places() -> None:
         (NOMADS, {"type": "aros", "aros": []}),
         (PANO, {"type": "second_skill", "skill": {"skill": "idle"}}),
         (NOMADS, {"type": "aros", "aros": []}),
-        (PANO, {"type": "resolve_order", "rolls": {"dice": [20]}}),
     ):
         assert both(a, b, side, command) == ("accepted",)
         assert_same(a, b, f"after {command['type']}")
+    with ghillie_rolls(a, 20), ghillie_rolls(b, 20):  # a map game takes no typed dice
+        assert both(a, b, PANO, {"type": "resolve_order"}) == ("accepted",)
+    assert_same(a, b, "after a failed Discover")
     assert x in a.state.pieces
 
 
@@ -614,9 +619,10 @@ def test_red_hostile_answers_to_a_reaction_window_and_to_the_roll() -> None:
     second(game, NOMADS, {"skill": "idle"})
     aros(game, PANO)
     for dice, code in (
-        ([1, 1], "bad_roll"),
-        ([0], "bad_roll"),
-        ([21], "bad_roll"),
+        # The Order (a Move, no ARO) rolls no die: any typed in is one too many.
+        ([1, 1], "not_your_die"),
+        ([0], "not_your_die"),
+        ([21], "not_your_die"),
         ([1] * 41, "malformed_command"),
     ):
         got = answer(game, NOMADS, {"type": "resolve_order", "rolls": {"dice": dice}})

@@ -18,6 +18,7 @@ from .helpers import (
     aros,
     deployed,
     end_turn,
+    ghillie_rolls,
     last_said,
     marker_of,
     measured,
@@ -353,6 +354,7 @@ def test_INF_A08_on_the_map_sensor_finds_the_markers_within_8_inches() -> None:
     aros(game, NOMADS)
     second(game, PANO, {"skill": "idle"})
     aros(game, NOMADS)
-    game.command(PANO, {"type": "resolve_order", "rolls": {"dice": [2]}})
+    with ghillie_rolls(game, 2):  # a map game takes no typed dice
+        game.command(PANO, {"type": "resolve_order"})
     assert "2 markers in its Zone of Control are Discovered" in last_said(game, NOMADS)[0]
     assert game.state.pieces[pid(game, "zondbot")].public["state"] == "camouflaged"

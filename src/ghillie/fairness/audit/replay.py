@@ -102,8 +102,16 @@ class Replay:
                 )
         except (Refusal, LookupError, ValueError, KeyError) as exc:
             fail(report, "replay", event.seq, f"the rules do not accept it again ({exc})")
-        _same(report, self.record["events"][event.seq], again)
+        recorded = self.record["events"][event.seq]
+        if self.version < 4:
+            # Before protocol 4 a typed die did not say who typed it (the command's side did,
+            # as event_from_json reads it): compared as it reads now.
+            recorded = {**event_to_json(event), "fair": recorded["fair"]}
+        _same(report, recorded, again)
         report.rolls += sum(1 for r in event.rolls if not r.entered)
+        typers = dict.fromkeys(r.by for r in event.rolls if r.by is not None)
+        for by in typers:
+            report.typed.append((event.seq, by, tuple(r.face for r in event.rolls if r.by == by)))
         self.commitments(event, events)
         self.state = after
 

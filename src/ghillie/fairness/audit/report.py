@@ -29,6 +29,9 @@ class Report:
     held: list[str] = field(default_factory=list)
     # (side, event): from that event on, the side's rolls use a new dice chain.
     new_chains: list[tuple[str, int]] = field(default_factory=list)
+    # (event, side, faces): dice a side typed in, rolled at the table, not drawn from the
+    # chains. A record with them passes; the audit says whose word each rests on.
+    typed: list[tuple[int, str, tuple[int, ...]]] = field(default_factory=list)
     # side -> the events whose command the host gave in its name: the side had no seat key
     # then (played over the bare API without one), so nothing proves the side gave it.
     host_acted: dict[str, list[int]] = field(default_factory=dict)

@@ -2,8 +2,10 @@
 Attack needs its Discover), then the Attacks — Face to Face where two troopers aim at each
 other (INF-T01 d), Normal Rolls otherwise — then the saving rolls the hits call for.
 
-Every roll is open, so a player may type in real dice: the dice are asked for in the order
-this module draws them, "die 1", "die 2", ... and the log says whose each one was."""
+Every roll is open, so the side that gives the command may type in real dice — its own
+troopers' only, in the order this module draws them; ghillie rolls the other side's (issue
+24: a Face to Face die is its roller's). The record numbers every die in the order drawn,
+"die 1", "die 2", ..., and the log says whose each one was."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ghillie.dice.steps import Die
+from ghillie.errors import NOT_YOUR_DIE, Refusal
 from ghillie.ruling import Ruling
 from ghillie.state import Piece
 from ghillie.words import N_, Say, say, says
@@ -31,8 +34,43 @@ COVER_MOD = -3  # the base game's Cover MOD to an attack on a target in cover
 COVER_ARM = 3  # and its bonus to the target's saving roll
 
 
-def _draw(ruling: Ruling[Board], counter: Iterator[int]) -> Callable[[str, Die], int]:
-    return lambda _label, die: ruling.roll(f"die {next(counter)}", die)
+Draw = Callable[[str, Die], int]
+
+
+class _Dice:
+    """The d20s of one command. Each is its trooper's owner's: the side giving the command
+    types in its own, numbered among its own ("die 1" is its first), and ghillie rolls every
+    other. How many are its own follows from what was declared and from the dice it typed,
+    never from a die ghillie rolls, so the trial of a command refuses what its ruling would."""
+
+    def __init__(self, ruling: Ruling[Board]) -> None:
+        self.ruling = ruling
+        self.drawn: Iterator[int] = itertools.count(1)
+        self.own: Iterator[int] = itertools.count(1)
+
+    def of(self, trooper: str) -> Draw:
+        """The draw of one trooper's dice."""
+        side = self.ruling.piece(trooper).owner
+        return lambda _label, die: self._roll(side, die)
+
+    def pair(self, a: str, b: str) -> Draw:
+        """The draw of a Face to Face Roll: its ``a`` dice are ``a``'s, its ``b`` dice ``b``'s."""
+        sides = {"a": self.ruling.piece(a).owner, "b": self.ruling.piece(b).owner}
+        return lambda label, die: self._roll(sides[label[0]], die)
+
+    def _roll(self, side: str, die: Die) -> int:
+        typed = f"die {next(self.own)}" if side == self.ruling.side else None
+        return self.ruling.roll(f"die {next(self.drawn)}", die, of=side, typed=typed)
+
+    def all_taken(self) -> None:
+        """Refuse the command if it typed in more dice than it rolls of its side's own."""
+        if self.ruling.typed_left():
+            raise Refusal(
+                NOT_YOUR_DIE,
+                "That is more dice than this Order rolls for your own troopers: type in only "
+                "theirs, in the order they are rolled; ghillie rolls the other side's.",
+                field="rolls.dice",
+            )
 
 
 def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str) -> None:
@@ -40,8 +78,7 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
     assert order is not None
     assert order.stage is Stage.RESOLVE
     state = ruling.state
-    counter = itertools.count(1)
-    draw = _draw(ruling, counter)
+    dice = _Dice(ruling)
     active = state.piece(order.piece)
     skills = [dict(order.first)] + ([dict(order.second)] if order.second else [])
     # Copies: the numbers measured are written into them, never into the board's own.
@@ -54,7 +91,7 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
         if facts["skill"] == SkillName.DISCOVER:
             target = facts["target"]
             if target in ruling.state.pieces:
-                _discover(ruling, scenario, active.id, target, facts, draw)
+                _discover(ruling, scenario, active.id, target, facts, dice.of(active.id))
             else:
                 _say(
                     ruling,
@@ -65,7 +102,7 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
                 )
     for facts in skills:
         if facts["skill"] == SkillName.SENSOR:
-            _sensor(ruling, scenario, active.id, facts, draw)
+            _sensor(ruling, scenario, active.id, facts, dice.of(active.id))
     for reactor, facts in reactions.items():
         if facts["aro"] == SkillName.DISCOVER:
             marker = facts.get("marker")
@@ -78,7 +115,7 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
                     ),
                 )
                 continue
-            _discover(ruling, scenario, reactor, marker, facts, draw)
+            _discover(ruling, scenario, reactor, marker, facts, dice.of(reactor))
 
     # Attacks and the other rolls.
     attack = next((f for f in skills if f["skill"] == SkillName.BS_ATTACK), None)
@@ -99,27 +136,29 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
         if back is not None and back["aro"] in (SkillName.BS_ATTACK, SkillName.DODGE):
             answered.add(aimed.id)
             theirs = _aro_value(ruling, aimed.id, active.id, back)
+            draw = dice.pair(active.id, aimed.id)
             _face_to_face(ruling, active.id, mine, aimed.id, theirs, back, attack, draw, saves)
         else:
-            _unopposed(ruling, active.id, aimed.id, mine, attack, draw, saves)
+            _unopposed(ruling, active.id, aimed.id, mine, attack, dice.of(active.id), saves)
     for reactor, facts in reactions.items():
         if reactor in answered:
             continue
         name = SkillName(facts["aro"])
         if name is SkillName.BS_ATTACK:
             value = _aro_value(ruling, reactor, active.id, facts)
-            _unopposed(ruling, reactor, active.id, value, facts, draw, saves)
+            _unopposed(ruling, reactor, active.id, value, facts, dice.of(reactor), saves)
         elif name in (SkillName.DODGE, SkillName.RESET, SkillName.OTHER_ROLL):
-            _plain_roll(ruling, reactor, name, draw)
+            _plain_roll(ruling, reactor, name, dice.of(reactor))
     for facts in skills:
         name = SkillName(facts["skill"])
         if name in (SkillName.DODGE, SkillName.RESET, SkillName.OTHER_ROLL):
-            _plain_roll(ruling, active.id, name, draw)
+            _plain_roll(ruling, active.id, name, dice.of(active.id))
         if name is SkillName.CAMOUFLAGE:
             camo.recamouflage(ruling, scenario, active.id)
     for facts in skills:
         for caught in facts.get("caught", []):
             _caught(ruling, caught, facts, saves)
+    dice.all_taken()
 
     if saves:
         ruling.change_board("saves", saves=[s.__dict__ for s in saves.values()])
@@ -157,7 +196,7 @@ def _discover(
     by: str,
     marker_id: str,
     facts: dict[str, Any],
-    draw: Callable[[str, Die], int],
+    draw: Draw,
 ) -> bool:
     """A Discover, rolled with the very check its odds were shown from (odds.py), on the
     range and cover measured when it was declared."""
@@ -213,7 +252,7 @@ def _sensor(
     scenario: CamouflageScenario,
     by: str,
     facts: dict[str, Any],
-    draw: Callable[[str, Die], int],
+    draw: Draw,
 ) -> None:
     """Sensor (RULES-SPEC §5.1, INF-A08): a Normal WIP+6 Roll with no Range or Mimetism
     MOD; if it passes, every enemy marker inside the trooper's Zone of Control (8") is
@@ -323,7 +362,7 @@ def _face_to_face(
     b_value: int,
     b_facts: dict[str, Any],
     a_facts: dict[str, Any],
-    draw: Callable[[str, Die], int],
+    draw: Draw,
     saves: dict[str, Save],
 ) -> None:
     scenario = ruling.state.scenario
@@ -397,7 +436,7 @@ def _unopposed(
     target: str,
     value: int,
     facts: dict[str, Any],
-    draw: Callable[[str, Die], int],
+    draw: Draw,
     saves: dict[str, Save],
 ) -> None:
     dice = [draw("", D20) for _ in range(_burst(facts))]
@@ -418,9 +457,7 @@ def _unopposed(
     _owe(saves, ruling, target, hits, crits, facts)
 
 
-def _plain_roll(
-    ruling: Ruling[Board], by: str, name: SkillName, draw: Callable[[str, Die], int]
-) -> None:
+def _plain_roll(ruling: Ruling[Board], by: str, name: SkillName, draw: Draw) -> None:
     trooper = ruling.piece(by)
     value = int(trooper.public["ph"] if name is SkillName.DODGE else trooper.public["wip"])
     die = draw("", D20)
@@ -451,12 +488,11 @@ def _caught(
 
 
 def saving_rolls(ruling: Ruling[Board], side: str, command: SavingRolls) -> None:
-    counter = itertools.count(1)
-    draw = _draw(ruling, counter)
+    dice = _Dice(ruling)
     owed = [s for s in ruling.board.saves if ruling.piece(s.piece).owner == side]
     for save in owed:
         check = checks.saving_rolls(save.value, save.count)
-        rolled, failed = check.roll(draw)
+        rolled, failed = check.roll(dice.of(save.piece))
         piece = ruling.piece(save.piece)
         left = max(0, int(piece.public["wounds_left"]) - failed)
         public: dict[str, Any] = {"wounds_left": left}

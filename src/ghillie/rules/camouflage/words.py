@@ -153,9 +153,13 @@ _SKILL = {
 _DICE = {
     "rolls": Ask(
         N_("Dice rolled at the table"),
-        N_("Leave this closed and ghillie rolls; open it to type in the d20s, in the order asked."),
+        N_(
+            "Leave this closed and ghillie rolls; open it to type in your own troopers' d20s, "
+            "in the order they are rolled. ghillie rolls the other side's."
+        ),
+        typed=True,
     ),
-    "rolls.dice": Ask(N_("The d20s, in order"), item=N_("die")),
+    "rolls.dice": Ask(N_("Your d20s, in order"), item=N_("die")),
 }
 
 ORDERS: dict[str, Order] = {

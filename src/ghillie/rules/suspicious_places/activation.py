@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ghillie import lookup
+from ghillie.dice.steps import Die
 from ghillie.errors import Refusal
 from ghillie.measure import MapMeasure, Measure, Measured, TableMeasure, refuse_entered_on_map
 from ghillie.measure.tabletop import Cover
@@ -211,6 +212,18 @@ class Roll:
     result: Say  # what came of it, as every side sees it
     explained: Say  # the range die and the steps that built it: for the side that measured
     owner_result: Say | None = None  # for the target's owner: why it came out so
+
+
+def roll_die(
+    ruling: Ruling[Board], side: str, target: Piece, label: str, die: Die, secret: bool
+) -> int:
+    """One die of an observation or a shot. The acting unit's quality die and its means or
+    weapon die are its side's own, which it may type in at a table (SW-R13); the range die
+    (``target``) is the target's owner's (SW-R12, A13), which ghillie rolls for it — in
+    secret when ``secret`` — and which the acting side may never type in."""
+    if label == "target":
+        return ruling.roll(label, die, secret=secret, of=target.owner, typed=label)
+    return ruling.roll(label, die, of=side, typed=label)
 
 
 def tell_roll(

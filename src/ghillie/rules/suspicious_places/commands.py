@@ -130,7 +130,12 @@ class Observe(Command):
 class FireRolls(_Model):
     quality: Face | None = Field(None, ge=1, le=20)
     weapon: Face | None = Field(None, ge=1, le=20)
-    target: Face | None = Field(None, ge=1, le=20, description="only against a unit on the table")
+    # The range die is the target's owner's (SW-R12, A13): ghillie rolls it, and one typed
+    # in is refused (not_your_die). Kept in the schema so that a client that sends it is
+    # told why, not only that the field is unknown.
+    target: Face | None = Field(
+        None, ge=1, le=20, description="the target's owner's die: refused, ghillie rolls it"
+    )
 
 
 class Fire(Command):

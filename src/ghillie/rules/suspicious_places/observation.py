@@ -35,6 +35,7 @@ from .activation import (
     is_hidden_sniper,
     marker_cover,
     measure_for,
+    roll_die,
     spend,
     tell_roll,
 )
@@ -105,7 +106,7 @@ def observe(ruling: Ruling[Board], scenario: Scenario, side: str, command: Obser
     spend(ruling)
     secret = concealed or scenario.switches.range_die is RangeDie.SECRET
     values, outcome = planned.check.roll(
-        lambda label, die: ruling.roll(label, die, secret=secret and label == "target")
+        lambda label, die: roll_die(ruling, side, target, label, die, secret)
     )
     content = target.secret.get("content", "nothing")  # what its owner knows is there
 

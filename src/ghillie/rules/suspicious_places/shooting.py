@@ -29,6 +29,7 @@ from .activation import (
     is_hidden_sniper,
     marker_cover,
     measure_for,
+    roll_die,
     spend,
     tell_roll,
     unhide_to_act,
@@ -107,7 +108,7 @@ def fire(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) ->
     # A marker's range die is secret, as in observation (SW-A08 reads the same either way).
     secret = concealed or (target.kind != UNIT and scenario.switches.range_die is RangeDie.SECRET)
     values, outcome = planned.check.roll(
-        lambda label, die: ruling.roll(label, die, secret=secret and label == "target")
+        lambda label, die: roll_die(ruling, side, target, label, die, secret)
     )
 
     content = target.secret.get("content", "nothing")  # what its owner knows is there

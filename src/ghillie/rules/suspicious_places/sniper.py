@@ -53,7 +53,7 @@ def covert(ruling: Ruling[Board], scenario: Scenario, side: str, command: Covert
     unit, markers, to, check = plan_covert(ruling, scenario, side, command)
     if scenario.switches.covert_move_costs_action:
         spend(ruling)  # SW-A12
-    values, outcome = check.roll(lambda label, die: ruling.roll(label, die))
+    values, outcome = check.roll(lambda label, die: ruling.roll(label, die, of=side, typed=label))
     was = next(m for m in markers if m.secret["true"])
     moved = False
     if outcome.value == "success" and to is not None and to.id != was.id:

@@ -273,14 +273,9 @@ ORDERS: dict[str, Order] = {
             "unit": Ask(N_("Who fires"), UNIT_HELP, pieces=acting),
             "weapon": Ask(N_("Weapon die"), N_("Leave empty for the unit's own."), options=DICE),
             **measured(),
-            **entered(
-                "rolls",
-                {
-                    "quality": N_("Quality die"),
-                    "weapon": N_("Weapon die"),
-                    "target": N_("Target's die"),
-                },
-            ),
+            **entered("rolls", {"quality": N_("Quality die"), "weapon": N_("Weapon die")}),
+            # The range die is the target's owner's (SW-R12): never the shooter's to type.
+            "rolls.target": Ask(N_("Target's die"), kind="hidden"),
         },
         rules=("SW-R15", "SW-R16", "SW-R17"),
     ),

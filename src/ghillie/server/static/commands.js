@@ -86,7 +86,12 @@ export class Orders {
     const rules = spec.rules && spec.rules.length ? h("abbr", { class: "rules", title: t("Rules: {rules}", { rules: spec.rules.join(", ") }) }, "§") : null;
     const view = this.options.getView();
     const mode = view.mode === "map" ? "map" : "table";
-    const simple = !hasFields(spec.schema) || !Object.entries(spec.fields || {}).some(([, w]) => !w.only || w.only === mode);
+    const typed = view.typed_dice !== false; // does this game take dice typed in?
+    const words = spec.fields || {};
+    // A field of typed dice, or one inside it ("rolls.dice"), is not asked in a game without.
+    const typedField = (path) => path.split(".").some((_, i, parts) => (words[parts.slice(0, i + 1).join(".")] || {}).typed);
+    const asked = ([path, w]) => (!w.only || w.only === mode) && (typed || !typedField(path));
+    const simple = !hasFields(spec.schema) || !Object.entries(words).some(asked);
     if (simple && !hasRequired(spec.schema)) {
       const button = h("button", { type: "button", class: "command-button", dataset: { command: name } }, title);
       const message = h("p", { class: "message", "aria-live": "polite" });
@@ -105,6 +110,7 @@ export class Orders {
       choices: (wpath) => ((this.offers.get(name) || {}).choices || {})[wpath],
       pick: this.options.pick,
       mode,
+      typed,
       changed: () => {
         form.unmark();
         if (odds) odds.changed();

@@ -33,7 +33,7 @@ const blank = (v) => v === undefined || v === null || v === "";
  * @param {object} ctx {command, words: {path: field words}, secretFields: Set,
  *   choices(wordsPath) → [{value,label,fills}] | undefined (from the side's view),
  *   pick(label, where, done) | null — to take a place from the map, mode ("map"|"table"),
- *   changed()}
+ *   typed (false: the game takes no dice typed in), changed()}
  */
 export function commandForm(schema, ctx) {
   const form = { fields: {}, paths: {}, refreshers: [], order: [], conditions: [] };
@@ -99,6 +99,8 @@ function field(schemaNode, ctx, path, wpath, name, required, entry = false) {
   if (schema.const !== undefined) return constant(schema.const);
   // A field for a real table only, or for a map only, is left out of the other.
   if (words.only && words.only !== ctx.mode) return constant(undefined);
+  // Dice rolled at the table are asked for only in a game that takes them.
+  if (words.typed && ctx.typed === false) return constant(undefined);
   if (words.kind === "hidden") return constant(undefined);
   const info = { title, help: words.help, unit: words.unit, optional, path, wpath, ctx };
   // A list of pieces or places: each entry asks for one (the words describe the entries).

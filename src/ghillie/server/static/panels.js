@@ -162,7 +162,8 @@ function refereeEntry(entry, view, titles) {
         : t("the game is set up");
   const rolls = (entry.rolls || []).map(
     // The roll's label is the rules' own name for it; the lines below say what it was for.
-    (r) => `${r.die} → ${r.value}${r.secret ? t(" (secret)") : ""}${r.entered ? t(" (rolled at the table)") : ""}`,
+    // A typed die is the typer's word, not a draw from every party's chain: say whose.
+    (r) => `${r.die} → ${r.value}${r.secret ? t(" (secret)") : ""}${r.entered ? t(" (typed in by {side})", { side: sideName(view, r.by) }) : ""}`,
   );
   return h(
     "li",
