@@ -29,6 +29,7 @@ from ghillie.errors import (
     NOT_NOW,
     NOT_YOUR_TURN,
     TIME_NOT_UP,
+    TIME_UP,
     UNKNOWN_COMMAND,
     UNKNOWN_SIDE,
     WINDOW_CLOSED,
@@ -140,11 +141,14 @@ def apply(
     if state.phase not in type(command).phases:
         raise Refusal(NOT_NOW, "That command cannot be given in this phase of the game.")
     check_may_act(state, side, type(command))
+    timed = _timed_answer(state, ruleset, type(command), now)
     typed = command.entered_rolls()
     if typed and not state.scenario.takes_typed_dice:
         raise Refusal(NO_TYPED_DICE, "In this game ghillie rolls every die: type none in.")
     ruleset.validate(state, side, command)
     ruling = Ruling(state, ruleset, side, dice, ids, typed, now=now)
+    if timed:
+        ruling.clock()  # a command given while a timed window is open records its time
     ruleset.resolve(ruling, command)
     given = command.model_dump(mode="json")
     if state.window is not None and _answers(ruleset, state, type(command)):
@@ -200,6 +204,25 @@ def time_out(
         ruling.close_window()
     event = ruling.finish(state.seq + 1, command.model_dump(mode="json"))
     return event, replace(ruling.state, seq=event.seq)
+
+
+def _timed_answer(
+    state: GameState[Any], ruleset: Ruleset[Any, Any], command: type[Command], now: str | None
+) -> bool:
+    """Is a window with a time limit open? Then every command records the host's time (which
+    the audit holds the host to), and its answer is refused ``time_up`` if it came after
+    the window's end at the host's time ``now``: no answer taken late, none refused in time.
+    (A record of before protocol 4 ruled its answers at no time: ``now`` None.)"""
+    window = state.window
+    if window is None or window.ends is None or now is None:
+        return False
+    if _answers(ruleset, state, command) and clock.parse(now) > clock.parse(window.ends):
+        raise Refusal(
+            TIME_UP,
+            "The time to answer had run out when this answer reached the host: the host "
+            "answers with the default.",
+        )
+    return True
 
 
 def check_may_act(state: GameState[Any], side: str, command: type[Command]) -> None:

@@ -240,9 +240,9 @@ def proof(fair: Mapping[str, Any], observer: str) -> dict[str, Any]:
     }
     if "setup" in fair:
         out["setup"] = fair["setup"]
-    for name in ("chains", "keys", "order"):
+    for name in ("chains", "keys", "order", "missing"):
         # A side's new dice chain or seat key, from this event on; the digest of the signed
-        # order this event carries out.
+        # order this event carries out; the sides whose elements the roll was drawn without.
         if name in fair:
             out[name] = fair[name]
     shown = fair.get("shown", {})

@@ -30,9 +30,14 @@ def back(element: bytes) -> bytes:
     return sha256(tag("chain/v1"), element)
 
 
-def links(previous: bytes, element: bytes) -> bool:
-    """Is ``element`` the next one after ``previous``?"""
-    return back(element) == previous
+def links(previous: bytes, element: bytes, steps: int = 1) -> bool:
+    """Is ``element`` the next one after ``previous`` (``steps`` later: the elements between
+    were never given, their rolls drawn without them)?"""
+    if not 0 < steps <= LENGTH:
+        return False
+    for _ in range(steps):
+        element = back(element)
+    return element == previous
 
 
 STRIDE = 64  # elements between two kept checkpoints

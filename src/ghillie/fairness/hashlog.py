@@ -124,7 +124,7 @@ def shown_content(
         content["setup"] = fair["setup"]
     # Since protocol 4: a side's new seat key, and the digest of the signed order the event
     # carries out (the page that gave it holds the host to it).
-    for name in ("chains", "keys", "order"):
+    for name in ("chains", "keys", "order", "missing"):
         if name in fair:
             content[name] = fair[name]
     return content

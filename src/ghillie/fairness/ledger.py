@@ -16,7 +16,7 @@ The engine stays pure: this module only wraps its events (:meth:`Ledger.seal`).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -203,12 +203,16 @@ class Ledger:
         fixed: frozenset[str],
         keys: Mapping[str, str | None] | None = None,
         roster: Callable[[str, str, bytes, int, frozenset[str]], Rosters] = Roster,
+        wait: int | None = None,
     ) -> None:
         """``size`` is every side's roster size, from the scenario
         (:func:`ghillie.fairness.capacity.roster_size`); ``fixed`` the secret keys that never
         change once written (the ruleset's ``fixed_secrets``); ``keys`` each side's seat
-        key (the public key its orders are signed with), where it has one from the start."""
+        key (the public key its orders are signed with), where it has one from the start;
+        ``wait`` how many seconds a roll waits for a page's element before it goes on
+        without it (None: for ever)."""
         self.game_id = game_id
+        self.wait = wait
         self.size = size
         self.fixed = fixed
         self.sides = sides
@@ -225,6 +229,9 @@ class Ledger:
                 self.chains[side].anchor.hex() if side in self.chains else anchors[side]
             )
         self.last: dict[str, bytes] = {p: bytes.fromhex(a) for p, a in self.anchors.items()}
+        # The roll each party's last element was for (-1: its anchor): a roll drawn without a
+        # page's element leaves a gap its next element hashes across.
+        self.last_k: dict[str, int] = dict.fromkeys(self.anchors, -1)
         # A side that started a new dice chain (its device lost, or its seat moved): the new
         # chain's anchor and the roll its first element is for, until that event is sealed.
         self.fresh: dict[str, tuple[str, int]] = {}
@@ -259,6 +266,8 @@ class Ledger:
             "seats": {side: self.keys[side] for side in self.sides},
             "roster": self.size,
             "length": self.chain_length,
+            # How long a roll waits for a page's element before it goes on without it.
+            "wait": self.wait,
             **({"dice": "injected"} if self.injected_dice else {}),
         }
 
@@ -283,7 +292,14 @@ class Ledger:
             anchors.update({p["party"]: p["anchor"] for p in setup["parties"]})
             keys.update(setup.get("seats", {}))
         return cls(
-            game_id, sides, Secrets.from_json(fair), anchors, size=size, fixed=fixed, keys=keys
+            game_id,
+            sides,
+            Secrets.from_json(fair),
+            anchors,
+            size=size,
+            fixed=fixed,
+            keys=keys,
+            wait=fair.get("wait"),
         )
 
     def header(self) -> dict[str, Any]:
@@ -306,9 +322,12 @@ class Ledger:
                 Written(piece, key, w["slot"], w["salt"], w["seq"]), value, event.seq
             )
         self._seal_rosters(before, event)
-        self.last[HOST] = bytes.fromhex(private["host"])
+        for side, anchor in (fair.get("chains") or {}).items():
+            self.last[side], self.last_k[side] = bytes.fromhex(anchor), event.seq - 1
+            self.fresh.pop(side, None)
+        self.last[HOST], self.last_k[HOST] = bytes.fromhex(private["host"]), event.seq
         for side, element in fair["contributions"].items():
-            self.last[side] = bytes.fromhex(element)
+            self.last[side], self.last_k[side] = bytes.fromhex(element), event.seq
         for side, key in (fair.get("keys") or {}).items():
             self.keys[side] = key
             self.fresh_keys.pop(side, None)
@@ -355,13 +374,15 @@ class Ledger:
         return chain.element(k) if chain is not None else None
 
     def accepts(self, party: str, k: int, element: bytes) -> bool:
-        """Is ``element`` the party's next link, for the roll now asked for?"""
+        """Is ``element`` the party's next link, for the roll now asked for? (After rolls
+        drawn without its element, the link is across them.)"""
         if k != self.next_k or party not in self.last:
             return False
+        base, at = self.last[party], self.last_k[party]
         fresh = self.fresh.get(party)
-        if fresh is not None and fresh[1] == k:
-            return links(bytes.fromhex(fresh[0]), element)
-        return links(self.last[party], element)
+        if fresh is not None and fresh[1] <= k:
+            base, at = bytes.fromhex(fresh[0]), fresh[1] - 1
+        return links(base, element, k - at)
 
     def new_chain(self, side: str, anchor: str, from_k: int) -> None:
         """``side``'s rolls from ``from_k`` on use the chain of ``anchor``; every roll before
@@ -402,14 +423,22 @@ class Ledger:
         return self.keys.get(side)
 
     def dice(self, request: Request, elements: Mapping[str, bytes]) -> StreamDice:
-        key = roll_key([elements[p] for p in self.parties])
+        """The roll's dice, from every party's element; a side whose page never gave its
+        element for this roll counts as an empty one (the roll was drawn without it)."""
+        key = roll_key([elements.get(p, b"") for p in self.parties])
         return StreamDice(key, roll_context(self.game_id, request.k))
 
-    def elements_for(self, k: int, given: Mapping[str, bytes] | None = None) -> dict[str, bytes]:
-        """Every party's element for roll ``k``: the host-held ones and those ``given``."""
+    def elements_for(
+        self,
+        k: int,
+        given: Mapping[str, bytes] | None = None,
+        without: Collection[str] = (),
+    ) -> dict[str, bytes]:
+        """Every party's element for roll ``k``: the host-held ones and those ``given``, but
+        for the sides in ``without`` (their pages did not give theirs in time)."""
         out = dict(given or {})
         for party in self.parties:
-            if party not in out:
+            if party not in out and party not in without:
                 element = self.held(party, k)
                 if element is None:
                     raise LookupError(f"no contribution from {party}")
@@ -481,13 +510,18 @@ class Ledger:
             "facts": written,
             "ids": ids,
         }
+        missing = [p for p in self.sides if p not in elements]
         fair: dict[str, Any] = {
             "request": request.commitment,
-            "contributions": {p: elements[p].hex() for p in self.sides},
+            "contributions": {p: elements[p].hex() for p in self.sides if p in elements},
             "roots": roots,
             "openings": openings,
             "private": private,
         }
+        if missing:
+            # Drawn without these sides' elements: their pages did not give them in time (or
+            # they timed out): the host and the other sides could have known this roll.
+            fair["missing"] = missing
         if order is not None:
             fair["order"] = request.order
             private["order"] = order.to_json()
@@ -516,10 +550,12 @@ class Ledger:
         if sign:
             self.sign(sealed)
         self.head = digest
-        for party in self.parties:
-            self.last[party] = elements[party]
         for side in chains:
+            self.last[side], self.last_k[side] = bytes.fromhex(chains[side]), event.seq - 1
             del self.fresh[side]
+        for party in self.parties:
+            if party in elements:
+                self.last[party], self.last_k[party] = elements[party], event.seq
         for side, key in keys.items():
             self.keys[side] = key
             del self.fresh_keys[side]

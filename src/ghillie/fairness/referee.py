@@ -7,7 +7,7 @@ game played either way leaves the same kind of record.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,10 +74,19 @@ def create(
     request: Request | None = None,
     *,
     sign: bool = True,
+    without: Collection[str] = (),
 ) -> tuple[Event, GameState[Any]]:
     request = request or ledger.request(None, scenario_payload(scenario), sign=False)
     empty = engine.replay(scenario, [])
-    ruled = _rule(ledger, request, elements, dice, ids, lambda d, i: engine.create(scenario, d, i))
+    ruled = _rule(
+        ledger,
+        request,
+        elements,
+        dice,
+        ids,
+        lambda d, i: engine.create(scenario, d, i),
+        without,
+    )
     return seal(ledger, empty, request, ruled, sign=sign)
 
 
@@ -125,12 +134,21 @@ def rule(
     elements: Mapping[str, bytes] | None = None,
     dice: DiceSource | None = None,
     now: str | None = None,
+    without: Collection[str] = (),
 ) -> Ruled:
     """The ruling alone, with the roll's dice and recorded ids: it only reads the ledger, so
-    the server runs it off its event loop (a long ruling must not hold every other game)."""
+    the server runs it off its event loop (a long ruling must not hold every other game).
+    ``without``: the sides whose elements the roll is drawn without (their pages did not
+    give them in time)."""
     at = now or clock.now()
     return _rule(
-        ledger, request, elements, dice, ids, lambda d, i: engine.apply(state, side, raw, d, i, at)
+        ledger,
+        request,
+        elements,
+        dice,
+        ids,
+        lambda d, i: engine.apply(state, side, raw, d, i, at),
+        without,
     )
 
 
@@ -141,8 +159,9 @@ def _rule(
     dice: DiceSource | None,
     ids: IdSource,
     rule_: Callable[[DiceSource, IdSource], tuple[Event, GameState[Any]]],
+    without: Collection[str] = (),
 ) -> Ruled:
-    given = ledger.elements_for(request.k, elements)
+    given = ledger.elements_for(request.k, elements, without)
     recording = RecordingIds(ids)
     event, after = rule_(dice or ledger.dice(request, given), recording)
     return Ruled(event, after, recording.drawn, given)

@@ -48,6 +48,7 @@ class SetupV3(_Strict):
 class Setup(SetupV3):
     # Each side's seat key at the start: its orders carry its signature (null: host-acted).
     seats: dict[str, Hex32 | None]
+    wait: int | None  # seconds a roll waits for a page's element (null: for ever)
 
 
 class Fact(_Strict):
@@ -139,6 +140,7 @@ class Fair(_Strict):
     setup: Setup | None = None
     chains: dict[str, Hex32] | None = None  # sides whose new dice chain starts here
     keys: dict[str, Hex32] | None = None  # sides whose new seat key starts here
+    missing: list[str] | None = None  # sides the roll was drawn without
     hash: Hex32
     sig: Hex64
     shown: dict[str, ShownTo]

@@ -32,7 +32,7 @@ from ghillie.game import load_scenario
 from ghillie.scenario import MAX_DEPTH, Scenario, loads_toml
 from ghillie.server import seats
 from ghillie.server.apidocs import add_docs
-from ghillie.server.hub import COMMAND_ID_LENGTH, Hub
+from ghillie.server.hub import COMMAND_ID_LENGTH, WAIT, Hub
 from ghillie.server.limits import CreationLimit, CreationMeter, Limits
 from ghillie.server.middleware import PROBLEM_JSON, AccessLog, BodyLimit, SecureHeaders
 from ghillie.server.odds import odds_for
@@ -76,6 +76,14 @@ class NewGame(BaseModel):
         description="who holds each side's roll chain: each side's page ('clients', the "
         "game starts once every page has joined) or the host ('host': a side using the bare "
         "API; the host could then steer that side's rolls)",
+    )
+    wait_for_pages: int | Literal["always"] = Field(
+        WAIT,
+        ge=5,
+        le=3600,
+        description="seconds a roll waits for a side's page to give its element before it "
+        "goes on without it (every page is told, and the record names the roll); 'always': "
+        "it waits for ever",
     )
 
 
@@ -352,7 +360,10 @@ def create_app(
         raw = await _read_body(request, limits.max_scenario)
         async with setting_up:
             body, scenario = await asyncio.to_thread(_new_game_of, raw)
-            created = await the_hub(request).create(scenario, clients=body.chains == "clients")
+            wait = None if body.wait_for_pages == "always" else body.wait_for_pages
+            created = await the_hub(request).create(
+                scenario, clients=body.chains == "clients", wait=wait
+            )
         base = public or str(request.base_url).rstrip("/")
         names = {s.id: s.name for s in scenario.sides} | {REFEREE: "Referee"}
         names[SPECTATOR] = "Table screen"  # public facts only, for a screen everyone sees

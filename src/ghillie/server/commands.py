@@ -23,7 +23,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from ghillie import engine
+from ghillie import clock, engine
 from ghillie.errors import (
     ANCHOR_FIXED,
     BAD_CONTRIBUTION,
@@ -168,6 +168,11 @@ class Commands:
             held = rolls.held(ledger, ledger.next_k)
             ruled = None
             try:
+                # While a timed reaction window is open (and for the host's time-out) a command
+                # is ruled at the time the host had it, not when its dice are all in: its
+                # event records that time and an answer after the window's end is refused.
+                window = game.state.window
+                at = clock.now() if observer is None or (window and window.ends) else None
                 order = await self._order(ledger, observer, command_id, raw, signed)
                 digest = order_digest(order.sig) if order is not None else ""
                 payload = referee.command_payload(game.state, raw, observer)
@@ -176,13 +181,24 @@ class Commands:
                     # ruled on at once (a refusal changes nothing) and the request unsigned.
                     request = ledger.request(observer, payload, sign=False, order=digest)
                     ruling = await rule_off_loop(
-                        referee.rule, ledger, game.state, observer, raw, self.ids, request, held
+                        referee.rule,
+                        ledger,
+                        game.state,
+                        observer,
+                        raw,
+                        self.ids,
+                        request,
+                        held,
+                        None,
+                        at,
                     )
                     ruled = referee.seal(
                         ledger, game.state, request, ruling, order=order, sign=False
                     )
                 else:
-                    await rule_off_loop(referee.trial, ledger, game.state, observer, raw, self.ids)
+                    await rule_off_loop(
+                        referee.trial, ledger, game.state, observer, raw, self.ids, None, at
+                    )
                     request = ledger.request(observer, payload, order=digest)
             except Refusal:
                 # Another process may have moved this game on: try again on the latest.
@@ -190,8 +206,12 @@ class Commands:
                     continue
                 raise
             pending = Pending(
-                request, observer, command_id, dict(raw), held, origin=origin, order=order
+                request, observer, command_id, dict(raw), held, origin=origin, order=order, at=at
             )
+            if observer is None and window is not None:
+                # The host's time-out never waits for the sides whose time ran out: a page
+                # that did not answer in time may be one that is away.
+                pending.excused = {s for s in window.asks if s not in window.answers}
             if ruled is not None:
                 game.pending = pending
                 await self._commit(game, pending, *ruled)
@@ -272,6 +292,21 @@ class Commands:
             )
         return Order(command_id, dict(raw), sig)
 
+    async def give_up(self, game_id: str, k: int) -> None:
+        """Roll ``k`` has waited for the sides' pages as long as the game allows: it goes on
+        without the elements still missing (ghillie.server.waits)."""
+        game = await self.games.live(game_id)
+        async with game.lock:
+            pending, ledger = game.pending, game.ledger
+            if pending is None or ledger is None or pending.request.k != k:
+                return
+            late = {s for s in ledger.sides if s not in pending.elements}
+            if not late or late <= pending.excused:
+                return
+            pending.excused |= late
+            if not await self._resolve(game):
+                self.fanout.push_status(game)
+
     async def anchor(
         self, game_id: str, observer: str, anchor: Any, key: Any = None
     ) -> dict[str, Any]:
@@ -306,6 +341,7 @@ class Commands:
                     size=roster_size(game.scenario),
                     fixed=fixed_secrets(game.scenario),
                     keys=game.keys,
+                    wait=game.header["fair"].get("wait"),
                 )
                 game.ledger = ledger
                 request = ledger.request(None, referee.scenario_payload(game.scenario))
@@ -361,7 +397,7 @@ class Commands:
         pending, ledger = game.pending, game.ledger
         if pending is None or ledger is None:
             return False
-        if any(party not in pending.elements for party in ledger.parties):
+        if not rolls.complete(pending, ledger):
             return False
         game.pending = None
         try:
@@ -373,6 +409,7 @@ class Commands:
                     pending.elements,
                     request=pending.request,
                     sign=False,
+                    without=rolls.without(pending),
                 )
             else:
                 ruling = await rule_off_loop(
@@ -384,6 +421,9 @@ class Commands:
                     self.ids,
                     pending.request,
                     pending.elements,
+                    None,
+                    pending.at,
+                    rolls.without(pending),
                 )
                 event, state = referee.seal(
                     ledger, game.state, pending.request, ruling, order=pending.order, sign=False

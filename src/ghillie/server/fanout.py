@@ -17,13 +17,27 @@ from typing import Any
 
 from ghillie.server.deadlines import Deadlines
 from ghillie.server.live import LiveGame, Watcher, spoken_answer, status, with_status
+from ghillie.server.waits import Waits
 from ghillie.view import project, project_update
 
 
 class FanOut:
-    def __init__(self, deadlines: Deadlines) -> None:
-        """``deadlines`` follow every game's state as it moves (a window's timer)."""
+    def __init__(self, deadlines: Deadlines, waits: Waits) -> None:
+        """``deadlines`` and ``waits`` follow every game as it moves (a window's timer, and
+        how long its pending roll waits for the pages)."""
         self.deadlines = deadlines
+        self.waits = waits
+
+    def follow(self, game: LiveGame) -> None:
+        """Time what the game waits for now: its reaction window, its pending roll."""
+        self.deadlines.follow(game.game_id, game.state.window)
+        pending = game.pending
+        self.waits.follow(
+            game.game_id,
+            pending.request.k if pending is not None else None,
+            pending.asked if pending is not None else None,
+            game.header["fair"].get("wait"),
+        )
 
     def watch(self, game: LiveGame, observer: str, lang: str = "en") -> Watcher:
         watcher = Watcher(observer, lang)
@@ -67,7 +81,7 @@ class FanOut:
         its own connection is sent (one frame instead of two)."""
         if game.state.seq == before:
             return
-        self.deadlines.follow(game.game_id, game.state.window)
+        self.follow(game)
         new = game.events[before + 1 :]
         fairness = status(game)
         updates: dict[tuple[str, str], dict[str, Any]] = {}
@@ -90,6 +104,7 @@ class FanOut:
 
     def push_status(self, game: LiveGame) -> None:
         """Tell every watcher that the roll protocol moved (a request, an element in)."""
+        self.follow(game)
         fairness = status(game)
         for watcher in list(game.watchers):
             shown = game.shown.setdefault((watcher.observer, watcher.lang), {})

@@ -82,7 +82,7 @@ class Games:
                         # same signed request is shown again, with the elements already in.
                         loaded.pending = rolls.resume(stored, loaded.ledger)
                     self.held[game_id] = loaded
-                    self.deadlines.follow(game_id, loaded.state.window)
+                    self.fanout.follow(loaded)
             if not lock.locked():
                 self._loading.pop(game_id, None)
             game = self.held[game_id]

@@ -43,11 +43,15 @@ from ghillie.server.live import QUEUE_SIZE, LiveGame, Watcher, status, with_stat
 from ghillie.server.problems import BUSY, Problem
 from ghillie.server.sync import Sync
 from ghillie.server.tokens import new_token, token_hash
+from ghillie.server.waits import Waits
 from ghillie.state import REFEREE, SPECTATOR, GameState, Phase
 from ghillie.store.base import EventStore
 from ghillie.view import project
 
 COMMAND_ID_LENGTH = 80
+# How long a roll waits for a page by default: a phone at a table that went to sleep is
+# woken, or its player told, well within half a minute; a roll must not stall for ever.
+WAIT = 30
 __all__ = ["COMMAND_ID_LENGTH", "QUEUE_SIZE", "Created", "Hub", "LiveGame", "Watcher", "status"]
 
 
@@ -76,7 +80,8 @@ class Hub:
         self.ids = ids or RandomIds()
         self.random_bytes = random_bytes
         self.deadlines = Deadlines(self.time_out)  # timed reaction windows' timers
-        self.fanout = FanOut(self.deadlines)
+        self.waits = Waits(self.give_up)  # how long a roll waits for the pages
+        self.fanout = FanOut(self.deadlines, self.waits)
         self.games = Games(store, self.limits, self.fanout, self.deadlines)
         self.sync = Sync(store, self.games, self.fanout)
         self.commands = Commands(store, self.games, self.fanout, self.sync, self.ids, random_bytes)
@@ -99,6 +104,12 @@ class Hub:
     def close(self) -> None:
         self.commands.close()
         self.deadlines.close()
+        self.waits.close()
+
+    async def give_up(self, game_id: str, k: int) -> None:
+        """A roll waited for the pages as long as the game allows (its timer,
+        ghillie.server.waits): it goes on without the elements still missing."""
+        await self.commands.give_up(game_id, k)
 
     async def time_out(self, game_id: str, window: int) -> None:
         """A reaction window's time ran out (its timer, ghillie.server.deadlines)."""
@@ -106,9 +117,13 @@ class Hub:
 
     # --- games --------------------------------------------------------------------------------
 
-    async def create(self, scenario: Scenario, *, clients: bool = False) -> Created:
+    async def create(
+        self, scenario: Scenario, *, clients: bool = False, wait: int | None = WAIT
+    ) -> Created:
         """A new game. With ``clients``, each side's page holds its own roll chain and the
-        game starts once every page has given its anchor; otherwise the host holds them."""
+        game starts once every page has given its anchor; otherwise the host holds them.
+        ``wait``: how many seconds a roll waits for a page's element before it goes on
+        without it (None: for ever)."""
         if not self.games.make_room():
             raise Problem(BUSY, "The server holds as many games as it can; try again later.")
         game_id = self.ids.new_id()
@@ -117,7 +132,7 @@ class Hub:
         made: dict[str, Any] = {
             "ruleset": scenario.ruleset,
             "scenario": scenario.model_dump(mode="json", by_alias=True),
-            "fair": {**kept.to_json(), "anchors": {}},
+            "fair": {**kept.to_json(), "anchors": {}, "wait": wait if clients else None},
         }
         scenario, header = shared_scenario(made)
         # The spectator's token opens the table screen: public facts only, and no orders.

@@ -18,7 +18,7 @@ from ghillie.events import Event
 from ghillie.fairness.hashlog import HostKey
 from ghillie.fairness.ledger import Ledger
 from ghillie.scenario import Scenario
-from ghillie.server.rolls import Pending
+from ghillie.server.rolls import Pending, waiting_for, without
 from ghillie.state import GameState
 from ghillie.store.base import Seat
 from ghillie.view import spoken
@@ -119,7 +119,11 @@ def status(game: LiveGame) -> dict[str, Any]:
         out["new_chains"] = [{"side": s, "from": k} for s, (_, k) in game.ledger.fresh.items()]
     if game.pending is not None and game.ledger is not None:
         out["request"] = game.pending.request.public(game.game_id)
-        out["waiting"] = [p for p in game.ledger.parties if p not in game.pending.elements]
+        out["waiting"] = waiting_for(game.pending, game.ledger)
+        gone = without(game.pending)
+        if gone:
+            # The roll goes on without these sides' elements (their pages were away).
+            out["without"] = sorted(gone, key=game.state.sides.index)
     return out
 
 

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ghillie import clock
 from ghillie.errors import ROLL_PENDING, Refusal
 from ghillie.fairness.ledger import HOST, Ledger, Order, Request
 from ghillie.scenario import Scenario
@@ -45,6 +46,11 @@ class Pending:
     origin: Any = None  # the hub's Watcher the command came by, if any
     stored: bool = False  # claimed in the store: its event's write must clear it
     order: Order | None = None  # the command as its side's seat key signed it
+    at: str | None = None  # the host's time it is ruled at, if pinned when it came
+    asked: str = field(default_factory=clock.now)  # the host's time it was asked for
+    # Sides whose element the roll goes on without: their pages did not give it in time,
+    # or (a time-out) their own time ran out.
+    excused: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         # A request resumed after a restart may resolve with nobody waiting for its answer
@@ -75,6 +81,8 @@ def to_store(pending: Pending) -> StoredRoll:
         dataclasses.asdict(pending.request),
         {},
         None if pending.order is None else pending.order.to_json(),
+        pending.at,
+        pending.asked,
     )
 
 
@@ -94,6 +102,8 @@ def resume(stored: StoredRoll, ledger: Ledger) -> Pending | None:
         held(ledger, stored.k),
         stored=True,
         order=None if stored.order is None else Order.from_json(stored.order),
+        at=stored.at,
+        asked=stored.asked or clock.now(),
     )
     merge(pending, stored, ledger)
     return pending
@@ -113,11 +123,21 @@ def merge(pending: Pending, stored: StoredRoll, ledger: Ledger) -> None:
 
 
 def complete(pending: Pending, ledger: Ledger) -> bool:
-    return all(party in pending.elements for party in ledger.parties)
+    return not waiting_for(pending, ledger)
 
 
 def waiting_for(pending: Pending, ledger: Ledger) -> list[str]:
-    return [party for party in ledger.parties if party not in pending.elements]
+    """The parties the roll still waits for: not those it goes on without."""
+    return [
+        party
+        for party in ledger.parties
+        if party not in pending.elements and party not in pending.excused
+    ]
+
+
+def without(pending: Pending) -> frozenset[str]:
+    """The sides the roll is drawn without (excused, and whose element did not come)."""
+    return frozenset(pending.excused - set(pending.elements))
 
 
 def busy(pending: Pending, ledger: Ledger, scenario: Scenario, observer: str | None) -> Refusal:

@@ -63,6 +63,8 @@ class StoredRoll:
     elements: Mapping[str, str] = field(default_factory=dict)
     # The command as its side's seat key signed it ({id, command, sig}), if it did.
     order: Mapping[str, Any] | None = None
+    at: str | None = None  # the host's time the command is ruled at, if pinned when it came
+    asked: str | None = None  # the host's time the request was first asked (its wait counts)
 
 
 @dataclass(frozen=True)
@@ -222,6 +224,8 @@ def roll_body(roll: StoredRoll) -> dict[str, Any]:
         "command": roll.command,
         "request": roll.request,
         **({"order": roll.order} if roll.order is not None else {}),
+        **({"at": roll.at} if roll.at is not None else {}),
+        **({"asked": roll.asked} if roll.asked is not None else {}),
     }
 
 
@@ -234,4 +238,6 @@ def roll_from(k: int, body: Mapping[str, Any], elements: Mapping[str, str]) -> S
         body["request"],
         dict(elements),
         body.get("order"),
+        body.get("at"),
+        body.get("asked"),
     )

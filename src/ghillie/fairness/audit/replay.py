@@ -57,7 +57,8 @@ class Replay:
             roster=roster_v2.Roster if legacy else roster.Roster,
         )
         self.secrets = secrets
-        self.last = {party: bytes.fromhex(anchors[party]) for party in (HOST, *self.sides)}
+        # Each party's last element and the roll it was for (-1: its anchor).
+        self.last = {party: (bytes.fromhex(anchors[party]), -1) for party in (HOST, *self.sides)}
         self.keys = {} if legacy else orders.seats(report, setup, self.sides)
         self.state: GameState[Any] = engine.replay(scenario, [])
 
@@ -68,8 +69,12 @@ class Replay:
 
     def event(self, event: Event, events: list[Event]) -> None:
         report, sides, fair = self.report, self.sides, event.fair or {}
-        for name in ("contributions", "roots"):
-            if sorted(fair[name]) != sorted(sides):
+        missing = fair.get("missing") or []
+        given = [*fair["contributions"], *missing]
+        for name, named in (("contributions", given), ("roots", list(fair["roots"]))):
+            if sorted(named) != sorted(sides) or (
+                missing and missing != sorted(missing, key=sides.index)
+            ):
                 fail(
                     report,
                     "record",
@@ -87,9 +92,23 @@ class Replay:
         ):
             fail(report, "randomness", event.seq, "the request does not open to this command")
 
+        window = self.state.window
+        if (
+            self.version >= 4
+            and event.side is not None
+            and window is not None
+            and window.ends is not None
+            and event.at is None
+        ):
+            # Every command given while a timed window is open says when the host had it (the
+            # replay then holds an answer to the window's end): without it the host could
+            # give a side extra time.
+            fail(report, "time", event.seq, "an answer to a timed window does not say when it came")
+
         # 4. replay
         dice = StreamDice(
-            roll_key([elements[p] for p in (HOST, *sides)]), roll_context(self.game_id, event.seq)
+            roll_key([elements.get(p, b"") for p in (HOST, *sides)]),
+            roll_context(self.game_id, event.seq),
         )
         ids = ReplayIds(fair["private"]["ids"])
         try:
@@ -116,26 +135,33 @@ class Replay:
         self.state = after
 
     def elements(self, event: Event) -> dict[str, bytes]:
-        """Every party's element for the event's roll, each following its last (check 3)."""
+        """Every party's element for the event's roll, each following its last (check 3);
+        a side the roll was drawn without (``fair.missing``) gives none, and its next element
+        follows across the gap."""
         fair = event.fair or {}
         elements = {HOST: bytes.fromhex(fair["private"]["host"])}
-        elements.update({s: bytes.fromhex(fair["contributions"][s]) for s in self.sides})
+        elements.update({s: bytes.fromhex(e) for s, e in fair["contributions"].items()})
+        for side in fair.get("missing") or []:
+            if self.version < 4 or side in self.secrets.held:
+                fail(self.report, "record", event.seq, f"it draws the roll without {side}")
+            self.report.missing.append((event.seq, side))
         for side, anchor in (fair.get("chains") or {}).items():
             # A side's new chain (its device lost, or its seat moved): its element for this
             # roll must follow the new anchor; no roll before changes.
             if event.seq == 0 or side not in self.sides or side in self.secrets.held:
                 fail(self.report, "record", event.seq, f"it starts a new chain for {side} here")
-            self.last[side] = bytes.fromhex(anchor)
+            self.last[side] = (bytes.fromhex(anchor), event.seq - 1)
             self.report.new_chains.append((side, event.seq))
         for party, element in elements.items():
-            if not links(self.last[party], element):
+            last, at = self.last[party]
+            if not links(last, element, event.seq - at):
                 fail(
                     self.report,
                     "randomness",
                     event.seq,
                     f"{party}'s element does not follow its last",
                 )
-        self.last = elements
+            self.last[party] = (element, event.seq)
         return elements
 
     def commitments(self, event: Event, events: list[Event]) -> None:

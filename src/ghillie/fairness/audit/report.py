@@ -35,6 +35,9 @@ class Report:
     # side -> the events whose command the host gave in its name: the side had no seat key
     # then (played over the bare API without one), so nothing proves the side gave it.
     host_acted: dict[str, list[int]] = field(default_factory=dict)
+    # (event, side): rolls drawn without a side's element (its page did not give it in
+    # time, or its time ran out): the host and the other sides could have known them.
+    missing: list[tuple[int, str]] = field(default_factory=list)
     # side -> how many of its commands its seat key signed.
     signed: dict[str, int] = field(default_factory=dict)
     over: bool = False

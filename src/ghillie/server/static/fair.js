@@ -336,7 +336,7 @@ export function shownDigest(entry) {
     openings: proof.openings,
   };
   if (proof.setup !== undefined) content.setup = proof.setup;
-  for (const name of ["chains", "keys", "order"]) if (proof[name] !== undefined) content[name] = proof[name];
+  for (const name of ["chains", "keys", "order", "missing"]) if (proof[name] !== undefined) content[name] = proof[name];
   return sha256(tag("shown/v2"), lp(salt), lp(canonical(content)));
 }
 
