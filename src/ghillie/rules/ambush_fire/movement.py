@@ -13,7 +13,7 @@ from ghillie.ruling import Ruling
 from ghillie.state import Window
 
 from . import ambush, challenge, close_combat, eligibility, geometry, live, transit, triggers, units
-from .board import ORDER, UNIT, Board, Did
+from .board import MAX_ORDERS, ORDER, UNIT, Board, Did
 from .commands import Move, ReturnFire
 from .scenario import AmbushFireScenario, AmbushTiming
 from .setup import metres
@@ -62,38 +62,57 @@ def _orders(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> l
 def standing_orders(
     ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, kinds: tuple[str, ...]
 ) -> list[triggers.Order]:
-    """The standing orders of the side's enemies, of these kinds, that may fire now (their
-    unit there and eligible, no missile of theirs in flight), as the triggers read them."""
+    """Every standing order of the side's enemies, as the triggers read them, each marked
+    ``ready`` if it may fire now: of these kinds, its unit there and eligible, no missile of
+    its own in flight. Those that are not ready are read all the same, and set aside only
+    once every trigger is worked out (issue 24: the work must not say which they are)."""
     out = []
     for piece in ruling.state.pieces.values():
         if piece.kind != ORDER or piece.owner == side:
             continue
         s = piece.secret
-        if s["reaction"] not in kinds:
-            continue
-        if s["unit"] not in ruling.state.pieces or "flight" in s:
-            continue  # its unit is gone, or its missile is in flight
-        firer = ruling.piece(s["unit"])
-        if eligibility.barred(firer, s["reaction"], ruling.board.turn) is not None:
-            continue  # BMF-R02, R05, R07: it may not fire now, so the order waits
+        firer = ruling.state.pieces.get(s["unit"])
+        barred = (
+            "gone" if firer is None else eligibility.barred(firer, s["reaction"], ruling.board.turn)
+        )
+        ready = s["reaction"] in kinds and barred is None and "flight" not in s
         trigger = dict(s["trigger"])
-        if s["reaction"] == "close_combat" and trigger.get("within") is None:
-            # BMF-R15: its reach, half its running distance on open ground.
-            trigger["within"] = geometry.reach(float(firer.secret["running"]["open"]))
+        if (
+            s["reaction"] == "close_combat"
+            and trigger.get("within") is None
+            and not trigger["zone"]
+        ):
+            # BMF-R15: with no zone and no distance, its reach, half its running distance
+            # on open ground.
+            running = firer.secret["running"]["open"] if firer is not None else 0.0
+            trigger["within"] = geometry.reach(float(running))
         out.append(
             triggers.Order(
                 piece.id,
                 int(piece.public["number"]),
                 s["reaction"],
-                units.where(firer),
+                units.where(firer) if firer is not None else (0.0, 0.0),
                 tuple((float(p[0]), float(p[1])) for p in trigger["zone"]),
                 float(trigger["radius"]),
                 trigger["within"],
                 trigger["target_class"],
                 scenario.switches.challenge_requires_zone,
+                ready,
             )
         )
     return out
+
+
+def order_count(ruling: Ruling[Board], side: str) -> int:
+    """How many orders every move is worked out with: as many as the side's enemies may
+    hold (public), and every reaction given live that is still there (public too)."""
+    enemies = [s for s in ruling.state.sides if s != side]
+    live = sum(
+        1
+        for p in ruling.state.pieces.values()
+        if p.kind == ORDER and p.owner != side and p.public.get("live")
+    )
+    return MAX_ORDERS * len(enemies) + live
 
 
 def advance(
@@ -113,13 +132,14 @@ def advance(
         if m in ruling.state.pieces and "route" in ruling.piece(m).secret
     ]
     left = live.leg_left(ruling, scenario, [w.id for w in walkers])
-    fired = _in_leg(triggers.first_fired(_orders(ruling, scenario, side), walkers, ground), left)
+    orders = _orders(ruling, scenario, side)
+    swept = triggers.sweep(orders, walkers, ground, order_count(ruling, side))
+    fired = _in_leg(swept.first(), left)
     while fired is not None and ambush.unseen_launch(ruling, scenario, fired):
         # BMF-A23 at arrival: the missile flies unseen, and the move goes on untouched.
         ambush.launch(ruling, scenario, side, fired, movers)
-        fired = _in_leg(
-            triggers.first_fired(_orders(ruling, scenario, side), walkers, ground), left
-        )
+        ready = [o.id for o in _orders(ruling, scenario, side) if o.ready]
+        fired = _in_leg(swept.first(ready), left)
     if fired is None and left is not None:
         # The leg ends: the movers pause where it ends, and the live sides are asked.
         for walker in walkers:

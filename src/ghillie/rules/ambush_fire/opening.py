@@ -21,27 +21,43 @@ from ghillie.ruling import Ruling
 
 from . import ambush, close_combat, geometry, triggers, units
 from .board import UNIT, Board
-from .movement import standing_orders
+from .movement import order_count, standing_orders
 from .scenario import AmbushFireScenario
 
 KINDS = ("ambush", "close_combat")
 
 
-def _target(
-    ruling: Ruling[Board], order: triggers.Order, owner: str, ground: geometry.Ground
-) -> triggers.Fired | None:
-    best: tuple[float, str, triggers.Fired] | None = None
-    for piece in ruling.state.pieces.values():
-        if piece.kind != UNIT or piece.owner == owner or piece.public.get("concealed"):
-            continue
-        at = units.where(piece)
-        found = triggers.when(order, triggers.Mover(piece.id, piece.public["class"], (at,)), ground)
-        if found is None:
-            continue
-        key = (geometry.distance(at, order.firer), str(piece.public["name"]))
-        if best is None or key < best[:2]:
-            best = (*key, triggers.Fired(order.id, piece.id, 0.0, at))
-    return best[2] if best is not None else None
+def _targets(
+    ruling: Ruling[Board],
+    orders: list[triggers.Order],
+    owner: str,
+    ground: geometry.Ground,
+    count: int,
+) -> dict[str, triggers.Fired]:
+    """Each ready order's target now, if it has one: the enemy unit in view (of its class)
+    in its zone or within its distance, the nearest to the firer. Every order is worked
+    out against every unit, ready or not (``triggers``)."""
+    standing = [
+        triggers.Mover(p.id, p.public["class"], (units.where(p),))
+        for p in ruling.state.pieces.values()
+        if p.kind == UNIT and p.owner != owner and not p.public.get("concealed")
+    ]
+    swept = triggers.sweep(orders, standing, ground, count)
+    found: dict[str, triggers.Fired] = {}
+    for row, order in enumerate(orders):
+        best: tuple[float, str, triggers.Fired] | None = None
+        for column, mover in enumerate(standing):
+            if swept.crossing(row, column) is None or not order.ready:
+                continue
+            if order.target_class is not None and order.target_class != mover.unit_class:
+                continue
+            at = mover.path[0]
+            key = (geometry.distance(at, order.firer), str(ruling.piece(mover.id).public["name"]))
+            if best is None or key < best[:2]:
+                best = (*key, triggers.Fired(order.id, mover.id, 0.0, at))
+        if best is not None:
+            found[order.id] = best[2]
+    return found
 
 
 def opening_fire(ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
@@ -54,23 +70,28 @@ def opening_fire(ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
         if ambush.land(ruling, scenario, side, units.FIRE_PHASE):
             return
     ground = units.ground(scenario)
+    chosen: tuple[triggers.Order, triggers.Fired] | None = None
     for side in (first, *(s for s in sides if s != first)):
         # The orders of this side: those its enemies' pieces must fear.
         enemy = next(s for s in sides if s != side)
-        for order in sorted(
-            standing_orders(ruling, scenario, enemy, KINDS), key=lambda o: o.number
-        ):
-            if ruling.piece(order.id).owner != side:
-                continue
-            fired = _target(ruling, order, side, ground)
-            if fired is None:
-                continue
-            target_side = ruling.piece(fired.target).owner
-            if ambush.unseen_launch(ruling, scenario, fired):
-                ambush.launch(ruling, scenario, target_side, fired, [], units.FIRE_PHASE)
-                opening_fire(ruling, scenario)  # it lands at once, seen only then
-            elif order.reaction == "close_combat":
-                close_combat.attack(ruling, scenario, target_side, fired, [], units.FIRE_PHASE)
-            else:
-                ambush.fire(ruling, scenario, target_side, fired, [], units.FIRE_PHASE)
-            return
+        orders = [
+            o
+            for o in standing_orders(ruling, scenario, enemy, KINDS)
+            if ruling.piece(o.id).owner == side
+        ]
+        targets = _targets(ruling, orders, side, ground, order_count(ruling, enemy))
+        if chosen is None:
+            ready = sorted((o for o in orders if o.id in targets), key=lambda o: o.number)
+            if ready:
+                chosen = (ready[0], targets[ready[0].id])
+    if chosen is None:
+        return
+    order, fired = chosen
+    target_side = ruling.piece(fired.target).owner
+    if ambush.unseen_launch(ruling, scenario, fired):
+        ambush.launch(ruling, scenario, target_side, fired, [], units.FIRE_PHASE)
+        opening_fire(ruling, scenario)  # it lands at once, seen only then
+    elif order.reaction == "close_combat":
+        close_combat.attack(ruling, scenario, target_side, fired, [], units.FIRE_PHASE)
+    else:
+        ambush.fire(ruling, scenario, target_side, fired, [], units.FIRE_PHASE)

@@ -3,22 +3,23 @@ on it — cover, open stretches, impassable ground, the running distance."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import pairwise
 from typing import NamedTuple
 
+import numpy as np
 import shapely
-from shapely.geometry import LineString, Point, Polygon, box
+from numpy.typing import NDArray
+from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.strtree import STRtree
 
 from ghillie.measure.tabletop import XY, area_shape
 
+from .capsules import Segments
 from .measures import EPS, OPEN
-from .paths import Path, coords, lerp, path_length, segments, shape_of
+from .paths import Path, coords, shape_of
 
 # --- terrain ------------------------------------------------------------------------------
 
@@ -82,7 +83,16 @@ class Ground:
         self.width = float(width)
         self.depth = float(depth)
         self.areas = tuple(areas)
-        self._tree = STRtree([a.shape for a in self.areas])
+        self._shapes = np.array([a.shape for a in self.areas], dtype=object)
+        self._tree = STRtree(self._shapes)
+        self._conceals = np.array([a.conceals for a in self.areas], dtype=bool)
+        self._impassable = np.array([a.impassable for a in self.areas], dtype=bool)
+        # Every area's edges, one row each: where it starts and which way it runs.
+        rings = [np.asarray(a.shape.exterior.coords, dtype=np.float64) for a in self.areas]
+        starts = [ring[:-1] for ring in rings]
+        ways = [ring[1:] - ring[:-1] for ring in rings]
+        self._edge_from = np.concatenate(starts) if rings else np.zeros((0, 2))
+        self._edge_way = np.concatenate(ways) if rings else np.zeros((0, 2))
         self._bounds = box(0, 0, self.width, self.depth)
         shapely.prepare(self._bounds)
 
@@ -130,10 +140,9 @@ class Ground:
     def first_impassable(self, path: Path) -> float | None:
         """How far along the path it first enters impassable terrain: the point on the
         area's edge where it would step in (``0`` if it starts inside); None if never."""
-        points = coords(path)
-        if len(points) == 1 or path_length(points) == 0:
-            return 0.0 if self.is_impassable(points[0]) else None
-        return next((p.start for p in self.pieces(points) if p.blocked), None)
+        cut = self.cut(path)
+        blocked = np.flatnonzero(cut.blocked)
+        return float(cut.start[blocked[0]]) if len(blocked) else None
 
     def exposed_stretches(self, path: Path) -> list[Stretch]:
         """BMF-R01: the parts of the path outside concealment, in order along it — where a
@@ -141,40 +150,136 @@ class Ground:
         stretch runs from the point where the path leaves cover to the point where it is
         back in cover (an area's edge counts as cover). A path of no length at an exposed
         point is one stretch of no length."""
-        points = coords(path)
-        if path_length(points) == 0:
-            return [] if self.is_concealing(points[0]) else [Stretch(0.0, 0.0)]
-        stretches: list[Stretch] = []
-        for piece in self.pieces(points):
-            if any(a.conceals for a in piece.areas):
-                continue
-            if stretches and abs(stretches[-1].end - piece.start) <= EPS:
-                stretches[-1] = Stretch(stretches[-1].start, piece.end)
-            else:
-                stretches.append(Stretch(piece.start, piece.end))
-        return stretches
+        return self.cut(path).exposed()
 
     def pieces(self, points: Sequence[XY]) -> list[Piece]:
-        """The path cut at every area edge it meets, each piece told by its middle."""
-        pieces: list[Piece] = []
-        for start, p, q, length in segments(points):
-            segment = LineString([p, q])
-            cuts = {0.0, length}
-            for i in self._tree.query(segment):
-                met = segment.intersection(self.areas[int(i)].edge)
-                if met.is_empty:
-                    continue
-                for x, y in shapely.get_coordinates(met):
-                    cuts.add(min(length, max(0.0, math.dist(p, (x, y)))))
-            ordered = sorted(cuts)
-            for a, b in pairwise(ordered):
-                if b - a <= 1e-9:  # two cuts at one edge, a float apart
-                    continue
-                middle = lerp(p, q, (a + b) / 2 / length)
-                areas = self.terrain_at(middle)
-                blocked = any(x.impassable and x.shape.contains(Point(middle)) for x in areas)
-                pieces.append(Piece(start + a, start + b, areas, blocked))
-        return pieces
+        """The path cut at every area edge it meets, each piece told by its middle (a path
+        of no length has none)."""
+        cut = self.cut(points)
+        areas: list[list[Area]] = [[] for _ in cut.start]
+        for piece, area in zip(*cut.met, strict=True):
+            areas[int(piece)].append(self.areas[int(area)])
+        return [
+            Piece(float(a), float(b), tuple(areas[i]), bool(cut.blocked[i]))
+            for i, (a, b) in enumerate(zip(cut.start, cut.end, strict=True))
+            if b > a
+        ]
+
+    def cut(self, path: Path, limit: int | None = None) -> Cut:
+        """The path cut at every area edge it meets: its pieces, each on one ground, found
+        for every segment against every edge at once (its work set by how many of each
+        there are). :class:`TooIntricate` if it meets edges more than ``limit`` times."""
+        segments = Segments.of(coords(path))
+        p, length = segments.p, segments.length
+        d = segments.q - p
+        cuts = [np.zeros(len(length)), length]
+        owners = [np.arange(len(length)), np.arange(len(length))]
+        if len(self._edge_from) and length.any():
+            at, along = _edge_cuts(p, d, self._edge_from, self._edge_way)
+            if limit is not None and len(at) > limit:
+                raise TooIntricate(len(at))
+            cuts.append(along * length[at])
+            owners.append(at)
+        on, t = np.concatenate(owners), np.concatenate(cuts)
+        order = np.lexsort((t, on))
+        on, t = on[order], t[order]
+        same = on[1:] == on[:-1]
+        first, last, owner = t[:-1][same], t[1:][same], on[:-1][same]
+        apart = last - first > 1e-9  # two cuts at one edge, a float apart, are one
+        if not length.any():  # a path of no length: one piece, its point
+            first, last, owner = np.zeros(1), np.zeros(1), np.zeros(1, dtype=np.intp)
+            apart = np.ones(1, dtype=bool)
+        first, last, owner = first[apart], last[apart], owner[apart]
+        middle = p[owner] + segments.u[owner] * ((first + last) / 2)[:, None]
+        met = self._tree.query(shapely.points(middle), predicate="intersects")
+        concealed = np.zeros(len(first), dtype=bool)
+        concealed[met[0][self._conceals[met[1]]]] = True
+        walled = self._impassable[met[1]]
+        inside = shapely.contains_xy(
+            self._shapes[met[1][walled]], middle[met[0][walled], 0], middle[met[0][walled], 1]
+        )
+        blocked = np.zeros(len(first), dtype=bool)
+        blocked[met[0][walled][inside]] = True
+        start = segments.along[owner] + first
+        end = segments.along[owner] + last
+        return Cut(segments, start, end, owner, concealed, blocked, (met[0], met[1]))
+
+
+class TooIntricate(ValueError):
+    """A path meets the edges of the terrain's areas more times than the caller allows."""
+
+    def __init__(self, crossings: int) -> None:
+        super().__init__(f"the path meets terrain edges {crossings} times")
+        self.crossings = crossings
+
+
+class Cut(NamedTuple):
+    """A path cut at every area edge it meets (:meth:`Ground.cut`), its pieces in order:
+    where each starts and ends (metres along the path), the segment it lies on, whether it
+    is in concealing ground (an edge is cover) and inside impassable ground; ``met`` pairs
+    each piece with each area it lies in (or along the edge of)."""
+
+    segments: Segments
+    start: NDArray[np.float64]
+    end: NDArray[np.float64]
+    segment: NDArray[np.intp]
+    concealed: NDArray[np.bool_]
+    blocked: NDArray[np.bool_]
+    met: tuple[NDArray[np.intp], NDArray[np.intp]]
+
+    def exposed(self) -> list[Stretch]:
+        """The stretches out of concealment, in order, those that touch merged."""
+        stretches: list[Stretch] = []
+        for start, end, hidden in zip(self.start, self.end, self.concealed, strict=True):
+            if hidden:
+                continue
+            if stretches and abs(stretches[-1].end - start) <= EPS:
+                stretches[-1] = Stretch(stretches[-1].start, float(end))
+            else:
+                stretches.append(Stretch(float(start), float(end)))
+        return stretches
+
+
+def _edge_cuts(
+    p: NDArray[np.float64],
+    d: NDArray[np.float64],
+    edge_from: NDArray[np.float64],
+    edge_way: NDArray[np.float64],
+) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
+    """Where the segments ``p + s d`` (``0 <= s <= 1``) meet the edges: the segment of each
+    meeting and its ``s``. Every segment is met with every edge (work set by their
+    numbers); a meeting within a hair counts, as one more cut only splits a piece in two
+    pieces of the same ground, and running along an edge cuts at the edge's ends."""
+    tolerance = 1e-9
+    way, edge = d[:, None, :], edge_way[None, :, :]
+    w = edge_from[None, :, :] - p[:, None, :]
+    den = _cross(way, edge)
+    along_path, along_edge = _cross(w, edge), _cross(w, way)
+    scale = np.hypot(d[:, 0], d[:, 1])[:, None] * np.hypot(edge_way[:, 0], edge_way[:, 1])[None]
+    parallel = np.abs(den) <= 1e-12 * scale
+    safe = np.where(parallel, 1.0, den)
+    s, e = along_path / safe, along_edge / safe
+    crossing = ~parallel & (s >= -tolerance) & (s <= 1 + tolerance)
+    crossing &= (e >= -tolerance) & (e <= 1 + tolerance)
+    # Running along an edge: cut where the edge's ends lie on the segment.
+    inline = parallel & (np.abs(along_edge) <= tolerance * np.maximum(np.sqrt(_dot(way, way)), 1))
+    near = _dot(w, way) / _dot(way, way)
+    far = near + _dot(edge, way) / _dot(way, way)
+    rows = np.broadcast_to(np.arange(len(p))[:, None], den.shape)
+    found = [(rows[crossing], s[crossing])]
+    for end in (near, far):
+        on = inline & (end >= 0) & (end <= 1)
+        found.append((rows[on], end[on]))
+    at = np.concatenate([f[0] for f in found])
+    return at, np.clip(np.concatenate([f[1] for f in found]), 0.0, 1.0)
+
+
+def _dot(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.float64]:
+    return np.asarray(x[..., 0] * y[..., 0] + x[..., 1] * y[..., 1])
+
+
+def _cross(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.float64]:
+    return np.asarray(x[..., 0] * y[..., 1] - x[..., 1] * y[..., 0])
 
 
 def running_on(areas: Sequence[Area], running: Mapping[str, float]) -> float:
