@@ -14,7 +14,7 @@ from ghillie.state import Window
 
 from . import ambush, challenge, close_combat, eligibility, geometry, live, transit, triggers, units
 from .board import MAX_ORDERS, ORDER, UNIT, Board, Did
-from .commands import Move, ReturnFire
+from .commands import MOVE_WAYPOINTS, Move, ReturnFire
 from .scenario import AmbushFireScenario, AmbushTiming
 from .setup import metres
 from .units import RETREAT, RETURN_FIRE
@@ -23,6 +23,12 @@ __all__ = ["RETREAT", "RETURN_FIRE", "advance", "close", "move", "retreat", "ret
 
 ALREADY_MOVED = "already_moved"
 IMPASSABLE = "impassable"
+OFF_OR_IMPASSABLE = "That path leaves the ground or crosses impassable terrain."
+# Bounds on a move (issue 24): its work has a ceiling whatever the paths given.
+TOO_MANY_WAYPOINTS = "too_many_waypoints"
+PATH_TOO_LONG = "path_too_long"
+TOO_INTRICATE = "too_intricate"
+CROSSINGS = 1000  # times a move's paths may cross the edges of terrain areas, in all
 NO_STANDING_ORDER_KIND = ("challenge", "ambush", "close_combat")
 retreat = ambush.retreat
 
@@ -30,7 +36,14 @@ retreat = ambush.retreat
 def move(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: Move) -> None:
     state = ruling.state
     ground = units.ground(scenario)
+    if sum(len(entry.path) for entry in command.units) > MOVE_WAYPOINTS:
+        raise Refusal(
+            TOO_MANY_WAYPOINTS,
+            f"A move gives at most {MOVE_WAYPOINTS} waypoints in all.",
+            field="units",
+        )
     routes: dict[str, list[tuple[float, float]]] = {}
+    crossings = 0
     for i, entry in enumerate(command.units):
         unit = lookup.own(state, side, entry.unit, [UNIT])
         if Did.MOVED.value in units.history(unit).get(str(ruling.board.turn), []) or (
@@ -38,18 +51,39 @@ def move(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
         ):
             raise Refusal(ALREADY_MOVED, "That unit has moved this turn.", field=f"units.{i}.unit")
         route = [units.where(unit), *(metres(scenario, (p[0], p[1])) for p in entry.path)]
-        if ground.leaves_ground(route) or ground.crosses_impassable(route):
+        if not all(ground.on_ground(p) for p in route):  # 1e308 inches is infinite metres
+            raise Refusal(IMPASSABLE, OFF_OR_IMPASSABLE, field=f"units.{i}.path")
+        if geometry.path_length(route) > longest(scenario) + geometry.EPS:
             raise Refusal(
-                IMPASSABLE,
-                "That path leaves the ground or crosses impassable terrain.",
+                PATH_TOO_LONG,
+                f"A unit's path is at most {longest(scenario) / scenario.ground_scale:g} "
+                "inches long here: once round the table's edge.",
                 field=f"units.{i}.path",
             )
+        try:
+            cut = ground.cut(route, limit=CROSSINGS - crossings)
+        except geometry.TooIntricate:
+            raise Refusal(
+                TOO_INTRICATE,
+                f"That move crosses the edges of terrain areas more than {CROSSINGS:,} times: "
+                "give plainer paths.",
+                field=f"units.{i}.path",
+            ) from None
+        crossings += cut.crossings
+        if cut.first_blocked is not None:
+            raise Refusal(IMPASSABLE, OFF_OR_IMPASSABLE, field=f"units.{i}.path")
         routes[unit.id] = route
     for unit_id, route in routes.items():
         ruling.update(unit_id, secret={"route": [units.xy(p, places=None) for p in route]})
         units.note(ruling, ruling.piece(unit_id), Did.MOVED)
     live.begin(ruling, scenario, side, list(routes))
     advance(ruling, scenario, side, list(routes))
+
+
+def longest(scenario: AmbushFireScenario) -> float:
+    """The longest path a unit may be given, in metres: once round the ground's edge (the
+    rules set no distance; this bounds the work a move costs, issue 24)."""
+    return 2 * (scenario.width + scenario.depth)
 
 
 def _orders(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> list[triggers.Order]:
@@ -76,16 +110,7 @@ def standing_orders(
             "gone" if firer is None else eligibility.barred(firer, s["reaction"], ruling.board.turn)
         )
         ready = s["reaction"] in kinds and barred is None and "flight" not in s
-        trigger = dict(s["trigger"])
-        if (
-            s["reaction"] == "close_combat"
-            and trigger.get("within") is None
-            and not trigger["zone"]
-        ):
-            # BMF-R15: with no zone and no distance, its reach, half its running distance
-            # on open ground.
-            running = firer.secret["running"]["open"] if firer is not None else 0.0
-            trigger["within"] = geometry.reach(float(running))
+        trigger = s["trigger"]
         out.append(
             triggers.Order(
                 piece.id,
@@ -98,6 +123,7 @@ def standing_orders(
                 trigger["target_class"],
                 scenario.switches.challenge_requires_zone,
                 ready,
+                float(firer.secret["running"]["open"]) if firer is not None else 0.0,
             )
         )
     return out

@@ -17,6 +17,8 @@ when its launch has been answered: there is no move to wait for.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ghillie.ruling import Ruling
 
 from . import ambush, close_combat, geometry, triggers, units
@@ -35,28 +37,32 @@ def _targets(
     count: int,
 ) -> dict[str, triggers.Fired]:
     """Each ready order's target now, if it has one: the enemy unit in view (of its class)
-    in its zone or within its distance, the nearest to the firer. Every order is worked
-    out against every unit, ready or not (``triggers``)."""
-    standing = [
-        triggers.Mover(p.id, p.public["class"], (units.where(p),))
-        for p in ruling.state.pieces.values()
-        if p.kind == UNIT and p.owner != owner and not p.public.get("concealed")
-    ]
-    swept = triggers.sweep(orders, standing, ground, count)
+    in its zone or within its distance, the nearest to the firer (then by name). Every
+    order is worked out against every unit, ready or not (``triggers``)."""
+    standing = sorted(
+        (
+            p
+            for p in ruling.state.pieces.values()
+            if p.kind == UNIT and p.owner != owner and not p.public.get("concealed")
+        ),
+        key=lambda p: str(p.public["name"]),
+    )
+    movers = [triggers.Mover(p.id, p.public["class"], (units.where(p),)) for p in standing]
+    swept = triggers.sweep(orders, movers, ground, count)
+    if not movers:
+        return {}
+    places = np.array([m.path[0] for m in movers], dtype=np.float64)
+    firers = np.array([o.firer for o in swept.orders], dtype=np.float64).reshape(-1, 2)
+    far = np.hypot(*(places[None, :, :] - firers[:, None, :]).transpose(2, 0, 1))
+    takes = swept.takes()
+    # The nearest, then the first by name (the movers are in name order; argmin keeps it).
+    nearest = np.where(takes, far, np.inf).argmin(axis=1)
     found: dict[str, triggers.Fired] = {}
     for row, order in enumerate(orders):
-        best: tuple[float, str, triggers.Fired] | None = None
-        for column, mover in enumerate(standing):
-            if swept.crossing(row, column) is None or not order.ready:
-                continue
-            if order.target_class is not None and order.target_class != mover.unit_class:
-                continue
-            at = mover.path[0]
-            key = (geometry.distance(at, order.firer), str(ruling.piece(mover.id).public["name"]))
-            if best is None or key < best[:2]:
-                best = (*key, triggers.Fired(order.id, mover.id, 0.0, at))
-        if best is not None:
-            found[order.id] = best[2]
+        column = int(nearest[row])
+        if takes[row, column]:
+            mover = movers[column]
+            found[order.id] = triggers.Fired(order.id, mover.id, 0.0, mover.path[0])
     return found
 
 

@@ -18,8 +18,8 @@ What each trigger is, as its owner's words state it (``words.order_words``):
 * **Ambush Fire** (BMF-R08): the first point in its zone *or* within its distance (or, with
   neither, anywhere: "within range") that is within 1250 m of the firer.
 * **Ambush Close Combat** (BMF-R15): the first point in its zone or within its distance —
-  with neither, within its reach (half its running distance, given by the caller as
-  ``within``); the dash then says whether the attacker gets there (R19).
+  with neither, within its reach (half its running distance on open ground,
+  ``geometry.reach``); the dash then says whether the attacker gets there (R19).
 
 Only a mover of the order's class counts, if it names one; a concealed mover is seen only
 on its exposed stretches (BMF S2), so no order fires at it while it is in concealing
@@ -34,13 +34,13 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from .commands import ZONE_POINTS
 from .geometry import AMBUSH_FIRE_RANGE, ChallengeZone, Crossing, Ground, capsules, point_along
 
 XY = tuple[float, float]
 # A zone has at most 20 points (``commands.Trigger``): a street of 20 is 19 capsules, and
 # every order is worked out with that many zone capsules and one disc round its firer.
-ZONE_POINTS = 20
-ROWS = ZONE_POINTS  # 19 for the zone, 1 for the distance
+ROWS = ZONE_POINTS
 NEVER = np.inf
 
 
@@ -62,6 +62,7 @@ class Order:
     # order with no zone takes the first exposed point within ``within`` (or 1250 m).
     needs_zone: bool = True
     ready: bool = True
+    running: float = 0.0  # the firer's running distance on open ground (BMF-R15's reach)
 
 
 # What makes up the count: an order that can never fire, worked out like any other.
@@ -99,39 +100,67 @@ def zone(points: Sequence[XY], radius: float) -> ChallengeZone | None:
     return ChallengeZone.street(points, radius)
 
 
-Row = tuple[XY, XY, float]
+REACTIONS = ("challenge", "ambush", "close_combat")
 
 
-def _rows(order: Order) -> tuple[list[Row], list[bool]]:
-    """The order's trigger as :data:`ROWS` capsules, and which of them are its own (the
-    rest are blanks, worked out and set aside)."""
-    rows: list[Row] = []
-    found = zone(order.zone, order.radius) if order.zone else None
-    if found is not None and found.kind == "point":
-        rows.append((found.points[0], found.points[0], found.radius))
-    elif found is not None:
-        rows += [(a, b, found.radius) for a, b in zip(found.points, found.points[1:], strict=False)]
-    own = [True] * len(rows)
-    blank: Row = (order.firer, order.firer, 0.0)
-    rows += [blank] * (ROWS - 1 - len(rows))
-    own += [False] * (ROWS - 1 - len(own))
-    reach = _reach(order, found is not None)
-    rows.append((order.firer, order.firer, reach or 0.0))
-    own.append(reach is not None)
-    return rows, own
+@dataclass(frozen=True)
+class Triggers:
+    """Every order's trigger as capsules: :data:`ROWS` an order (its zone's, then its disc
+    round the firer), ``own`` those that are really its own (the rest are blanks, worked out
+    and set aside); ``ranges`` its 1250 m round the firer, which bound an Ambush Fire
+    (``ranged``); ``shown``, an order that takes a mover only on exposed ground."""
+
+    shapes: capsules.Capsules
+    own: NDArray[np.bool_]
+    ranges: capsules.Capsules
+    ranged: NDArray[np.bool_]
+    shown: NDArray[np.bool_]
 
 
-def _reach(order: Order, zoned: bool) -> float | None:
-    """The disc round the firer its trigger holds, if any (see the module's notes)."""
-    if order.reaction == "challenge":
-        if zoned or order.needs_zone:
-            return None
-        return order.within if order.within is not None else AMBUSH_FIRE_RANGE
-    if order.within is not None:
-        return order.within
-    if order.reaction == "ambush" and not zoned:
-        return AMBUSH_FIRE_RANGE  # "at the first enemy unit within range"
-    return None  # a close combat's reach comes as its ``within`` (``movement``)
+def triggers(orders: Sequence[Order]) -> Triggers:
+    """The orders' triggers as capsules (see the module's notes), every order read by the
+    same steps whatever it holds."""
+    n = len(orders)
+    points = np.zeros((n, ZONE_POINTS, 2))
+    counts = np.zeros(n, dtype=np.intp)
+    radius, within, running = np.zeros(n), np.zeros(n), np.zeros(n)
+    given = np.zeros(n, dtype=bool)
+    firer = np.zeros((n, 2))
+    kind = np.zeros(n, dtype=np.intp)
+    needs = np.zeros(n, dtype=bool)
+    for i, order in enumerate(orders):
+        zone = np.asarray(order.zone, dtype=np.float64).reshape(-1, 2)
+        points[i, : len(zone)] = zone
+        counts[i] = len(zone)
+        radius[i] = order.radius
+        given[i] = order.within is not None
+        within[i] = order.within or 0.0
+        running[i] = order.running
+        firer[i] = order.firer
+        kind[i] = REACTIONS.index(order.reaction)
+        needs[i] = order.needs_zone
+    challenge, ambush, close_combat = kind == 0, kind == 1, kind == 2
+    # The zone: a point (its centre twice, at least 1 m round), or a gap or a street, one
+    # capsule a stretch of its line (a gap's of radius 0).
+    one = counts == 1
+    start, end = points[:, :-1], points[:, 1:]
+    end = np.where(one[:, None, None], start, end)
+    zone_radius = np.broadcast_to(
+        np.where(one, np.maximum(radius, 1.0), radius)[:, None], (n, ROWS - 1)
+    )
+    stretches = np.where(one, 1, np.maximum(counts - 1, 0))
+    zone_own = np.arange(ROWS - 1)[None, :] < stretches[:, None]
+    # The disc round the firer: its distance; with none, a close combat's reach (BMF-R15:
+    # half its running distance, as ``geometry.reach``) or 1250 m ("within range").
+    zoned = counts > 0
+    disc = np.where(given, within, np.where(close_combat, running / 2, AMBUSH_FIRE_RANGE))
+    disc_own = (challenge & ~zoned & ~needs) | ((ambush | close_combat) & (given | ~zoned))
+    a = np.concatenate([start, firer[:, None, :]], axis=1).reshape(-1, 2)
+    b = np.concatenate([end, firer[:, None, :]], axis=1).reshape(-1, 2)
+    r = np.concatenate([zone_radius, disc[:, None]], axis=1).reshape(-1)
+    own = np.concatenate([zone_own, disc_own[:, None]], axis=1)
+    ranges = capsules.Capsules(firer, firer, np.full(n, AMBUSH_FIRE_RANGE))
+    return Triggers(capsules.Capsules(a, b, r), own, ranges, ambush, challenge)
 
 
 @dataclass(frozen=True)
@@ -144,13 +173,10 @@ class Sweep:
     movers: tuple[Mover, ...]
     along: NDArray[np.float64]
 
-    def first(self, ready: Collection[str] | None = None) -> Fired | None:
-        """The order that fires first (the movers go together, at one pace: the least way
-        along wins; then the order given earlier), among those ``ready`` (their ids; every
-        ready order if None), or None."""
-        if not self.movers:
-            return None
-        shape = self.along.shape
+    def takes(self, ready: Collection[str] | None = None) -> NDArray[np.bool_]:
+        """Which order (rows) would fire at which mover (columns): its trigger comes along
+        the mover's path, the order is ready (and among ``ready``, ids, if given) and the
+        mover is of its class, if it names one."""
         may = np.array(
             [o.ready and (ready is None or o.id in ready) for o in self.orders], dtype=bool
         )
@@ -158,8 +184,17 @@ class Sweep:
             [[o.target_class is None or o.target_class == m.unit_class for m in self.movers]
              for o in self.orders],
             dtype=bool,
-        ).reshape(shape)  # fmt: skip
-        along = np.where(may[:, None] & kind, self.along, NEVER)
+        ).reshape(self.along.shape)  # fmt: skip
+        return np.asarray(may[:, None] & kind & np.isfinite(self.along))
+
+    def first(self, ready: Collection[str] | None = None) -> Fired | None:
+        """The order that fires first (the movers go together, at one pace: the least way
+        along wins; then the order given earlier), among those ``ready`` (their ids; every
+        ready order if None), or None."""
+        if not self.movers:
+            return None
+        shape = self.along.shape
+        along = np.where(self.takes(ready), self.along, NEVER)
         numbers = np.broadcast_to(np.array([o.number for o in self.orders])[:, None], shape)
         rows = np.broadcast_to(np.arange(shape[0])[:, None], shape)
         columns = np.broadcast_to(np.arange(shape[1])[None, :], shape)
@@ -186,50 +221,33 @@ def sweep(
     """Every order's trigger along every mover's path, worked out alike: ``count`` orders at
     least (public data: blank ones make up the number), each as :data:`ROWS` capsules."""
     slots = (*orders, *[BLANK] * max(0, count - len(orders)))
-    rows: list[Row] = []
-    own: list[list[bool]] = []
-    for order in slots:
-        mine, flags = _rows(order)
-        rows += mine
-        own.append(flags)
-    shapes = capsules.Capsules.of(rows)
-    firers = [(o.firer, o.firer, AMBUSH_FIRE_RANGE) for o in slots]
-    ranges = capsules.Capsules.of(firers)
-    valid = np.array(own, dtype=bool).reshape(len(slots), ROWS, 1)
-    ranged = np.array([o.reaction == "ambush" for o in slots], dtype=bool)
-    shown = np.array([o.reaction == "challenge" for o in slots], dtype=bool)
+    read = triggers(slots)
     along = np.full((len(slots), len(movers)), NEVER)
     for column, mover in enumerate(movers):
-        seen, anywhere = _first(shapes, ranges, valid, ranged, mover, ground)
-        only_exposed = shown | mover.concealed
-        along[:, column] = np.where(only_exposed, seen, anywhere)
+        seen, anywhere = _first(read, mover, ground)
+        along[:, column] = np.where(read.shown | mover.concealed, seen, anywhere)
     return Sweep(tuple(slots), tuple(movers), along)
 
 
 def _first(
-    shapes: capsules.Capsules,
-    ranges: capsules.Capsules,
-    valid: NDArray[np.bool_],
-    ranged: NDArray[np.bool_],
-    mover: Mover,
-    ground: Ground,
+    read: Triggers, mover: Mover, ground: Ground
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """For each order, how far along the mover's path its trigger first comes: on exposed
     ground, and anywhere (``inf``: never)."""
     cut = ground.cut(mover.path)
     segments = cut.segments
-    slots, count = len(ranged), len(segments)
-    met = capsules.meet(segments, shapes)
-    reach = capsules.meet(segments, ranges)
+    slots, count = len(read.ranged), len(segments)
+    met = capsules.meet(segments, read.shapes)
+    reach = capsules.meet(segments, read.ranges)
     # Ambush Fire's 1250 m bounds every capsule of its order; the others are not bounded.
     spread = [np.repeat(field, ROWS, axis=0) for field in reach]
-    limit = ranged.repeat(ROWS)[:, None]
+    limit = read.ranged.repeat(ROWS)[:, None]
     both = met & capsules.Meeting(*spread)
     bounded = capsules.Meeting(*(np.where(limit, b, m) for b, m in zip(both, met, strict=True)))
     first, last, inside = bounded.entries(segments.length)
     start = segments.along[None, :] + first
     end = segments.along[None, :] + last
-    inside &= valid.reshape(slots * ROWS, 1)
+    inside &= read.own.reshape(slots * ROWS, 1)
     anywhere = np.where(inside, start, NEVER)
     # On exposed ground: the first exposed point at or after ``start`` and up to ``end``.
     stretches = cut.exposed()

@@ -140,9 +140,7 @@ class Ground:
     def first_impassable(self, path: Path) -> float | None:
         """How far along the path it first enters impassable terrain: the point on the
         area's edge where it would step in (``0`` if it starts inside); None if never."""
-        cut = self.cut(path)
-        blocked = np.flatnonzero(cut.blocked)
-        return float(cut.start[blocked[0]]) if len(blocked) else None
+        return self.cut(path).first_blocked
 
     def exposed_stretches(self, path: Path) -> list[Stretch]:
         """BMF-R01: the parts of the path outside concealment, in order along it — where a
@@ -174,10 +172,12 @@ class Ground:
         d = segments.q - p
         cuts = [np.zeros(len(length)), length]
         owners = [np.arange(len(length)), np.arange(len(length))]
+        crossings = 0
         if len(self._edge_from) and length.any():
             at, along = _edge_cuts(p, d, self._edge_from, self._edge_way)
-            if limit is not None and len(at) > limit:
-                raise TooIntricate(len(at))
+            crossings = len(at)
+            if limit is not None and crossings > limit:
+                raise TooIntricate(crossings)
             cuts.append(along * length[at])
             owners.append(at)
         on, t = np.concatenate(owners), np.concatenate(cuts)
@@ -202,7 +202,8 @@ class Ground:
         blocked[met[0][walled][inside]] = True
         start = segments.along[owner] + first
         end = segments.along[owner] + last
-        return Cut(segments, start, end, owner, concealed, blocked, (met[0], met[1]))
+        met_by = (met[0], met[1])
+        return Cut(segments, start, end, owner, concealed, blocked, met_by, crossings)
 
 
 class TooIntricate(ValueError):
@@ -217,7 +218,8 @@ class Cut(NamedTuple):
     """A path cut at every area edge it meets (:meth:`Ground.cut`), its pieces in order:
     where each starts and ends (metres along the path), the segment it lies on, whether it
     is in concealing ground (an edge is cover) and inside impassable ground; ``met`` pairs
-    each piece with each area it lies in (or along the edge of)."""
+    each piece with each area it lies in (or along the edge of); ``crossings``, how many
+    times it meets an edge."""
 
     segments: Segments
     start: NDArray[np.float64]
@@ -226,6 +228,13 @@ class Cut(NamedTuple):
     concealed: NDArray[np.bool_]
     blocked: NDArray[np.bool_]
     met: tuple[NDArray[np.intp], NDArray[np.intp]]
+    crossings: int
+
+    @property
+    def first_blocked(self) -> float | None:
+        """How far along it first enters impassable ground, or None."""
+        blocked = np.flatnonzero(self.blocked)
+        return float(self.start[blocked[0]]) if len(blocked) else None
 
     def exposed(self) -> list[Stretch]:
         """The stretches out of concealment, in order, those that touch merged."""
