@@ -12,6 +12,7 @@ secrets, and asks for the same count: every function called in or from ``trigger
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -110,11 +111,14 @@ def counted() -> Iterator[Counter[str]]:
 
     if original is not None:
         meet.meet = recorded  # type: ignore[union-attr]
+    gc.collect()  # a collection's callbacks are no work of the rules'
+    gc.disable()
     sys.setprofile(profile)
     try:
         yield calls
     finally:
         sys.setprofile(None)
+        gc.enable()
         if original is not None:
             meet.meet = original  # type: ignore[union-attr]
 

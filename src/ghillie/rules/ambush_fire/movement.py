@@ -43,7 +43,6 @@ def move(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
             field="units",
         )
     routes: dict[str, list[tuple[float, float]]] = {}
-    crossings = 0
     for i, entry in enumerate(command.units):
         unit = lookup.own(state, side, entry.unit, [UNIT])
         if Did.MOVED.value in units.history(unit).get(str(ruling.board.turn), []) or (
@@ -60,24 +59,25 @@ def move(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
                 "inches long here: once round the table's edge.",
                 field=f"units.{i}.path",
             )
-        try:
-            cut = ground.cut(route, limit=CROSSINGS - crossings)
-        except geometry.TooIntricate:
-            raise Refusal(
-                TOO_INTRICATE,
-                f"That move crosses the edges of terrain areas more than {CROSSINGS:,} times: "
-                "give plainer paths.",
-                field=f"units.{i}.path",
-            ) from None
-        crossings += cut.crossings
-        if cut.first_blocked is not None:
-            raise Refusal(IMPASSABLE, OFF_OR_IMPASSABLE, field=f"units.{i}.path")
         routes[unit.id] = route
+    try:
+        cut = ground.cut_all(list(routes.values()), limit=CROSSINGS)
+    except geometry.TooIntricate as many:
+        raise Refusal(
+            TOO_INTRICATE,
+            f"That move crosses the edges of terrain areas more than {CROSSINGS:,} times: "
+            "give plainer paths.",
+            field=f"units.{many.path}.path",
+        ) from None
+    for i, found in enumerate(cut):
+        if found.first_blocked is not None:
+            raise Refusal(IMPASSABLE, OFF_OR_IMPASSABLE, field=f"units.{i}.path")
+    cuts = dict(zip(routes, cut, strict=True))
     for unit_id, route in routes.items():
         ruling.update(unit_id, secret={"route": [units.xy(p, places=None) for p in route]})
         units.note(ruling, ruling.piece(unit_id), Did.MOVED)
     live.begin(ruling, scenario, side, list(routes))
-    advance(ruling, scenario, side, list(routes))
+    advance(ruling, scenario, side, list(routes), cuts)
 
 
 def longest(scenario: AmbushFireScenario) -> float:
@@ -98,35 +98,51 @@ def standing_orders(
 ) -> list[triggers.Order]:
     """Every standing order of the side's enemies, as the triggers read them, each marked
     ``ready`` if it may fire now: of these kinds, its unit there and eligible, no missile of
-    its own in flight. Those that are not ready are read all the same, and set aside only
-    once every trigger is worked out (issue 24: the work must not say which they are)."""
+    its own in flight; and blank orders, never ready, up to :func:`order_count`. Each is
+    read by the same steps, and those that are not ready are set aside only once every
+    trigger is worked out (issue 24: the work must not say which they are, or how many)."""
+    pieces = ruling.state.pieces
+    turn = ruling.board.turn
+    enemies = [p for p in pieces.values() if p.kind == UNIT and p.owner != side]
+    # Whether each enemy unit may take each reaction: the same work whatever they hold.
+    barred = {(u.id, r): eligibility.barred(u, r, turn) for u in enemies for r in REACTIONS}
+    held = [
+        (p.id, int(p.public["number"]), p.secret)
+        for p in pieces.values()
+        if p.kind == ORDER and p.owner != side
+    ]
+    blank = {**BLANK, "unit": enemies[0].id if enemies else ""}
+    held += [("", 0, blank)] * (order_count(ruling, side) - len(held))
     out = []
-    for piece in ruling.state.pieces.values():
-        if piece.kind != ORDER or piece.owner == side:
-            continue
-        s = piece.secret
-        firer = ruling.state.pieces.get(s["unit"])
-        barred = (
-            "gone" if firer is None else eligibility.barred(firer, s["reaction"], ruling.board.turn)
-        )
-        ready = s["reaction"] in kinds and barred is None and "flight" not in s
+    for order_id, number, s in held:
+        firer = pieces.get(s["unit"])
+        ready = barred.get((s["unit"], s["reaction"]), "gone") is None
         trigger = s["trigger"]
         out.append(
             triggers.Order(
-                piece.id,
-                int(piece.public["number"]),
+                order_id,
+                number,
                 s["reaction"],
                 units.where(firer) if firer is not None else (0.0, 0.0),
-                tuple((float(p[0]), float(p[1])) for p in trigger["zone"]),
+                tuple(map(tuple, trigger["zone"])),
                 float(trigger["radius"]),
                 trigger["within"],
                 trigger["target_class"],
                 scenario.switches.challenge_requires_zone,
-                ready,
+                ready and s["reaction"] in kinds and "flight" not in s,
                 float(firer.secret["running"]["open"]) if firer is not None else 0.0,
             )
         )
     return out
+
+
+REACTIONS = ("challenge", "ambush", "close_combat")
+# What makes up the count: read like an order, never ready (its missile "in flight").
+BLANK: dict[str, object] = {
+    "reaction": "challenge",
+    "trigger": {"zone": [], "radius": 0, "within": None, "target_class": None},
+    "flight": None,
+}
 
 
 def order_count(ruling: Ruling[Board], side: str) -> int:
@@ -142,10 +158,15 @@ def order_count(ruling: Ruling[Board], side: str) -> int:
 
 
 def advance(
-    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, movers: list[str]
+    ruling: Ruling[Board],
+    scenario: AmbushFireScenario,
+    side: str,
+    movers: list[str],
+    cuts: dict[str, geometry.Cut] | None = None,
 ) -> None:
     """Walk the movers' remaining routes until a standing order fires, the leg ends (a live
-    side is asked: ``live``) or they arrive."""
+    side is asked: ``live``) or they arrive. ``cuts``: their routes cut at the terrain's
+    edges, when the move has just checked them."""
     ground = units.ground(scenario)
     walkers = [
         triggers.Mover(
@@ -159,7 +180,7 @@ def advance(
     ]
     left = live.leg_left(ruling, scenario, [w.id for w in walkers])
     orders = _orders(ruling, scenario, side)
-    swept = triggers.sweep(orders, walkers, ground, order_count(ruling, side))
+    swept = triggers.sweep(orders, walkers, ground, order_count(ruling, side), cuts)
     fired = _in_leg(swept.first(), left)
     while fired is not None and ambush.unseen_launch(ruling, scenario, fired):
         # BMF-A23 at arrival: the missile flies unseen, and the move goes on untouched.

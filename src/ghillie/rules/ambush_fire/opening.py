@@ -80,11 +80,7 @@ def opening_fire(ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
     for side in (first, *(s for s in sides if s != first)):
         # The orders of this side: those its enemies' pieces must fear.
         enemy = next(s for s in sides if s != side)
-        orders = [
-            o
-            for o in standing_orders(ruling, scenario, enemy, KINDS)
-            if ruling.piece(o.id).owner == side
-        ]
+        orders = standing_orders(ruling, scenario, enemy, KINDS)  # the side's, blanks too
         targets = _targets(ruling, orders, side, ground, order_count(ruling, enemy))
         if chosen is None:
             ready = sorted((o for o in orders if o.id in targets), key=lambda o: o.number)

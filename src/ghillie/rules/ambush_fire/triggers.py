@@ -35,7 +35,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .commands import ZONE_POINTS
-from .geometry import AMBUSH_FIRE_RANGE, ChallengeZone, Crossing, Ground, capsules, point_along
+from .geometry import AMBUSH_FIRE_RANGE, ChallengeZone, Crossing, Cut, Ground, capsules, point_along
 
 XY = tuple[float, float]
 # A zone has at most 20 points (``commands.Trigger``): a street of 20 is 19 capsules, and
@@ -216,48 +216,51 @@ class Sweep:
 
 
 def sweep(
-    orders: Sequence[Order], movers: Sequence[Mover], ground: Ground, count: int = 0
+    orders: Sequence[Order],
+    movers: Sequence[Mover],
+    ground: Ground,
+    count: int = 0,
+    cuts: Mapping[str, Cut] | None = None,
 ) -> Sweep:
     """Every order's trigger along every mover's path, worked out alike: ``count`` orders at
-    least (public data: blank ones make up the number), each as :data:`ROWS` capsules."""
+    least (public data: blank ones make up the number), each as :data:`ROWS` capsules, and
+    all the movers' segments at once. ``cuts``: the movers' paths already cut at the
+    terrain's edges (``Ground.cut``), by mover, if the caller has them."""
     slots = (*orders, *[BLANK] * max(0, count - len(orders)))
     read = triggers(slots)
-    along = np.full((len(slots), len(movers)), NEVER)
-    for column, mover in enumerate(movers):
-        seen, anywhere = _first(read, mover, ground)
-        along[:, column] = np.where(read.shown | mover.concealed, seen, anywhere)
-    return Sweep(tuple(slots), tuple(movers), along)
-
-
-def _first(
-    read: Triggers, mover: Mover, ground: Ground
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """For each order, how far along the mover's path its trigger first comes: on exposed
-    ground, and anywhere (``inf``: never)."""
-    cut = ground.cut(mover.path)
-    segments = cut.segments
-    slots, count = len(read.ranged), len(segments)
+    if not movers:
+        return Sweep(tuple(slots), (), np.full((len(slots), 0), NEVER))
+    cut = [cuts[m.id] for m in movers] if cuts else ground.cut_all([m.path for m in movers])
+    segments = capsules.Segments.joined([c.segments for c in cut])
     met = capsules.meet(segments, read.shapes)
     reach = capsules.meet(segments, read.ranges)
     # Ambush Fire's 1250 m bounds every capsule of its order; the others are not bounded.
-    spread = [np.repeat(field, ROWS, axis=0) for field in reach]
     limit = read.ranged.repeat(ROWS)[:, None]
-    both = met & capsules.Meeting(*spread)
+    spread = capsules.Meeting(*(np.repeat(field, ROWS, axis=0) for field in reach))
+    both = met & spread
     bounded = capsules.Meeting(*(np.where(limit, b, m) for b, m in zip(both, met, strict=True)))
     first, last, inside = bounded.entries(segments.length)
-    start = segments.along[None, :] + first
-    end = segments.along[None, :] + last
-    inside &= read.own.reshape(slots * ROWS, 1)
+    start, end = segments.along[None, :] + first, segments.along[None, :] + last
+    inside &= read.own.reshape(len(slots) * ROWS, 1)
+    # Anywhere: the first point met. On exposed ground: the first exposed point at or after
+    # where it is met, before it leaves (each mover's exposed stretches, in order).
     anywhere = np.where(inside, start, NEVER)
-    # On exposed ground: the first exposed point at or after ``start`` and up to ``end``.
-    stretches = cut.exposed()
-    opens = np.array([s.start for s in stretches] + [NEVER])
-    closes = np.array([s.end for s in stretches] + [NEVER])
-    k = np.searchsorted(closes, start, side="left")
-    seen_at = np.maximum(start, opens[k])
-    seen = np.where(inside & (seen_at <= end), seen_at, NEVER)
-    per_order = (slots, ROWS * count)
-    return seen.reshape(per_order).min(axis=1), anywhere.reshape(per_order).min(axis=1)
+    seen = np.full(start.shape, NEVER)
+    starts = np.cumsum([0, *(len(c.segments) for c in cut)])
+    for column, found in enumerate(cut):
+        part = slice(starts[column], starts[column + 1])
+        stretches = found.exposed()
+        opens = np.array([*(s.start for s in stretches), NEVER])
+        closes = np.array([*(s.end for s in stretches), NEVER])
+        at = np.maximum(start[:, part], opens[np.searchsorted(closes, start[:, part])])
+        seen[:, part] = np.where(inside[:, part] & (at <= end[:, part]), at, NEVER)
+    # The least of each mover's segments, then of each order's capsules.
+    by_mover = (len(slots), ROWS, len(movers))
+    anywhere = np.minimum.reduceat(anywhere, starts[:-1], axis=1).reshape(by_mover).min(axis=1)
+    seen = np.minimum.reduceat(seen, starts[:-1], axis=1).reshape(by_mover).min(axis=1)
+    concealed = np.array([m.concealed for m in movers], dtype=bool)
+    along = np.where(read.shown[:, None] | concealed[None, :], seen, anywhere)
+    return Sweep(tuple(slots), tuple(movers), along)
 
 
 def when(order: Order, mover: Mover, ground: Ground) -> Crossing | None:

@@ -79,6 +79,13 @@ class Segments:
         along = np.concatenate(([0.0], np.cumsum(length)[:-1]))
         return cls(p, q, d / length[:, None], length, along)
 
+    @classmethod
+    def joined(cls, paths: list[Segments]) -> Segments:
+        """Several paths' segments in one (each still measured along its own path)."""
+        fields = zip(*((s.p, s.q, s.u, s.length, s.along) for s in paths), strict=True)
+        p, q, u, length, along = (np.concatenate(f) for f in fields)
+        return cls(p, q, u, length, along)
+
     def __len__(self) -> int:
         return len(self.length)
 
@@ -130,40 +137,42 @@ class Meeting(NamedTuple):
 def meet(segments: Segments, capsules: Capsules) -> Meeting:
     """Where every segment's line meets every capsule (arrays of ``(capsules, segments)``).
     Its work is the same for any numbers of the same shapes."""
-    p = segments.p[None, :, :]
-    u = segments.u[None, :, :]
-    a = capsules.a[:, None, :]
-    b = capsules.b[:, None, :]
+    px, py = segments.p[None, :, 0], segments.p[None, :, 1]
+    ux, uy = segments.u[None, :, 0], segments.u[None, :, 1]
+    ax, ay = capsules.a[:, 0, None], capsules.a[:, 1, None]
+    bx, by = capsules.b[:, 0, None], capsules.b[:, 1, None]
     r = capsules.r[:, None]
-    exact_lo, exact_hi = _capsule(p, u, a, b, r)
-    loose_lo, loose_hi = _capsule(p, u, a, b, r + EPS)
+    # The discs at both ends: the line from each centre, and how fast it goes along it.
+    fx, fy = px - ax, py - ay
+    gx, gy = px - bx, py - by
+    ends = ((ux * fx + uy * fy, fx * fx + fy * fy), (ux * gx + uy * gy, gx * gx + gy * gy))
+    # The band between them: along the segment ``ab`` (0 to its length) and across it.
+    abx, aby = bx - ax, by - ay
+    span = np.hypot(abx, aby)
+    has_span = span > 0
+    dx, dy = abx / np.where(has_span, span, 1.0), aby / np.where(has_span, span, 1.0)
+    along = _bounded(fx * dx + fy * dy, ux * dx + uy * dy, 0.0, span)
+    across = (fy * dx - fx * dy, uy * dx - ux * dy)
+
+    def within(radius: Array) -> tuple[Array, Array]:
+        (lo_a, hi_a), (lo_b, hi_b) = (_disc(half, square, radius) for half, square in ends)
+        lo_n, hi_n = _bounded(*across, -radius, radius)
+        lo_band = np.where(has_span, np.maximum(along[0], lo_n), BIG)
+        hi_band = np.where(has_span, np.minimum(along[1], hi_n), -BIG)
+        # A capsule is convex, so what the line meets of it is one interval: the union of
+        # the three, where an empty one is (BIG, -BIG), which min and max pass over.
+        lo = np.minimum(np.minimum(lo_a, lo_b), lo_band)
+        return lo, np.maximum(np.maximum(hi_a, hi_b), hi_band)
+
+    exact_lo, exact_hi = within(r)
+    loose_lo, loose_hi = within(r + EPS)
     return Meeting(exact_lo, exact_hi, loose_lo, loose_hi)
 
 
-def _capsule(p: Array, u: Array, a: Array, b: Array, r: Array) -> tuple[Array, Array]:
-    """The interval of the line ``p + t u`` within ``r`` of the segment ``ab``: the union of
-    what it meets of the discs at both ends and of the band between them (a capsule is
-    convex, so the union is one interval)."""
-    lo_a, hi_a = _disc(p - a, u, r)
-    lo_b, hi_b = _disc(p - b, u, r)
-    ab = b - a
-    span = np.hypot(ab[..., 0], ab[..., 1])
-    has_span = span > 0
-    d = np.where(has_span[..., None], ab / np.where(has_span, span, 1.0)[..., None], 0.0)
-    n = np.stack([-d[..., 1], d[..., 0]], axis=-1)
-    w = p - a
-    lo_s, hi_s = _bounded(_dot(w, d), _dot(u, d), 0.0, span)
-    lo_n, hi_n = _bounded(_dot(w, n), _dot(u, n), -r, r)
-    lo_band = np.where(has_span, np.maximum(lo_s, lo_n), BIG)
-    hi_band = np.where(has_span, np.minimum(hi_s, hi_n), -BIG)
-    # Empty intervals are (BIG, -BIG): min and max pass them over.
-    return np.minimum(np.minimum(lo_a, lo_b), lo_band), np.maximum(np.maximum(hi_a, hi_b), hi_band)
-
-
-def _disc(f: Array, u: Array, r: Array) -> tuple[Array, Array]:
-    """Where the line ``f + t u`` (``f`` from the centre) is within ``r`` of the centre."""
-    half = _dot(u, f)
-    discriminant = half * half - (_dot(f, f) - r * r)
+def _disc(half: Array, square: Array, r: Array) -> tuple[Array, Array]:
+    """Where a line is within ``r`` of a centre: ``half`` the line's direction dotted with
+    its start from the centre, ``square`` that start's squared distance."""
+    discriminant = half * half - (square - r * r)
     root = np.sqrt(np.maximum(discriminant, 0.0))
     hit = discriminant >= 0
     return np.where(hit, -half - root, BIG), np.where(hit, -half + root, -BIG)
@@ -180,7 +189,3 @@ def _bounded(
     lo = np.where(flat, np.where(always, -BIG, BIG), np.minimum(one, two))
     hi = np.where(flat, np.where(always, BIG, -BIG), np.maximum(one, two))
     return lo, hi
-
-
-def _dot(x: Array, y: Array) -> Array:
-    return np.asarray(x[..., 0] * y[..., 0] + x[..., 1] * y[..., 1])

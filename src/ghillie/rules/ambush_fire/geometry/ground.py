@@ -164,54 +164,79 @@ class Ground:
         ]
 
     def cut(self, path: Path, limit: int | None = None) -> Cut:
-        """The path cut at every area edge it meets: its pieces, each on one ground, found
-        for every segment against every edge at once (its work set by how many of each
-        there are). :class:`TooIntricate` if it meets edges more than ``limit`` times."""
-        segments = Segments.of(coords(path))
+        """The path cut at every area edge it meets: its pieces, each on one ground.
+        :class:`TooIntricate` if it meets edges more than ``limit`` times."""
+        return self.cut_all([path], limit)[0]
+
+    def cut_all(self, paths: Sequence[Path], limit: int | None = None) -> list[Cut]:
+        """Each path cut at every area edge it meets, every segment of every path met with
+        every edge at once (the work set by how many of each there are).
+        :class:`TooIntricate` if they meet edges more than ``limit`` times in all."""
+        each = [Segments.of(coords(path)) for path in paths]
+        segments = Segments.joined(each)
         p, length = segments.p, segments.length
-        d = segments.q - p
-        cuts = [np.zeros(len(length)), length]
-        owners = [np.arange(len(length)), np.arange(len(length))]
-        crossings = 0
-        if len(self._edge_from) and length.any():
-            at, along = _edge_cuts(p, d, self._edge_from, self._edge_way)
-            crossings = len(at)
-            if limit is not None and crossings > limit:
-                raise TooIntricate(crossings)
-            cuts.append(along * length[at])
-            owners.append(at)
-        on, t = np.concatenate(owners), np.concatenate(cuts)
-        order = np.lexsort((t, on))
-        on, t = on[order], t[order]
-        same = on[1:] == on[:-1]
-        first, last, owner = t[:-1][same], t[1:][same], on[:-1][same]
-        apart = last - first > 1e-9  # two cuts at one edge, a float apart, are one
-        if not length.any():  # a path of no length: one piece, its point
-            first, last, owner = np.zeros(1), np.zeros(1), np.zeros(1, dtype=np.intp)
-            apart = np.ones(1, dtype=bool)
-        first, last, owner = first[apart], last[apart], owner[apart]
+        count = len(length)
+        t = [np.zeros(count), length]
+        on = [np.arange(count), np.arange(count)]
+        at = np.zeros(0, dtype=np.intp)
+        if len(self._edge_from):
+            at, along = _edge_cuts(p, segments.q - p, self._edge_from, self._edge_way)
+            t.append(along * length[at])
+            on.append(at)
+        bounds = np.cumsum([0, *(len(s) for s in each)])
+        path_of = np.repeat(np.arange(len(each)), np.diff(bounds))
+        crossings = np.bincount(path_of[at], minlength=len(each))
+        if limit is not None and crossings.sum() > limit:
+            over = int(np.searchsorted(np.cumsum(crossings), limit, side="right"))
+            raise TooIntricate(int(crossings.sum()), over)
+        owners, cuts = np.concatenate(on), np.concatenate(t)
+        order = np.lexsort((cuts, owners))
+        owners, cuts = owners[order], cuts[order]
+        same = owners[1:] == owners[:-1]
+        first, last, owner = cuts[:-1][same], cuts[1:][same], owners[:-1][same]
+        # Two cuts at one edge, a float apart, are one; a path of no length is one piece.
+        kept = (last - first > 1e-9) | (length[owner] == 0)
+        first, last, owner = first[kept], last[kept], owner[kept]
         middle = p[owner] + segments.u[owner] * ((first + last) / 2)[:, None]
-        met = self._tree.query(shapely.points(middle), predicate="intersects")
+        piece, area = self._tree.query(shapely.points(middle), predicate="intersects")
+        ordered = np.argsort(piece, kind="stable")
+        piece, area = piece[ordered], area[ordered]
         concealed = np.zeros(len(first), dtype=bool)
-        concealed[met[0][self._conceals[met[1]]]] = True
-        walled = self._impassable[met[1]]
+        concealed[piece[self._conceals[area]]] = True
+        walled = self._impassable[area]
         inside = shapely.contains_xy(
-            self._shapes[met[1][walled]], middle[met[0][walled], 0], middle[met[0][walled], 1]
+            self._shapes[area[walled]], middle[piece[walled], 0], middle[piece[walled], 1]
         )
         blocked = np.zeros(len(first), dtype=bool)
-        blocked[met[0][walled][inside]] = True
-        start = segments.along[owner] + first
-        end = segments.along[owner] + last
-        met_by = (met[0], met[1])
-        return Cut(segments, start, end, owner, concealed, blocked, met_by, crossings)
+        blocked[piece[walled][inside]] = True
+        start, end = segments.along[owner] + first, segments.along[owner] + last
+        out: list[Cut] = []
+        pieces = np.searchsorted(owner, bounds)
+        for i, path in enumerate(each):
+            lo, hi = pieces[i], pieces[i + 1]
+            mine = (piece >= lo) & (piece < hi)
+            out.append(
+                Cut(
+                    path,
+                    start[lo:hi],
+                    end[lo:hi],
+                    owner[lo:hi] - bounds[i],
+                    concealed[lo:hi],
+                    blocked[lo:hi],
+                    (piece[mine] - lo, area[mine]),
+                    int(crossings[i]),
+                )
+            )
+        return out
 
 
 class TooIntricate(ValueError):
     """A path meets the edges of the terrain's areas more times than the caller allows."""
 
-    def __init__(self, crossings: int) -> None:
-        super().__init__(f"the path meets terrain edges {crossings} times")
+    def __init__(self, crossings: int, path: int = 0) -> None:
+        super().__init__(f"the paths meet terrain edges {crossings} times")
         self.crossings = crossings
+        self.path = path  # the first path (by position) past the limit
 
 
 class Cut(NamedTuple):
@@ -260,20 +285,24 @@ def _edge_cuts(
     numbers); a meeting within a hair counts, as one more cut only splits a piece in two
     pieces of the same ground, and running along an edge cuts at the edge's ends."""
     tolerance = 1e-9
-    way, edge = d[:, None, :], edge_way[None, :, :]
-    w = edge_from[None, :, :] - p[:, None, :]
-    den = _cross(way, edge)
-    along_path, along_edge = _cross(w, edge), _cross(w, way)
-    scale = np.hypot(d[:, 0], d[:, 1])[:, None] * np.hypot(edge_way[:, 0], edge_way[:, 1])[None]
-    parallel = np.abs(den) <= 1e-12 * scale
+    dx, dy = d[:, 0, None], d[:, 1, None]
+    ex, ey = edge_way[None, :, 0], edge_way[None, :, 1]
+    wx, wy = edge_from[None, :, 0] - p[:, 0, None], edge_from[None, :, 1] - p[:, 1, None]
+    den = dx * ey - dy * ex
+    along_path, along_edge = wx * ey - wy * ex, wx * dy - wy * dx
+    parallel = np.abs(den) <= 1e-12 * np.hypot(dx, dy) * np.hypot(ex, ey)
     safe = np.where(parallel, 1.0, den)
     s, e = along_path / safe, along_edge / safe
     crossing = ~parallel & (s >= -tolerance) & (s <= 1 + tolerance)
     crossing &= (e >= -tolerance) & (e <= 1 + tolerance)
     # Running along an edge: cut where the edge's ends lie on the segment.
-    inline = parallel & (np.abs(along_edge) <= tolerance * np.maximum(np.sqrt(_dot(way, way)), 1))
-    near = _dot(w, way) / _dot(way, way)
-    far = near + _dot(edge, way) / _dot(way, way)
+    squared = dx * dx + dy * dy
+    moving = squared > 0  # a path of no length is one segment of none: it meets nothing
+    inline = parallel & moving & (np.abs(along_edge) <= tolerance * np.maximum(np.sqrt(squared), 1))
+    crossing &= moving
+    squared = np.where(moving, squared, 1.0)
+    near = (wx * dx + wy * dy) / squared
+    far = near + (ex * dx + ey * dy) / squared
     rows = np.broadcast_to(np.arange(len(p))[:, None], den.shape)
     found = [(rows[crossing], s[crossing])]
     for end in (near, far):
@@ -281,14 +310,6 @@ def _edge_cuts(
         found.append((rows[on], end[on]))
     at = np.concatenate([f[0] for f in found])
     return at, np.clip(np.concatenate([f[1] for f in found]), 0.0, 1.0)
-
-
-def _dot(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.float64]:
-    return np.asarray(x[..., 0] * y[..., 0] + x[..., 1] * y[..., 1])
-
-
-def _cross(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.float64]:
-    return np.asarray(x[..., 0] * y[..., 1] - x[..., 1] * y[..., 0])
 
 
 def running_on(areas: Sequence[Area], running: Mapping[str, float]) -> float:
