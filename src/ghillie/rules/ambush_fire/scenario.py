@@ -147,6 +147,7 @@ class AmbushFireScenario(Scenario):
         too_big = terrain_too_big([t.outline for t in self.terrain])
         if too_big is not None:
             raise ValueError(f"the terrain is too big to measure: {too_big}")
+        _ = self.ground  # every outline a simple polygon, now rather than at the first move
         keys = Counter(u.key for u in self.units)
         if any(n > 1 for n in keys.values()):
             raise ValueError("unit keys must be unique")
