@@ -20,7 +20,8 @@ Worlds, for each ruleset with reactions or standing orders:
   never fire; eight of the mover's class or of another; eight whose unit moved unseen this
   turn (so they may not fire) or whose unit did not; eight zones of every shape or eight
   distances. Then the worst single command found at the bounds ghillie sets (terrain of
-  1,000 points, a 12-unit column of 80 waypoints, eight orders with 20-point streets).
+  1,000 points, a 12-unit column of 80 waypoints meeting almost 200 of its edges, seen or
+  concealed, eight orders with 20-point streets).
 * camouflage (the bundled table scenario): PanOceania answers the AROs of a marker's
   order with none; in one world that marker is the Caliban, in the other the Zondbot.
 
@@ -134,7 +135,10 @@ ZONES = [
 
 
 def ambush_world(
-    orders: list[dict[str, Any]], moved: str | None = None, scenario: dict[str, Any] = AMBUSH
+    orders: list[dict[str, Any]],
+    moved: str | None = None,
+    scenario: dict[str, Any] = AMBUSH,
+    soviets: list[dict[str, Any]] | None = None,
 ) -> Setup:
     def setup(seed: int) -> Game:
         game = Game.create(copy.deepcopy(scenario), seed=seed)
@@ -145,7 +149,7 @@ def ambush_world(
             game.command(GERMANS, {**order, "chance": 50})
         game.command(GERMANS, {"type": "ready"})
         scouts = {"unit": "scouts", "at": [68, 44]}
-        game.command(SOVIETS, {"type": "conceal", "units": [scouts]})
+        game.command(SOVIETS, {"type": "conceal", "units": [scouts, *(soviets or [])]})
         game.command(SOVIETS, {"type": "ready"})
         if moved is not None:  # a concealed unit moves inside its cover, unseen
             step = {"pak": [21.2, 12.4], "pioneers": [46.8, 10.4]}[moved]
@@ -201,9 +205,10 @@ def _start(unit: int) -> list[float]:
     return [1750.0, 60 + 220 * ((unit - 1) % 5) + 70 + 15 * ((unit - 1) // 5)]
 
 
-def bounds_scenario() -> dict[str, Any]:
+def bounds_scenario(concealed: bool = False) -> dict[str, Any]:
     """The bundled ground, its terrain five combs of 200 points (1,000 in all, the most
-    there may be), and twelve T-34s in the Soviet column."""
+    there may be), and twelve T-34s in the Soviet column (``concealed``: they begin
+    concealed, and every stretch of theirs in the open is told to everyone, BMF S2)."""
     data = copy.deepcopy(AMBUSH)
     data["terrain"] = [
         {"name": f"comb {k}", "kind": "woods", "outline": _comb(60 + 220 * k), "conceals": True}
@@ -214,6 +219,8 @@ def bounds_scenario() -> dict[str, Any]:
     column = [
         {**tank, "key": f"t34_{i}", "name": f"T-34 ({i})", "at": _start(i)} for i in range(1, 13)
     ]
+    if concealed:
+        column = [{**{k: v for k, v in u.items() if k != "at"}, "concealed": True} for u in column]
     data["units"] = [*others, *column]
     return data
 
@@ -222,17 +229,24 @@ def _inches(points: list[list[float]]) -> list[list[float]]:
     return [[x / 25, y / 25] for x, y in points]
 
 
-def _column_path(unit: int, waypoints: int) -> list[list[float]]:
-    """Units 1-3 go along their comb and back (260 edges each), unit 4 along it (130):
-    910 edges in all, within the 1,000 a move may meet; the rest of each path wiggles in
-    the open."""
+def _column_path(unit: int, waypoints: int, reach: float = 1550) -> list[list[float]]:
+    """T-34 (1) goes along its comb (130 edges), T-34 (2) into its own as far as ``reach``
+    and back (to 1550 m: 62 edges; 192 in all, within the 200 a move may meet); the rest
+    of each path wiggles in the open."""
     x, y = _start(unit)
-    strokes = [[COMB_WEST - 10, y], [x - 5, y + 10]] if unit <= 3 else []
-    if unit == 4:
-        strokes = [[COMB_WEST - 10, y]]
+    strokes = {1: [[COMB_WEST - 10, y]], 2: [[reach, y], [x - 5, y + 10]]}.get(unit, [])
     end = strokes[-1][0] if strokes else x
     wiggle = [[end - 20 * (k % 2), y + 3 * k] for k in range(1, 1 + waypoints - len(strokes))]
     return _inches([*strokes, *wiggle])
+
+
+def _column(reach: float = 1550) -> Command:
+    """12 units, 80 waypoints in all, along the combs."""
+    units = [
+        {"unit": f"t34_{i}", "path": _column_path(i, 7 if i <= 8 else 6, reach)}
+        for i in range(1, 13)
+    ]
+    return (SOVIETS, {"type": "move", "units": units})
 
 
 def bounds(samples: int) -> None:
@@ -241,19 +255,14 @@ def bounds(samples: int) -> None:
         _order("pak", "challenge", {"zone": _street(44 + k % 3), "radius": 3}) for k in range(4)
     ] + [_order("grenadiers", "ambush", {"zone": _street(47), "radius": 2}) for _ in range(4)]
     world = ambush_world(hidden, scenario=bounds_scenario())
-    # 12 units, 80 waypoints in all, 910 terrain edges met.
-    units = [
-        {"unit": f"t34_{i}", "path": _column_path(i, 7 if i <= 8 else 6)} for i in range(1, 13)
-    ]
-    column = {"type": "move", "units": units}
-    # Along the comb and back, 9 times: 5.85 km, 1,170 edges: refused.
-    x, y = _start(1)
-    lone = _inches([[COMB_WEST - 10 if i % 2 == 0 else x - 5, y + i] for i in range(9)])
+    places = [{"unit": f"t34_{i}", "at": _inches([_start(i)])[0]} for i in range(1, 13)]
+    unseen = ambush_world(hidden, scenario=bounds_scenario(concealed=True), soviets=places)
     cases: dict[str, tuple[Setup, Command]] = {
-        "a 12-unit column, 80 waypoints, 910 edges": (world, (SOVIETS, column)),
-        "one unit along a comb 9 times, 1,170 edges": (world, _move(lone)),
+        "a 12-unit column, 80 waypoints, 192 edges": (world, _column()),
+        "the same, concealed: its stretches in the open told": (unseen, _column()),
+        "the same, 390 edges: refused": (world, _column(reach=COMB_WEST - 10)),
         "the fire phase's opening, 8 orders x 12 units": (
-            _after(world, (SOVIETS, column)),
+            _after(world, _column()),
             (SOVIETS, {"type": "end_step"}),
         ),
     }

@@ -137,15 +137,19 @@ def _comb(teeth: int) -> list[list[float]]:
     return [*points, [1000 + 10 * teeth, 660], [1000 + 10 * teeth, 650]]
 
 
-def test_a_move_that_crosses_terrain_edges_more_than_1000_times_is_refused() -> None:
-    """Each time a path crosses an area's edge is work: a move may cross them 1,000 times
-    in all (a path along a comb of 60 teeth crosses 120 edges)."""
+def test_a_move_that_crosses_terrain_edges_more_than_200_times_is_refused() -> None:
+    """Each time a path crosses an area's edge is work (and, for a concealed mover, a line
+    told to everyone): a move may cross them 200 times in all. A path along a comb of 60
+    teeth crosses 120 edges."""
     comb = {"name": "the comb", "kind": "woods", "outline": _comb(60), "conceals": True}
     game = moving({**TABLE, "terrain": [*TABLE["terrain"], comb]})
-    along = [[39 + 26 * (i % 2), 28] for i in range(9)]  # 9 times along: 1,080 edges
-    refusal = refused(game, SOVIETS, _move([[72, 28], *along]))
+    along = [[72, 28], [39, 28], [65, 28]]  # along it and back: 240 edges
+    refusal = refused(game, SOVIETS, _move(along))
     assert (refusal.code, refusal.field) == ("too_intricate", "units.0.path")
-    game.command(SOVIETS, _move([[72, 28], *along[:8]]))  # 960 edges
+    assert refusal.detail == (
+        "That move crosses the edges of terrain areas more than 200 times: give plainer paths."
+    )
+    game.command(SOVIETS, _move(along[:2]))  # 120 edges
 
 
 # --- terrain (finding 4) ----------------------------------------------------------------------

@@ -28,7 +28,9 @@ OFF_OR_IMPASSABLE = "That path leaves the ground or crosses impassable terrain."
 TOO_MANY_WAYPOINTS = "too_many_waypoints"
 PATH_TOO_LONG = "path_too_long"
 TOO_INTRICATE = "too_intricate"
-CROSSINGS = 1000  # times a move's paths may cross the edges of terrain areas, in all
+# Times a move's paths may cross the edges of terrain areas, in all: each is work, and a
+# concealed mover's every stretch in the open is a line told to everyone (BMF S2).
+CROSSINGS = 200
 NO_STANDING_ORDER_KIND = ("challenge", "ambush", "close_combat")
 retreat = ambush.retreat
 
@@ -198,7 +200,9 @@ def advance(
     if fired is None:
         for walker in walkers:
             if walker.concealed:  # BMF S2: seen where it crossed open ground, and no more
-                transit.tell_crossings(ruling, ground, walker.id, _walked(ruling, walker))
+                walked = _walked(ruling, walker)
+                whole = cuts.get(walker.id) if cuts and walked == list(walker.path) else None
+                transit.tell_crossings(ruling, ground, walker.id, walked, whole)
             units.arrive(ruling, walker.id, walker.path[-1])
             if walker.concealed:
                 transit.ends(ruling, ground, walker.id, walker.path[-1])
