@@ -23,7 +23,8 @@ Worlds, for each ruleset with reactions or standing orders:
   1,000 points, a 12-unit column of 80 waypoints meeting almost 200 of its edges, seen or
   concealed, eight orders with 20-point streets).
 * camouflage (the bundled table scenario): PanOceania answers the AROs of a marker's
-  order with none; in one world that marker is the Caliban, in the other the Zondbot.
+  order with none, or declares a Discover at it; in one world that marker is the Caliban,
+  in the other the Zondbot.
 
 Run it on main's code and on a branch's to compare (``PYTHONPATH=<worktree>/src``). A main
 without the bounds refuses nothing here, so the last section means nothing there.
@@ -289,8 +290,9 @@ def _after(setup: Setup, command: Command) -> Setup:
 # --- camouflage ------------------------------------------------------------------------------
 
 
-def camouflage_world(first: str) -> Setup:
-    """The Nomads lay out their markers, ``first`` under Marker 1; its marker moves."""
+def camouflage_world(first: str, panoceania_turn: bool = False) -> Setup:
+    """The Nomads lay out their markers, ``first`` under Marker 1; its marker moves (or,
+    ``panoceania_turn``, the Nomads end their turn at once)."""
     data = examples.data("camouflage-table")
     rest = [k for k in ("caliban", "zondbot") if k != first]
 
@@ -299,20 +301,36 @@ def camouflage_world(first: str) -> Setup:
         markers = [{"piece": k, "note": "by the door"} for k in (first, *rest, "mine")]
         game.command("nomads", {"type": "deploy", "markers": markers})
         game.command("panoceania", {"type": "deploy", "markers": [{"piece": "croc_man"}]})
-        skill = {"type": "first_skill", "piece": first, "skill": {"skill": "move"}}
-        game.command("nomads", skill)
+        if panoceania_turn:
+            game.command("nomads", {"type": "end_turn"})
+        else:
+            skill = {"type": "first_skill", "piece": first, "skill": {"skill": "move"}}
+            game.command("nomads", skill)
         return game
 
     return setup
 
 
 def camouflage(samples: int, budget: float) -> None:
-    print("camouflage: PanOceania answers a marker's first skill with no ARO (A | B)")
+    print("camouflage: PanOceania's public orders; under Marker 1 is (A | B)")
     compare(
-        "the marker is the Caliban | the Zondbot",
+        "no ARO to its move: the Caliban | the Zondbot",
         camouflage_world("caliban"),
         camouflage_world("zondbot"),
         ("panoceania", {"type": "aros", "aros": []}),
+        samples,
+        budget,
+    )
+    discover = {
+        "type": "first_skill",
+        "piece": "fusilier_2",
+        "skill": {"skill": "discover", "target": "M1", "measured": {"range": 14}},
+    }
+    compare(
+        "a Discover declared at it: the Caliban | the Zondbot",
+        camouflage_world("caliban", panoceania_turn=True),
+        camouflage_world("zondbot", panoceania_turn=True),
+        ("panoceania", discover),
         samples,
         budget,
     )
