@@ -117,7 +117,7 @@ class Triggers:
     shown: NDArray[np.bool_]
 
 
-def triggers(orders: Sequence[Order]) -> Triggers:
+def read_all(orders: Sequence[Order]) -> Triggers:
     """The orders' triggers as capsules (see the module's notes), every order read by the
     same steps whatever it holds."""
     n = len(orders)
@@ -227,7 +227,7 @@ def sweep(
     all the movers' segments at once. ``cuts``: the movers' paths already cut at the
     terrain's edges (``Ground.cut``), by mover, if the caller has them."""
     slots = (*orders, *[BLANK] * max(0, count - len(orders)))
-    read = triggers(slots)
+    read = read_all(slots)
     if not movers:
         return Sweep(tuple(slots), (), np.full((len(slots), 0), NEVER))
     cut = [cuts[m.id] for m in movers] if cuts else ground.cut_all([m.path for m in movers])
