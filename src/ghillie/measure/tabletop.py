@@ -52,6 +52,33 @@ class Terrain:
         return area_shape(self.name, self.outline)
 
 
+# Bounds on a scenario's terrain (issue 24): what a path meets is worked out against every
+# edge of every area, so the terrain has a size, in areas and in points, each area's and
+# all together. A 16,004-point area made one refused move hold the server 8.5 s.
+MAX_AREAS = 64
+MAX_AREA_POINTS = 200
+MAX_TERRAIN_POINTS = 1000
+
+
+def terrain_too_big(outlines: Sequence[Sequence[XY]]) -> str | None:
+    """Why terrain of these outlines is too big to measure in bounded time, or None.
+
+    >>> terrain_too_big([[(0, 0), (1, 0), (1, 1)]] * 400)
+    'at most 64 terrain areas (400 given)'
+    """
+    if len(outlines) > MAX_AREAS:
+        return f"at most {MAX_AREAS} terrain areas ({len(outlines)} given)"
+    for outline in outlines:
+        if len(outline) > MAX_AREA_POINTS:
+            return f"at most {MAX_AREA_POINTS} points to an area's outline ({len(outline)} given)"
+    total = sum(len(outline) for outline in outlines)
+    if total > MAX_TERRAIN_POINTS:
+        return (
+            f"at most {MAX_TERRAIN_POINTS:,} points in all the terrain's outlines ({total:,} given)"
+        )
+    return None
+
+
 def area_shape(name: str, outline: Sequence[XY]) -> Polygon:
     """A terrain outline as a prepared polygon; refused unless it is simple with an area."""
     polygon = Polygon(outline)

@@ -97,3 +97,88 @@ def test_bmf_a04_with_no_zone_required_challenge_fire_takes_the_first_exposed_po
     assert crossing.point == pytest.approx((436, 500), abs=1)
     # Never in cover: a mover that stays in the town is not taken.
     assert when(anywhere, Mover("t2", "vehicle", ((700, 500), (900, 500))), GROUND) is None
+
+
+# --- the triggers worked out analytically (issue 24): as the orders' words state them ------
+
+
+@pytest.mark.spec("BMF-R08")
+def test_bmf_r08_an_ambush_fires_exactly_where_its_distance_is_met() -> None:
+    """Where the mover first comes within the order's distance, to the micrometre — not at
+    the next whole metre of a walk along its path."""
+    ambush = Order("o2", 2, "ambush", firer=(1500, 500), within=800.5)
+    fired = first_fired([ambush], [tank("t1", 500)], GROUND)
+    assert fired is not None
+    assert fired.point == pytest.approx((699.5, 500), abs=1e-6)
+    assert fired.along == pytest.approx(399.5, abs=1e-6)
+
+
+@pytest.mark.spec("BMF-R08")
+def test_bmf_r08_an_ambush_at_a_zone_fires_at_its_first_point_within_1250_m() -> None:
+    """A zone that reaches beyond Ambush Fire's range: the order fires at the first point
+    of the zone within 1250 m of the firer, not where the mover enters the zone out of
+    range (and not never)."""
+    street = ((100, 500), (900, 500))
+    order = Order("o5", 5, "ambush", firer=(1550, 500), zone=street, radius=10)
+    fired = first_fired([order], [tank("t1", 500)], GROUND)
+    assert fired is not None
+    assert fired.point == pytest.approx((300, 500))  # in the zone from its start: 1250 m
+    order = Order("o5", 5, "ambush", firer=(1750, 500), zone=street, radius=10)
+    fired = first_fired([order], [tank("t1", 500)], GROUND)
+    assert fired is not None
+    assert fired.point == pytest.approx((500, 500))  # 1250 m from the firer
+
+
+@pytest.mark.spec("BMF-R08")
+def test_bmf_r08_an_ambush_with_a_zone_and_a_distance_fires_at_whichever_comes_first() -> None:
+    """ "Ambush Fire at the first vehicle that crosses the gap ... or within 300 m": the
+    order's words. The tank comes within 300 m of the firer before it reaches the gap."""
+    gap = ((700, 400), (700, 600))
+    order = Order("o6", 6, "ambush", firer=(500, 900), zone=gap, within=410)
+    fired = first_fired([order], [tank("t1", 500)], GROUND)
+    assert fired is not None
+    assert fired.point == pytest.approx((500 - 90.0, 500), abs=1e-6)  # 410 m from the firer
+    only_gap = Order("o7", 7, "ambush", firer=(500, 900), zone=gap)
+    fired = first_fired([only_gap], [tank("t1", 500)], GROUND)
+    assert fired is not None
+    assert fired.point == pytest.approx((700, 500))
+
+
+@pytest.mark.spec("BMF-R08")
+def test_bmf_r08_an_ambush_with_no_zone_nor_distance_fires_within_range() -> None:
+    """ "Ambush Fire at the first enemy unit within range": with neither a zone nor a
+    distance, the first point within 1250 m."""
+    order = Order("o8", 8, "ambush", firer=(1950, 500))
+    fired = first_fired([order], [tank("t1", 500)], GROUND)
+    assert fired is not None
+    assert fired.point == pytest.approx((700, 500))
+    assert first_fired([order], [Mover("t2", "vehicle", ((100, 500), (600, 500)))], GROUND) is None
+
+
+@pytest.mark.spec("BMF-R15")
+def test_bmf_r15_a_close_combat_strikes_within_its_reach_or_at_its_zone_as_ordered() -> None:
+    """An Ambush Close Combat with no zone and no distance strikes within its reach (half
+    its running distance on open ground: 50 m for a human); one given a zone strikes at
+    its zone, as its words say, not wherever the enemy comes within reach."""
+    pioneers = Order("o9", 9, "close_combat", firer=(550, 540), running=100)
+    fired = first_fired([pioneers], [tank("t1", 500)], GROUND)
+    assert fired is not None
+    assert fired.point == pytest.approx((550 - 30.0, 500), abs=1e-6)  # 50 m off
+    zoned = Order(
+        "o9", 9, "close_combat", firer=(550, 540), zone=((700, 500),), radius=5, running=100
+    )
+    fired = first_fired([zoned], [tank("t1", 500)], GROUND)
+    assert fired is not None
+    assert fired.point == pytest.approx((695, 500), abs=1e-6)
+
+
+@pytest.mark.spec("BMF-R01")
+@pytest.mark.spec("BMF-A04")
+def test_bmf_a04_a_street_zone_is_its_line_with_round_ends_exactly() -> None:
+    """A street zone reaches ``radius`` metres either side of its centre line and round its
+    ends: a mover passing 3 m beyond the end of a street 6 m wide each side meets it
+    sqrt(6² - 3²) m before the line's end (no polygon stands in for the round end)."""
+    street = Order("o10", 10, "challenge", firer=(500, 900), zone=((520, 0), (520, 497)), radius=6)
+    crossing = when(street, tank("t1", 500), GROUND)
+    assert crossing is not None
+    assert crossing.point[0] == pytest.approx(520 - 27**0.5, abs=1e-9)

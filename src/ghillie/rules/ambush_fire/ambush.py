@@ -367,8 +367,10 @@ def retreat(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, comm
         and p.owner != side
         and (counts_concealed or ruling.state.can_see(side, p.id))
     ]
-    verdict = geometry.retreat_ok(start, path, enemies, units.ground(scenario))
-    if not verdict.ok:
+    ground = units.ground(scenario)
+    # A place off the ground (1e308 inches is infinite metres) is refused as any bad path.
+    off = not all(ground.on_ground(p) for p in path)
+    if off or not geometry.retreat_ok(start, path, enemies, ground):
         raise Refusal(
             BAD_RETREAT,
             "A retreat goes at most 50 metres, away from the enemy, and never through "

@@ -17,6 +17,8 @@ from ghillie.events import BoardChange
 
 UNIT = "unit"
 ORDER = "order"  # a standing order: its own piece, its owner's secret
+MAX_ORDERS = 8  # standing orders a side may hold at once (public: every move is worked out
+# with this many of each enemy's, whatever they hold: ``triggers``)
 
 
 class Step(StrEnum):

@@ -4,16 +4,27 @@ orders so far). A concealed unit's place and a standing order are their owner's 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ghillie.measure.tabletop import XY
 from ghillie.ruleset import Command
 from ghillie.state import Phase
 
+from .scenario import UnitClass
+
 PLAY = frozenset({Phase.PLAY})
-Ref = str
+# A unit named by its id (32 hex digits) or its scenario key (at most 40 characters).
+Ref = Annotated[str, Field(min_length=1, max_length=64)]
+# A place: inches from the table's top-left corner. Any place off the ground — 1e308 inches
+# included, infinite in metres — is refused by the rules with a sentence (issue 24).
+XY = tuple[float, float]
+ZONE_POINTS = 20  # a standing order's zone: a point, a gap or a street of up to 20 points
+# A move: up to 12 units (a column), each with up to 40 waypoints, and 80 in all (the rules
+# refuse more: ``movement``), so that working out its triggers has a bound (issue 24).
+MOVERS = 12
+WAYPOINTS = 40
+MOVE_WAYPOINTS = 80
 
 
 class Part(BaseModel):
@@ -48,10 +59,12 @@ class Trigger(Part):
     the zone — a point with a radius, a gap or a street segment, in the ground's units —
     or, with no zone, that comes within ``within`` metres of the unit."""
 
-    zone: list[XY] = Field(default_factory=list, max_length=20)
+    zone: list[XY] = Field(default_factory=list, max_length=ZONE_POINTS)
     radius: float = Field(0, ge=0, le=2000)
     within: float | None = Field(None, gt=0, le=1250)
-    target_class: str | None = None
+    # One of the scenario's unit classes, or None for any (issue 24: a free string had no
+    # limit, and 8 orders of 4 MiB made a 33.5 MB view).
+    target_class: UnitClass | None = None
 
 
 class StandingOrder(Command):
@@ -73,7 +86,7 @@ class Moving(Part):
     unit: Ref
     # Waypoints after where it stands: inches from the table's top-left corner (converted
     # with the ground scale).
-    path: list[XY] = Field(min_length=1, max_length=40)
+    path: list[XY] = Field(min_length=1, max_length=WAYPOINTS)
 
 
 class Move(Command):
@@ -83,7 +96,7 @@ class Move(Command):
     type: Literal["move"] = "move"
     phases = PLAY
     secret_fields = frozenset({"units"})
-    units: list[Moving] = Field(min_length=1, max_length=12)
+    units: list[Moving] = Field(min_length=1, max_length=MOVERS)
 
 
 class ReturnFire(Command):

@@ -13,8 +13,8 @@ from ghillie.ruling import Ruling
 from ghillie.state import Window
 
 from . import ambush, challenge, close_combat, eligibility, geometry, live, transit, triggers, units
-from .board import ORDER, UNIT, Board, Did
-from .commands import Move, ReturnFire
+from .board import MAX_ORDERS, ORDER, UNIT, Board, Did
+from .commands import MOVE_WAYPOINTS, Move, ReturnFire
 from .scenario import AmbushFireScenario, AmbushTiming
 from .setup import metres
 from .units import RETREAT, RETURN_FIRE
@@ -23,6 +23,14 @@ __all__ = ["RETREAT", "RETURN_FIRE", "advance", "close", "move", "retreat", "ret
 
 ALREADY_MOVED = "already_moved"
 IMPASSABLE = "impassable"
+OFF_OR_IMPASSABLE = "That path leaves the ground or crosses impassable terrain."
+# Bounds on a move (issue 24): its work has a ceiling whatever the paths given.
+TOO_MANY_WAYPOINTS = "too_many_waypoints"
+PATH_TOO_LONG = "path_too_long"
+TOO_INTRICATE = "too_intricate"
+# Times a move's paths may cross the edges of terrain areas, in all: each is work, and a
+# concealed mover's every stretch in the open is a line told to everyone (BMF S2).
+CROSSINGS = 200
 NO_STANDING_ORDER_KIND = ("challenge", "ambush", "close_combat")
 retreat = ambush.retreat
 
@@ -30,6 +38,12 @@ retreat = ambush.retreat
 def move(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: Move) -> None:
     state = ruling.state
     ground = units.ground(scenario)
+    if sum(len(entry.path) for entry in command.units) > MOVE_WAYPOINTS:
+        raise Refusal(
+            TOO_MANY_WAYPOINTS,
+            f"A move gives at most {MOVE_WAYPOINTS} waypoints in all.",
+            field="units",
+        )
     routes: dict[str, list[tuple[float, float]]] = {}
     for i, entry in enumerate(command.units):
         unit = lookup.own(state, side, entry.unit, [UNIT])
@@ -38,18 +52,40 @@ def move(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
         ):
             raise Refusal(ALREADY_MOVED, "That unit has moved this turn.", field=f"units.{i}.unit")
         route = [units.where(unit), *(metres(scenario, (p[0], p[1])) for p in entry.path)]
-        if ground.leaves_ground(route) or ground.crosses_impassable(route):
+        if not all(ground.on_ground(p) for p in route):  # 1e308 inches is infinite metres
+            raise Refusal(IMPASSABLE, OFF_OR_IMPASSABLE, field=f"units.{i}.path")
+        if geometry.path_length(route) > longest(scenario) + geometry.EPS:
             raise Refusal(
-                IMPASSABLE,
-                "That path leaves the ground or crosses impassable terrain.",
+                PATH_TOO_LONG,
+                f"A unit's path is at most {longest(scenario) / scenario.ground_scale:g} "
+                "inches long here: once round the table's edge.",
                 field=f"units.{i}.path",
             )
         routes[unit.id] = route
+    try:
+        cut = ground.cut_all(list(routes.values()), limit=CROSSINGS)
+    except geometry.TooIntricate as many:
+        raise Refusal(
+            TOO_INTRICATE,
+            f"That move crosses the edges of terrain areas more than {CROSSINGS:,} times: "
+            "give plainer paths.",
+            field=f"units.{many.path}.path",
+        ) from None
+    for i, found in enumerate(cut):
+        if found.first_blocked is not None:
+            raise Refusal(IMPASSABLE, OFF_OR_IMPASSABLE, field=f"units.{i}.path")
+    cuts = dict(zip(routes, cut, strict=True))
     for unit_id, route in routes.items():
         ruling.update(unit_id, secret={"route": [units.xy(p, places=None) for p in route]})
         units.note(ruling, ruling.piece(unit_id), Did.MOVED)
     live.begin(ruling, scenario, side, list(routes))
-    advance(ruling, scenario, side, list(routes))
+    advance(ruling, scenario, side, list(routes), cuts)
+
+
+def longest(scenario: AmbushFireScenario) -> float:
+    """The longest path a unit may be given, in metres: once round the ground's edge (the
+    rules set no distance; this bounds the work a move costs, issue 24)."""
+    return 2 * (scenario.width + scenario.depth)
 
 
 def _orders(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> list[triggers.Order]:
@@ -62,45 +98,77 @@ def _orders(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> l
 def standing_orders(
     ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, kinds: tuple[str, ...]
 ) -> list[triggers.Order]:
-    """The standing orders of the side's enemies, of these kinds, that may fire now (their
-    unit there and eligible, no missile of theirs in flight), as the triggers read them."""
+    """Every standing order of the side's enemies, as the triggers read them, each marked
+    ``ready`` if it may fire now: of these kinds, its unit there and eligible, no missile of
+    its own in flight; and blank orders, never ready, up to :func:`order_count`. Each is
+    read by the same steps, and those that are not ready are set aside only once every
+    trigger is worked out (issue 24: the work must not say which they are, or how many)."""
+    pieces = ruling.state.pieces
+    turn = ruling.board.turn
+    enemies = [p for p in pieces.values() if p.kind == UNIT and p.owner != side]
+    # Whether each enemy unit may take each reaction: the same work whatever they hold.
+    barred = {(u.id, r): eligibility.barred(u, r, turn) for u in enemies for r in REACTIONS}
+    held = [
+        (p.id, int(p.public["number"]), p.secret)
+        for p in pieces.values()
+        if p.kind == ORDER and p.owner != side
+    ]
+    blank = {**BLANK, "unit": enemies[0].id if enemies else ""}
+    held += [("", 0, blank)] * (order_count(ruling, side) - len(held))
     out = []
-    for piece in ruling.state.pieces.values():
-        if piece.kind != ORDER or piece.owner == side:
-            continue
-        s = piece.secret
-        if s["reaction"] not in kinds:
-            continue
-        if s["unit"] not in ruling.state.pieces or "flight" in s:
-            continue  # its unit is gone, or its missile is in flight
-        firer = ruling.piece(s["unit"])
-        if eligibility.barred(firer, s["reaction"], ruling.board.turn) is not None:
-            continue  # BMF-R02, R05, R07: it may not fire now, so the order waits
-        trigger = dict(s["trigger"])
-        if s["reaction"] == "close_combat" and trigger.get("within") is None:
-            # BMF-R15: its reach, half its running distance on open ground.
-            trigger["within"] = geometry.reach(float(firer.secret["running"]["open"]))
+    for order_id, number, s in held:
+        firer = pieces.get(s["unit"])
+        ready = barred.get((s["unit"], s["reaction"]), "gone") is None
+        trigger = s["trigger"]
         out.append(
             triggers.Order(
-                piece.id,
-                int(piece.public["number"]),
+                order_id,
+                number,
                 s["reaction"],
-                units.where(firer),
-                tuple((float(p[0]), float(p[1])) for p in trigger["zone"]),
+                units.where(firer) if firer is not None else (0.0, 0.0),
+                tuple(map(tuple, trigger["zone"])),
                 float(trigger["radius"]),
                 trigger["within"],
                 trigger["target_class"],
                 scenario.switches.challenge_requires_zone,
+                ready and s["reaction"] in kinds and "flight" not in s,
+                float(firer.secret["running"]["open"]) if firer is not None else 0.0,
             )
         )
     return out
 
 
+REACTIONS = ("challenge", "ambush", "close_combat")
+# What makes up the count: read like an order, never ready (its missile "in flight").
+BLANK: dict[str, object] = {
+    "reaction": "challenge",
+    "trigger": {"zone": [], "radius": 0, "within": None, "target_class": None},
+    "flight": None,
+}
+
+
+def order_count(ruling: Ruling[Board], side: str) -> int:
+    """How many orders every move is worked out with: as many as the side's enemies may
+    hold (public), and every reaction given live that is still there (public too)."""
+    enemies = [s for s in ruling.state.sides if s != side]
+    live = sum(
+        1
+        for p in ruling.state.pieces.values()
+        if p.kind == ORDER and p.owner != side and p.public.get("live")
+    )
+    return MAX_ORDERS * len(enemies) + live
+
+
 def advance(
-    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, movers: list[str]
+    ruling: Ruling[Board],
+    scenario: AmbushFireScenario,
+    side: str,
+    movers: list[str],
+    cuts: dict[str, geometry.Cut] | None = None,
 ) -> None:
     """Walk the movers' remaining routes until a standing order fires, the leg ends (a live
-    side is asked: ``live``) or they arrive."""
+    side is asked: ``live``) or they arrive. ``cuts``: their routes cut at the terrain's
+    edges, when the move has just checked them."""
     ground = units.ground(scenario)
     walkers = [
         triggers.Mover(
@@ -113,13 +181,14 @@ def advance(
         if m in ruling.state.pieces and "route" in ruling.piece(m).secret
     ]
     left = live.leg_left(ruling, scenario, [w.id for w in walkers])
-    fired = _in_leg(triggers.first_fired(_orders(ruling, scenario, side), walkers, ground), left)
+    orders = _orders(ruling, scenario, side)
+    swept = triggers.sweep(orders, walkers, ground, order_count(ruling, side), cuts)
+    fired = _in_leg(swept.first(), left)
     while fired is not None and ambush.unseen_launch(ruling, scenario, fired):
         # BMF-A23 at arrival: the missile flies unseen, and the move goes on untouched.
         ambush.launch(ruling, scenario, side, fired, movers)
-        fired = _in_leg(
-            triggers.first_fired(_orders(ruling, scenario, side), walkers, ground), left
-        )
+        ready = [o.id for o in _orders(ruling, scenario, side) if o.ready]
+        fired = _in_leg(swept.first(ready), left)
     if fired is None and left is not None:
         # The leg ends: the movers pause where it ends, and the live sides are asked.
         for walker in walkers:
@@ -131,7 +200,9 @@ def advance(
     if fired is None:
         for walker in walkers:
             if walker.concealed:  # BMF S2: seen where it crossed open ground, and no more
-                transit.tell_crossings(ruling, ground, walker.id, _walked(ruling, walker))
+                walked = _walked(ruling, walker)
+                whole = cuts.get(walker.id) if cuts and walked == list(walker.path) else None
+                transit.tell_crossings(ruling, ground, walker.id, walked, whole)
             units.arrive(ruling, walker.id, walker.path[-1])
             if walker.concealed:
                 transit.ends(ruling, ground, walker.id, walker.path[-1])

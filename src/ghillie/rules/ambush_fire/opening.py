@@ -17,31 +17,53 @@ when its launch has been answered: there is no move to wait for.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ghillie.ruling import Ruling
 
 from . import ambush, close_combat, geometry, triggers, units
 from .board import UNIT, Board
-from .movement import standing_orders
+from .movement import order_count, standing_orders
 from .scenario import AmbushFireScenario
 
 KINDS = ("ambush", "close_combat")
 
 
-def _target(
-    ruling: Ruling[Board], order: triggers.Order, owner: str, ground: geometry.Ground
-) -> triggers.Fired | None:
-    best: tuple[float, str, triggers.Fired] | None = None
-    for piece in ruling.state.pieces.values():
-        if piece.kind != UNIT or piece.owner == owner or piece.public.get("concealed"):
-            continue
-        at = units.where(piece)
-        found = triggers.when(order, triggers.Mover(piece.id, piece.public["class"], (at,)), ground)
-        if found is None:
-            continue
-        key = (geometry.distance(at, order.firer), str(piece.public["name"]))
-        if best is None or key < best[:2]:
-            best = (*key, triggers.Fired(order.id, piece.id, 0.0, at))
-    return best[2] if best is not None else None
+def _targets(
+    ruling: Ruling[Board],
+    orders: list[triggers.Order],
+    owner: str,
+    ground: geometry.Ground,
+    count: int,
+) -> dict[str, triggers.Fired]:
+    """Each ready order's target now, if it has one: the enemy unit in view (of its class)
+    in its zone or within its distance, the nearest to the firer (then by name). Every
+    order is worked out against every unit, ready or not (``triggers``)."""
+    standing = sorted(
+        (
+            p
+            for p in ruling.state.pieces.values()
+            if p.kind == UNIT and p.owner != owner and not p.public.get("concealed")
+        ),
+        key=lambda p: str(p.public["name"]),
+    )
+    movers = [triggers.Mover(p.id, p.public["class"], (units.where(p),)) for p in standing]
+    swept = triggers.sweep(orders, movers, ground, count)
+    if not movers:
+        return {}
+    places = np.array([m.path[0] for m in movers], dtype=np.float64)
+    firers = np.array([o.firer for o in swept.orders], dtype=np.float64).reshape(-1, 2)
+    far = np.hypot(*(places[None, :, :] - firers[:, None, :]).transpose(2, 0, 1))
+    takes = swept.takes()
+    # The nearest, then the first by name (the movers are in name order; argmin keeps it).
+    nearest = np.where(takes, far, np.inf).argmin(axis=1)
+    found: dict[str, triggers.Fired] = {}
+    for row, order in enumerate(orders):
+        column = int(nearest[row])
+        if takes[row, column]:
+            mover = movers[column]
+            found[order.id] = triggers.Fired(order.id, mover.id, 0.0, mover.path[0])
+    return found
 
 
 def opening_fire(ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
@@ -54,23 +76,24 @@ def opening_fire(ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
         if ambush.land(ruling, scenario, side, units.FIRE_PHASE):
             return
     ground = units.ground(scenario)
+    chosen: tuple[triggers.Order, triggers.Fired] | None = None
     for side in (first, *(s for s in sides if s != first)):
         # The orders of this side: those its enemies' pieces must fear.
         enemy = next(s for s in sides if s != side)
-        for order in sorted(
-            standing_orders(ruling, scenario, enemy, KINDS), key=lambda o: o.number
-        ):
-            if ruling.piece(order.id).owner != side:
-                continue
-            fired = _target(ruling, order, side, ground)
-            if fired is None:
-                continue
-            target_side = ruling.piece(fired.target).owner
-            if ambush.unseen_launch(ruling, scenario, fired):
-                ambush.launch(ruling, scenario, target_side, fired, [], units.FIRE_PHASE)
-                opening_fire(ruling, scenario)  # it lands at once, seen only then
-            elif order.reaction == "close_combat":
-                close_combat.attack(ruling, scenario, target_side, fired, [], units.FIRE_PHASE)
-            else:
-                ambush.fire(ruling, scenario, target_side, fired, [], units.FIRE_PHASE)
-            return
+        orders = standing_orders(ruling, scenario, enemy, KINDS)  # the side's, blanks too
+        targets = _targets(ruling, orders, side, ground, order_count(ruling, enemy))
+        if chosen is None:
+            ready = sorted((o for o in orders if o.id in targets), key=lambda o: o.number)
+            if ready:
+                chosen = (ready[0], targets[ready[0].id])
+    if chosen is None:
+        return
+    order, fired = chosen
+    target_side = ruling.piece(fired.target).owner
+    if ambush.unseen_launch(ruling, scenario, fired):
+        ambush.launch(ruling, scenario, target_side, fired, [], units.FIRE_PHASE)
+        opening_fire(ruling, scenario)  # it lands at once, seen only then
+    elif order.reaction == "close_combat":
+        close_combat.attack(ruling, scenario, target_side, fired, [], units.FIRE_PHASE)
+    else:
+        ambush.fire(ruling, scenario, target_side, fired, [], units.FIRE_PHASE)

@@ -17,7 +17,7 @@ from ghillie.words import N_, Say, say
 from ghillie.words.piece import PieceWords
 
 from . import fire, live, movement, opening, setup, words
-from .board import ORDER, Board, Step, fold
+from .board import MAX_ORDERS, ORDER, Board, Step, fold
 from .commands import (
     COMMANDS,
     Conceal,
@@ -34,7 +34,7 @@ from .commands import (
 from .odds import LABELS, ODDS, PRICED, priced
 from .scenario import AmbushFireScenario
 
-MAX_ORDERS = 8  # standing orders a side may hold at once
+__all__ = ["MAX_ORDERS", "AmbushFire"]
 
 
 class AmbushFire(Ruleset[AmbushFireScenario, Board]):

@@ -13,17 +13,21 @@ from __future__ import annotations
 from collections import Counter
 from enum import StrEnum
 from functools import cached_property
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from ghillie.measure.tabletop import XY
+from ghillie.measure.tabletop import terrain_too_big
 from ghillie.scenario import SIDE_ID, Scenario, Strict, Switches
 
 from .checks import PenaltyMode
 from .geometry import Area, Ground
 
 KEY = r"^[a-z][a-z0-9_]{0,39}$"
+# Metres, finite, within 100 km of the ground's corner (the ground is at most 20 km).
+Metres = Annotated[float, Field(ge=-100_000, le=100_000, allow_inf_nan=False)]
+XY = tuple[Metres, Metres]
+KIND = Annotated[str, Field(min_length=1, max_length=30)]  # a terrain kind, a running class
 
 
 class UnitClass(StrEnum):
@@ -75,8 +79,8 @@ class TerrainArea(Strict):
     """Ground that conceals, stops movement, or slows running (metres)."""
 
     name: str = Field(min_length=1, max_length=60)
-    kind: str = Field(min_length=1, max_length=30)  # "woods", "marsh", "town", "open"
-    outline: tuple[XY, ...] = Field(min_length=3)
+    kind: KIND  # "woods", "marsh", "town", "open"
+    outline: tuple[XY, ...] = Field(min_length=3)  # at most 200 points (``terrain_too_big``)
     conceals: bool = False
     impassable: bool = False
 
@@ -89,11 +93,13 @@ class UnitSpec(Strict):
     diet: Diet = Diet.NONE
     # Running distance by terrain kind, in metres per turn; "open" is smooth, open, dry
     # ground (BMF-T01: a human, 100 m).
-    running: dict[str, float] = Field(default_factory=lambda: {"open": 100.0})
+    running: dict[KIND, Annotated[float, Field(ge=0, le=10_000, allow_inf_nan=False)]] = Field(
+        default_factory=lambda: {"open": 100.0}, max_length=16
+    )
     facing: float = Field(0, ge=0, lt=360)  # degrees, clockwise from the top edge
     arc: float = Field(180, gt=0, le=360)  # its weapon's (or turret's) arc (BMF-A18)
     turret: bool = False
-    column: str = ""  # the formation it moves nose to tail with (BMF-A19)
+    column: str = Field("", max_length=60)  # the formation it moves nose to tail with (A19)
     concealed: bool = False  # it begins concealed (its owner records where)
     # A unit that begins in view: where it stands, in metres on the ground in both modes (a
     # table scenario draws the table at its ground scale; players then enter inches).
@@ -123,10 +129,10 @@ class AmbushFireScenario(Scenario):
     # ghillie's map (which draws the same table), and held in metres.
     ground_scale: float = Field(25, gt=0, le=1000)
     terrain: tuple[TerrainArea, ...] = ()
-    units: tuple[UnitSpec, ...] = Field(min_length=1)
+    units: tuple[UnitSpec, ...] = Field(min_length=1, max_length=120)
     # Sides that decide their reactions live: each is asked at every step of every enemy
     # move, whatever it could do, within the same time limit (issue 14).
-    live: tuple[str, ...] = ()
+    live: tuple[str, ...] = Field((), max_length=2)
     prompt_seconds: int = Field(30, ge=5, le=600)
     # Every move is walked in this many equal legs, and a live side is asked after each
     # (public: the number of prompts a move brings says nothing).
@@ -138,6 +144,10 @@ class AmbushFireScenario(Scenario):
         sides = {s.id for s in self.sides}
         if self.first not in sides or not set(self.live) <= sides:
             raise ValueError("first and live name sides of this scenario")
+        too_big = terrain_too_big([t.outline for t in self.terrain])
+        if too_big is not None:
+            raise ValueError(f"the terrain is too big to measure: {too_big}")
+        _ = self.ground  # every outline a simple polygon, now rather than at the first move
         keys = Counter(u.key for u in self.units)
         if any(n > 1 for n in keys.values()):
             raise ValueError("unit keys must be unique")

@@ -32,15 +32,20 @@ def _xy(point: XY) -> list[int | float]:
 
 
 def tell_crossings(
-    ruling: Ruling[Board], ground: geometry.Ground, unit_id: str, path: Sequence[XY]
+    ruling: Ruling[Board],
+    ground: geometry.Ground,
+    unit_id: str,
+    path: Sequence[XY],
+    cut: geometry.Cut | None = None,
 ) -> None:
     """Tell every side where the concealed unit crossed open ground along ``path`` (the
-    part of its route it has walked now)."""
+    part of its route it has walked now; ``cut``: that path cut at the terrain's edges, if
+    the caller has it)."""
     unit = ruling.piece(unit_id)
     if len(path) < 2:
         return
     what = unit.public["class"]
-    for stretch in ground.exposed_stretches(path):
+    for stretch in (cut or ground.cut(path)).exposed():
         if stretch.length <= geometry.EPS:
             continue  # it only touched the open ground
         a = _xy(geometry.point_along(path, stretch.start))

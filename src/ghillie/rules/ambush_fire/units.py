@@ -37,11 +37,8 @@ def xy(point: Any, *, places: int | None = 2) -> list[int | float]:
 
 
 def ground(scenario: AmbushFireScenario) -> geometry.Ground:
-    areas = [
-        geometry.Area(t.name, t.kind, tuple(t.outline), t.conceals, t.impassable)
-        for t in scenario.terrain
-    ]
-    return geometry.Ground(scenario.width, scenario.depth, areas)
+    """The scenario's ground, made once (its shapes prepared, its edges in arrays)."""
+    return scenario.ground
 
 
 def told(ruling: Ruling[Board], at: Any) -> tuple[float, float]:

@@ -24,16 +24,17 @@ Conventions:
   marsh's edge or stop on it, but not enter it.
 
 Its modules, each importing only those before it: :mod:`.measures` (the tolerance, the
-constants and codes, inches, ranges, reveal circles, facing), :mod:`.paths`, :mod:`.ground`
-(the terrain), :mod:`.zones` (challenge zones and crossings) and :mod:`.moves` (retreat and
-dash).
+constants and codes, inches, ranges, reveal circles, facing), :mod:`.paths`,
+:mod:`.capsules` (where path segments first meet capsules, all at once: the standing
+orders' triggers), :mod:`.ground` (the terrain), :mod:`.zones` (challenge zones and
+crossings) and :mod:`.moves` (retreat and dash).
 """
 
 from __future__ import annotations
 
 from ghillie.measure.tabletop import XY
 
-from .ground import Area, Ground, Stretch
+from .ground import Area, Cut, Ground, Stretch, TooIntricate
 from .measures import (
     AMBUSH_FIRE_RANGE,
     BLOCKED,
@@ -81,9 +82,11 @@ __all__ = [
     "Area",
     "ChallengeZone",
     "Crossing",
+    "Cut",
     "Dash",
     "Ground",
     "Stretch",
+    "TooIntricate",
     "Verdict",
     "atgm_immediate",
     "bearing",

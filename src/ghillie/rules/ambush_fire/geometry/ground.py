@@ -3,22 +3,23 @@ on it — cover, open stretches, impassable ground, the running distance."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import pairwise
 from typing import NamedTuple
 
+import numpy as np
 import shapely
-from shapely.geometry import LineString, Point, Polygon, box
+from numpy.typing import NDArray
+from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.strtree import STRtree
 
 from ghillie.measure.tabletop import XY, area_shape
 
+from .capsules import Segments
 from .measures import EPS, OPEN
-from .paths import Path, coords, lerp, path_length, segments, shape_of
+from .paths import Path, coords, shape_of
 
 # --- terrain ------------------------------------------------------------------------------
 
@@ -82,7 +83,16 @@ class Ground:
         self.width = float(width)
         self.depth = float(depth)
         self.areas = tuple(areas)
-        self._tree = STRtree([a.shape for a in self.areas])
+        self._shapes = np.array([a.shape for a in self.areas], dtype=object)
+        self._tree = STRtree(self._shapes)
+        self._conceals = np.array([a.conceals for a in self.areas], dtype=bool)
+        self._impassable = np.array([a.impassable for a in self.areas], dtype=bool)
+        # Every area's edges, one row each: where it starts and which way it runs.
+        rings = [np.asarray(a.shape.exterior.coords, dtype=np.float64) for a in self.areas]
+        starts = [ring[:-1] for ring in rings]
+        ways = [ring[1:] - ring[:-1] for ring in rings]
+        self._edge_from = np.concatenate(starts) if rings else np.zeros((0, 2))
+        self._edge_way = np.concatenate(ways) if rings else np.zeros((0, 2))
         self._bounds = box(0, 0, self.width, self.depth)
         shapely.prepare(self._bounds)
 
@@ -130,10 +140,7 @@ class Ground:
     def first_impassable(self, path: Path) -> float | None:
         """How far along the path it first enters impassable terrain: the point on the
         area's edge where it would step in (``0`` if it starts inside); None if never."""
-        points = coords(path)
-        if len(points) == 1 or path_length(points) == 0:
-            return 0.0 if self.is_impassable(points[0]) else None
-        return next((p.start for p in self.pieces(points) if p.blocked), None)
+        return self.cut(path).first_blocked
 
     def exposed_stretches(self, path: Path) -> list[Stretch]:
         """BMF-R01: the parts of the path outside concealment, in order along it — where a
@@ -141,40 +148,168 @@ class Ground:
         stretch runs from the point where the path leaves cover to the point where it is
         back in cover (an area's edge counts as cover). A path of no length at an exposed
         point is one stretch of no length."""
-        points = coords(path)
-        if path_length(points) == 0:
-            return [] if self.is_concealing(points[0]) else [Stretch(0.0, 0.0)]
-        stretches: list[Stretch] = []
-        for piece in self.pieces(points):
-            if any(a.conceals for a in piece.areas):
-                continue
-            if stretches and abs(stretches[-1].end - piece.start) <= EPS:
-                stretches[-1] = Stretch(stretches[-1].start, piece.end)
-            else:
-                stretches.append(Stretch(piece.start, piece.end))
-        return stretches
+        return self.cut(path).exposed()
 
     def pieces(self, points: Sequence[XY]) -> list[Piece]:
-        """The path cut at every area edge it meets, each piece told by its middle."""
-        pieces: list[Piece] = []
-        for start, p, q, length in segments(points):
-            segment = LineString([p, q])
-            cuts = {0.0, length}
-            for i in self._tree.query(segment):
-                met = segment.intersection(self.areas[int(i)].edge)
-                if met.is_empty:
-                    continue
-                for x, y in shapely.get_coordinates(met):
-                    cuts.add(min(length, max(0.0, math.dist(p, (x, y)))))
-            ordered = sorted(cuts)
-            for a, b in pairwise(ordered):
-                if b - a <= 1e-9:  # two cuts at one edge, a float apart
-                    continue
-                middle = lerp(p, q, (a + b) / 2 / length)
-                areas = self.terrain_at(middle)
-                blocked = any(x.impassable and x.shape.contains(Point(middle)) for x in areas)
-                pieces.append(Piece(start + a, start + b, areas, blocked))
-        return pieces
+        """The path cut at every area edge it meets, each piece told by its middle (a path
+        of no length has none)."""
+        cut = self.cut(points)
+        areas: list[list[Area]] = [[] for _ in cut.start]
+        for piece, area in zip(*cut.met, strict=True):
+            areas[int(piece)].append(self.areas[int(area)])
+        return [
+            Piece(float(a), float(b), tuple(areas[i]), bool(cut.blocked[i]))
+            for i, (a, b) in enumerate(zip(cut.start, cut.end, strict=True))
+            if b > a
+        ]
+
+    def cut(self, path: Path, limit: int | None = None) -> Cut:
+        """The path cut at every area edge it meets: its pieces, each on one ground.
+        :class:`TooIntricate` if it meets edges more than ``limit`` times."""
+        return self.cut_all([path], limit)[0]
+
+    def cut_all(self, paths: Sequence[Path], limit: int | None = None) -> list[Cut]:
+        """Each path cut at every area edge it meets, every segment of every path met with
+        every edge at once (the work set by how many of each there are).
+        :class:`TooIntricate` if they meet edges more than ``limit`` times in all."""
+        each = [Segments.of(coords(path)) for path in paths]
+        segments = Segments.joined(each)
+        p, length = segments.p, segments.length
+        count = len(length)
+        t = [np.zeros(count), length]
+        on = [np.arange(count), np.arange(count)]
+        at = np.zeros(0, dtype=np.intp)
+        if len(self._edge_from):
+            at, along = _edge_cuts(p, segments.q - p, self._edge_from, self._edge_way)
+            t.append(along * length[at])
+            on.append(at)
+        bounds = np.cumsum([0, *(len(s) for s in each)])
+        path_of = np.repeat(np.arange(len(each)), np.diff(bounds))
+        crossings = np.bincount(path_of[at], minlength=len(each))
+        if limit is not None and crossings.sum() > limit:
+            over = int(np.searchsorted(np.cumsum(crossings), limit, side="right"))
+            raise TooIntricate(int(crossings.sum()), over)
+        owners, cuts = np.concatenate(on), np.concatenate(t)
+        order = np.lexsort((cuts, owners))
+        owners, cuts = owners[order], cuts[order]
+        same = owners[1:] == owners[:-1]
+        first, last, owner = cuts[:-1][same], cuts[1:][same], owners[:-1][same]
+        # Two cuts at one edge, a float apart, are one; a path of no length is one piece.
+        kept = (last - first > 1e-9) | (length[owner] == 0)
+        first, last, owner = first[kept], last[kept], owner[kept]
+        middle = p[owner] + segments.u[owner] * ((first + last) / 2)[:, None]
+        piece, area = self._tree.query(shapely.points(middle), predicate="intersects")
+        ordered = np.argsort(piece, kind="stable")
+        piece, area = piece[ordered], area[ordered]
+        concealed = np.zeros(len(first), dtype=bool)
+        concealed[piece[self._conceals[area]]] = True
+        walled = self._impassable[area]
+        inside = shapely.contains_xy(
+            self._shapes[area[walled]], middle[piece[walled], 0], middle[piece[walled], 1]
+        )
+        blocked = np.zeros(len(first), dtype=bool)
+        blocked[piece[walled][inside]] = True
+        start, end = segments.along[owner] + first, segments.along[owner] + last
+        out: list[Cut] = []
+        pieces = np.searchsorted(owner, bounds)
+        for i, path in enumerate(each):
+            lo, hi = pieces[i], pieces[i + 1]
+            mine = (piece >= lo) & (piece < hi)
+            out.append(
+                Cut(
+                    path,
+                    start[lo:hi],
+                    end[lo:hi],
+                    owner[lo:hi] - bounds[i],
+                    concealed[lo:hi],
+                    blocked[lo:hi],
+                    (piece[mine] - lo, area[mine]),
+                    int(crossings[i]),
+                )
+            )
+        return out
+
+
+class TooIntricate(ValueError):
+    """A path meets the edges of the terrain's areas more times than the caller allows."""
+
+    def __init__(self, crossings: int, path: int = 0) -> None:
+        super().__init__(f"the paths meet terrain edges {crossings} times")
+        self.crossings = crossings
+        self.path = path  # the first path (by position) past the limit
+
+
+class Cut(NamedTuple):
+    """A path cut at every area edge it meets (:meth:`Ground.cut`), its pieces in order:
+    where each starts and ends (metres along the path), the segment it lies on, whether it
+    is in concealing ground (an edge is cover) and inside impassable ground; ``met`` pairs
+    each piece with each area it lies in (or along the edge of); ``crossings``, how many
+    times it meets an edge."""
+
+    segments: Segments
+    start: NDArray[np.float64]
+    end: NDArray[np.float64]
+    segment: NDArray[np.intp]
+    concealed: NDArray[np.bool_]
+    blocked: NDArray[np.bool_]
+    met: tuple[NDArray[np.intp], NDArray[np.intp]]
+    crossings: int
+
+    @property
+    def first_blocked(self) -> float | None:
+        """How far along it first enters impassable ground, or None."""
+        blocked = np.flatnonzero(self.blocked)
+        return float(self.start[blocked[0]]) if len(blocked) else None
+
+    def exposed(self) -> list[Stretch]:
+        """The stretches out of concealment, in order, those that touch merged."""
+        stretches: list[Stretch] = []
+        for start, end, hidden in zip(self.start, self.end, self.concealed, strict=True):
+            if hidden:
+                continue
+            if stretches and abs(stretches[-1].end - start) <= EPS:
+                stretches[-1] = Stretch(stretches[-1].start, float(end))
+            else:
+                stretches.append(Stretch(float(start), float(end)))
+        return stretches
+
+
+def _edge_cuts(
+    p: NDArray[np.float64],
+    d: NDArray[np.float64],
+    edge_from: NDArray[np.float64],
+    edge_way: NDArray[np.float64],
+) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
+    """Where the segments ``p + s d`` (``0 <= s <= 1``) meet the edges: the segment of each
+    meeting and its ``s``. Every segment is met with every edge (work set by their
+    numbers); a meeting within a hair counts, as one more cut only splits a piece in two
+    pieces of the same ground, and running along an edge cuts at the edge's ends."""
+    tolerance = 1e-9
+    dx, dy = d[:, 0, None], d[:, 1, None]
+    ex, ey = edge_way[None, :, 0], edge_way[None, :, 1]
+    wx, wy = edge_from[None, :, 0] - p[:, 0, None], edge_from[None, :, 1] - p[:, 1, None]
+    den = dx * ey - dy * ex
+    along_path, along_edge = wx * ey - wy * ex, wx * dy - wy * dx
+    parallel = np.abs(den) <= 1e-12 * np.hypot(dx, dy) * np.hypot(ex, ey)
+    safe = np.where(parallel, 1.0, den)
+    s, e = along_path / safe, along_edge / safe
+    crossing = ~parallel & (s >= -tolerance) & (s <= 1 + tolerance)
+    crossing &= (e >= -tolerance) & (e <= 1 + tolerance)
+    # Running along an edge: cut where the edge's ends lie on the segment.
+    squared = dx * dx + dy * dy
+    moving = squared > 0  # a path of no length is one segment of none: it meets nothing
+    inline = parallel & moving & (np.abs(along_edge) <= tolerance * np.maximum(np.sqrt(squared), 1))
+    crossing &= moving
+    squared = np.where(moving, squared, 1.0)
+    near = (wx * dx + wy * dy) / squared
+    far = near + (ex * dx + ey * dy) / squared
+    rows = np.broadcast_to(np.arange(len(p))[:, None], den.shape)
+    found = [(rows[crossing], s[crossing])]
+    for end in (near, far):
+        on = inline & (end >= 0) & (end <= 1)
+        found.append((rows[on], end[on]))
+    at = np.concatenate([f[0] for f in found])
+    return at, np.clip(np.concatenate([f[1] for f in found]), 0.0, 1.0)
 
 
 def running_on(areas: Sequence[Area], running: Mapping[str, float]) -> float:

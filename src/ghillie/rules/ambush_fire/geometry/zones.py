@@ -9,12 +9,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal, NamedTuple
 
+import numpy as np
 import shapely
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from ghillie.measure.tabletop import XY
 
+from .capsules import Capsules, Segments, meet
 from .ground import Ground
 from .measures import EPS
 from .paths import Path, coords, part_of, path_length, point_along, segments
@@ -70,8 +72,8 @@ class ChallengeZone:
 
     @cached_property
     def shape(self) -> BaseGeometry:
-        """The zone as a shapely shape (a point zone's circle drawn with 64 sides a quarter,
-        for maps; :func:`first_crossing` tests a point zone's circle exactly)."""
+        """The zone as a shapely shape, for maps (a circle drawn with 64 sides a quarter;
+        :func:`first_crossing` meets a zone's capsules exactly: ``capsules_of``)."""
         if self.kind == "point":
             return Point(self.points[0]).buffer(self.radius, quad_segs=64)
         line = LineString(self.points)
@@ -85,25 +87,6 @@ class Crossing(NamedTuple):
     point: XY
 
 
-def _circle_hit(p: XY, q: XY, length: float, centre: XY, radius: float) -> float | None:
-    """How far from ``p`` toward ``q`` the segment first comes within ``radius`` of
-    ``centre`` (edge included), or None."""
-    fx, fy = p[0] - centre[0], p[1] - centre[1]
-    limit = radius + EPS
-    if fx * fx + fy * fy <= limit * limit:
-        return 0.0
-    ux, uy = (q[0] - p[0]) / length, (q[1] - p[1]) / length
-    b = ux * fx + uy * fy
-    discriminant = b * b - (fx * fx + fy * fy - radius * radius)
-    if discriminant >= 0:
-        t = -b - math.sqrt(discriminant)
-    elif b * b - (fx * fx + fy * fy - limit * limit) >= 0:
-        t = -b  # it grazes the circle: the closest it comes, within EPS of the edge
-    else:
-        return None
-    return max(0.0, t) if 0 <= t <= length + EPS else None
-
-
 def _shape_hit(p: XY, q: XY, length: float, shape: BaseGeometry) -> float | None:
     met = LineString([p, q]).intersection(shape)
     if met.is_empty:
@@ -111,19 +94,27 @@ def _shape_hit(p: XY, q: XY, length: float, shape: BaseGeometry) -> float | None
     return min(min(length, math.dist(p, (x, y))) for x, y in shapely.get_coordinates(met))
 
 
+def capsules_of(zone: ChallengeZone) -> Capsules:
+    """The zone as capsules (``capsules``): a point's circle, a gap's line (radius 0), or a
+    street's centre line, a capsule a stretch."""
+    if zone.kind == "point":
+        return Capsules.of([(zone.points[0], zone.points[0], zone.radius)])
+    pairs = zip(zone.points, zone.points[1:], strict=False)
+    return Capsules.of([(a, b, zone.radius) for a, b in pairs])
+
+
 def _first_hit(points: Sequence[XY], zone: ChallengeZone | BaseGeometry) -> float | None:
     """How far along the path it first meets the zone, or None."""
+    if isinstance(zone, ChallengeZone):
+        lines = Segments.of(list(points))
+        first, _, met = meet(lines, capsules_of(zone)).entries(lines.length)
+        along = np.where(met, lines.along[None, :] + first, np.inf)
+        best = float(along.min())
+        return best if np.isfinite(best) else None
     if len(points) == 1 or path_length(points) == 0:
-        at = points[0]
-        if isinstance(zone, ChallengeZone) and zone.kind == "point":
-            return 0.0 if math.dist(at, zone.points[0]) <= zone.radius + EPS else None
-        shape = zone.shape if isinstance(zone, ChallengeZone) else zone
-        return 0.0 if shape.distance(Point(at)) <= EPS else None
+        return 0.0 if zone.distance(Point(points[0])) <= EPS else None
     for start, p, q, length in segments(points):
-        if isinstance(zone, ChallengeZone) and zone.kind == "point":
-            hit = _circle_hit(p, q, length, zone.points[0], zone.radius)
-        else:
-            hit = _shape_hit(p, q, length, zone.shape if isinstance(zone, ChallengeZone) else zone)
+        hit = _shape_hit(p, q, length, zone)
         if hit is not None:
             return start + hit
     return None
