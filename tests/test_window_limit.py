@@ -56,6 +56,7 @@ def test_every_side_and_the_referee_see_the_same_limit_and_when_it_ends() -> Non
         "waiting_for": "red",
         "limit": 30,
         "ends": "2026-12-01T20:00:30.000+00:00",
+        "opened": 1,
     }
     assert game.view("red")["status"][0] == "Red are deciding whether to fire."
     # The event records the host's time it was ruled at, and the window's effect its limit.
@@ -178,3 +179,50 @@ def test_an_update_says_the_reaction_has_gone_once_the_window_closes() -> None:
     assert "reaction" not in held
     event = game.command("blue", {"type": "end_game"})
     assert "reaction" not in project_update(game.state, [event], "red", held)[0]
+
+
+# --- time held to account (issue 24, finding 2) ------------------------------------------------
+
+
+@pytest.mark.usefixtures("registered")
+def test_an_answer_records_when_the_host_had_it_and_one_after_the_end_is_refused() -> None:
+    game = _stepped(limit=10)
+    late = "2026-12-01T20:00:10.001+00:00"
+    refusal = _unchanged(game, lambda: game.command("red", {"type": "shoot"}, now=late))
+    assert refusal.code == "time_up"
+    in_time = "2026-12-01T20:00:09.500+00:00"
+    answer = game.command("red", {"type": "shoot", "fire": True}, now=in_time)
+    # The answer's event says when the host had it: the audit holds the host to it.
+    assert answer.at == in_time
+    assert audit(_ended(game)).ok
+
+
+@pytest.mark.usefixtures("registered")
+def test_an_answer_recorded_after_the_end_or_with_no_time_fails_the_audit() -> None:
+    # A host that took an answer after the end and said so, or wrote no time to hide it.
+    from tests.fairness.dishonest import resign
+
+    game = _stepped(limit=10)
+    game.command("red", {"type": "shoot"}, now="2026-12-01T20:00:09.000+00:00")
+    record = _ended(game)
+    key = game.ledger.secrets.key.hex()
+    for at, words in (
+        ("2026-12-01T20:00:10.500+00:00", "do not accept it again"),
+        (None, "does not say when it came"),
+    ):
+        spoiled = json.loads(json.dumps(record))
+        event = spoiled["events"][2]
+        if at is None:
+            del event["at"]
+        else:
+            event["at"] = at
+        report = audit(resign(spoiled, key))
+        assert not report.ok, at
+        assert words in str(report.findings[0]), report.findings
+
+
+def _ended(game: Game) -> dict[str, Any]:
+    for side in ("blue", "red"):
+        if game.state.phase.name != "OVER":
+            game.command(side, {"type": "end_game"}, now="2026-12-01T21:00:00.000+00:00")
+    return game.record()

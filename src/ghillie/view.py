@@ -97,7 +97,13 @@ def _build(
         if state.window.limit is not None:
             # The same for every reader, so that a page can count down: the host's time
             # (ghillie.clock) when the host answers with the default for a side still awaited.
-            out["reaction"] |= {"limit": state.window.limit, "ends": state.window.ends}
+            # `opened` names the window (the event that opened it): a page keeps when each
+            # window reached it, and raises the alarm if it came with much less time left.
+            out["reaction"] |= {
+                "limit": state.window.limit,
+                "ends": state.window.ends,
+                "opened": state.window.opened,
+            }
 
     drawn = ruleset.map_view(state, observer)
     if drawn is not None:

@@ -185,35 +185,49 @@ def test_a_side_that_answers_in_time_is_not_timed_out() -> None:
 
 def test_in_a_game_whose_pages_hold_their_chains_the_time_out_waits_for_their_dice() -> None:
     """A time-out is an event like any other: its roll asks every page for its element, and
-    the pages' status shows it is asked for with no side (the host's)."""
+    the pages' status shows it is asked for with no side (the host's). It never waits for the
+    side whose time ran out (its page may be the one that is away): the roll goes on once the
+    others are in, drawn without that side's element, and the event says so."""
 
     async def play() -> None:
         store = MemoryStore()
         hub = Hub(store)
         chains = {side: Chain.fresh(16)[1] for side in ("blue", "red")}
 
-        async def give_all(game_id: str, k: int) -> None:
-            for side, chain in chains.items():
-                await hub.contribute(game_id, side, k, chain.element(k).hex())
+        async def give(game_id: str, k: int, sides: tuple[str, ...] = ("blue", "red")) -> None:
+            for side in sides:
+                await hub.contribute(game_id, side, k, chains[side].element(k).hex())
 
         try:
             game_id = (await hub.create(_timed(), clients=True)).game_id
             for side, chain in chains.items():
                 await hub.anchor(game_id, side, chain.anchor.hex())
-            await give_all(game_id, 0)
+            await give(game_id, 0)
             step = asyncio.create_task(hub.command(game_id, "blue", "s1", {"type": "step"}))
             await _until(lambda: (store.pending_roll(game_id) or Nothing).k == 1, 2)
-            await give_all(game_id, 1)
+            await give(game_id, 1)
             await step
-            # The time runs out: the host asks for roll 2, for its time-out, and waits.
+            # The time runs out: the host asks for roll 2, for its time-out, and waits for
+            # blue's page alone: red's time ran out.
             await _until(lambda: (store.pending_roll(game_id) or Nothing).k == 2, 2)
             fairness = (await hub.view(game_id, "red"))["fairness"]
             assert fairness["request"]["side"] is None
-            assert fairness["waiting"] == ["blue", "red"]
+            assert fairness["waiting"] == ["blue"]
+            assert fairness["without"] == ["red"]
             assert _commands(store, game_id)[-1] == {"type": "step"}
-            await give_all(game_id, 2)
+            await give(game_id, 2, ("blue",))
             await _until(lambda: len(store.events(game_id)) == 3, 2)
+            timed_out = store.events(game_id)[-1]
             assert _commands(store, game_id)[-1] == {"type": "time_out", "window": 1}
+            assert timed_out.fair is not None
+            assert timed_out.fair["missing"] == ["red"]
+            assert set(timed_out.fair["contributions"]) == {"blue"}
+            # Red's page goes on with its next element: it links across the roll it missed.
+            step = asyncio.create_task(hub.command(game_id, "blue", "s2", {"type": "step"}))
+            await _until(lambda: (store.pending_roll(game_id) or Nothing).k == 3, 2)
+            await give(game_id, 3)
+            await step
+            assert len(store.events(game_id)) == 4
         finally:
             hub.close()
 

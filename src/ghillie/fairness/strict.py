@@ -234,6 +234,20 @@ class KeptOrder(_Strict):
     sent: int
 
 
+class KeptWindow(_Strict):
+    """A timed reaction window as it reached a page: the event that opened it, its limit in
+    seconds, how long the host said was left (milliseconds, its end against its time then),
+    when it came by the page's clock (milliseconds), whether it came on a connection the page
+    already had (``live``: not in the whole view of a new one) and whether it asked this side."""
+
+    seq: int
+    limit: int
+    left: int
+    received: int
+    live: bool
+    asked: bool
+
+
 class Receipts(_Strict):
     """What a side's page keeps since protocol 4: the host's key, every head (with every
     side's digest of what it was shown) and request it was shown, the orders it signed, and
@@ -246,6 +260,7 @@ class Receipts(_Strict):
     chain_from: int | None = None
     seat: Hex32 | None = None  # the public seat key its orders were signed with
     orders: list[KeptOrder] = []
+    windows: list[KeptWindow] = []
 
 
 def forms(version: int) -> tuple[type[BaseModel], type[BaseModel]]:

@@ -38,7 +38,7 @@ from ghillie.errors import (
 from ghillie.events import Event
 from ghillie.fairness import referee
 from ghillie.fairness.capacity import fixed_secrets, roster_size
-from ghillie.fairness.hashlog import order_digest, order_message, verify
+from ghillie.fairness.hashlog import SIGNATURE, order_digest, order_message, verify
 from ghillie.fairness.ledger import Ledger, Order, RandomBytes, Secrets
 from ghillie.ids import IdSource
 from ghillie.server import calls, rolls
@@ -274,7 +274,7 @@ class Commands:
                 "is not signed.",
             )
         k, sig = signed
-        if k != ledger.next_k:
+        if type(k) is not int or k != ledger.next_k:
             raise Refusal(
                 STALE_ORDER,
                 f"The game moved on (to roll {ledger.next_k}) while this order was on its "
@@ -284,8 +284,10 @@ class Commands:
             message = order_message(ledger.game_id, k, side, command_id, raw)
         except (TypeError, ValueError, OverflowError, UnicodeEncodeError):
             raise Refusal(MALFORMED_COMMAND, "That command is not well-formed.") from None
-        # Checked off the loop: OpenSSL lets go of the GIL while it verifies.
-        if not isinstance(sig, str) or not await asyncio.to_thread(verify, key, message, sig):
+        # Checked off the loop: OpenSSL lets go of the GIL while it verifies. One spelling only
+        # (lowercase hex): the record keeps the order as it was signed.
+        spelled = isinstance(sig, str) and SIGNATURE.fullmatch(sig) is not None
+        if not spelled or not await asyncio.to_thread(verify, key, message, sig):
             raise Refusal(
                 BAD_ORDER_SIGNATURE,
                 "This order is not signed by the device that holds this side's seat.",

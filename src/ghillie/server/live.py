@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ghillie import clock
 from ghillie.events import Event
 from ghillie.fairness.hashlog import HostKey
 from ghillie.fairness.ledger import Ledger
@@ -106,6 +107,11 @@ def status(game: LiveGame) -> dict[str, Any]:
         "request": None,
         "waiting": [],
     }
+    window = game.state.window
+    if window is not None and window.ends is not None:
+        # The host's time now, while a timed window is open: a page counts down from how
+        # long the host says is left (its own clock may be set otherwise), and keeps both.
+        out["now"] = clock.now()
     if game.ledger is None:
         out["joining"] = [side for side in game.state.sides if side not in game.anchors]
         out["keys"] = {side: game.keys.get(side) for side in game.state.sides}

@@ -48,6 +48,7 @@ from ghillie.errors import ScenarioError
 from ghillie.events import Event, event_from_json
 from ghillie.fairness import strict
 from ghillie.fairness.audit import receipts as receipts_
+from ghillie.fairness.audit import time
 from ghillie.fairness.audit.replay import Replay, parties
 from ghillie.fairness.audit.report import Finding, Report, Stop, cannot_read, fail
 from ghillie.fairness.capacity import roster_size
@@ -206,8 +207,10 @@ def _audit(
 
     # 2. receipts
     chain = receipts_.Chain(game_id, public_key, events, hashes, shown, receipts_form, sides)
-    for _, kept in receipts:
+    for side, kept in receipts:
         receipts_.check(report, chain, kept)
+        if version >= 4:
+            time.check(report, side or "a side", kept, events)
 
     # 3. randomness: who rolls, the seeds behind every chain and the key behind the signatures
     anchors = parties(report, setup, sides, secrets)

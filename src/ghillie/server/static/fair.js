@@ -226,9 +226,13 @@ export function back(element) {
   return sha256(CHAIN_TAG, element);
 }
 
-/** Is `element` the next one after `previous`? */
-export function links(previous, element) {
-  return equal(back(element), previous);
+/** Is `element` the next one after `previous` (`steps` later: the elements between were
+ * never given, their rolls drawn without them)? */
+export function links(previous, element, steps = 1) {
+  if (!Number.isSafeInteger(steps) || steps < 1 || steps > LENGTH) return false;
+  let e = element;
+  for (let i = 0; i < steps; i++) e = back(e);
+  return equal(e, previous);
 }
 
 /** All of one party's elements from its secret seed: `anchor` is x_0, which is published;

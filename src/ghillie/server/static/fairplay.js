@@ -93,6 +93,9 @@ function requestReceipt(request) {
 const PROTOCOL = 4;
 // Orders kept beside the receipts: enough for a long game, not for ever.
 const ORDERS_KEPT = 500;
+// What the network and the host's own work may take of a timed window before a page calls it
+// cut short (its alarm), or an answer refused as late one sent in time.
+const ALLOWANCE_MS = 3000;
 
 export class FairPlay {
   /**
@@ -111,6 +114,7 @@ export class FairPlay {
     this.chain = null; // made once per page load: 4096 hashes
     this.chainFrom = 0; // the roll the chain's first element is for (a new chain: later)
     this.newChains = new Map(); // seq → {side: anchor}: a side's new chain starts there
+    this.missing = new Map(); // seq → [side]: the roll was drawn without those sides' shares
     this.chainState = "none"; // "page" | "host" | "elsewhere" | "unlisted" | "none"
     this.setup = null; // event 0's public set-up: the host's key, every party's anchor
     this.names = new Map(); // piece id → name, kept after the piece leaves the view
@@ -169,6 +173,7 @@ export class FairPlay {
     if (side) {
       this.join(fairness);
       this.answer(fairness);
+      this.keepWindow(view, whole);
     }
     this.trackWait(fairness);
   }
@@ -293,6 +298,7 @@ export class FairPlay {
       const shares = proof.contributions && typeof proof.contributions === "object" ? proof.contributions : {};
       this.shares.set(seq, shares);
       if (proof.chains && typeof proof.chains === "object") this.newChains.set(seq, proof.chains);
+      if (Array.isArray(proof.missing)) this.missing.set(seq, proof.missing.filter((x) => typeof x === "string"));
       const keys = proof.keys && typeof proof.keys === "object" ? proof.keys : {};
       if (this.me && keys[this.me] !== undefined && keys[this.me] !== this.seatKey(this.me)) {
         // Only this device's own new key may sign its side's orders from here on.
@@ -345,8 +351,10 @@ export class FairPlay {
   checkShares(seq, view) {
     const shares = this.shares.get(seq);
     const sides = new Set((view.sides || []).map((s) => s && s.id));
+    const missing = this.missing.get(seq) || [];
     if (this.me && this.chainState === "page" && seq >= this.chainFrom && seq - this.chainFrom < this.chain.length) {
-      if (shares[this.me] !== fair.hex(this.element(seq))) {
+      // A roll drawn without this page's share (it did not give it in time) holds none.
+      if (missing.includes(this.me) ? this.me in shares : shares[this.me] !== fair.hex(this.element(seq))) {
         this.alarm(`mine-${seq}`, t("The host's record of event {seq} does not roll the dice with this page's share — {audit}.", { seq, audit: audit() }));
       }
     }
@@ -356,17 +364,16 @@ export class FairPlay {
     if (this.me && this.chainState === "page" && seq === this.chainFrom && seq > 0 && mine !== fair.hex(this.chain.anchor)) {
       this.alarm(`new-chain-${seq}`, t("The host's record of event {seq} does not start this page's new dice chain there — {audit}.", { seq, audit: audit() }));
     }
-    const previous = seq === 0 ? this.anchors() : this.shares.get(seq - 1);
-    const before = previous ? { ...previous, ...restarted } : null;
     for (const [side, element] of Object.entries(shares)) {
       if (!sides.has(side)) {
         this.alarm(`share-side-${seq}`, t("The host's record of event {seq} has a share of the dice from a side this game does not have — {audit}.", { seq, audit: audit() }));
         continue;
       }
-      if (!before || typeof before[side] !== "string") continue; // a log that starts later
+      const last = this.lastShare(side, seq);
+      if (!last) continue; // a log that starts later
       let ok = false;
       try {
-        ok = fair.links(fair.unhex(before[side]), fair.unhex(element));
+        ok = fair.links(fair.unhex(last.element), fair.unhex(element), seq - last.at);
       } catch {
         ok = false;
       }
@@ -374,6 +381,23 @@ export class FairPlay {
         this.alarm(`share-${seq}-${side}`, t("Event {seq}: {side}'s share of the dice does not follow from its chain — {audit}.", { seq, side: sideName(view, side), audit: audit() }));
       }
     }
+  }
+
+  /** The last element `side` gave before roll `seq`, and the roll it was for (-1: its
+   * anchor): a roll drawn without it leaves a gap its next element hashes across, and a new
+   * chain starts from its anchor. Null where the log this page holds starts later. */
+  lastShare(side, seq) {
+    for (let s = seq; s >= 0; s--) {
+      if (s < seq) {
+        const shares = this.shares.get(s);
+        if (!shares) return null;
+        if (typeof shares[side] === "string") return { element: shares[side], at: s };
+      }
+      const restarted = this.newChains.get(s) || {};
+      if (typeof restarted[side] === "string") return { element: restarted[side], at: s - 1 };
+    }
+    const anchors = this.anchors();
+    return anchors && typeof anchors[side] === "string" ? { element: anchors[side], at: -1 } : null;
   }
 
   anchors() {
@@ -530,6 +554,17 @@ export class FairPlay {
           : t("The seat of {side} was taken over by another device: from roll {from} on, its dice come from a new chain made there. No earlier roll changes.", { side: this.partyName(view, side), from }),
       );
     }
+    for (const [seq, sides] of this.missing) {
+      for (const side of sides) {
+        const others = (view.sides || []).filter((s) => s && s.id !== side).map((s) => this.partyName(view, s.id));
+        const knew = [t("the host"), ...others].join(t(" and "));
+        notes.push(
+          side === this.me
+            ? t("Roll {seq} was drawn without this page's share (it did not give it in time): {knew} could have known that roll in advance.", { seq, knew })
+            : t("Roll {seq} was drawn without the share of {side}'s page (it did not give it in time): {knew} could have known that roll in advance.", { seq, side: this.partyName(view, side), knew }),
+        );
+      }
+    }
     for (const [seq, chains] of this.newChains) {
       for (const side of Object.keys(chains)) {
         notes.push(
@@ -575,6 +610,47 @@ export class FairPlay {
     const made = fair.newSeatKey();
     this.storage.set(signingKey(this.game, side), made.secret);
     return made.public;
+  }
+
+  /** A timed reaction window, the first time this page sees it: kept beside the receipts
+   * with how long the host said was left (its `now` against the window's end) and when it
+   * came, by this page's clock. One that reaches this page, on a connection it already had,
+   * asking its side with much less than its limit left raises the alarm: the host may have
+   * dated the event that opened it back, or held it back. */
+  keepWindow(view, whole) {
+    const reaction = view.reaction;
+    const now = (view.fairness || {}).now;
+    if (!reaction || !isCount(reaction.opened) || typeof reaction.ends !== "string" || typeof now !== "string") return;
+    const receipts = this.receipts();
+    if (receipts.windows.some((w) => w.seq === reaction.opened)) return;
+    const left = Date.parse(reaction.ends) - Date.parse(now);
+    const limit = reaction.limit;
+    if (!Number.isFinite(left) || !isCount(limit)) return;
+    const asked = reaction.waiting_for === this.me;
+    const kept = { seq: reaction.opened, limit, left: Math.round(left), received: Date.now(), live: !whole, asked };
+    this.saveReceipts({ ...receipts, windows: [...receipts.windows, kept].slice(-ORDERS_KEPT) });
+    if (!whole && asked && left < limit * 1000 - ALLOWANCE_MS) {
+      const seconds = Math.max(0, Math.round(left / 1000));
+      this.alarm(`window-${reaction.opened}`, t("The host gave this page only {seconds} s of the {limit} s it has to answer (the window event {seq} opened) — {audit}.", { seconds, limit, seq: reaction.opened, audit: audit() }));
+    }
+  }
+
+  /** The host refused an order of this page as too late for its window: if the page sent it
+   * with time left by its own count (from when the window reached it), that is evidence the
+   * host held it back or cut the window short, kept as the alarm and the receipts hold it. */
+  refused(commandId, problem) {
+    if (!this.me || !problem || !["time_up", "window_closed"].includes(problem.code)) return;
+    const receipts = this.receipts();
+    const order = receipts.orders.find((o) => o.id === commandId);
+    if (!order) return;
+    const window = receipts.windows.filter((w) => w.seq < order.k).reduce((a, w) => (!a || w.seq > a.seq ? w : a), null);
+    if (!window) return;
+    const left = window.received + window.left - order.sent;
+    if (left > ALLOWANCE_MS) {
+      const seconds = Math.round(left / 1000);
+      this.alarm(`late-${window.seq}`, t("The host refused your answer as too late, though this page sent it with {seconds} s of the window left — {audit}.", { seconds, audit: audit() }));
+      this.hooks.changed();
+    }
   }
 
   /** The next roll, as this page knows the game: one after the last head it kept. */
@@ -755,6 +831,7 @@ export class FairPlay {
     this.kept = ok ? kept : { heads: [], requests: [] };
     if (typeof this.kept.key !== "string" && typeof this.key === "string") this.kept.key = this.key;
     if (!Array.isArray(this.kept.orders)) this.kept.orders = [];
+    if (!Array.isArray(this.kept.windows)) this.kept.windows = [];
     return this.kept;
   }
 

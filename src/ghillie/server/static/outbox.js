@@ -123,6 +123,7 @@ export class Outbox {
       this.hooks.changed();
       return;
     }
+    if (problem && this.hooks.refused) this.hooks.refused(entry.id, problem);
     this.set(null);
     this.outcome = problem ? { command: entry.command, problem } : { command: entry.command, answer: message.answer || {} };
     this.hooks.changed();

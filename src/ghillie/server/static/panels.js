@@ -29,19 +29,27 @@ export function status(view) {
 }
 
 /** While a reaction window with a time limit waits, the time left to answer: counted down
- * from the end the view gives, the same for every side, the referee and the table screen.
- * The page's clock may differ from the host's a little, so the count never shows more than
- * the limit; the host rules on its own time. */
+ * from what the host says is left (the window's end against the host's time now, which the
+ * view gives while a timed window is open), by this page's clock from when it said so. The
+ * page's own clock may be set otherwise than the host's; the count never shows more than the
+ * limit; the host rules on its own time. */
+const said = { now: null, at: 0 }; // the host's time last given, and when it came here
+
 function countdown(view) {
   const reaction = view.reaction;
   if (view.phase === "over" || !reaction || typeof reaction.ends !== "string") return null;
-  const node = h("p", { class: "countdown", dataset: { ends: reaction.ends, limit: String(reaction.limit) } });
+  const now = (view.fairness || {}).now;
+  if (typeof now === "string" && now !== said.now) Object.assign(said, { now, at: Date.now() });
+  // The end, on this page's clock: where the host's time and this page's stood together.
+  const offset = typeof now === "string" && said.now === now ? Date.parse(now) - said.at : 0;
+  const ends = Date.parse(reaction.ends) - (Number.isFinite(offset) ? offset : 0);
+  const node = h("p", { class: "countdown", dataset: { ends: String(ends), limit: String(reaction.limit) } });
   tick(node);
   return node;
 }
 
 function tick(node) {
-  const left = Math.ceil((Date.parse(node.dataset.ends) - Date.now()) / 1000);
+  const left = Math.ceil((Number(node.dataset.ends) - Date.now()) / 1000);
   const seconds = Math.max(0, Math.min(Number(node.dataset.limit) || 0, left));
   node.textContent = seconds > 0
     ? t("{seconds} s left to answer.", { seconds })

@@ -226,6 +226,7 @@ function main() {
     changed: () => orders && orders.showOutbox(),
     sign: (id, command) => (seat.playing ? fairplay.sign(id, command) : null),
     next: () => fairplay.nextRoll(),
+    refused: (id, problem) => fairplay.refused(id, problem),
   });
   // The page's api helper, for the odd script or test that drives a side without forms.
   window.ghillie = { game, token, api, live, outbox, fairplay, seat, get view() { return current; } };
