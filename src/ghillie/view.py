@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ghillie import engine, forms, registry
 from ghillie.events import Event, Know, Place, Remove, Update, event_to_json, piece_to_json
 from ghillie.scenario import Scenario
-from ghillie.state import REFEREE, SPECTATOR, GameState, Level, Piece
+from ghillie.state import REFEREE, SPECTATOR, GameState, Level, Phase, Piece
 from ghillie.words import Say, Speaker, say, speaker
 from ghillie.words.speak import rules_of
 
@@ -122,7 +122,8 @@ def _build(
                 }
                 for side, known in state.knowledge.items()
             }
-        out["log"] = [_referee_entry(e, words, scenario) for e in events]
+        over = state.phase is Phase.OVER
+        out["log"] = [_referee_entry(e, words, scenario, over) for e in events]
         return out
     if observer == SPECTATOR:
         if pieces:
@@ -182,8 +183,23 @@ def _entry(event: Event, observer: str, words: Speaker, scenario: Scenario) -> d
     return entry
 
 
-def _referee_entry(event: Event, words: Speaker, scenario: Scenario) -> dict[str, Any]:
+def _referee_entry(
+    event: Event, words: Speaker, scenario: Scenario, over: bool
+) -> dict[str, Any]:
     entry = event_to_json(event)
+    fair = entry.get("fair")
+    if not over and isinstance(fair, dict):
+        # The referee's page is the host's, often on a screen at the table: while the game is
+        # on it shows no element of the host's chain, no salt and no signed order (from which
+        # a reader could work out a roll in advance, or test a guess at a side's lines). The
+        # record publishes them all once the game is over.
+        fair = {k: v for k, v in fair.items() if k != "private"}
+        if isinstance(fair.get("shown"), dict):
+            fair["shown"] = {
+                side: {"digest": s["digest"]} if isinstance(s, dict) else s
+                for side, s in fair["shown"].items()
+            }
+        entry["fair"] = fair
     entry["said"] = {
         side: [spoken(line, words, scenario) for line in lines]
         for side, lines in event.told.items()

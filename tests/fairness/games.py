@@ -34,6 +34,20 @@ def play_random(scenario: str, seed: int, steps: int = 80) -> Game:
     return game
 
 
+def drive_some(game: Playable, seed: int, steps: int) -> None:
+    """``steps`` random sensible commands, the game left going."""
+    ruleset = registry.get(game.state.ruleset)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        side = rng.choice(game.state.sides)
+        candidates = [
+            c for c in ruleset.candidates(game.state, side) if c.get("type") != "end_game"
+        ]
+        if candidates:
+            with contextlib.suppress(Refusal):
+                game.command(side, rng.choice(candidates))
+
+
 def _drive(game: Playable, seed: int, steps: int) -> None:
     ruleset = registry.get(game.state.ruleset)
     rng = random.Random(seed)

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from ghillie import examples
+from ghillie import Game, examples
 from ghillie.fairness.chains import Chain
 from ghillie.fairness.ledger import HOST
 from ghillie.state import SPECTATOR
 
-from .games import play_random
+from .games import drive_some, play_random
 
 HEX64 = re.compile(r"[0-9a-f]{64}")
 
@@ -55,3 +55,32 @@ def test_no_side_is_shown_a_seed_a_host_element_a_key_or_an_unopened_salt(scenar
         shown = set(HEX64.findall(json.dumps(game.view(observer))))
         assert shown, "the view holds no digest at all: the check would be empty"
         assert not shown & forbidden, observer
+
+
+@pytest.mark.parametrize("scenario", ["suspicious-places", "camouflage"])
+def test_the_referees_page_shows_no_host_element_or_salt_while_the_game_is_on(
+    scenario: str,
+) -> None:
+    # Issue 24: the referee's page (the host's, often on a screen at the table) showed the
+    # host's roll data during play, from which a reader could know a roll in advance.
+    from ghillie.state import REFEREE
+
+    game = Game.create(examples.load(scenario), seed=12)
+    drive_some(game, 12, 40)
+    assert game.state.phase.name != "OVER"
+    kept = game.store.header(game.id)["fair"]
+    record = {
+        "secrets": {k: kept[k] for k in ("host_seed", "dummy", "held")},
+        "events": [json.loads(json.dumps(e, default=str)) for e in _events_json(game)],
+    }
+    forbidden = _forbidden(record, kept["key"])
+    forbidden |= {s["salt"] for e in record["events"] for s in e["fair"]["shown"].values()}
+    shown = set(HEX64.findall(json.dumps(game.view(REFEREE))))
+    assert shown
+    assert not shown & forbidden
+
+
+def _events_json(game: Any) -> list[dict[str, Any]]:
+    from ghillie.events import event_to_json
+
+    return [event_to_json(e) for e in game.events()]
