@@ -18,7 +18,7 @@ from ghillie.dice.source import DiceSource
 from ghillie.events import Event
 from ghillie.fairness import referee
 from ghillie.fairness.capacity import check_capacity, fixed_secrets, roster_size
-from ghillie.fairness.ledger import Ledger, Secrets, seeded_bytes
+from ghillie.fairness.ledger import VERSION, Ledger, Secrets, protocol_of, seeded_bytes
 from ghillie.ids import IdSource, RandomIds, SeededIds
 from ghillie.scenario import Scenario, parse_scenario, read_scenario_file
 from ghillie.state import GameState
@@ -157,7 +157,13 @@ class Game:
 def restore(
     game_id: str, scenario: Scenario, header: Mapping[str, Any], events: list[Event]
 ) -> tuple[GameState[Any], Ledger]:
-    """The state and the host's ledger after a stored log."""
+    """The state and the host's ledger after a stored log. A log of another fairness
+    protocol than this one's cannot go on (its record is still checked by the audit)."""
+    if events and protocol_of(events[0]) != VERSION:
+        raise ValueError(
+            f"game {game_id} was started under fairness protocol {protocol_of(events[0])}, "
+            f"which this ghillie (protocol {VERSION}) cannot go on with: audit its record"
+        )
     ruleset = registry.get(scenario.ruleset)
     ledger = Ledger.from_header(
         game_id,

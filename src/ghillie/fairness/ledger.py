@@ -572,6 +572,11 @@ class Ledger:
         fair["sig"] = self.key.sign(message)
 
 
+def protocol_of(first: Event) -> Any:
+    """The fairness protocol a game was set up under, as its first event says."""
+    return ((first.fair or {}).get("setup") or {}).get("version")
+
+
 def head_receipt(seq: int, fair: Mapping[str, Any], sides: tuple[str, ...]) -> dict[str, Any]:
     """The receipt a side's page keeps of a sealed event (fairplay.js does the same from its
     view): the head, its signature and every side's digest of what it was shown, in the

@@ -31,6 +31,7 @@ from ghillie.errors import (
     MALFORMED_COMMAND,
     NO_ROLL_PENDING,
     NOT_STARTED,
+    OLD_PROTOCOL,
     STALE_ORDER,
     UNKNOWN_SIDE,
     Refusal,
@@ -59,6 +60,19 @@ log = logging.getLogger("ghillie.hub")
 _HEX32 = re.compile("[0-9a-f]{64}")
 # A signed command: the roll its side's seat key signed it for, and the signature.
 Signed = tuple[Any, Any]
+
+
+def refuse_archived(game: LiveGame) -> None:
+    """A game set up under an earlier fairness protocol goes no further here: every order,
+    anchor and element is refused, with what its players can still do."""
+    if game.archived is not None:
+        raise Refusal(
+            OLD_PROTOCOL,
+            f"This game was started under an earlier version of ghillie's fairness rules "
+            f"(protocol {game.archived}), which this version cannot go on with. Each page can "
+            "still download its record, to check with ghillie audit (add --unfinished if the "
+            "game had not ended).",
+        )
 
 
 class Commands:
@@ -107,6 +121,7 @@ class Commands:
             # The referee and the spectator give no orders: refused alike whatever the game's
             # state (a roll waiting or not), before anything is tried or asked for.
             raise Refusal(UNKNOWN_SIDE, "There is no such side in this game.")
+        refuse_archived(game)
         return await self._give(game, observer, command_id, raw, origin, lang, signed)
 
     async def time_out(self, game_id: str, window: int) -> None:
@@ -318,6 +333,7 @@ class Commands:
         async with game.lock:
             if observer not in game.state.sides:
                 raise Refusal(UNKNOWN_SIDE, "Only a side has a roll chain.")
+            refuse_archived(game)
             if not isinstance(anchor, str) or not _HEX32.fullmatch(anchor):
                 raise Refusal(BAD_CONTRIBUTION, "An anchor is 32 bytes in lowercase hex.")
             public = signing_key(key)
@@ -359,6 +375,7 @@ class Commands:
         async with game.lock:
             if observer not in game.state.sides:
                 raise Refusal(UNKNOWN_SIDE, "Only a side has a roll chain.")
+            refuse_archived(game)
             pending = game.pending
             if game.ledger is not None and (pending is None or pending.request.k != k):
                 await self._pull(game)  # another process may have asked for (or ruled on) it

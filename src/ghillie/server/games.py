@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 
 from ghillie import engine
+from ghillie.fairness.ledger import VERSION, protocol_of
 from ghillie.game import load_scenario, restore
 from ghillie.scenario import Scenario
 from ghillie.server import rolls, seats
@@ -101,6 +102,14 @@ class Games:
         if not events:  # its sides' pages have not all given their anchors yet
             empty = engine.replay(scenario, [])
             game = LiveGame(game_id, scenario, empty, [], answers, header, None, seats=taken)
+            return game, None
+        version = protocol_of(events[0])
+        if version != VERSION:
+            # A game set up under another fairness protocol: shown as it stands, its record
+            # given out, nothing more (commands.py refuses its orders, old_protocol).
+            state = engine.replay(scenario, events)
+            game = LiveGame(game_id, scenario, state, events, answers, header, None, seats=taken)
+            game.archived = version
             return game, None
         state, ledger = restore(game_id, scenario, header, events)
         stored = self.store.pending_roll(game_id)

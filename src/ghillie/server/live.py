@@ -80,6 +80,9 @@ class LiveGame:
     # What each (observer, language) was last shown, without its log: updates are diffs.
     shown: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     seats: dict[str, Seat] = field(default_factory=dict)  # taken seats, by side
+    # The fairness protocol of a game set up under an earlier one, which this ghillie shows
+    # and gives the record of but does not go on with; None for a game of this protocol.
+    archived: Any = None
     visits: dict[str, list[str]] = field(default_factory=dict)  # others opening a taken seat
 
     def idle(self) -> bool:
@@ -107,6 +110,9 @@ def status(game: LiveGame) -> dict[str, Any]:
         "request": None,
         "waiting": [],
     }
+    if game.archived is not None:
+        out["archived"] = game.archived
+        return out
     window = game.state.window
     if window is not None and window.ends is not None:
         # The host's time now, while a timed window is open: a page counts down from how
@@ -147,7 +153,7 @@ def spoken_answer(answer: dict[str, Any], scenario: Scenario, lang: str) -> dict
 def with_status(game: LiveGame, view: dict[str, Any]) -> dict[str, Any]:
     """A view with the roll protocol's status; before the game starts, no commands."""
     view["fairness"] = status(game)
-    if game.ledger is None and "commands" in view:
+    if (game.ledger is None or game.archived is not None) and "commands" in view:
         view["commands"] = []  # nothing can be given before the game starts
         view["your_move"] = False
     return view

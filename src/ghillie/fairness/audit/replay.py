@@ -53,7 +53,8 @@ class Replay:
             secrets,
             {s: anchors[s] for s in self.sides},
             size=self.size,
-            fixed=fixed_secrets(scenario),
+            # Protocol 2 proved no write: none of its facts counts as fixed.
+            fixed=fixed_secrets(scenario) if self.version >= 3 else frozenset(),
             roster=roster_v2.Roster if legacy else roster.Roster,
         )
         self.secrets = secrets

@@ -937,7 +937,11 @@ export class FairPlay {
       rows.push(h("p", { class: "fair-waiting" }, `${this.rollWords(view)} is waiting for: ${waiting}.`));
     }
     if (this.problem) rows.push(h("p", { class: "message error fair-problem" }, this.problem));
-    if (view.phase === "over") rows.push(this.recordBox());
+    const archived = (view.fairness || {}).archived;
+    if (archived !== undefined) {
+      rows.push(h("p", { class: "message error fair-archived" }, t("This game was started under an earlier version of ghillie's fairness rules and cannot go on here. Download its record and check it with ghillie audit --unfinished.")));
+    }
+    if (view.phase === "over" || archived !== undefined) rows.push(this.recordBox());
     return h("div", {}, rows);
   }
 
