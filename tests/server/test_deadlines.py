@@ -117,6 +117,36 @@ def test_a_restarted_server_times_out_the_window_left_open(tmp_path: Path) -> No
     asyncio.run(play())
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "memory"])
+def test_a_server_starting_up_times_windows_and_waiting_rolls_nobody_opens(
+    tmp_path: Path, kind: str
+) -> None:
+    """Issue 24, finding 9: after a restart a running timer used to wait until someone
+    loaded the game. A server now loads, at start-up, every game with a timed window open or
+    a roll waiting for the pages, and times it out with nobody asking."""
+    url = str(tmp_path / "ghillie.db")
+
+    async def play() -> None:
+        store: EventStore = SqlStore(url) if kind == "sqlite" else MemoryStore()
+        first = Hub(store)
+        game = (await first.create(_timed())).game_id
+        idle = (await first.create(_timed())).game_id  # nothing timed in it
+        await first.command(game, "blue", "s1", {"type": "step"})
+        assert store.timed() == [game]
+        first.close()
+        again = Hub(store)
+        try:
+            assert await again.resume_timers() == 1
+            assert again.games.get(idle) is None
+            await asyncio.sleep(1.4)  # nobody opens the game: its time runs out all the same
+            assert _commands(store, game)[-1] == {"type": "time_out", "window": 1}
+            assert store.timed() == []  # the window closed: nothing timed is left
+        finally:
+            again.close()
+
+    asyncio.run(play())
+
+
 @pytest.fixture
 def postgres() -> str:
     url = os.environ.get("GHILLIE_TEST_POSTGRES", "")

@@ -244,6 +244,8 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.hub = hub or Hub(store, limits=limits)
+        # Timers of windows left open and rolls left waiting run from start-up on.
+        await app.state.hub.resume_timers()
         sweeping = asyncio.create_task(app.state.hub.sweep_every(limits.sweep_seconds))
         yield
         sweeping.cancel()

@@ -62,6 +62,12 @@ _HEX32 = re.compile("[0-9a-f]{64}")
 Signed = tuple[Any, Any]
 
 
+def _ends(state: GameState[Any]) -> str | None:
+    """When the state's open timed reaction window ends (None: none is open)."""
+    window = state.window
+    return window.ends if window is not None and window.awaiting is not None else None
+
+
 def refuse_archived(game: LiveGame) -> None:
     """A game set up under an earlier fairness protocol goes no further here: every order,
     anchor and element is refused, with what its players can still do."""
@@ -478,8 +484,15 @@ class Commands:
             # process may have seated a device since, which the write itself finds out.
             held = game.seats.get(pending.side)
             seat = (pending.side, held.holder if held is not None else None)
+        ends = _ends(state)
         append = Append(
-            game.game_id, game.state.seq, [event], said, resolves=pending.stored, seat=seat
+            game.game_id,
+            game.state.seq,
+            [event],
+            said,
+            resolves=pending.stored,
+            seat=seat,
+            due=(ends,) if ends != _ends(game.state) else None,
         )
         game.writing = event.seq
         ledger = game.ledger

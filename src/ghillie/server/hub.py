@@ -19,6 +19,7 @@ own module with one-way imports (``live`` ← ``fanout`` ← ``games`` ← ``syn
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -40,13 +41,15 @@ from ghillie.server.fanout import FanOut
 from ghillie.server.games import Games, shared_scenario
 from ghillie.server.limits import Limits
 from ghillie.server.live import QUEUE_SIZE, LiveGame, Watcher, status, with_status
-from ghillie.server.problems import BUSY, Problem
+from ghillie.server.problems import BUSY, Problem, where
 from ghillie.server.sync import Sync
 from ghillie.server.tokens import new_token, token_hash
 from ghillie.server.waits import Waits
 from ghillie.state import REFEREE, SPECTATOR, GameState, Phase
 from ghillie.store.base import EventStore
 from ghillie.view import project
+
+log = logging.getLogger("ghillie.hub")
 
 COMMAND_ID_LENGTH = 80
 # How long a roll waits for a page by default: a phone at a table that went to sleep is
@@ -105,6 +108,20 @@ class Hub:
         self.commands.close()
         self.deadlines.close()
         self.waits.close()
+
+    async def resume_timers(self) -> int:
+        """At start-up: load every game something is timed in (a timed reaction window
+        open, a roll waiting for the pages), so that its time-out comes when it is due and
+        not when someone next opens the game. The number of games loaded."""
+        loaded = 0
+        for game_id in await io(self.store.timed):
+            try:
+                await self.games.live(game_id)
+            except Exception as exc:  # one game that cannot load must not stop the others
+                log.warning("a timed game could not be loaded: %s", where(exc))
+            else:
+                loaded += 1
+        return loaded
 
     async def give_up(self, game_id: str, k: int) -> None:
         """A roll waited for the pages as long as the game allows (its timer,

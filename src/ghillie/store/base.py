@@ -42,6 +42,10 @@ class Append:
     # have seated a device meanwhile; checked in the write's own transaction, a seat costs
     # no read of its own per command (ghillie.server.seats).
     seat: tuple[str, str | None] | None = None
+    # When the game's open timed reaction window ends, if the write changes it: (its end,)
+    # or (None,) once no timed window is open; None leaves it as it was. A restarted server
+    # times such games at once (``EventStore.timed``), not when someone next opens them.
+    due: tuple[str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -169,6 +173,12 @@ class EventStore(Protocol):
 
     def seats(self, game_id: str) -> dict[str, Seat]:
         """Every taken seat of the game, by observer."""
+        ...
+
+    def timed(self) -> list[str]:
+        """The games something is timed in: a reaction window with a time limit is open, or
+        a roll waits for the pages (its wait runs out). A server starting up loads them, so
+        that their timers run whether or not anyone opens them."""
         ...
 
     def take_seat(

@@ -37,6 +37,7 @@ class MemoryStore:
         # game -> k -> (body as JSON text, elements): at most one request per roll
         self._rolls: dict[str, dict[int, tuple[str, dict[str, str]]]] = {}
         self._seats: dict[str, dict[str, Seat]] = {}
+        self._due: dict[str, str] = {}  # game -> when its open timed window ends
         self._offers: dict[tuple[str, str], str] = {}  # (game, observer) -> offered code hash
         self._lock = threading.Lock()
 
@@ -103,6 +104,11 @@ class MemoryStore:
                 return Conflict(f"command {item.answer.command_id} was already answered")
             answers[key] = item.answer
         log.extend(json.dumps(event_to_json(e)) for e in item.events)
+        if item.due is not None:
+            if item.due[0] is None:
+                self._due.pop(item.game_id, None)
+            else:
+                self._due[item.game_id] = item.due[0]
         if item.resolves and item.events:
             self._rolls[item.game_id].pop(item.events[0].seq, None)
         return None
@@ -179,6 +185,10 @@ class MemoryStore:
     def seats(self, game_id: str) -> dict[str, Seat]:
         with self._lock:
             return dict(self._seats_of(game_id))
+
+    def timed(self) -> list[str]:
+        with self._lock:
+            return sorted(set(self._due) | {g for g, rolls in self._rolls.items() if rolls})
 
     def take_seat(
         self, game_id: str, observer: str, holder: str, signing: tuple[str, int] | None = None

@@ -68,6 +68,8 @@ games = Table(
     Column("ruleset", String(64), nullable=False),
     Column("header", Text, nullable=False),
     Column("created_at", String(40), nullable=False),
+    # When the game's open timed reaction window ends (none open: null): see Append.due.
+    Column("due", String(40), nullable=True),
 )
 events = Table(
     "events",
@@ -176,6 +178,7 @@ class SqlStore:
         self._insert_event = (
             f"INSERT INTO events (game_id, seq, body, created_at) VALUES ({', '.join([mark] * 4)})"
         )
+        self._set_due = f"UPDATE games SET due = {mark} WHERE game_id = {mark}"
         self._insert_answer = (
             "INSERT INTO answers (game_id, observer, command_id, seq, answer) "
             f"VALUES ({', '.join([mark] * 5)})"
@@ -401,6 +404,9 @@ class SqlStore:
         ]
         if said:
             conn.exec_driver_sql(self._insert_answer, said)
+        due = [(item.due[0], item.game_id) for item in batch if item.due is not None]
+        if due:
+            conn.exec_driver_sql(self._set_due, due)
         resolved = [(item.game_id, item.events[0].seq) for item in batch if item.resolves]
         if resolved:
             conn.exec_driver_sql(self._delete_roll, resolved)
@@ -557,6 +563,12 @@ class SqlStore:
                 raise UnknownGame(game_id)
             rows = conn.execute(select(seats).where(seats.c.game_id == game_id)).all()
         return {row.observer: _seat(row) for row in rows}
+
+    def timed(self) -> list[str]:
+        with self.engine.connect() as conn:
+            windows = conn.execute(select(games.c.game_id).where(games.c.due.is_not(None)))
+            waiting = conn.execute(select(rolls.c.game_id).distinct())
+            return sorted({row[0] for row in windows} | {row[0] for row in waiting})
 
     def take_seat(
         self, game_id: str, observer: str, holder: str, signing: tuple[str, int] | None = None
