@@ -183,9 +183,7 @@ def _entry(event: Event, observer: str, words: Speaker, scenario: Scenario) -> d
     return entry
 
 
-def _referee_entry(
-    event: Event, words: Speaker, scenario: Scenario, over: bool
-) -> dict[str, Any]:
+def _referee_entry(event: Event, words: Speaker, scenario: Scenario, over: bool) -> dict[str, Any]:
     entry = event_to_json(event)
     fair = entry.get("fair")
     if not over and isinstance(fair, dict):
