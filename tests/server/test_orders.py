@@ -28,7 +28,7 @@ from ghillie.fairness.ledger import head_receipt
 from ghillie.server.hub import Hub
 from ghillie.store import MemoryStore
 
-from ..timed import registered
+from ..timed import registered, scenario
 from .test_deadlines import _timed
 
 __all__ = ["registered"]  # the fixture, used by name
@@ -261,3 +261,51 @@ def test_a_roll_goes_on_without_a_page_that_does_not_answer_in_time() -> None:
             hub.close()
 
     _run(play)
+
+
+def test_over_http_a_command_whose_roll_waits_is_answered_202_and_its_answer_polled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 24, finding 4: a command whose roll waited longer than the call did was
+    answered 503 and then carried out. It is answered 202 with where to poll, and the poll
+    gives the answer once the roll is through (404 for a command id never given)."""
+    from fastapi.testclient import TestClient
+
+    from ghillie.server import app as app_module
+    from ghillie.server.app import create_app
+
+    from .test_api import auth
+
+    monkeypatch.setattr(app_module, "ROLL_WAIT", 0.3)
+    pages = _pages(red_signs=False)
+    with TestClient(create_app(MemoryStore())) as client:
+        body = client.post(
+            "/api/games", json={"scenario_data": scenario(600), "chains": "clients"}
+        ).json()
+        game = body["game_id"]
+        tokens = {link["observer"]: link["url"].split("#", 1)[1] for link in body["links"]}
+        for page in pages.values():
+            anchor = {"anchor": page.chain.anchor.hex(), "key": page.public}
+            client.post(f"/api/games/{game}/anchor", json=anchor, headers=auth(tokens[page.side]))
+        for page in pages.values():
+            element = {"k": 0, "element": page.chain.element(0).hex()}
+            client.post(
+                f"/api/games/{game}/contributions", json=element, headers=auth(tokens[page.side])
+            )
+        k, sig = pages["blue"].sign(game, 1, "s1", STEP)
+        given = {"command_id": "s1", "command": STEP, "k": k, "sig": sig}
+        sent = client.post(f"/api/games/{game}/commands", json=given, headers=auth(tokens["blue"]))
+        assert sent.status_code == 202, sent.text
+        poll = sent.json()["poll"]
+        assert poll == f"/api/games/{game}/commands/s1"
+        assert client.get(poll, headers=auth(tokens["blue"])).status_code == 202
+        for page in pages.values():  # the pages give their elements: the roll goes through
+            element = {"k": 1, "element": page.chain.element(1).hex()}
+            client.post(
+                f"/api/games/{game}/contributions", json=element, headers=auth(tokens[page.side])
+            )
+        answered = client.get(poll, headers=auth(tokens["blue"]))
+        assert answered.status_code == 200
+        assert answered.json()["seq"] == 1
+        never = client.get(f"/api/games/{game}/commands/nope", headers=auth(tokens["blue"]))
+        assert never.status_code == 404

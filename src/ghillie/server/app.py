@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import quote
 
 import orjson
 import segno
@@ -41,7 +42,6 @@ from ghillie.server.problems import (
     BAD_SCENARIO,
     NOT_FOUND,
     TOO_LARGE,
-    UNAVAILABLE,
     Problem,
     internal_error,
     where,
@@ -187,6 +187,15 @@ class CommandAnswer(BaseModel):
     said: list[dict[str, Any]] = Field(
         default_factory=list, description="the same lines in the reader's words: text, rules"
     )
+
+
+class CommandWaiting(BaseModel):
+    """A command taken but not answered yet: its roll waits for a side's page (202)."""
+
+    command_id: str
+    status: Literal["waiting"] = "waiting"
+    detail: str
+    poll: str = Field(description="GET it for the answer once the roll is through")
 
 
 class OddsRequest(BaseModel):
@@ -396,37 +405,72 @@ def create_app(
         lang = await _reader(hub, game_id, request)
         return await hub.view(game_id, observer, max(after, -1), lang)
 
-    @app.post("/api/games/{game_id}/commands")
+    waiting_responses: dict[int | str, dict[str, Any]] = {
+        202: {"model": CommandWaiting, "description": "taken; its roll still waits"}
+    }
+
+    @app.post(
+        "/api/games/{game_id}/commands",
+        response_model=CommandAnswer,
+        responses=waiting_responses,
+    )
     async def command(
         game_id: str,
         body: CommandRequest,
         request: Request,
         authorization: Annotated[str | None, Header()] = None,
         x_ghillie_seat: Annotated[str | None, Header()] = None,
-    ) -> CommandAnswer:
-        """Give a command as the link's side. Acknowledged only once it is durably saved."""
+    ) -> Any:
+        """Give a command as the link's side. Acknowledged only once it is durably saved. If
+        its roll still waits for a side's page after a while, the answer is 202 with where to
+        poll for it (the command goes on: it is never answered 503 and then carried out)."""
         hub = the_hub(request)
         observer = await _seated(hub, game_id, authorization, x_ghillie_seat)
+        lang = await _reader(hub, game_id, request)
+        given = hub.command(
+            game_id,
+            observer,
+            body.command_id,
+            body.command,
+            lang=lang,
+            signed=None if body.sig is None else (body.k, body.sig),
+        )
         try:
-            lang = await _reader(hub, game_id, request)
-            answer = await asyncio.wait_for(
-                hub.command(
-                    game_id,
-                    observer,
-                    body.command_id,
-                    body.command,
-                    lang=lang,
-                    signed=None if body.sig is None else (body.k, body.sig),
-                ),
-                ROLL_WAIT,
-            )
+            answer = await asyncio.wait_for(given, ROLL_WAIT)
         except TimeoutError:
-            raise Problem(
-                UNAVAILABLE,
-                "The roll is waiting for every side's contribution; send the command again "
-                "with the same command_id for its answer.",
-            ) from None
+            return _waiting(game_id, body.command_id)
         return CommandAnswer(**answer)
+
+    @app.get(
+        "/api/games/{game_id}/commands/{command_id}",
+        response_model=CommandAnswer,
+        responses=waiting_responses,
+    )
+    async def command_answer(
+        game_id: str,
+        command_id: str,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
+        x_ghillie_seat: Annotated[str | None, Header()] = None,
+    ) -> Any:
+        """The answer to a command this side gave (200), or 202 while its roll still waits;
+        404 for a command id this side never gave."""
+        hub = the_hub(request)
+        observer = await _seated(hub, game_id, authorization, x_ghillie_seat)
+        lang = await _reader(hub, game_id, request)
+        answer = await hub.commands.answer_of(game_id, observer, command_id, lang)
+        if answer is None:
+            return _waiting(game_id, command_id)
+        return CommandAnswer(**answer)
+
+    def _waiting(game_id: str, command_id: str) -> JSONResponse:
+        body = CommandWaiting(
+            command_id=command_id,
+            detail="The roll is waiting for a side's page; the command goes on. Poll for its "
+            "answer, or send it again with the same command_id.",
+            poll=f"/api/games/{game_id}/commands/{quote(command_id, safe='')}",
+        )
+        return JSONResponse(body.model_dump(), status_code=202)
 
     @app.post("/api/games/{game_id}/anchor")
     async def anchor(

@@ -47,7 +47,7 @@ from ghillie.server.committer import GroupCommitter
 from ghillie.server.fanout import FanOut
 from ghillie.server.games import Games
 from ghillie.server.live import LiveGame, Watcher, spoken_answer, status
-from ghillie.server.problems import UNAVAILABLE, Problem, unknown_game, where
+from ghillie.server.problems import NOT_FOUND, UNAVAILABLE, Problem, unknown_game, where
 from ghillie.server.rolls import Pending
 from ghillie.server.rulings import rule_off_loop
 from ghillie.server.seats import signing_key
@@ -314,6 +314,22 @@ class Commands:
                 "This order is not signed by the device that holds this side's seat.",
             )
         return Order(command_id, dict(raw), sig)
+
+    async def answer_of(
+        self, game_id: str, observer: str, command_id: str, lang: str = "en"
+    ) -> dict[str, Any] | None:
+        """The answer to ``observer``'s command ``command_id``; None while its roll waits.
+        Refused (404) for a command id this side never gave, or gave and was refused."""
+        game = await self.games.live(game_id)
+        async with game.lock:
+            if game.pending is not None:
+                await self._pull(game)
+            known = game.answers.get((observer, command_id))
+            if known is not None:
+                return spoken_answer(known, game.scenario, lang)
+            if game.pending is not None and game.pending.is_for(observer, command_id):
+                return None
+        raise Problem(NOT_FOUND, "This side gave no command with that id that was taken.")
 
     async def give_up(self, game_id: str, k: int) -> None:
         """Roll ``k`` has waited for the sides' pages as long as the game allows: it goes on
