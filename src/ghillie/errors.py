@@ -39,7 +39,6 @@ NO_ROLL_PENDING = "no_roll_pending"
 BAD_CONTRIBUTION = "bad_contribution"
 ANCHOR_FIXED = "anchor_fixed"
 GAME_NOT_OVER = "game_not_over"
-CHAIN_EXHAUSTED = "chain_exhausted"
 SECRETS_FULL = "secrets_full"
 # Seats (ghillie.server.seats): which device plays a side.
 SEAT_TAKEN = "seat_taken"  # another device holds this side's seat

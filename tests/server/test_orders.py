@@ -309,3 +309,27 @@ def test_over_http_a_command_whose_roll_waits_is_answered_202_and_its_answer_pol
         assert answered.json()["seq"] == 1
         never = client.get(f"/api/games/{game}/commands/nope", headers=auth(tokens["blue"]))
         assert never.status_code == 404
+
+
+def test_a_page_gives_its_next_chain_ahead_and_every_page_is_told_where_it_starts() -> None:
+    """Issue 24, finding 11: a page's chain of 4,096 elements runs out; ahead of that it
+    gives the anchor of the next, which every page's status lists from the roll it starts."""
+
+    async def play() -> None:
+        hub = Hub(MemoryStore())
+        pages = _pages()
+        try:
+            game = await _started(hub, pages)
+            following = Chain.from_seed(bytes([9]) * 32)
+            status = await hub.renew(game, "blue", following.anchor.hex())
+            assert status["new_chains"] == [{"side": "blue", "from": 4096}]
+            assert await hub.renew(game, "blue", following.anchor.hex())  # again: the same
+            with pytest.raises(Refusal) as refused:
+                await hub.renew(game, "blue", "ab" * 32)
+            assert refused.value.code == "anchor_fixed"
+            view = await hub.view(game, "red")
+            assert view["fairness"]["new_chains"] == [{"side": "blue", "from": 4096}]
+        finally:
+            hub.close()
+
+    _run(play)

@@ -40,6 +40,21 @@ def links(previous: bytes, element: bytes, steps: int = 1) -> bool:
     return element == previous
 
 
+def renewed(seed: bytes) -> bytes:
+    """The seed of the chain that follows the one of ``seed`` once its elements run out: a
+    game of any length rolls on. Derived, not drawn, so that the first anchor binds every
+    later chain of the party (the host cannot choose its next chain once it has seen the
+    others' elements); the record's revealed first seed lets the audit grow them all."""
+    return sha256(tag("chain-renew/v1"), seed)
+
+
+def generation(seed: bytes, n: int) -> bytes:
+    """The seed of the ``n``-th chain after the one of ``seed``."""
+    for _ in range(n):
+        seed = renewed(seed)
+    return seed
+
+
 STRIDE = 64  # elements between two kept checkpoints
 
 

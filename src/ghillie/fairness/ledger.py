@@ -20,9 +20,9 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from ghillie.errors import CHAIN_EXHAUSTED, SECRETS_FULL, Refusal
+from ghillie.errors import SECRETS_FULL, Refusal
 from ghillie.events import Event, Open, Place, Remove, Update, event_to_json
-from ghillie.fairness.chains import LENGTH, Chain, links
+from ghillie.fairness.chains import LENGTH, Chain, generation, links
 from ghillie.fairness.commitment import commit
 from ghillie.fairness.encoding import canonical, lp, sha256, tag, u64
 from ghillie.fairness.hashlog import (
@@ -223,6 +223,9 @@ class Ledger:
         self.chains: dict[str, Chain] = {HOST: Chain.from_seed(secrets_.host_seed, chain_length)}
         for side, seed in secrets_.held.items():
             self.chains[side] = Chain.from_seed(seed, chain_length)
+        # Which of its chains each host-held party rolls with now (the n-th follows when the
+        # one before runs out: chains.renewed).
+        self.generations: dict[str, int] = dict.fromkeys(self.chains, 0)
         self.anchors = {HOST: self.chains[HOST].anchor.hex()}
         for side in sides:
             self.anchors[side] = (
@@ -232,9 +235,12 @@ class Ledger:
         # The roll each party's last element was for (-1: its anchor): a roll drawn without a
         # page's element leaves a gap its next element hashes across.
         self.last_k: dict[str, int] = dict.fromkeys(self.anchors, -1)
-        # A side that started a new dice chain (its device lost, or its seat moved): the new
-        # chain's anchor and the roll its first element is for, until that event is sealed.
+        # A side that started a new dice chain (its device lost, its seat moved, or its chain
+        # about to run out): the new chain's anchor and the roll its first element is for,
+        # until that event is sealed.
         self.fresh: dict[str, tuple[str, int]] = {}
+        # The roll each page-held side's chain in use started at (0, or its last new chain's).
+        self.chain_start: dict[str, int] = dict.fromkeys(sides, 0)
         # Each side's seat key: its orders must carry its signature (None: "host-acted").
         self.keys: dict[str, str | None] = {side: (keys or {}).get(side) for side in sides}
         # A side's new seat key (a seat taken, moved or taken over) and the roll from which
@@ -324,6 +330,7 @@ class Ledger:
         self._seal_rosters(before, event)
         for side, anchor in (fair.get("chains") or {}).items():
             self.last[side], self.last_k[side] = bytes.fromhex(anchor), event.seq - 1
+            self.chain_start[side] = event.seq
             self.fresh.pop(side, None)
         self.last[HOST], self.last_k[HOST] = bytes.fromhex(private["host"]), event.seq
         for side, element in fair["contributions"].items():
@@ -355,10 +362,6 @@ class Ledger:
         chain is the host's): a signature then proves nothing to anyone. ``order`` is the
         digest of the side's signature on its command (hashlog.order_digest), if signed."""
         k = self.next_k
-        if k >= self.chain_length:
-            # Every party fixed this many elements at the start; new anchors mid-game are
-            # not supported yet (docs/fairness.md), so the game stops rather than reuse one.
-            raise Refusal(CHAIN_EXHAUSTED, "This game has used every roll its chains hold.")
         # Derived, not drawn: asking again for the same command gets the same request, so a
         # retry after a crash is not a second request, and a trial run sees the real dice.
         salt = sha256(
@@ -370,8 +373,33 @@ class Ledger:
         return Request(k, side, commitment, self.head.hex(), sig, salt.hex(), payload, order)
 
     def held(self, party: str, k: int) -> bytes | None:
-        chain = self.chains.get(party)
-        return chain.element(k) if chain is not None else None
+        """A host-held party's element for roll ``k``: from the chain of its generation
+        (every ``chain_length`` rolls a new one, chains.renewed)."""
+        chain = self._held_chain(party, k)
+        return chain.element(k % self.chain_length) if chain is not None else None
+
+    def _held_chain(self, party: str, k: int) -> Chain | None:
+        if party not in self.chains:
+            return None
+        wanted = k // self.chain_length
+        if self.generations[party] != wanted:
+            first = self.secrets.host_seed if party == HOST else self.secrets.held[party]
+            self.chains[party] = Chain.from_seed(generation(first, wanted), self.chain_length)
+            self.generations[party] = wanted
+        return self.chains[party]
+
+    def renewals(self, k: int) -> dict[str, str]:
+        """The new chains of the host-held parties whose roll ``k`` starts one: every
+        ``chain_length`` rolls (recorded in that event's ``fair.chains``, as a page's new
+        chain is)."""
+        if k == 0 or k % self.chain_length:
+            return {}
+        out = {}
+        for party in self.chains:
+            chain = self._held_chain(party, k)
+            assert chain is not None
+            out[party] = chain.anchor.hex()
+        return out
 
     def accepts(self, party: str, k: int, element: bytes) -> bool:
         """Is ``element`` the party's next link, for the roll now asked for? (After rolls
@@ -399,6 +427,14 @@ class Ledger:
             self.fresh.pop(side, None)
         else:
             self.fresh[side] = (anchor, from_k)
+
+    def renew(self, side: str, anchor: str) -> int:
+        """A page-held side gives the anchor of the chain that follows its chain in use,
+        whose elements run out: its first element is for the roll after the last. Returns
+        that roll. (The same anchor given again changes nothing.)"""
+        from_k = self.chain_start[side] + self.chain_length
+        self.new_chain(side, anchor, from_k)
+        return from_k
 
     def new_key(self, side: str, key: str, from_k: int) -> None:
         """``side``'s orders from roll ``from_k`` on are signed with seat key ``key``.
@@ -528,8 +564,9 @@ class Ledger:
         if event.seq == 0:
             fair["setup"] = self.setup()
         chains = {s: a for s, (a, k) in sorted(self.fresh.items()) if k == event.seq}
+        chains |= self.renewals(event.seq)
         if chains:
-            fair["chains"] = chains
+            fair["chains"] = dict(sorted(chains.items()))
         keys = {s: key for s, (key, k) in sorted(self.fresh_keys.items()) if k == event.seq}
         if keys:
             fair["keys"] = keys
@@ -552,7 +589,8 @@ class Ledger:
         self.head = digest
         for side in chains:
             self.last[side], self.last_k[side] = bytes.fromhex(chains[side]), event.seq - 1
-            del self.fresh[side]
+            self.chain_start[side] = event.seq
+            self.fresh.pop(side, None)
         for party in self.parties:
             if party in elements:
                 self.last[party], self.last_k[party] = elements[party], event.seq

@@ -391,6 +391,28 @@ class Commands:
             self.fanout.push_status(game)
             return status(game)
 
+    async def renew(self, game_id: str, observer: str, anchor: Any) -> dict[str, Any]:
+        """A side's page gives the anchor of the chain that follows its chain in use, which
+        is running out (every 4,096 rolls): a game of any length rolls on. Every page is
+        told (``fairness.new_chains``) and the event of its first roll records it."""
+        game = await self.games.live(game_id)
+        async with game.lock:
+            if observer not in game.state.sides:
+                raise Refusal(UNKNOWN_SIDE, "Only a side has a roll chain.")
+            refuse_archived(game)
+            ledger = game.ledger
+            if not isinstance(anchor, str) or not _HEX32.fullmatch(anchor):
+                raise Refusal(BAD_CONTRIBUTION, "An anchor is 32 bytes in lowercase hex.")
+            if ledger is None or observer in ledger.secrets.held:
+                raise Refusal(ANCHOR_FIXED, "This side's roll chain is not its page's to renew.")
+            fresh = ledger.fresh.get(observer)
+            start = ledger.chain_start[observer] + ledger.chain_length
+            if fresh is not None and fresh != (anchor, start):
+                raise Refusal(ANCHOR_FIXED, "This side's next roll chain is given already.")
+            ledger.renew(observer, anchor)
+            self.fanout.push_status(game)
+            return status(game)
+
     async def contribute(self, game_id: str, observer: str, k: Any, element: Any) -> dict[str, Any]:
         """A side's page gives its chain element for the roll asked for."""
         game = await self.games.live(game_id)

@@ -98,6 +98,7 @@ class Hub:
         self.command = self.commands.command
         self.anchor = self.commands.anchor
         self.contribute = self.commands.contribute
+        self.renew = self.commands.renew
         self.refresh = self.sync.refresh
         self.behind = self.sync.behind
         self.watch = self.fanout.watch

@@ -227,7 +227,7 @@ async def _read(
                 )
             )
             continue
-        if kind in ("anchor", "contribute"):
+        if kind in ("anchor", "contribute", "renew"):
             await socket.send_text(_dumps(await _fair(hub, game_id, watcher, message)))
             continue
         if kind in ("take_seat", "new_chain"):
@@ -321,6 +321,8 @@ async def _fair(
         await seats.check(hub, await hub.live(game_id), observer, watcher.device)
         if message["type"] == "anchor":
             await hub.anchor(game_id, observer, message.get("anchor"), message.get("key"))
+        elif message["type"] == "renew":
+            await hub.renew(game_id, observer, message.get("anchor"))
         else:
             await hub.contribute(game_id, observer, message.get("k"), message.get("element"))
     except Refusal as refusal:

@@ -14,7 +14,7 @@ from ghillie.fairness import roster, roster_v2, strict
 from ghillie.fairness.audit import commitments, orders
 from ghillie.fairness.audit.report import Report, fail
 from ghillie.fairness.capacity import fixed_secrets, roster_size
-from ghillie.fairness.chains import LENGTH, links
+from ghillie.fairness.chains import LENGTH, Chain, generation, links
 from ghillie.fairness.commitment import opens
 from ghillie.fairness.ledger import HOST, Ledger, Secrets, opened
 from ghillie.fairness.referee import ReplayIds, scenario_payload
@@ -147,10 +147,20 @@ class Replay:
                 fail(self.report, "record", event.seq, f"it draws the roll without {side}")
             self.report.missing.append((event.seq, side))
         for side, anchor in (fair.get("chains") or {}).items():
-            # A side's new chain (its device lost, or its seat moved): its element for this
-            # roll must follow the new anchor; no roll before changes.
-            if event.seq == 0 or side not in self.sides or side in self.secrets.held:
+            # A new chain: a page's (its device lost, its seat moved, or its chain used up)
+            # may start anywhere; the host's and a host-held side's start when the one before
+            # runs out, and are the ones their first seed grows (chains.renewed). Its element
+            # for this roll must follow the new anchor; no roll before changes.
+            held = side == HOST or side in self.secrets.held
+            if event.seq == 0 or (side not in self.sides and side != HOST):
                 fail(self.report, "record", event.seq, f"it starts a new chain for {side} here")
+            if held and anchor != self._renewed(side, event.seq):
+                fail(
+                    self.report,
+                    "randomness",
+                    event.seq,
+                    f"{side}'s new chain is not the one its first seed grows",
+                )
             self.last[side] = (bytes.fromhex(anchor), event.seq - 1)
             self.report.new_chains.append((side, event.seq))
         for party, element in elements.items():
@@ -164,6 +174,13 @@ class Replay:
                 )
             self.last[party] = (element, event.seq)
         return elements
+
+    def _renewed(self, party: str, seq: int) -> str | None:
+        """The anchor of the host-held chain that starts at roll ``seq`` (None: none does)."""
+        if seq % LENGTH:
+            return None
+        first = self.secrets.host_seed if party == HOST else self.secrets.held[party]
+        return Chain.from_seed(generation(first, seq // LENGTH), LENGTH).anchor.hex()
 
     def commitments(self, event: Event, events: list[Event]) -> None:
         """Every opening shown checks against its roots first, so that a false one is named

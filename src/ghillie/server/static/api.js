@@ -60,8 +60,8 @@ export const story = (game, token, seq) =>
 export const odds = (game, token, command) =>
   call("POST", `/api/games/${encodeURIComponent(game)}/odds`, { token, body: { command } });
 // The roll protocol over HTTP, for when the websocket is down (the socket is the usual way).
-export const anchor = (game, token, hexAnchor) =>
-  call("POST", `/api/games/${encodeURIComponent(game)}/anchor`, { token, body: { anchor: hexAnchor } });
+export const anchor = (game, token, hexAnchor, key) =>
+  call("POST", `/api/games/${encodeURIComponent(game)}/anchor`, { token, body: { anchor: hexAnchor, ...(key ? { key } : {}) } });
 export const offerMove = (game, token) =>
   call("POST", `/api/games/${encodeURIComponent(game)}/seat/offer`, { token });
 /** Which sides' seats a device has taken (any link of the game). */

@@ -235,6 +235,12 @@ export function links(previous, element, steps = 1) {
   return equal(e, previous);
 }
 
+/** The seed of the chain that follows the one of `seed` once its elements run out
+ * (ghillie.fairness.chains.renewed): derived, so a reload makes the same. */
+export function renewed(seed) {
+  return sha256(tag("chain-renew/v1"), seed);
+}
+
 /** All of one party's elements from its secret seed: `anchor` is x_0, which is published;
  * `element(k)` is x_{k+1}, the contribution to roll k (0-based), sent only when asked. */
 export function chainFromSeed(seed, length = LENGTH) {

@@ -93,6 +93,8 @@ function requestReceipt(request) {
 const PROTOCOL = 4;
 // Orders kept beside the receipts: enough for a long game, not for ever.
 const ORDERS_KEPT = 500;
+// How many rolls before this page's chain runs out it gives the anchor of the next one.
+const RENEW_AHEAD = 64;
 // What the network and the host's own work may take of a timed window before a page calls it
 // cut short (its alarm), or an answer refused as late one sent in time.
 const ALLOWANCE_MS = 3000;
@@ -172,6 +174,7 @@ export class FairPlay {
     this.takeLog(fresh, view);
     if (side) {
       this.join(fairness);
+      this.renew(fairness, whole);
       this.answer(fairness);
       this.keepWindow(view, whole);
     }
@@ -589,6 +592,34 @@ export class FairPlay {
     this.give({ type: "anchor", anchor, key }, () => (this.anchorGiven = false));
   }
 
+  /** Every 4,096 rolls this page's chain runs out: ahead of that it gives the anchor of the
+   * next (derived from its seed, so a reload makes the same), once per connection until
+   * the status lists it; once the game reaches that roll, the page rolls with the new one. */
+  renew(fairness, whole) {
+    if (this.chainState !== "page" || !this.chain) return;
+    if (whole) this.renewGiven = false;
+    const end = this.chainFrom + this.chain.length;
+    const next = this.nextRoll();
+    if (next < end - RENEW_AHEAD) return;
+    const seed = this.storage.get(chainKey(this.game, this.me));
+    if (!seed) return;
+    const following = fair.hex(fair.renewed(fair.unhex(seed)));
+    if (next >= end) {
+      // The game has reached it: the new chain is this page's from here on.
+      this.storage.set(chainKey(this.game, this.me), following);
+      this.storage.set(chainFromKey(this.game, this.me), String(end));
+      this.chain = null;
+      this.nextChain = null;
+      this.prepareChain(fairness);
+      return;
+    }
+    const listed = (fairness.new_chains || []).some((c) => c && c.side === this.me && c.from === end);
+    if (listed || this.renewGiven) return;
+    if (!this.nextChain) this.nextChain = fair.chainFromSeed(fair.unhex(following), fair.LENGTH);
+    this.renewGiven = true;
+    this.give({ type: "renew", anchor: fair.hex(this.nextChain.anchor) }, () => (this.renewGiven = false));
+  }
+
   /** The public key this device signs `side`'s orders with; with `create`, made now if it
    * has none. Its secret never leaves this browser (localStorage, beside the chain's seed). */
   seatKey(side, create = false) {
@@ -752,9 +783,13 @@ export class FairPlay {
    * through, so the next view tries again. */
   give(message, unsent) {
     if (this.hooks.send(message)) return;
+    if (message.type === "renew") {
+      unsent(); // no HTTP twin: given again on the next connection
+      return;
+    }
     const call =
       message.type === "anchor"
-        ? api.anchor(this.game, this.token, message.anchor)
+        ? api.anchor(this.game, this.token, message.anchor, message.key)
         : api.contribute(this.game, this.token, message.k, message.element);
     call.then(
       () => this.replied({ type: "fair", ok: true }),
