@@ -20,10 +20,17 @@ SALT_BYTES = 32
 
 def commit(kind: str, game_id: str, owner: str, seq: int, payload: Any, salt: bytes) -> str:
     """``C = SHA-256(lp(salt) + msg)`` as hex, where ``msg`` names what is committed to."""
+    return commit_canonical(kind, game_id, owner, seq, canonical(payload), salt)
+
+
+def commit_canonical(
+    kind: str, game_id: str, owner: str, seq: int, payload: bytes, salt: bytes
+) -> str:
+    """:func:`commit` of a payload already in its canonical form (RFC 8785 bytes)."""
     if len(salt) != SALT_BYTES:
         raise ValueError("a commitment salt is 32 bytes")
     msg = tag("commit/v1") + text(kind) + text(game_id) + text(owner) + u64(seq)
-    return sha256(lp(salt), msg, lp(canonical(payload))).hex()
+    return sha256(lp(salt), msg, lp(payload)).hex()
 
 
 def opens(c: str, kind: str, game_id: str, owner: str, seq: int, payload: Any, salt: bytes) -> bool:

@@ -15,6 +15,7 @@ The engine stays pure: this module only wraps its events (:meth:`Ledger.seal`).
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
@@ -23,7 +24,7 @@ from typing import Any, Protocol
 from ghillie.errors import SECRETS_FULL, Refusal
 from ghillie.events import Event, Open, Place, Remove, Update, event_to_json
 from ghillie.fairness.chains import LENGTH, Chain, generation, links
-from ghillie.fairness.commitment import commit
+from ghillie.fairness.commitment import commit_canonical
 from ghillie.fairness.encoding import canonical, lp, sha256, tag, u64
 from ghillie.fairness.hashlog import (
     HostKey,
@@ -112,24 +113,29 @@ class Secrets:
 
 def writes(state: GameState[Any], event: Event) -> list[tuple[str, str, str, Any]]:
     """Every secret fact ``event`` writes, in order: ``(owner, piece, key, value)``.
-    An unset fact is written as ``None``."""
-    owners = {pid: p.owner for pid, p in state.pieces.items()}
-    secret_keys = {pid: set(p.secret) for pid, p in state.pieces.items()}
+    An unset fact is written as ``None``. (Only the pieces the event touches are looked
+    at: this runs for every event, and a game may hold many pieces.)"""
+    known: dict[str, tuple[str, set[str]]] = {}  # piece -> (owner, its secret keys now)
+
+    def of(pid: str) -> tuple[str, set[str]]:
+        if pid not in known:
+            piece = state.pieces[pid]
+            known[pid] = (piece.owner, set(piece.secret))
+        return known[pid]
+
     out: list[tuple[str, str, str, Any]] = []
     for effect in event.effects:
         if isinstance(effect, Place):
             piece = effect.piece
-            owners[piece.id] = piece.owner
-            secret_keys[piece.id] = set(piece.secret)
+            known[piece.id] = (piece.owner, set(piece.secret))
             out.extend((piece.owner, piece.id, k, v) for k, v in sorted(piece.secret.items()))
-        elif isinstance(effect, Update):
-            owner = owners[effect.id]
-            known = secret_keys.setdefault(effect.id, set())
+        elif isinstance(effect, Update) and (effect.secret or effect.unset):
+            owner, keys = of(effect.id)
             out.extend((owner, effect.id, k, v) for k, v in sorted(effect.secret.items()))
-            known.update(effect.secret)
+            keys.update(effect.secret)
             for key in effect.unset:
-                if key in known:
-                    known.discard(key)
+                if key in keys:
+                    keys.discard(key)
                     out.append((owner, effect.id, key, None))
     return out
 
@@ -137,15 +143,15 @@ def writes(state: GameState[Any], event: Event) -> list[tuple[str, str, str, Any
 def removed(state: GameState[Any], event: Event) -> list[tuple[str, str]]:
     """``(owner, piece)`` for every piece ``event`` removes: its facts give their slots back
     once the event is sealed (a sniper that hides again lays three new markers, SW-R37)."""
-    owners = {pid: p.owner for pid, p in state.pieces.items()}
+    placed = {e.piece.id: e.piece.owner for e in event.effects if isinstance(e, Place)}
+    out = []
     for effect in event.effects:
-        if isinstance(effect, Place):
-            owners[effect.piece.id] = effect.piece.owner
-    return [
-        (owners[effect.id], effect.id)
-        for effect in event.effects
-        if isinstance(effect, Remove) and effect.id in owners
-    ]
+        if isinstance(effect, Remove):
+            if effect.id in placed:
+                out.append((placed[effect.id], effect.id))
+            elif effect.id in state.pieces:
+                out.append((state.pieces[effect.id].owner, effect.id))
+    return out
 
 
 def opened(event: Event) -> list[tuple[str, str, str]]:
@@ -248,6 +254,9 @@ class Ledger:
         self.fresh_keys: dict[str, tuple[str, int]] = {}
         self.rosters = {side: roster(game_id, side, secrets_.dummy, size, fixed) for side in sides}
         self.head = genesis(game_id)
+        self._salt_head = tag("request-salt/v1") + lp(secrets_.host_seed)
+        # The event sealed and not yet hashed and signed (finish), with the head before it.
+        self._unfinished: tuple[int, bytes] | None = None
         self.next_k = 0
         self.injected_dice = False  # tests that script their dice; the audit refuses them
 
@@ -362,12 +371,13 @@ class Ledger:
         chain is the host's): a signature then proves nothing to anyone. ``order`` is the
         digest of the side's signature on its command (hashlog.order_digest), if signed."""
         k = self.next_k
+        if self._unfinished is not None:
+            raise RuntimeError("the last event is not finished: its hash is the next head")
         # Derived, not drawn: asking again for the same command gets the same request, so a
         # retry after a crash is not a second request, and a trial run sees the real dice.
-        salt = sha256(
-            tag("request-salt/v1"), lp(self.secrets.host_seed), u64(k), lp(canonical(payload))
-        )
-        commitment = commit("request", self.game_id, side or "", k, payload, salt)
+        said = canonical(payload)
+        salt = hashlib.sha256(self._salt_head + u64(k) + lp(said)).digest()
+        commitment = commit_canonical("request", self.game_id, side or "", k, said, salt)
         message = request_message(self.game_id, k, side, commitment, self.head, order)
         sig = self.key.sign(message) if sign else ""
         return Request(k, side, commitment, self.head.hex(), sig, salt.hex(), payload, order)
@@ -571,22 +581,7 @@ class Ledger:
         if keys:
             fair["keys"] = keys
         sealed = replace(event, fair=fair)
-        digest = event_hash(self.head, hashed(event_to_json(sealed)))
-        fair["hash"] = digest.hex()
-        fair["sig"] = ""
-        # What each side is shown of the event, salted (so that no side can test a guess at
-        # another's lines from its digest), under the one signature of the head.
-        fair["shown"] = {}
-        for side in self.sides:
-            salt = shown_salt(self.secrets.dummy, side, event.seq)
-            content = shown_content(event.seq, fair, event.told.get(side, ()), side)
-            fair["shown"][side] = {
-                "salt": salt.hex(),
-                "digest": shown_digest_v2(salt, content).hex(),
-            }
-        if sign:
-            self.sign(sealed)
-        self.head = digest
+        self._unfinished = (event.seq, self.head)
         for side in chains:
             self.last[side], self.last_k[side] = bytes.fromhex(chains[side]), event.seq - 1
             self.chain_start[side] = event.seq
@@ -598,16 +593,33 @@ class Ledger:
             self.keys[side] = key
             del self.fresh_keys[side]
         self.next_k += 1
+        if sign:
+            self.finish(sealed)
         return sealed
 
-    def sign(self, event: Event) -> None:
-        """Sign ``event``'s head and what each side was shown of it (thread-safe: it only
-        reads the event and the key, which OpenSSL signs with, letting go of the GIL)."""
+    def finish(self, event: Event) -> None:
+        """Hash ``event`` into the log, digest what each side is shown of it and sign both;
+        the head moves to it. The server does this on its writer thread, just before the
+        event is written (the game's next command waits for that write, and with it for the
+        head): the event loop pays for none of it. Thread-safe for one game at a time."""
         fair = event.fair
         assert isinstance(fair, dict)
-        digests = [bytes.fromhex(fair["shown"][side]["digest"]) for side in self.sides]
-        message = head_message_v2(self.game_id, event.seq, bytes.fromhex(fair["hash"]), digests)
-        fair["sig"] = self.key.sign(message)
+        assert self._unfinished is not None
+        assert self._unfinished[0] == event.seq
+        digest = event_hash(self._unfinished[1], hashed(event_to_json(event)))
+        fair["hash"] = digest.hex()
+        # What each side is shown of the event, salted (so that no side can test a guess at
+        # another's lines from its digest), under the one signature of the head.
+        shown: dict[str, dict[str, str]] = {}
+        fair["shown"] = shown
+        for side in self.sides:
+            salt = shown_salt(self.secrets.dummy, side, event.seq)
+            content = shown_content(event.seq, fair, event.told.get(side, ()), side)
+            shown[side] = {"salt": salt.hex(), "digest": shown_digest_v2(salt, content).hex()}
+        digests = [bytes.fromhex(shown[side]["digest"]) for side in self.sides]
+        fair["sig"] = self.key.sign(head_message_v2(self.game_id, event.seq, digest, digests))
+        self.head = digest
+        self._unfinished = None
 
 
 def protocol_of(first: Event) -> Any:

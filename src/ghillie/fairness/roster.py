@@ -40,6 +40,7 @@ event ``W`` that wrote it. Writing such a fact a second time is a bug (:class:`F
 from __future__ import annotations
 
 import bisect
+import hashlib
 import hmac
 import itertools
 from dataclasses import dataclass
@@ -158,6 +159,11 @@ class Roster:
         self.size = size
         self.fixed = fixed
         self._dummy_key = dummy_key
+        # The parts of every nonce's and every root's input that never change (this runs for
+        # every side at every event: two short hashes, without rebuilding their prefixes).
+        self._nonce_head = _NONCE + lp(dummy_key) + text(side)
+        self._root_head = _ROSTER + text(game_id) + text(side)
+        self._root_size = u32(size)
         self._digests = [_EMPTY] * size  # each slot's commitment (the filler when empty)
         self._blind_seq = [0] * size  # the event each slot's blinding value was drawn for
         self._leaf = [leaf(self._blind(0, i), _EMPTY) for i in range(size)]
@@ -250,15 +256,11 @@ class Roster:
         return self._hashed
 
     def root(self, seq: int) -> str:
-        """The root of event ``seq`` over the leaves as they stand."""
-        return root_of(
-            self.game_id,
-            self.side,
-            seq,
-            self.size,
-            nonce(self._dummy_key, self.side, seq),
-            self._leaves_hash(),
-        )
+        """The root of event ``seq`` over the leaves as they stand (:func:`root_of`)."""
+        at = u64(seq)
+        nonce_ = hashlib.sha256(self._nonce_head + at).digest()
+        joined = self._root_head + at + self._root_size + lp(nonce_) + lp(self._leaves_hash())
+        return hashlib.sha256(joined).hexdigest()
 
     def _shown(self, seq: int) -> _Shown:
         return _Shown(seq, nonce(self._dummy_key, self.side, seq), b"".join(self._sorted))

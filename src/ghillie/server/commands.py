@@ -536,8 +536,9 @@ class Commands:
         ledger = game.ledger
         assert ledger is not None
         try:
-            # The head is signed on the writer thread, just before the write (off the loop).
-            await self.committer.commit(append, lambda: ledger.sign(event))
+            # The event is hashed, digested and signed on the writer thread, just before the
+            # write: the event loop pays for none of it.
+            await self.committer.commit(append, lambda: ledger.finish(event))
         except Exception as exc:
             # The ledger has sealed an event that is not stored: start again from the store.
             if isinstance(exc, UnknownGame):
