@@ -3,7 +3,9 @@ and opens every link to check it, which takes nothing; each player takes their s
 own device and plays to a reveal; one player moves their seat to a new phone with the code
 the old one shows, the other's phone is lost and a new one starts a new dice chain; the game
 goes on, the other side is told, and the record passes the audit naming where each new chain
-starts. The host's tabs are shown nothing of the game once the seats are taken."""
+starts. Every order is signed by the device that held the seat when it was given: each new
+device with a seat key of its own, which the record gives the side from the event its new
+chain starts. The host's tabs are shown nothing of the game once the seats are taken."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from ghillie.fairness.audit import audit
 
 from . import pages, test_browser
 from .test_browser import DESKTOP, PHONE, Player, assert_never_seen
-from .test_browser_fair import receipts
+from .test_browser_fair import receipts, signed_orders
 
 
 @pytest.fixture(scope="module")
@@ -175,6 +177,19 @@ def test_seats_are_taken_once_moved_with_a_code_and_restarted_with_a_new_chain(
         assert [side for side, _ in report.new_chains] == ["lianra", "keno"]
         first, second = (k for _, k in report.new_chains)
         assert first < second
+        # Every order was signed by the device that held the seat then: from the event its
+        # new chain starts, each new device's own seat key, which the record gives the side
+        # there; no command of either side is the host's.
+        starts = dict(report.new_chains)
+        for side, player in (("lianra", lianra), ("keno", keno)):
+            key = player.page.evaluate("side => window.ghillie.fairplay.seatKey(side)", side)
+            events = record["events"]
+            assert events[starts[side]]["fair"]["keys"] == {side: key}
+            assert events[0]["fair"]["setup"]["seats"][side] not in (None, key)
+        signed = signed_orders(record)
+        assert max(max(seqs) for seqs in signed.values()) > starts["keno"]  # end_game
+        assert report.host_acted == {}
+        assert report.signed == {side: len(seqs) for side, seqs in signed.items()}
         assert lianra.errors == []
         assert keno.errors == []
     finally:
