@@ -113,7 +113,7 @@ def signed_orders(record: dict[str, Any]) -> dict[str, list[int]]:
         if side is None:
             assert "order" not in fair["private"], seq
             continue
-        order = fair["private"]["order"]
+        order = fair["private"].get("order")
         assert order is not None, f"event {seq}: {side}'s command is not signed"
         # Signed exactly as sent (the record holds the command as the rules read it, its
         # defaults filled in: the audit rules on the signed one again and compares).

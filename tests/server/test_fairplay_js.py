@@ -94,7 +94,7 @@ def party(name: str, chain: Chain, held: bool = False) -> dict[str, Any]:
     return {"party": name, "anchor": chain.anchor.hex(), "held": held}
 
 
-SETUP = {
+SETUP: dict[str, Any] = {
     "version": 4,
     "key": KEY.public,
     "parties": [party("host", HOST_CHAIN, True), party("blue", BLUE), party("red", RED)],
@@ -248,7 +248,7 @@ def request(
     prev: str,
     commitment: str | None = None,
     key: HostKey = KEY,
-    side: str = "red",
+    side: str | None = "red",
     order: str = "",
 ) -> dict[str, Any]:
     commitment = commitment or h(f"command {k}")
