@@ -1,8 +1,9 @@
 """Fair dice through the pages, in a real browser (Debian's chromium, driven by Playwright):
-each side's page holds its own dice chain and gives one element of it for every roll, keeps a
-receipt of every signed head and roll request, checks what the host opens to it at a reveal,
-and at the end saves the game record with its receipts, which ``ghillie audit`` accepts. A
-page that had been asked for a roll before with another request refuses to answer and says so.
+each side's page holds its own dice chain and gives one element of it for every roll, signs
+every order it gives with its seat key (protocol 4), keeps a receipt of every signed head,
+roll request and order, checks what the host opens to it at a reveal, and at the end saves
+the game record with its receipts, which ``ghillie audit`` accepts. A page that had been asked
+for a roll before with another request refuses to answer and says so.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 
 from ghillie.fairness.audit import audit
+from ghillie.fairness.hashlog import order_digest, order_message, verify
 
 from . import pages, test_browser
 from .test_browser import DESKTOP, PHONE, TIMEOUT_MS, Player
@@ -88,6 +90,39 @@ def receipts(player: FairPlayer, game: str, side: str) -> dict[str, list[dict[st
 def wait_view(player: FairPlayer, condition: str) -> None:
     """Wait until `condition`, a JS expression of the page's view `v`, holds."""
     player.page.wait_for_function(f"() => {{ const v = window.ghillie.view; return {condition}; }}")
+
+
+def give(player: FairPlayer, command: dict[str, Any]) -> None:
+    """The player gives ``command`` as the page's forms do (outbox.js): signed with the
+    page's seat key for its next roll, and sent on the socket, which a roll does not hold up
+    (over HTTP the answer would wait for the roll, and hold the server's shutdown)."""
+    assert player.page.evaluate("c => window.ghillie.outbox.give(c)", command)
+
+
+def signed_orders(record: dict[str, Any]) -> dict[str, list[int]]:
+    """Every side's command in ``record`` carries its seat key's signature (the key the
+    set-up names, or a later event gives it), over the command exactly as recorded and its
+    roll, and the event quotes its digest (``fair.order``): side -> the events it signed."""
+    events = record["events"]
+    keys = dict(events[0]["fair"]["setup"]["seats"])
+    signed: dict[str, list[int]] = {}
+    for event in events:
+        fair = event["fair"]
+        keys.update(fair.get("keys") or {})
+        side, seq = event["side"], event["seq"]
+        if side is None:
+            assert "order" not in fair["private"], seq
+            continue
+        order = fair["private"].get("order")
+        assert order is not None, f"event {seq}: {side}'s command is not signed"
+        # Signed exactly as sent (the record holds the command as the rules read it, its
+        # defaults filled in: the audit rules on the signed one again and compares).
+        assert order["command"]["type"] == event["command"]["type"], seq
+        message = order_message(record["game"], seq, side, order["id"], order["command"])
+        assert verify(keys[side], message, order["sig"]), seq
+        assert fair["order"] == order_digest(order["sig"]), seq
+        signed.setdefault(side, []).append(seq)
+    return signed
 
 
 # --- a whole game with each page's share in every roll -------------------------------------------
@@ -207,21 +242,42 @@ def test_two_pages_share_every_roll_and_their_record_passes_the_audit(
             # several updates (asked, then each party in).
             assert [m["k"] for m in player.sent_messages("contribute")] == list(range(seq + 1))
             assert all(
-                set(r) == {"game", "k", "side", "commitment", "prev", "sig"}
+                set(r) == {"game", "k", "side", "commitment", "prev", "order", "sig"}
                 for r in kept["requests"]
             )
-            # What the page was shown of every event, signed by the host and checked as it came;
-            # and the anchor of the chain the page gave.
-            assert [r["seq"] for r in kept["shown"]] == list(range(seq + 1))
-            assert all(re.fullmatch("[0-9a-f]{64}", r["digest"]) for r in kept["shown"])
-            assert kept["shown"][-1]["sig"] == player.view()["log"][-1]["proof"]["shown"]
+            # Each head with every side's digest of what it was shown, this page's computed
+            # from what it received (the host signs them with the head, once).
+            last = player.view()["log"][-1]["proof"]
+            order = [s["id"] for s in player.view()["sides"]]
+            other = next(s for s in order if s != side)
+            assert kept["heads"][-1]["sig"] == last["sig"]
+            assert (
+                kept["heads"][-1]["shown"][order.index(other)] == (last["shown"]["digests"][other])
+            )
+            # The anchor of the chain the page gave, and the seat key it signs orders with.
             setup = player.view()["log"][0]["proof"]["setup"]
             assert kept["anchor"] == next(
                 p["anchor"] for p in setup["parties"] if p["party"] == side
             )
+            assert kept["seat"] == setup["seats"][side]
+            assert re.fullmatch("[0-9a-f]{64}", kept["seat"])
+            # Every order this page gave, signed for its roll: the roll request quoted it.
+            mine = [r for r in kept["requests"] if r["side"] == side]
+            assert mine, side
+            assert {(o["k"], o["digest"]) for o in kept["orders"]} >= {
+                (r["k"], r["order"]) for r in mine
+            }
+            # Roll 0 is the host's (the game's creation): it quotes no order; every other
+            # roll quotes the order of the side that gave it.
+            assert [r["order"] for r in kept["requests"] if r["side"] is None] == [""]
+            assert all(
+                re.fullmatch("[0-9a-f]{64}", r["order"])
+                for r in kept["requests"]
+                if r["side"] is not None
+            )
             fair_text = player.page.locator("#fair").inner_text()
             count = int(re.search(r"Receipts kept: (\d+)", fair_text).group(1))
-            assert count == 3 * (seq + 1), fair_text
+            assert count == 2 * (seq + 1), fair_text
             # The other side's roster roots, one per event.
             other = player.page.locator("#fair .fair-roots li").inner_text()
             assert re.match(
@@ -261,21 +317,32 @@ def test_two_pages_share_every_roll_and_their_record_passes_the_audit(
             mine = {k: v for k, v in records[side].items() if k != "receipts"}
             assert json.dumps(mine, sort_keys=True) == json.dumps(served, sort_keys=True)
 
+        # Every command a side gave carries its page's signature, under the seat key the
+        # set-up names for that side: none is the host's.
+        signed = signed_orders(records["keno"])
+        assert set(signed) == {"lianra", "keno"}
+        for side in ("lianra", "keno"):
+            assert (
+                records["keno"]["events"][0]["fair"]["setup"]["seats"][side]
+                == (records[side]["receipts"][side]["seat"])
+            )
         # Either page's record passes the audit with its receipts, and with both.
         for side, record in records.items():
             report = audit(record)
             assert report.ok, (side, report.findings)
             assert report.held == [], "a side's chain was held by the host"
+            assert report.host_acted == {}, "the host gave a page-played side's command"
+            assert report.signed == {s: len(events) for s, events in signed.items()}
             assert report.openings >= 1
-            # A head, a request and a signed view per event, every one checked.
-            assert report.receipts == 3 * report.events
+            # A head and a request per event, every one checked.
+            assert report.receipts == 2 * report.events
         both = dict(
             records["keno"],
             receipts={**records["keno"]["receipts"], **records["lianra"]["receipts"]},
         )
         report = audit(both)
         assert report.ok, report.findings
-        assert report.receipts == 6 * report.events
+        assert report.receipts == 4 * report.events
         assert report.rolls > 0
         assert lianra.errors == []
         assert keno.errors == []
@@ -303,6 +370,7 @@ def test_a_page_refuses_a_second_different_request_for_the_same_roll(
             "side": None,
             "commitment": "0" * 64,
             "prev": "1" * 64,
+            "order": "",
             "sig": "2" * 128,
         }
         lianra.page.evaluate(
@@ -334,7 +402,7 @@ def test_a_page_refuses_a_second_different_request_for_the_same_roll(
         assert kept["requests"][0] == earlier
         real = keno.view()["fairness"]["request"]
         assert kept["requests"][1] == {
-            key: real[key] for key in ("game", "k", "side", "commitment", "prev", "sig")
+            key: real[key] for key in ("game", "k", "side", "commitment", "prev", "order", "sig")
         }
         # A reload does not forget it: the page still refuses.
         lianra.page.reload()
@@ -415,12 +483,8 @@ def test_a_page_refuses_a_request_that_follows_a_head_it_was_never_shown(
             "([key, kept]) => localStorage.setItem(key, JSON.stringify(kept))",
             [f"ghillie:receipts:{game}:lianra", kept],
         )
-        # Keno's order asks for roll 1. It goes by the socket, which a roll does not hold up
-        # (over HTTP the answer would wait for the roll, and hold the server's shutdown).
-        keno.page.evaluate(
-            """() => window.ghillie.live.send(
-                {type: "command", command_id: "ready-1", command: {type: "ready"}})"""
-        )
+        # Keno's order, signed for roll 1, asks for roll 1.
+        give(keno, {"type": "ready"})
 
         alarm = lianra.page.locator(".alarm")
         alarm.wait_for()
@@ -534,7 +598,15 @@ def test_a_page_shown_a_head_its_host_did_not_sign_raises_the_alarm(
         assert kept["key"] == keno.view()["log"][0]["proof"]["setup"]["key"]
         assert kept["key"] == keno.view()["fairness"]["key"]
         honest = keno.view()["log"][0]["proof"]
-        assert kept["heads"] == [{"seq": 0, "hash": honest["hash"], "sig": _spoil(honest["sig"])}]
+        [head] = kept["heads"]
+        assert (head["seq"], head["hash"], head["sig"]) == (
+            0,
+            honest["hash"],
+            _spoil(honest["sig"]),
+        )
+        # With the digests the honest head was signed with: Lianra's, as her page computed it
+        # from what it received, is the one Keno's page is told (and the other way round).
+        assert receipts(keno, game, "keno")["heads"][0]["shown"] == head["shown"]
         # The page that was shown the honest head has no alarm.
         assert keno.page.locator(".alarm").count() == 0
         assert receipts(keno, game, "keno")["heads"][0]["sig"] == honest["sig"]
@@ -651,15 +723,12 @@ def test_a_page_whose_chain_is_listed_twice_raises_the_alarm_and_gives_nothing(
             "one it gave — keep your receipts and run ghillie audit." in text
         ), text
         # The set-up was changed after the host signed what it showed.
-        assert "what this page was shown at event 0 is not signed by its key" in text, text
+        assert "The host sent a record of event 0 that its own key did not sign" in text, text
         assert not re.search(r"[0-9a-f]{12}", text)
         chain = lianra.page.locator("#fair .fair-chain")
         assert chain.get_attribute("data-holder") == "unlisted"
         assert "the host could steer the rolls" in chain.inner_text()
-        keno.page.evaluate(
-            """() => window.ghillie.live.send(
-                {type: "command", command_id: "ready-1", command: {type: "ready"}})"""
-        )
+        give(keno, {"type": "ready"})
         wait_view(
             keno,
             "v.fairness.request && v.fairness.request.k === 1 && "

@@ -3,7 +3,9 @@ and opens every link to check it, which takes nothing; each player takes their s
 own device and plays to a reveal; one player moves their seat to a new phone with the code
 the old one shows, the other's phone is lost and a new one starts a new dice chain; the game
 goes on, the other side is told, and the record passes the audit naming where each new chain
-starts. The host's tabs are shown nothing of the game once the seats are taken."""
+starts. Every order is signed by the device that held the seat when it was given: each new
+device with a seat key of its own, which the record gives the side from the event its new
+chain starts. The host's tabs are shown nothing of the game once the seats are taken."""
 
 from __future__ import annotations
 
@@ -18,7 +20,15 @@ from ghillie.fairness.audit import audit
 
 from . import pages, test_browser
 from .test_browser import DESKTOP, PHONE, Player, assert_never_seen
-from .test_browser_fair import receipts
+from .test_browser_fair import (
+    MeddledPlayer,
+    _walk,
+    create_game,
+    give,
+    receipts,
+    signed_orders,
+    wait_view,
+)
 
 
 @pytest.fixture(scope="module")
@@ -175,9 +185,79 @@ def test_seats_are_taken_once_moved_with_a_code_and_restarted_with_a_new_chain(
         assert [side for side, _ in report.new_chains] == ["lianra", "keno"]
         first, second = (k for _, k in report.new_chains)
         assert first < second
+        # Every order was signed by the device that held the seat then: from the event its
+        # new chain starts, each new device's own seat key, which the record gives the side
+        # there; no command of either side is the host's.
+        starts = dict(report.new_chains)
+        for side, player in (("lianra", lianra), ("keno", keno)):
+            key = player.page.evaluate("side => window.ghillie.fairplay.seatKey(side)", side)
+            events = record["events"]
+            assert events[starts[side]]["fair"]["keys"] == {side: key}
+            assert events[0]["fair"]["setup"]["seats"][side] not in (None, key)
+        signed = signed_orders(record)
+        assert max(max(seqs) for seqs in signed.values()) > starts["keno"]  # end_game
+        assert report.host_acted == {}
+        assert report.signed == {side: len(seqs) for side, seqs in signed.items()}
         assert lianra.errors == []
         assert keno.errors == []
     finally:
         for player in {id(p): p for p in (lianra, keno, lianra_new, keno_new) if p}.values():
             player.close()
         start.context.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a device that takes a seat over while that side's own order waits for its roll "
+    "(the lost device never gave its element) is asked for that roll's element by a request "
+    "quoting the lost device's order: fairplay.js answer() refuses it (no such order kept), "
+    "and the roll waits for ever; seats.move/new_chain also start the new key at that roll "
+    "(_first_roll, not _first_order), so the audit would check the old device's signature "
+    "against the new key",
+)
+def test_a_seat_taken_over_while_its_own_order_waits_for_its_roll_goes_on(
+    browser: Any, server: str
+) -> None:
+    """Keno gives an order and its phone is lost before it gives its element for the order's
+    roll (here: the request never reaches it). A new device takes the seat with a new dice
+    chain: the roll waits for its element, for an order the lost device signed with the seat's
+    key then. The game must go on, with no alarm. (Its record must also pass the audit; with
+    the page's check taken out, it does not: event 1 records the new key, and the audit checks
+    the lost device's signature of its order against it.)"""
+    _, links = create_game(server, "clients")
+
+    def meddle(message: Any) -> Any:
+        def visit(part: dict[str, Any]) -> None:
+            request = part.get("request") if "waiting" in part else None
+            if isinstance(request, dict) and request["k"] >= 1:
+                part["request"] = None  # the phone never learns its roll was asked for
+                part["waiting"] = []
+
+        return _walk(message, visit)
+
+    keno = MeddledPlayer(browser, links["keno"], DESKTOP, meddle)
+    lianra = Player(browser, links["lianra"], PHONE)
+    keno_new = None
+    try:
+        for player in (keno, lianra):
+            player.wait_seq(0)
+        give(keno, {"type": "ready"})
+        wait_view(lianra, "JSON.stringify(v.fairness.waiting) === '[\"keno\"]'")
+        keno.close()  # lost, its element for roll 1 never given
+        keno_new = Player(browser, links["keno"], DESKTOP, take=False)
+        keno_new.page.locator("[data-seat=taken]").wait_for()
+        keno_new.page.locator("button.new-chain").click()
+        keno_new.page.wait_for_function(
+            "() => window.ghillie.view && window.ghillie.seat.state === 'yours'"
+        )
+        keno_new.page.wait_for_function(
+            "() => document.querySelector('.alarm') || window.ghillie.view.seq >= 1"
+        )
+        assert keno_new.page.locator(".alarm").count() == 0, keno_new.page.locator(
+            ".alarm"
+        ).inner_text()
+        lianra.wait_seq(1)
+    finally:
+        for player in (keno, lianra, keno_new):
+            if player is not None:
+                player.close()
