@@ -215,11 +215,6 @@ def test_an_order_given_in_a_sides_name_fails_the_audit_even_if_its_page_gave_it
         lianra.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fairplay.js answer() holds the host to the page's own orders only when the host's "
-    "status names its side's key (fairness.keys); a status without it gets the element",
-)
 def test_a_host_that_hides_the_sides_key_from_its_status_still_gets_no_element(
     browser: Any, server: str
 ) -> None:

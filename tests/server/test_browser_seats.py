@@ -206,15 +206,6 @@ def test_seats_are_taken_once_moved_with_a_code_and_restarted_with_a_new_chain(
         start.context.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a device that takes a seat over while that side's own order waits for its roll "
-    "(the lost device never gave its element) is asked for that roll's element by a request "
-    "quoting the lost device's order: fairplay.js answer() refuses it (no such order kept), "
-    "and the roll waits for ever; seats.move/new_chain also start the new key at that roll "
-    "(_first_roll, not _first_order), so the audit would check the old device's signature "
-    "against the new key",
-)
 def test_a_seat_taken_over_while_its_own_order_waits_for_its_roll_goes_on(
     browser: Any, server: str
 ) -> None:

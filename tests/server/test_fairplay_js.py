@@ -782,7 +782,7 @@ def test_an_honest_game_raises_no_alarm_and_keeps_every_receipt(results: dict[st
     assert got["sent"][0] == {"type": "anchor", "anchor": BLUE.anchor.hex(), "key": SEATS["blue"]}
     assert answered(got) == [0, 7]
     kept = got["receipts"]
-    assert set(kept) == {"key", "anchor", "seat", "heads", "requests", "orders"}
+    assert set(kept) == {"key", "anchor", "seat", "heads", "requests", "orders", "windows"}
     assert kept["key"] == KEY.public
     assert kept["anchor"] == BLUE.anchor.hex()  # lowercase hex, the one it gave
     assert kept["seat"] == BLUE_SEAT.public
@@ -1125,12 +1125,6 @@ def test_a_later_event_that_gives_this_side_a_key_it_does_not_hold_raises_the_al
     quiet(results["seat: another side's new key"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fairplay.js takeLog raises the alarm for every event whose proof.keys gives this "
-    "side a key other than this page's, also events before this device took the seat "
-    "(seq < chainFrom), which name the key of the device that held it then",
-)
 def test_a_page_that_took_a_seat_moved_twice_raises_no_alarm(results: dict[str, Any]) -> None:
     got = results["seat: moved twice, this page the last"]
     assert got["chain"] == "page"
@@ -1138,12 +1132,6 @@ def test_a_page_that_took_a_seat_moved_twice_raises_no_alarm(results: dict[str, 
     quiet(got)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fairplay.js answer() asks for the page's own order only when the host's status "
-    "says its side has a key (fairness.keys): a host that leaves `keys` out of its status "
-    "gets the element for an order it gave in the side's name",
-)
 def test_a_status_that_hides_this_sides_key_does_not_let_the_host_order(
     results: dict[str, Any],
 ) -> None:
@@ -1466,12 +1454,10 @@ QUIET = {
     "order: another side's",
     "seat: this page's own key again",
     "seat: another side's new key",
+    "seat: moved twice, this page the last",
 }
-# Views a page does not yet judge right (each has an xfail test of its own): the lead's to fix.
-KNOWN_GAPS = {
-    "order: the status hides this side's key",  # lying, not caught
-    "seat: moved twice, this page the last",  # honest, yet an alarm
-}
+# Views a page does not yet judge right: none (each once had an xfail test of its own).
+KNOWN_GAPS: set[str] = set()
 
 
 def test_every_lying_view_raises_the_alarm_and_no_honest_one_does(
@@ -1486,7 +1472,7 @@ def test_every_lying_view_raises_the_alarm_and_no_honest_one_does(
         else:
             assert got["alarms"], name
             assert "held by this page" not in got["panel"] or got["chain"] == "page", name
-    assert len(results) - len(QUIET) - len(KNOWN_GAPS) == 90
+    assert len(results) - len(QUIET) - len(KNOWN_GAPS) == 91
     # Roll 7 answered once only, when asked twice; nothing given for a request under another key.
     assert answered(results["held: asked twice for one roll"]) == [7]
     assert answered(results["held: asked twice for one roll, with another order"]) == [7]

@@ -107,6 +107,9 @@ def state(game: LiveGame, observer: str, device: str | None) -> dict[str, Any]:
     out |= {"state": "yours", "since": seat.since, "visits": visits}
     if seat.chain is not None:
         out |= {"anchor": seat.chain, "chain_from": seat.chain_from}
+    if seat.signing is not None:
+        # The first roll whose order this device's key signs (its seat taken over).
+        out |= {"signing_from": seat.signing_from}
     return out
 
 
@@ -232,6 +235,7 @@ async def move(
     async with game.lock:
         fresh = _anchor(game, observer, anchor)
         from_k = _first_roll(game, observer)
+        given = (public, _first_order(game, observer)) if public is not None else None
         seat = await calls.stored(
             hub.store.move_seat,
             game_id,
@@ -240,7 +244,7 @@ async def move(
             device,
             fresh,
             from_k,
-            public,
+            given,
         )
         if seat is None:
             raise Refusal(BAD_MOVE_CODE, "That is not the code the seat's device shows.")
@@ -271,8 +275,9 @@ async def new_chain(
                 "The device holding this seat is online: move the seat from it with its code.",
             )
         from_k = _first_roll(game, observer)
+        given = (public, _first_order(game, observer)) if public is not None else None
         seat = await calls.stored(
-            hub.store.new_chain, game_id, observer, device, fresh, from_k, public
+            hub.store.new_chain, game_id, observer, device, fresh, from_k, given
         )
         _seated(hub, game, observer, seat)
         return state(game, observer, device), device

@@ -203,7 +203,7 @@ class EventStore(Protocol):
         new: str,
         anchor: str | None,
         from_k: int,
-        signing: str | None = None,
+        signing: tuple[str, int] | None = None,
     ) -> Seat | None:
         """Give the seat to ``new`` if ``offer`` is the code its holder offered (compare and
         set; the offer is used up), with its new dice chain (``anchor``, None for a chain the
@@ -219,7 +219,7 @@ class EventStore(Protocol):
         holder: str,
         anchor: str,
         from_k: int,
-        signing: str | None = None,
+        signing: tuple[str, int] | None = None,
     ) -> Seat:
         """The seat, taken by ``holder``, with a new dice chain whose first element is for
         roll ``from_k`` (and its signing key from that roll on)."""

@@ -219,7 +219,7 @@ class MemoryStore:
         new: str,
         anchor: str | None,
         from_k: int,
-        signing: str | None = None,
+        signing: tuple[str, int] | None = None,
     ) -> Seat | None:
         with self._lock:
             seats = self._seats_of(game_id)
@@ -232,8 +232,8 @@ class MemoryStore:
                 _now(),
                 anchor,
                 from_k if anchor else None,
-                signing,
-                from_k if signing else None,
+                signing[0] if signing else None,
+                signing[1] if signing else None,
             )
             seats[observer] = seat
             return seat
@@ -245,11 +245,17 @@ class MemoryStore:
         holder: str,
         anchor: str,
         from_k: int,
-        signing: str | None = None,
+        signing: tuple[str, int] | None = None,
     ) -> Seat:
         with self._lock:
             seat = Seat(
-                observer, holder, _now(), anchor, from_k, signing, from_k if signing else None
+                observer,
+                holder,
+                _now(),
+                anchor,
+                from_k,
+                signing[0] if signing else None,
+                signing[1] if signing else None,
             )
             self._seats_of(game_id)[observer] = seat
             self._offers.pop((game_id, observer), None)

@@ -622,7 +622,7 @@ class SqlStore:
         new: str,
         anchor: str | None,
         from_k: int,
-        signing: str | None = None,
+        signing: tuple[str, int] | None = None,
     ) -> Seat | None:
         with self._writing() as conn:
             moved = self._set_seat(
@@ -634,8 +634,8 @@ class SqlStore:
                 since=_now(),
                 chain=anchor,
                 chain_from=from_k if anchor else None,
-                signing=signing,
-                signing_from=from_k if signing else None,
+                signing=signing[0] if signing else None,
+                signing_from=signing[1] if signing else None,
                 offer=None,
             )
             return self._seat(conn, game_id, observer) if moved else None
@@ -660,7 +660,7 @@ class SqlStore:
         holder: str,
         anchor: str,
         from_k: int,
-        signing: str | None = None,
+        signing: tuple[str, int] | None = None,
     ) -> Seat:
         with self._writing() as conn:
             if not _exists(conn, game_id):
@@ -670,8 +670,8 @@ class SqlStore:
                 "since": _now(),
                 "chain": anchor,
                 "chain_from": from_k,
-                "signing": signing,
-                "signing_from": from_k if signing else None,
+                "signing": signing[0] if signing else None,
+                "signing_from": signing[1] if signing else None,
                 "offer": None,
             }
             if self._seat(conn, game_id, observer) is None:

@@ -42,6 +42,8 @@ export const chainFromKey = (game, side) => `ghillie:chain-from:${game}:${side}`
 export const receiptsKey = (game, side) => `ghillie:receipts:${game}:${side}`;
 // The secret of the key this device signs its side's orders with (never sent).
 export const signingKey = (game, side) => `ghillie:signing:${game}:${side}`;
+// The roll from which that key signs the side's orders (a seat taken over: later than 0).
+export const signingFromKey = (game, side) => `ghillie:signing-from:${game}:${side}`;
 export const alarmsKey = (game, side) => `ghillie:alarms:${game}:${side}`;
 /** The record's file name, from the game's title and the day: "ghillie-green-hell-2026-12-01.json". */
 export const recordName = (title) => {
@@ -303,7 +305,7 @@ export class FairPlay {
       if (proof.chains && typeof proof.chains === "object") this.newChains.set(seq, proof.chains);
       if (Array.isArray(proof.missing)) this.missing.set(seq, proof.missing.filter((x) => typeof x === "string"));
       const keys = proof.keys && typeof proof.keys === "object" ? proof.keys : {};
-      if (this.me && keys[this.me] !== undefined && keys[this.me] !== this.seatKey(this.me)) {
+      if (this.me && seq >= this.chainFrom && keys[this.me] !== undefined && keys[this.me] !== this.seatKey(this.me)) {
         // Only this device's own new key may sign its side's orders from here on.
         this.alarm(`keys-${seq}`, t("The host's record of event {seq} gives your side a signing key this page does not hold — {audit}.", { seq, audit: audit() }));
       }
@@ -636,6 +638,17 @@ export class FairPlay {
     }
   }
 
+  /** The first roll whose order this device's key signs (0 unless it took the seat over). */
+  signingFrom() {
+    const from = Number(this.storage.get(signingFromKey(this.game, this.me)) || 0);
+    return Number.isSafeInteger(from) && from >= 0 ? from : 0;
+  }
+
+  /** The host took this device's seat key from roll k on (a seat taken over). */
+  signsFrom(side, k) {
+    this.storage.set(signingFromKey(this.game, side), String(k));
+  }
+
   /** A new seat key for `side` (the seat taken over by this device): its public key. */
   newSeatKey(side) {
     const made = fair.newSeatKey();
@@ -755,7 +768,12 @@ export class FairPlay {
     }
     // A roll for an order of this side must be for an order this page signed, for this
     // roll: the host cannot give an order in this side's name.
-    if (request.side === this.me && this.keys[this.me] && !receipts.orders.some((o) => o.k === k && o.digest === request.order)) {
+    // Whether this side signs is this page's to know (it holds the key), not the status's:
+    // a host that hid the key there would otherwise have this page's element for its order.
+    // A key this device was given with a seat it took over signs from the roll the seat
+    // says (an order of the device before may still wait for its roll).
+    const signs = (this.keys[this.me] || this.seatKey(this.me)) && k >= this.signingFrom();
+    if (request.side === this.me && signs && !receipts.orders.some((o) => o.k === k && o.digest === request.order)) {
       refuse(`order-${k}`, t("The host asked for roll {k} for an order of your side that this page did not give — {audit}.", { k, audit: audit() }));
       return;
     }

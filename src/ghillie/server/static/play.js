@@ -188,6 +188,7 @@ function main() {
     freshAnchor: (side) => fairplay.newChain(side),
     signing: (side) => fairplay.seatKey(side, true),
     freshSigning: (side) => fairplay.newSeatKey(side),
+    signingFrom: (side, k) => fairplay.signsFrom(side, k),
     chainFrom: (side, k) => fairplay.chainStarts(side, k),
     changed: () => {
       // Once the seat is this page's, fairplay takes the game in (and gives what rolls ask).

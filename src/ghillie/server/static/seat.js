@@ -28,7 +28,8 @@ export class Seat {
    * @param {object} storage the page's kept storage (fairplay's)
    * @param {{send: (m: object) => boolean, changed: () => void, stop: () => void,
    *   freshAnchor: (side: string) => string, chainFrom: (side: string, k: number) => void,
-   *   signing: (side: string) => string|null, freshSigning: (side: string) => string}} hooks
+   *   signing: (side: string) => string|null, freshSigning: (side: string) => string,
+   *   signingFrom: (side: string, k: number) => void}} hooks
    *   signing: the public key this device signs the side's orders with (made if need be);
    *   freshSigning: a new one, for a seat taken over
    */
@@ -77,6 +78,7 @@ export class Seat {
     this.state = seat.state;
     this.seat = seat;
     if (seat.state === "yours" && Number.isInteger(seat.chain_from)) this.hooks.chainFrom(seat.side, seat.chain_from);
+    if (seat.state === "yours" && Number.isInteger(seat.signing_from)) this.hooks.signingFrom(seat.side, seat.signing_from);
     if (seat.state === "taken" && (before === "yours" || before === "free")) {
       // Another device took the seat (over): this page stops, and says so.
       this.movedAway = before === "yours";
