@@ -215,7 +215,15 @@ export class FairPlay {
       // Every event of a game is sealed, so a side's every entry carries its proof; the
       // referee's log holds the events themselves, and checks nothing of them.
       const proofless = !entry || typeof entry !== "object" || !entry.proof || typeof entry.proof !== "object";
-      if (proofless && !this.me) continue;
+      if (proofless && !this.me) {
+        // The referee's page checks nothing, but says, as every page does, which rolls went
+        // on without a side's share.
+        const fairData = entry && typeof entry === "object" ? entry.fair : null;
+        if (fairData && Array.isArray(fairData.missing) && isCount(entry.seq)) {
+          this.missing.set(entry.seq, fairData.missing.filter((x) => typeof x === "string"));
+        }
+        continue;
+      }
       if (!entry || typeof entry !== "object" || !isCount(entry.seq)) {
         this.alarm("seq", t("The host sent a record of an event without a proper event number — {audit}.", { audit: audit() }));
       } else if (proofless) {
@@ -561,12 +569,13 @@ export class FairPlay {
     }
     for (const [seq, sides] of this.missing) {
       for (const side of sides) {
-        const others = (view.sides || []).filter((s) => s && s.id !== side).map((s) => this.partyName(view, s.id));
+        // Who could have known it: the host, and every side whose page gave its share.
+        const others = (view.sides || []).filter((s) => s && s.id !== side).map((s) => (s.id === this.me ? t("your side") : this.partyName(view, s.id)));
         const knew = [t("the host"), ...others].join(t(" and "));
         notes.push(
           side === this.me
             ? t("Roll {seq} was drawn without this page's share (it did not give it in time): {knew} could have known that roll in advance.", { seq, knew })
-            : t("Roll {seq} was drawn without the share of {side}'s page (it did not give it in time): {knew} could have known that roll in advance.", { seq, side: this.partyName(view, side), knew }),
+            : t("Roll {seq} was drawn without a share from the page of {side} (it did not give it in time): {knew} could have known that roll in advance.", { seq, side: this.partyName(view, side), knew }),
         );
       }
     }

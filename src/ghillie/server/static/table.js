@@ -160,10 +160,18 @@ function commitments(view) {
         h("code", {}, short(root))),
     );
   }
+  // The rolls drawn without a side's share (its page did not give it in time): everyone at
+  // the table is told, as every phone is.
+  const names = new Map((view.sides || []).map((s) => [s.id, s.name]));
+  const without = proofs.flatMap((entry) =>
+    (Array.isArray(entry.proof.missing) ? entry.proof.missing : [])
+      .filter((side) => names.has(side))
+      .map((side) => h("li", { class: "commit-missing" }, t("Roll {seq} was drawn without a share from the page of {side}: the host and the other sides could have known it in advance.", { seq: entry.seq, side: names.get(side) }))),
+  );
   return h(
     "div",
     {},
-    h("ul", { class: "commit-list" }, rows),
+    h("ul", { class: "commit-list" }, rows, without.slice(-3)),
     h("p", { class: "hint" }, t("The same codes are in the Fairness panel of each player's phone.")),
   );
 }
