@@ -43,6 +43,7 @@ import bisect
 import hashlib
 import hmac
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -310,9 +311,32 @@ def check_opening(
     opening that says when its fact was written (``written``) must also lead, with the same
     fact, to ``written_root``, the root published at that event, which is no later than
     ``root_seq``."""
+    return checks(game_id, opening, root, size, written_root, V3)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How an opening of one roster version is checked: its fields, the fields of its
+    proof of a write, and the leaf and the root its leaves (and nonce) make."""
+
+    fields: frozenset[str]
+    written: frozenset[str]
+    leaf: Callable[[bytes, bytes], bytes]
+    root: Callable[[str, str, int, dict[str, Any], list[bytes]], str | None]
+
+
+def checks(
+    game_id: str,
+    opening: dict[str, Any],
+    root: str,
+    size: int,
+    written_root: str | None,
+    rules: Rules,
+) -> bool:
+    """:func:`check_opening` by the ``rules`` of a roster version."""
     try:
         fields = set(opening)
-        if fields != _OPENING_FIELDS and fields != _OPENING_FIELDS | {"written"}:
+        if fields != rules.fields and fields != rules.fields | {"written"}:
             return False
         root_seq = opening["root_seq"]
         if type(root_seq) is not int:
@@ -325,17 +349,17 @@ def check_opening(
             opening["value"],
             opening["salt"],
         )
-        if not _leads(game_id, opening, digest, root_seq, opening, root, size):
+        if not _leads(game_id, opening, digest, root_seq, opening, root, size, rules):
             return False
         if "written" not in opening:
             return True
         written = opening["written"]
-        if not isinstance(written, dict) or set(written) != _WRITTEN_FIELDS:
+        if not isinstance(written, dict) or set(written) != rules.written:
             return False
         seq = written["seq"]
         if type(seq) is not int or not 0 <= seq <= root_seq or written_root is None:
             return False
-        return _leads(game_id, opening, digest, seq, written, written_root, size)
+        return _leads(game_id, opening, digest, seq, written, written_root, size, rules)
     except (KeyError, TypeError, ValueError, OverflowError, AttributeError):
         return False
 
@@ -348,25 +372,31 @@ def _leads(
     proof: dict[str, Any],
     root: str,
     size: int,
+    rules: Rules,
 ) -> bool:
     """Is the fact's leaf under ``proof``'s blinding value among its leaves, and do they
-    hash, with its nonce, to ``root``, the root of event ``seq``?"""
+    hash (with its nonce, where the version has one) to ``root``, the root of event
+    ``seq``?"""
     blind_ = bytes.fromhex(proof["blind"])
-    nonce_ = bytes.fromhex(proof["nonce"])
     leaves = [bytes.fromhex(x) for x in proof["leaves"]]
-    if len(blind_) != HASH or len(nonce_) != HASH or len(leaves) != size:
-        return False
-    if any(len(x) != HASH for x in leaves):
+    if len(blind_) != HASH or len(leaves) != size or any(len(x) != HASH for x in leaves):
         return False
     if any(a >= b for a, b in itertools.pairwise(leaves)):
         return False  # sorted, no repeats: one list for one root
-    if leaf(blind_, digest) not in leaves:
+    if rules.leaf(blind_, digest) not in leaves:
         return False
-    again = published_root(game_id, opening["side"], seq, nonce_, leaves)
-    return hmac.compare_digest(again, root)
+    again = rules.root(game_id, opening["side"], seq, proof, leaves)
+    return again is not None and hmac.compare_digest(again, root)
 
 
-_OPENING_FIELDS = frozenset(
-    ("side", "piece", "key", "value", "salt", "blind", "root_seq", "nonce", "leaves")
+def _root_v3(game_id: str, side: str, seq: int, proof: dict[str, Any], leaves: list[bytes]) -> str:
+    nonce_ = bytes.fromhex(proof["nonce"])
+    return published_root(game_id, side, seq, nonce_, leaves) if len(nonce_) == HASH else ""
+
+
+V3 = Rules(
+    frozenset(("side", "piece", "key", "value", "salt", "blind", "root_seq", "nonce", "leaves")),
+    frozenset(("seq", "blind", "nonce", "leaves")),
+    leaf,
+    _root_v3,
 )
-_WRITTEN_FIELDS = frozenset(("seq", "blind", "nonce", "leaves"))

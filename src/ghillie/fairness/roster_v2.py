@@ -38,13 +38,11 @@ a bug (:class:`FixedRewrite`).
 from __future__ import annotations
 
 import hashlib
-import hmac
-import itertools
 from dataclasses import dataclass
 from typing import Any
 
 from ghillie.fairness.encoding import lp, sha256, tag, text, u32, u64
-from ghillie.fairness.roster import FixedRewrite, RosterFull, Written, fact_digest
+from ghillie.fairness.roster import FixedRewrite, RosterFull, Rules, Written, checks, fact_digest
 
 HASH = 32
 _LEAF = tag("leaf/v2")
@@ -234,64 +232,15 @@ def check_opening(
     size: int,
     written_root: str | None = None,
 ) -> bool:
-    """Does ``opening`` lead to the published ``root`` of a roster of ``size`` slots? An
-    opening that says when its fact was written (``written``) must also lead, with the same
-    fact, to ``written_root``, the root published at that event, which is no later than
-    ``root_seq``."""
-    try:
-        fields = set(opening)
-        if fields != _OPENING_FIELDS and fields != _OPENING_FIELDS | {"written"}:
-            return False
-        root_seq = opening["root_seq"]
-        if type(root_seq) is not int:
-            return False  # a bool is not an event, nor a float (as fair.js reads them)
-        digest = fact_digest(
-            game_id,
-            opening["side"],
-            opening["piece"],
-            opening["key"],
-            opening["value"],
-            opening["salt"],
-        )
-        if not _leads(game_id, opening, digest, root_seq, opening, root, size):
-            return False
-        if "written" not in opening:
-            return True
-        written = opening["written"]
-        if not isinstance(written, dict) or set(written) != _WRITTEN_FIELDS:
-            return False
-        seq = written["seq"]
-        if type(seq) is not int or not 0 <= seq <= root_seq or written_root is None:
-            return False
-        return _leads(game_id, opening, digest, seq, written, written_root, size)
-    except (KeyError, TypeError, ValueError, OverflowError, AttributeError):
-        return False
+    """Does ``opening`` (of protocol 2 or 3) lead to the published ``root`` of a roster of
+    ``size`` slots, and (``written``) to ``written_root`` too? As
+    :func:`ghillie.fairness.roster.check_opening`, by version 2's leaves and roots."""
+    return checks(game_id, opening, root, size, written_root, V2)
 
 
-def _leads(
-    game_id: str,
-    opening: dict[str, Any],
-    digest: bytes,
-    seq: int,
-    proof: dict[str, Any],
-    root: str,
-    size: int,
-) -> bool:
-    """Is the fact's leaf under ``proof``'s blinding value among its leaves, and do they
-    hash to ``root``, the root of event ``seq``?"""
-    blind = bytes.fromhex(proof["blind"])
-    leaves = [bytes.fromhex(x) for x in proof["leaves"]]
-    if len(blind) != HASH or len(leaves) != size or any(len(x) != HASH for x in leaves):
-        return False
-    if any(a >= b for a, b in itertools.pairwise(leaves)):
-        return False  # sorted, no repeats: one list for one root
-    if leaf(blind, digest) not in leaves:
-        return False
-    again = published_root(game_id, opening["side"], seq, leaves)
-    return hmac.compare_digest(again, root)
-
-
-_OPENING_FIELDS = frozenset(
-    ("side", "piece", "key", "value", "salt", "blind", "root_seq", "leaves")
+V2 = Rules(
+    frozenset(("side", "piece", "key", "value", "salt", "blind", "root_seq", "leaves")),
+    frozenset(("seq", "blind", "leaves")),
+    leaf,
+    lambda game_id, side, seq, _, leaves: published_root(game_id, side, seq, leaves),
 )
-_WRITTEN_FIELDS = frozenset(("seq", "blind", "leaves"))

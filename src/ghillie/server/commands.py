@@ -68,6 +68,19 @@ def _ends(state: GameState[Any]) -> str | None:
     return window.ends if window is not None and window.awaiting is not None else None
 
 
+def _chain_of(game: LiveGame, observer: str) -> None:
+    """Refuse a chain's anchor or element of anyone but a side of a game this server goes
+    on with."""
+    if observer not in game.state.sides:
+        raise Refusal(UNKNOWN_SIDE, "Only a side has a roll chain.")
+    refuse_archived(game)
+
+
+def _anchor_hex(anchor: Any) -> None:
+    if not isinstance(anchor, str) or not _HEX32.fullmatch(anchor):
+        raise Refusal(BAD_CONTRIBUTION, "An anchor is 32 bytes in lowercase hex.")
+
+
 def refuse_archived(game: LiveGame) -> None:
     """A game set up under an earlier fairness protocol goes no further here: every order,
     anchor and element is refused, with what its players can still do."""
@@ -353,11 +366,8 @@ class Commands:
         public key it will sign its orders with (``key``; none: the host gives them)."""
         game = await self.games.live(game_id)
         async with game.lock:
-            if observer not in game.state.sides:
-                raise Refusal(UNKNOWN_SIDE, "Only a side has a roll chain.")
-            refuse_archived(game)
-            if not isinstance(anchor, str) or not _HEX32.fullmatch(anchor):
-                raise Refusal(BAD_CONTRIBUTION, "An anchor is 32 bytes in lowercase hex.")
+            _chain_of(game, observer)
+            _anchor_hex(anchor)
             public = signing_key(key)
             if game.ledger is not None:
                 if game.ledger.anchors.get(observer) == anchor:
@@ -397,12 +407,9 @@ class Commands:
         told (``fairness.new_chains``) and the event of its first roll records it."""
         game = await self.games.live(game_id)
         async with game.lock:
-            if observer not in game.state.sides:
-                raise Refusal(UNKNOWN_SIDE, "Only a side has a roll chain.")
-            refuse_archived(game)
+            _chain_of(game, observer)
             ledger = game.ledger
-            if not isinstance(anchor, str) or not _HEX32.fullmatch(anchor):
-                raise Refusal(BAD_CONTRIBUTION, "An anchor is 32 bytes in lowercase hex.")
+            _anchor_hex(anchor)
             if ledger is None or observer in ledger.secrets.held:
                 raise Refusal(ANCHOR_FIXED, "This side's roll chain is not its page's to renew.")
             fresh = ledger.fresh.get(observer)
@@ -417,9 +424,7 @@ class Commands:
         """A side's page gives its chain element for the roll asked for."""
         game = await self.games.live(game_id)
         async with game.lock:
-            if observer not in game.state.sides:
-                raise Refusal(UNKNOWN_SIDE, "Only a side has a roll chain.")
-            refuse_archived(game)
+            _chain_of(game, observer)
             pending = game.pending
             if game.ledger is not None and (pending is None or pending.request.k != k):
                 await self._pull(game)  # another process may have asked for (or ruled on) it
