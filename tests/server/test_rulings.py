@@ -46,9 +46,7 @@ def test_another_games_requests_are_answered_while_a_ruling_runs(
             view = await asyncio.wait_for(hub.view(other, "red"), 5)
             assert view["seq"] == 0
             monkeypatch.setattr(referee, "rule", rule)
-            answered = await asyncio.wait_for(
-                hub.command(other, "blue", "s2", {"type": "step"}), 5
-            )
+            answered = await asyncio.wait_for(hub.command(other, "blue", "s2", {"type": "step"}), 5)
             assert answered["seq"] == 1
             assert not ruling.done()
             held.set()
