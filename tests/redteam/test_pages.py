@@ -5,8 +5,9 @@ chains, seat keys and signatures). The page may be told the time by its own cloc
 new one (a plain view, as after a reconnect).
 
 Held (guards): a window that reaches the page live with 1 s of its 10 s raises the alarm; a
-page shown a game set up under protocol 3 that it never joined (an old game) checks nothing
-and raises nothing.
+window dated back with a lying ``now`` to match is counted in full and its refusal raises the
+alarm; a page shown a game set up under protocol 3 that it never joined (an old game) checks
+nothing and raises nothing.
 
 Found (strict xfails):
 
@@ -37,6 +38,21 @@ Found (strict xfails):
    roll after the window's event, for the asked side, is asked for past the window's end
    plus the allowance, and keeps when it was asked (``requests[i].received``) for the
    audit.
+5. **An honest refusal taken for the host's cheating** (medium): the page reckons a window's
+   end as when it took the view in plus what the host said was left (``keepWindow``; the
+   countdown in panels.js likewise, from the one latest ``now``). A view taken in 5 s late
+   (a phone's tab asleep, its connection up) makes the page count 5 s the host never gave:
+   the player answers "with 4 s left", a second after the end, the host rightly refuses it,
+   and the page cries foul (and the audit's time check would too). Fix: reckon the host's
+   clock against the page's from the least delayed of the views (the largest ``now`` minus
+   arrival seen), not from the latest one, in keepWindow and the countdown alike.
+6. **A refused order breaks the page** (high, every ruleset): play.js hands the outbox
+   ``refused: (id, problem) => fairplay.refused(id, problem)``, but FairPlay's constructor
+   sets ``this.refused = new Set()`` (the rolls it will not answer), hiding the method. Any
+   refusal throws "fairplay.refused is not a function" in ``outbox.answered`` before it
+   lets the order go: the page keeps the refused order "on its way" (sent again on every
+   new connection), shows no refusal, and the late-answer alarm (issue 24's design) never
+   runs. Fix: rename the Set (``refusedRolls``), and test the page with a refusal.
 """
 
 from __future__ import annotations
@@ -169,6 +185,16 @@ def cases() -> dict[str, dict[str, Any]]:
         {"sign": {"id": "r1", "command": {"type": "shoot", "fire": False}}},
         {"refuse": {"id": "r1", "code": "window_closed"}},
     )
+    # 6. The host dates the window back 7 s and lies in its time (now) to match: the page
+    # counts its full 10 s; the player answers 5 s in, and the host refuses it as late.
+    case(
+        "window backdated, now lied, answer refused",
+        {"clock": T0},
+        {"live": _window(seventh, 7, ends_after=3_000, now_after=-7_000)},
+        {"clock": T0 + 5_000},
+        {"sign": {"id": "b1", "command": {"type": "shoot", "fire": False}}},
+        {"refuse": {"id": "b1", "code": "time_up"}},
+    )
     return out
 
 
@@ -242,6 +268,16 @@ def test_an_old_game_the_page_never_joined_is_the_audits_and_raises_nothing(
     got = results["an old game never joined"]
     assert got["legacy"] is True
     assert got["alarms"] == []
+
+
+def test_a_backdated_window_with_a_lying_now_is_caught_when_the_answer_is_refused(
+    results: dict[str, Any],
+) -> None:
+    """The page counts the time the host gave it (``now``), so a host that lies in both sees
+    the page count the full limit, and the refusal that follows raises the alarm (when the
+    method is reached: see the outbox's hook below)."""
+    got = results["window backdated, now lied, answer refused"]
+    assert "refused your answer as too late" in _alarms(got)
 
 
 # --- found --------------------------------------------------------------------------------------
