@@ -1,5 +1,5 @@
-"""The commands of an ambush-fire game (work in progress: the set-up and the standing
-orders so far). A concealed unit's place and a standing order are their owner's secrets."""
+"""The commands of an ambush-fire game. A concealed unit's place and a standing order are
+their owner's secrets."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from ghillie.state import Phase
 
 PLAY = frozenset({Phase.PLAY})
 Ref = str
+MAX_ORDERS = 8  # standing orders a side may hold at once
 
 
 class Part(BaseModel):
@@ -54,14 +55,11 @@ class Trigger(Part):
     target_class: str | None = None
 
 
-class StandingOrder(Command):
+class StandingOrder(Part):
     """A reaction given ahead of time, in secret, and carried out by ghillie at the exact
     moment its trigger happens, with no prompt (issue 14). It is opened when it fires, and
     the proof shows it was written before the trigger."""
 
-    type: Literal["standing_order"] = "standing_order"
-    phases = frozenset({Phase.SETUP, Phase.PLAY})
-    secret_fields = frozenset({"unit", "reaction", "trigger", "chance", "note"})
     unit: Ref
     reaction: Reaction
     trigger: Trigger
@@ -146,8 +144,14 @@ class EndStep(Command):
 
 
 class Ready(Command):
+    """The side's set-up is done, and with it come all its standing orders, in secret.
+    They come in this one command, whatever their number, so that the other side, told
+    only that the side is ready, cannot count them (issue 24)."""
+
     type: Literal["ready"] = "ready"
     phases = frozenset({Phase.SETUP})
+    secret_fields = frozenset({"orders"})
+    orders: list[StandingOrder] = Field(default_factory=list, max_length=MAX_ORDERS)
 
 
 class EndGame(Command):
@@ -157,7 +161,6 @@ class EndGame(Command):
 
 COMMANDS: dict[str, type[Command]] = {
     "conceal": Conceal,
-    "standing_order": StandingOrder,
     "ready": Ready,
     "move": Move,
     "return_fire": ReturnFire,
