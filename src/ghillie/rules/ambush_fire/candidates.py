@@ -69,7 +69,8 @@ def _setup(state: GameState[Board], side: str, scenario: AmbushFireScenario) -> 
     out: list[Facts] = []
     hidden = [p for p in state.owned(side, UNIT) if p.public.get("concealed")]
     if hidden and not any("at" in p.secret for p in hidden):
-        # Two set-ups that differ only where the units wait: the two worlds.
+        # Two set-ups that differ only where the units wait, and one with no notes: the two
+        # worlds may differ in where, and in how many secrets the side writes.
         for shift in (0.0, 1.0):
             rows = []
             for i, p in enumerate(hidden):
@@ -77,6 +78,7 @@ def _setup(state: GameState[Board], side: str, scenario: AmbushFireScenario) -> 
                 y = scenario.depth * (0.2 + 0.15 * i) % scenario.depth
                 rows.append({"unit": p.id, "at": _entered(scenario, (x, y)), "note": "by the gap"})
             out.append({"type": "conceal", "units": rows})
+        out.append({"type": "conceal", "units": [{k: r[k] for k in ("unit", "at")} for r in rows]})
     orders = _orders(state, side, scenario)
     # Ready with more or fewer standing orders: the two worlds may differ in how many.
     for n in sorted({0, 1, 3, MAX_ORDERS}):
@@ -166,7 +168,10 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
     scenario = state.scenario
     assert isinstance(scenario, AmbushFireScenario)
     if state.phase is Phase.SETUP:
-        return [{"type": "end_game"}, *_setup(state, side, scenario)]
+        # Ending the game before it begins now and then, not at every other pick: the set-up
+        # offers few commands.
+        ending: list[Facts] = [{"type": "end_game"}] if state.seq % 4 == 3 else []
+        return [*ending, *_setup(state, side, scenario)]
     if state.phase is not Phase.PLAY:
         return []
     if state.window is not None:
