@@ -66,7 +66,7 @@ ORDERS: dict[str, Order] = {
         defaults=_conceal_rows,
     ),
     "ready": Order(
-        N_("Standing orders, and ready"),
+        N_("Ready, with your standing orders"),
         N_(
             "Your forces are set up. Give here all your standing orders, if any: written in "
             "secret now, carried out by ghillie the moment the trigger comes, with no prompt; "
