@@ -89,11 +89,13 @@ class Game:
         self.seen: dict[str, int] = {}
 
     def next(self) -> tuple[str, dict[str, object]]:
-        if self.given == 0:
-            return "jungle", {"type": "ready"}
+        if self.given == 0:  # the Veterans' ambush orders: none (DWV-R04)
+            return "jungle", {"type": "record_ambushes", "orders": []}
         if self.given == 1:
+            return "jungle", {"type": "ready"}
+        if self.given == 2:
             return "orks", {"type": "ready"}
-        return ("jungle", "orks")[((self.given - 2) // 3) % 2], {"type": "end_phase"}
+        return ("jungle", "orks")[((self.given - 3) // 3) % 2], {"type": "end_phase"}
 
     async def connect(self) -> None:
         for side in ("jungle", "orks"):

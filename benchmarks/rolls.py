@@ -44,6 +44,7 @@ async def play(events: int, db: Path) -> float:
                 await hub.contribute(game_id, party, k, chains[party].element(k).hex())
             await task
 
+        await step("jungle", {"type": "record_ambushes", "orders": []})  # none (DWV-R04)
         await step("jungle", {"type": "ready"})
         await step("orks", {"type": "ready"})
         started = time.perf_counter()

@@ -111,7 +111,7 @@ ZIGZAG = [[62.0 + 5.9 * (i % 2), 22.4 + 0.2 * (i % 5)] for i in range(40)]
 
 
 def _order(unit: str, reaction: str, trigger: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "standing_order", "unit": unit, "reaction": reaction, "trigger": trigger}
+    return {"unit": unit, "reaction": reaction, "trigger": trigger}
 
 
 def _never(target: str | None = "vehicle", unit: str = "grenadiers") -> list[dict[str, Any]]:
@@ -146,9 +146,8 @@ def ambush_world(
         getattr(game.scenario, "ground", None)  # the ground, made once a scenario, made now
         places = [{"unit": k, "at": at} for k, at in HIDDEN.items()]
         game.command(GERMANS, {"type": "conceal", "units": places})
-        for order in orders:
-            game.command(GERMANS, {**order, "chance": 50})
-        game.command(GERMANS, {"type": "ready"})
+        written = [{**order, "chance": 50} for order in orders]
+        game.command(GERMANS, {"type": "ready", "orders": written})
         scouts = {"unit": "scouts", "at": [68, 44]}
         game.command(SOVIETS, {"type": "conceal", "units": [scouts, *(soviets or [])]})
         game.command(SOVIETS, {"type": "ready"})

@@ -562,7 +562,7 @@ def server() -> dict[str, Any]:
         game = body["game_id"]
         answer = client.post(
             f"/api/games/{game}/commands",
-            json={"command_id": "1", "command": {"type": "ready"}},
+            json={"command_id": "1", "command": {"type": "record_ambushes", "orders": []}},
             headers={"Authorization": f"Bearer {tokens['jungle']}"},
         )
         out["answer"] = answer.json()

@@ -12,6 +12,9 @@ from ghillie import Game, Refusal, examples
 from ghillie.engine import allowed_commands, replay
 from ghillie.events import event_from_json, event_to_json
 
+# A grid-ambush side that may ambush writes its orders before it is ready, none here.
+NO_AMBUSHES = {"type": "record_ambushes", "orders": []}
+
 
 @pytest.fixture
 def game() -> Game:
@@ -49,6 +52,7 @@ def test_a_command_out_of_its_phase_is_refused(game: Game) -> None:
 
 
 def test_a_side_acting_out_of_turn_is_refused(game: Game) -> None:
+    game.command("jungle", NO_AMBUSHES)
     game.command("jungle", {"type": "ready"})
     game.command("orks", {"type": "ready"})
     assert game.state.board.active == "jungle"
@@ -58,6 +62,7 @@ def test_a_side_acting_out_of_turn_is_refused(game: Game) -> None:
 
 
 def test_nothing_is_accepted_once_the_game_is_over(game: Game) -> None:
+    game.command("jungle", NO_AMBUSHES)
     game.command("jungle", {"type": "ready"})
     game.command("orks", {"type": "ready"})
     game.command("orks", {"type": "end_game"})
@@ -73,6 +78,7 @@ def test_the_same_seed_gives_the_same_game() -> None:
 
 
 def test_replay_rebuilds_the_state_and_refuses_a_log_with_a_gap(game: Game) -> None:
+    game.command("jungle", NO_AMBUSHES)
     game.command("jungle", {"type": "ready"})
     game.command("orks", {"type": "ready"})
     events = game.events()

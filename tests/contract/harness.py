@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections import Counter
 from typing import Any
 
@@ -56,7 +57,11 @@ PROOF_KEYS = frozenset(
 )
 
 
-def comparable(view: dict[str, Any]) -> dict[str, Any]:
+# A piece id (ghillie.ids): 128 random bits as 32 hex digits.
+PIECE_ID = re.compile(r"[0-9a-f]{32}")
+
+
+def comparable(view: dict[str, Any], *, ids: bool = False) -> dict[str, Any]:
     """A view in which every proof string is replaced by the place where that string first
     appeared in the whole view (``#n``, counting every string), for comparing two worlds.
 
@@ -65,7 +70,12 @@ def comparable(view: dict[str, Any]) -> dict[str, Any]:
     the other, proof material or not. (A Merkle tree whose inner nodes persisted from event
     to event failed this: an opening's path repeated the nodes of an earlier one exactly
     when the owner's other secrets had not changed in between, issue 10.) Everything else a
-    side receives — the opened values and the roll contributions too — must be identical."""
+    side receives — the opened values and the roll contributions too — must be identical.
+
+    With ``ids``, piece ids are compared by their pattern too: an id is random, so all a
+    side can tell of two is whether they are the same. Two worlds in which one side wrote
+    more secret pieces (standing orders) draw their later ids differently from one seed:
+    the other side's own later pieces then have other ids, in the same pattern."""
     first: dict[str, int] = {}
 
     def walk(value: Any, proof: bool) -> Any:
@@ -77,7 +87,7 @@ def comparable(view: dict[str, Any]) -> dict[str, Any]:
             return [walk(v, proof) for v in value]
         if isinstance(value, str):
             label = f"#{first.setdefault(value, len(first))}"
-            return label if proof else value
+            return label if proof or (ids and PIECE_ID.fullmatch(value)) else value
         return value
 
     out: dict[str, Any] = walk(view, False)

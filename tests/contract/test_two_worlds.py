@@ -9,6 +9,10 @@ the same answer (accepted in both, or refused with the same code and detail in b
 until the rules themselves reveal a piece whose secret differs between the worlds (a scan
 of that square, an observation that flips that marker), after which the worlds may
 legitimately differ and the comparison ends.
+
+The second test sets the worlds up differently in *how many* secrets the hiding side writes
+(none against every standing order, ambush order and note its rules allow: setups.py), and
+compares the same way through the set-up and on into the game (issue 24).
 """
 
 from __future__ import annotations
@@ -21,13 +25,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ghillie import Game, Refusal, examples, registry
-from ghillie.events import BoardChange, Event, Know, Remove, Update
+from ghillie import Game, Refusal, clock, examples, registry
+from ghillie.events import BoardChange, Event, Know, Open, Remove, Update
 from ghillie.ruleset import Ruleset
 
 from .harness import SCENARIOS, STATS, comparable, first_difference, observers
+from .setups import set_up
 
 STEPS = 60
+T0 = "2026-12-01T20:00:00.000+00:00"
 
 
 def _public_part(ruleset: Ruleset[Any, Any], command: dict[str, Any]) -> dict[str, Any] | None:
@@ -59,16 +65,19 @@ def _try(game: Game, side: str, command: dict[str, Any]) -> Event | tuple[str, s
 
 def _varied(a: Game, b: Game) -> set[str]:
     """Pieces whose facts differ between the worlds: their secrets, or public facts that a
-    hidden piece's owner set before anyone else could see it (a ship deployed at a table)."""
+    hidden piece's owner set before anyone else could see it (a ship deployed at a table);
+    and pieces that are in one world only (a standing order written in one of them)."""
+    ours, theirs = a.state.pieces, b.state.pieces
     return {
         pid
-        for pid, piece in a.state.pieces.items()
-        if pid in b.state.pieces
-        and (piece.secret, piece.public) != (b.state.pieces[pid].secret, b.state.pieces[pid].public)
+        for pid in ours.keys() | theirs.keys()
+        if pid not in ours
+        or pid not in theirs
+        or (ours[pid].secret, ours[pid].public) != (theirs[pid].secret, theirs[pid].public)
     }
 
 
-def _declassifies(event: Event | tuple[str, str], varied: set[str], hider: str) -> bool:
+def _declassifies(event: Event | tuple[str, ...], varied: set[str], hider: str) -> bool:
     """Does this event reveal something of a varied piece to a side other than its owner?"""
     if not isinstance(event, Event):
         return False
@@ -79,10 +88,19 @@ def _declassifies(event: Event | tuple[str, str], varied: set[str], hider: str) 
             return True
         if isinstance(effect, Know) and effect.id in varied and effect.side != hider:
             return True
+        if isinstance(effect, Open) and effect.id in varied and effect.side != hider:
+            return True  # an opening shows that side the committed secret
     return False
 
 
-def _board_told(event: Event | tuple[str, str], hider: str) -> list[Any]:
+def _public_updates(event: Event | tuple[str, ...]) -> list[Any]:
+    """The public facts an event writes, piece by piece."""
+    if not isinstance(event, Event):
+        return []
+    return [(e.id, e.public) for e in event.effects if isinstance(e, Update) and e.public]
+
+
+def _board_told(event: Event | tuple[str, ...], hider: str) -> list[Any]:
     """What an event records on the ruleset's own board for the sides other than the hider
     (an ambush field's partial information, BSG-R15: the arc a scanner found it in)."""
     if not isinstance(event, Event):
@@ -102,10 +120,56 @@ def test_the_other_sides_stream_does_not_depend_on_hidden_values(
 ) -> None:
     a = Game.create(examples.load(scenario), seed=seed)
     b = Game.create(examples.load(scenario), seed=seed)
-    ruleset = registry.get(a.state.ruleset)
+    hider = data.draw(st.sampled_from(a.state.sides), label="hiding side")
+    _play_on(a, b, hider, data, STEPS)
+    STATS["two-worlds games"] += 1
+
+
+@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 2**32 - 1))
+def test_how_many_secrets_a_side_writes_is_not_told(
+    scenario: str, data: st.DataObject, seed: int
+) -> None:
+    """Issue 24, finding 10: the other side read "Germans gave an order." once for each
+    standing order, and so counted them; an ambusher that got ready without writing orders
+    told that it hid nobody. Two worlds set up with as few and as many secrets as the hiding
+    side's rules and candidates allow (tests/contract/setups.py) must give the other sides
+    and the table screen the same, step by step, and then through the game."""
+    a = Game.create(examples.load(scenario), seed=seed)
+    b = Game.create(examples.load(scenario), seed=seed)
     hider = data.draw(st.sampled_from(a.state.sides), label="hiding side")
     watchers = [o for o in observers(a) if o != hider]
-    for _ in range(STEPS):
+    varied = _varied(a, b)
+    for side, one, other in set_up(a, b, hider):
+        events = [
+            game.events()[-1] if command is not None else ("nothing",)
+            for game, command in ((a, one), (b, other))
+        ]
+        if any(_declassifies(e, varied, hider) for e in events) or (
+            _board_told(events[0], hider) != _board_told(events[1], hider)
+        ):
+            # The rules reveal what differs (a public roster shows the units in ambush
+            # when play begins, DWV-A12): the worlds may differ from here on.
+            STATS["how-many worlds ended by a reveal in set-up"] += 1
+            return
+        _same_to(a, b, watchers, f"after {side}'s set-up command")
+        if one != other:
+            STATS["how-many set-up steps compared with different secrets"] += 1
+        varied = _varied(a, b)
+    _play_on(a, b, hider, data, STEPS // 2)
+    STATS["how-many worlds played on"] += 1
+
+
+def _play_on(a: Game, b: Game, hider: str, data: st.DataObject, steps: int) -> None:
+    """Both worlds in lockstep: the same commands, but the hiding side's secret fields may
+    differ; after every step the other sides and the spectators receive the same."""
+    ruleset = registry.get(a.state.ruleset)
+    watchers = [o for o in observers(a) if o != hider]
+    for step in range(steps):
+        # Both worlds ruled at the same host time, a second a step: a timed window's end
+        # (ambush-fire's live prompts) is then the same in both.
+        now = clock.later(T0, step)
         side = data.draw(st.sampled_from(a.state.sides), label="side")
         candidates = ruleset.candidates(a.state, side)
         if not candidates:
@@ -133,6 +197,11 @@ def test_the_other_sides_stream_does_not_depend_on_hidden_values(
             # this path is not taken; play goes on along paths that reveal nothing.
             STATS["two-worlds commands that would reveal, skipped"] += 1
             continue
+        if other != command and _public_updates(answer_a) != _public_updates(answer_b):
+            # The variant is not a secret of the same public order: ``units`` of a move is
+            # secret for a concealed unit, but world B moving another unit in view is seen.
+            STATS["two-worlds variants that differ in public, skipped"] += 1
+            continue
         if side == hider and isinstance(answer_a, Event) != isinstance(answer_b, Event):
             # What the hiding side may do depends on its own secrets (a shot legal only
             # from the true sniper marker, SW-R34): it would not give a refused command.
@@ -142,16 +211,22 @@ def test_the_other_sides_stream_does_not_depend_on_hidden_values(
             assert _public(answer_a) == _public(answer_b), "answered differently in the two worlds"
         for game, given_command in ((a, command), (b, other)):
             with contextlib.suppress(Refusal):
-                game.command(side, given_command)
-        for watcher in watchers:
-            view_a, view_b = comparable(a.view(watcher)), comparable(b.view(watcher))
-            if json.dumps(view_a, sort_keys=True) != json.dumps(view_b, sort_keys=True):
-                pytest.fail(
-                    f"{watcher} can tell the worlds apart at {first_difference(view_a, view_b)}"
-                )
+                game.command(side, given_command, now=now)
+        _same_to(a, b, watchers, f"after {side} gave {command['type']}")
         if _varied(a, b):
             STATS["two-worlds steps compared with different secrets"] += 1
-    STATS["two-worlds games"] += 1
+
+
+def _same_to(a: Game, b: Game, watchers: list[str], when: str) -> None:
+    for watcher in watchers:
+        view_a, view_b = (
+            comparable(a.view(watcher), ids=True),
+            comparable(b.view(watcher), ids=True),
+        )
+        if json.dumps(view_a, sort_keys=True) != json.dumps(view_b, sort_keys=True):
+            pytest.fail(
+                f"{watcher} can tell the worlds apart {when}, at {first_difference(view_a, view_b)}"
+            )
 
 
 def _dice_differ(a: Event | tuple[str, str], b: Event | tuple[str, str]) -> bool:

@@ -7,15 +7,11 @@ suspicious-places' ``hide`` (every hiding), camouflage's and ambush-fields' ``de
 side sees one event, one "gave an order", whatever is in it (the two-worlds suite,
 tests/contract, compares such worlds).
 
-Found (strict xfail, medium): ambush-fire's standing orders are one command each
-(``standing_order``), in set-up and in play, each its own event, each told to the Soviets
-as "Germans gave an order.": the Soviets count the Germans' standing orders before the first
-move (by the time both sides are ready they have seen 4 events with none, 5 with one, 7 with
-three). The two-worlds tests of ambush-fire hide it by giving every world the same number of
-orders
-(tests/rules/ambush_fire/test_two_worlds.py). Fix: one ``standing_orders`` command that
-replaces a side's whole list (padded or not, one event), or a number of standing-order
-events fixed by public data (one per unit, "none" allowed); in play, the same.
+Found (medium), and fixed: ambush-fire's standing orders were one command each
+(``standing_order``), each its own event, each told to the Soviets as "Germans gave an
+order.": the Soviets counted the Germans' standing orders before the first move. They now
+come in the Germans' one ``ready`` (none to eight), so the Soviets see one event whatever it
+holds.
 """
 
 from __future__ import annotations
@@ -38,25 +34,20 @@ def _set_up(orders: int) -> Game:
     game = Game.create({**SCENARIO, "units": [*SCENARIO["units"], SECOND_TANK]}, seed=3)
     hidden = [{"unit": "pak", "at": [1000, 300]}, {"unit": "grenadiers", "at": [200, 200]}]
     game.command(GERMANS, {"type": "conceal", "units": hidden})
-    for i in range(orders):
-        order: dict[str, Any] = {
-            "type": "standing_order",
+    written: list[dict[str, Any]] = [
+        {
             "unit": "pak" if i % 2 == 0 else "grenadiers",
             "reaction": "challenge" if i % 2 == 0 else "ambush",
             "trigger": GAP if i % 2 == 0 else {"within": 100 + i},
             "chance": 60,
         }
-        game.command(GERMANS, order)
-    game.command(GERMANS, {"type": "ready"})
+        for i in range(orders)
+    ]
+    game.command(GERMANS, {"type": "ready", "orders": written})
     game.command(SOVIETS, {"type": "ready"})
     return game
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ambush-fire: one event per standing order, each told as 'Germans gave an order.', "
-    "so the Soviets count them",
-)
 @pytest.mark.parametrize("other", [0, 3])
 def test_how_many_standing_orders_the_germans_gave_is_not_told(other: int) -> None:
     one = json.dumps(comparable(_set_up(1).view(SOVIETS)), sort_keys=True)

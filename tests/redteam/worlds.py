@@ -145,13 +145,14 @@ def ambush_fire_game() -> Game:
     game = Game.create({**SCENARIO, "units": [*SCENARIO["units"], SECOND_TANK]}, seed=3)
     concealed = [{"unit": "pak", "at": [1000, 300]}, {"unit": "grenadiers", "at": [200, 200]}]
     game.command(germans, {"type": "conceal", "units": concealed})
-    for unit, reaction, trigger in (
-        ("pak", "challenge", GAP),
-        ("grenadiers", "ambush", {"within": 150, "target_class": "vehicle"}),
-    ):
-        order = {"unit": unit, "reaction": reaction, "trigger": trigger, "chance": 60}
-        game.command(germans, {"type": "standing_order", **order})
-    game.command(germans, {"type": "ready"})
+    orders = [
+        {"unit": unit, "reaction": reaction, "trigger": trigger, "chance": 60}
+        for unit, reaction, trigger in (
+            ("pak", "challenge", GAP),
+            ("grenadiers", "ambush", {"within": 150, "target_class": "vehicle"}),
+        )
+    ]
+    game.command(germans, {"type": "ready", "orders": orders})
     game.command(soviets, {"type": "ready"})
     game.command(germans, {"type": "end_step"})
     game.command(soviets, column_move())  # the PaK fires

@@ -18,6 +18,9 @@ from ghillie.server.problems import Problem
 from ghillie.store import MemoryStore
 from ghillie.store.sql import SqlStore
 
+# The Veterans write their ambush orders (none) before any side is ready (DWV-R04).
+NO_AMBUSHES = {"type": "record_ambushes", "orders": []}
+
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
@@ -169,7 +172,7 @@ def test_a_grid_ambush_set_up_slip_is_a_problem_naming_the_field_it_concerns(
 
 def test_the_view_can_be_fetched_from_a_seq_on(client: TestClient) -> None:
     game, tokens = new_game(client)
-    give(client, game, tokens["jungle"], {"type": "ready"}, "1")
+    give(client, game, tokens["jungle"], NO_AMBUSHES, "1")
     give(client, game, tokens["orks"], {"type": "ready"}, "2")
     whole = client.get(f"/api/games/{game}/view", headers=auth(tokens["orks"])).json()
     later = client.get(f"/api/games/{game}/view?after=1", headers=auth(tokens["orks"])).json()
@@ -392,7 +395,7 @@ def test_a_reconnecting_page_is_sent_the_log_after_the_seq_it_holds_and_pings_ar
     client: TestClient,
 ) -> None:
     game, tokens = new_game(client)
-    give(client, game, tokens["jungle"], {"type": "ready"}, "1")
+    give(client, game, tokens["jungle"], NO_AMBUSHES, "1")
     give(client, game, tokens["orks"], {"type": "ready"}, "2")
     for after, logged in ((0, [1, 2]), (2, []), (-1, [0, 1, 2]), (7, [0, 1, 2]), ("x", [0, 1, 2])):
         with client.websocket_connect(f"/api/games/{game}/ws") as socket:
@@ -422,11 +425,11 @@ def test_the_server_runs_on_sqlite_and_a_restart_loses_nothing(tmp_path: Path) -
     path = str(tmp_path / "ghillie.db")
     with TestClient(create_app(SqlStore(path))) as first:
         game, tokens = new_game(first)
-        give(first, game, tokens["jungle"], {"type": "ready"}, "1")
+        give(first, game, tokens["jungle"], NO_AMBUSHES, "1")
     with TestClient(create_app(SqlStore(path))) as second:
         view = second.get(f"/api/games/{game}/view", headers=auth(tokens["orks"])).json()
         assert view["seq"] == 1
-        again = give(second, game, tokens["jungle"], {"type": "ready"}, "1")
+        again = give(second, game, tokens["jungle"], NO_AMBUSHES, "1")
         assert again.json()["seq"] == 1  # the retry after the restart: the first answer
 
 

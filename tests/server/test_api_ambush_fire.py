@@ -21,7 +21,7 @@ from .api_game import read as _read
 GERMANS, SOVIETS = "germans", "soviets"
 # A server seed whose fair rolls play the story the script tells (found by trying seeds:
 # the lead tank destroyed, the ambush and its reply both missed).
-SEED = 1
+SEED = 13
 
 
 @pytest.fixture
@@ -47,7 +47,7 @@ def test_an_ambush_fire_game_over_the_api(client: TestClient) -> None:
             if name in read:
                 seen_by_soviets.add(name)
         # The German units are off the table until their own fire shows them.
-        if number < 9:
+        if number < 6:
             assert not seen_by_soviets, f"step {number}: the Soviets read {seen_by_soviets}"
             assert "Scouts" not in _read(germans)
         if step.command["type"] == "move":
@@ -78,7 +78,7 @@ def test_an_ambush_fire_game_over_the_api(client: TestClient) -> None:
 
 def test_a_reply_shows_its_odds_to_the_side_giving_it(client: TestClient) -> None:
     api = Api(client, SCRIPT.scenario)
-    for step in SCRIPT.steps[:9]:  # up to the Challenge Fire at the gap
+    for step in SCRIPT.steps[:6]:  # up to the Challenge Fire at the gap
         api.give(step.side, step.command)
     reply = {"type": "return_fire", "fire": True, "chance": 55}
     answer = client.post(

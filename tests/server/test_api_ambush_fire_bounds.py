@@ -54,8 +54,8 @@ def raw(api: Api, side: str, command: dict[str, Any]) -> tuple[int, Any]:
 @pytest.mark.parametrize(
     ("far", "status", "code"),
     [
-        (1e308, 409, "impassable"),
-        (-1e308, 409, "impassable"),
+        (1e308, 422, "malformed_command"),
+        (-1e308, 422, "malformed_command"),
         (math.nan, 422, "malformed_command"),
         (math.inf, 422, "malformed_command"),
         (-math.inf, 422, "malformed_command"),
@@ -76,8 +76,8 @@ def test_a_move_to_1e308_inches_nan_or_infinity_is_refused_not_a_500(
 @pytest.mark.parametrize(
     ("far", "status", "code"),
     [
-        (1e308, 409, "bad_retreat"),
-        (-1e308, 409, "bad_retreat"),
+        (1e308, 422, "malformed_command"),
+        (-1e308, 422, "malformed_command"),
         (math.nan, 422, "malformed_command"),
     ],
 )
@@ -92,19 +92,18 @@ def test_a_retreat_to_1e308_inches_or_nan_is_refused_not_a_500(
 
 def test_a_standing_order_at_a_class_of_a_megabyte_is_refused(client: TestClient) -> None:
     """Eight orders at a class of 4 MiB made a 33.5 MB view; a class is a unit class."""
-    api = played(client, "A standing order, written in secret")
+    api = played(client, "The Germans are ready")
     order = {
-        "type": "standing_order",
         "unit": "grenadiers",
         "reaction": "ambush",
         "trigger": {"within": 150, "target_class": "x" * (1 << 20)},
         "chance": 40,
     }
-    answer, body = api.answer(GERMANS, order)
+    answer, body = api.answer(GERMANS, {"type": "ready", "orders": [order]})
     assert (answer, body["code"], body["field"]) == (
         422,
         "malformed_command",
-        "trigger.target_class",
+        "orders.0.trigger.target_class",
     )
     assert len(json.dumps(api.view(GERMANS))) < 200_000
 
@@ -121,4 +120,9 @@ def test_terrain_of_16004_points_is_refused_at_creation(client: TestClient) -> N
     assert answer.status_code == 422, answer.text
     body = answer.json()
     assert body["code"] == "bad_scenario"
-    assert "at most 200 points to an area's outline" in body["detail"]
+    assert "terrain.0.outline" in body["detail"]
+    # Within the bounds of any scenario, the ruleset's own: 201 points.
+    data["terrain"][0]["outline"] = outline[:201]
+    answer = client.post("/api/games", json={"scenario_data": data, "chains": "host"})
+    assert answer.status_code == 422, answer.text
+    assert "at most 200 points to an area's outline" in answer.json()["detail"]

@@ -3,14 +3,15 @@ example ``ambush-fire`` (the dragons' teeth, on the map) created on the start pa
 through the pages' own forms, one page per side — the course of the demo script
 (src/ghillie/demo/ambush_fire.py):
 
-the Germans record three concealed units and three standing orders (each page shows its own
-orders' zones on the map, the other side nothing); the Soviet tank column drives through the
-gap and the PaK's Challenge Fire takes the lead tank with no prompt first; the Soviets fire
-back (their page prices the reply: 35%), the lead tank is destroyed and the column stops; the
-riflemen set off the grenadiers' Ambush Fire, which reveals the Soviet scouts too, and fire
-back; the grenadiers' first retreat, too long, is refused with its reason beside the field,
-the second taken; the pioneers' dash is stopped by the stream; in the fire phase the PaK is
-refused a second shot; the game ends and both pages' records pass ``ghillie audit``.
+the Germans record three concealed units, then get ready with three standing orders in one
+form (each page shows its own orders' zones on the map, the other side nothing); the Soviet
+tank column drives through the gap and the PaK's Challenge Fire takes the lead tank with no
+prompt first; the Soviets fire back (their page prices the reply: 35%), the lead tank is
+destroyed and the column stops; the riflemen set off the grenadiers' Ambush Fire, which
+reveals the Soviet scouts too, and fire back; the grenadiers' first retreat, too long, is
+refused with its reason beside the field, the second taken; the pioneers' dash is stopped by
+the stream; in the fire phase the PaK is refused a second shot; the game ends and both pages'
+records pass ``ghillie audit``.
 
 The host holds the dice chains and the server's randomness is seeded (seeded_serve.py), so
 the rolls tell the story the script does; test_browser_camouflage.py plays a game whose
@@ -38,7 +39,7 @@ from .test_browser_camouflage import log, offered, readable, shoot, status
 browser = test_browser.browser
 GERMANS, SOVIETS = "germans", "soviets"
 SHOTS = Path("/tmp/ambush-fire-shots")
-SEED = 1  # as tests/server/test_api_ambush_fire.py: the rolls of the story
+SEED = 13  # as tests/server/test_api_ambush_fire.py: the rolls of the story
 SERVE = [sys.executable, str(Path(__file__).with_name("seeded_serve.py")), str(SEED)]
 NAMES = {
     "pak": "PaK 40",
@@ -99,22 +100,21 @@ def test_the_dragons_teeth_played_through_both_pages(
     try:
         # Set-up: the concealed units' places and the standing orders, in secret.
         assert status(germans).startswith("Setting up")
-        for number in (1, 2, 3, 4):
-            command = step(number)
-            if command["type"] == "standing_order":
-                # The card keeps what was last given in it: every field of the trigger is set.
-                blank = {"zone": [], "radius": 0, "within": "", "target_class": ""}
-                command["trigger"] = {**blank, **command["trigger"]}
-            give(germans, soviets, command)
+        give(germans, soviets, step(1))
         assert "3 concealed units recorded." in log(germans)
+        # The standing orders come with the Germans' Ready, in one form: a list of orders.
+        form = germans.form("ready")
+        pages.fill(form, _named(step(2)))
+        shoot({GERMANS: germans}, "1-set-up-form", SHOTS)
+        germans.submit(form)
+        soviets.wait_seq(germans.seq())
         assert "Standing order 3 written: Pioneers will react as ordered" in log(germans)
         # The Germans' map shows what their orders watch; the Soviets' shows none of it.
         assert germans.page.locator("#map .layer.zone-own polygon").count() == 3
         assert soviets.page.locator("#map .layer.zone-own polygon").count() == 0
-        shoot(players, "1-orders-given", SHOTS)
-        give(germans, soviets, step(5))
-        give(soviets, germans, step(6))
-        give(soviets, germans, step(7))
+        shoot(players, "2-orders-given", SHOTS)
+        give(soviets, germans, step(3))
+        give(soviets, germans, step(4))
         for player in players.values():
             assert "Turn 1: Germans move first." in log(player)
         # Nothing the other side hides reaches a page: not a note, not a concealed unit on
@@ -124,10 +124,10 @@ def test_the_dragons_teeth_played_through_both_pages(
         for name in ("PaK 40", "Grenadiers", "Pioneers"):
             assert name not in readable(soviets), name
         assert "Scouts" not in readable(germans)
-        give(germans, soviets, step(8))
+        give(germans, soviets, step(5))
 
         # The column through the gap: the PaK's order fires, with no prompt before it.
-        give(soviets, germans, step(9))
+        give(soviets, germans, step(6))
         fired = "Challenge Fire from PaK 40 at T-34 (1) as it crosses the open ground"
         for player in players.values():
             assert fired in log(player)
@@ -144,7 +144,7 @@ def test_the_dragons_teeth_played_through_both_pages(
         odds = form.locator(".odds")
         odds.filter(has_text="hit").wait_for()
         assert "35" in odds.inner_text(), odds.inner_text()
-        shoot(players, "2-challenge-fire", SHOTS)
+        shoot(players, "3-challenge-fire", SHOTS)
         soviets.submit(form)
         germans.wait_seq(soviets.seq())
         for player in players.values():
@@ -153,12 +153,12 @@ def test_the_dragons_teeth_played_through_both_pages(
             assert "The rest of the column stops." in text
 
         # The riflemen set off the Ambush Fire from the hedgerow: both sides revealed.
-        give(soviets, germans, step(11))
+        give(soviets, germans, step(8))
         for player in players.values():
             assert "Ambush Fire from hiding: Grenadiers at Riflemen!" in log(player)
         assert "Scouts" in germans.page.inner_text("#known")
         assert "Grenadiers" in soviets.page.inner_text("#known")
-        give(soviets, germans, step(12))
+        give(soviets, germans, step(9))
         assert "Return fire from Riflemen at the ambusher" in log(germans)
 
         # A retreat too long is refused, the reason beside its field; then the true one.
@@ -169,27 +169,27 @@ def test_the_dragons_teeth_played_through_both_pages(
         beside = retreat.locator(".field-error").filter(has_text="A retreat goes at most")
         assert beside.first.is_visible()
         assert germans.seq() == soviets.seq()
-        shoot({GERMANS: germans}, "3-retreat-refused", SHOTS)
-        pages.fill(retreat, step(13))
+        shoot({GERMANS: germans}, "4-retreat-refused", SHOTS)
+        pages.fill(retreat, step(10))
         germans.submit(retreat)
         soviets.wait_seq(germans.seq())
         assert "Grenadiers: a retreat to 48.4, 36." in log(soviets)
 
         # The pioneers' dash is stopped by the stream: left in the open.
-        give(soviets, germans, step(14))
+        give(soviets, germans, step(11))
         for player in players.values():
             assert "but short of it! Left in the open at 48.6, 10.4" in log(player)
-        shoot(players, "4-failed-contact", SHOTS)
+        shoot(players, "5-failed-contact", SHOTS)
 
         # The fire phase: the side that moved second fires first.
-        for number in (15, 16, 17, 18):
+        for number in (12, 13, 14, 15):
             give(soviets, germans, step(number))
         again = germans.form("fire")
-        pages.fill(again, _named(step(19)))
+        pages.fill(again, _named(step(16)))
         reason = germans.refused(again)
         assert reason == "It took Challenge Fire this turn: it may not fire again until next turn."
-        give(germans, soviets, step(20))
-        give(germans, soviets, step(21))
+        give(germans, soviets, step(17))
+        give(germans, soviets, step(18))
         for player in players.values():
             player.page.wait_for_function("() => window.ghillie.view.phase === 'over'")
             assert "The game is over." in log(player)

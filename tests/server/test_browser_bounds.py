@@ -19,12 +19,12 @@ def test_a_number_past_its_bound_is_refused_beside_its_field_before_sending(
     links = create_game(browser, server, "ambush-fire", "ambush-fire")
     germans = Player(browser, links["germans"], PHONE)
     try:
-        order = germans.form("standing_order")
+        order = germans.form("ready")
         # An order the rules would take (the grenadiers ambush whatever comes within 150 m)
         # but for its chance to hit.
         unit = {"unit": "Grenadiers", "reaction": "ambush", "trigger": {"within": 150}}
-        pages.fill(order, {**unit, "chance": 50, "note": "let them come close"})
-        chance = order.locator('input[name="chance"]')
+        pages.fill(order, {"orders": [{**unit, "chance": 50, "note": "let them come close"}]})
+        chance = order.locator('input[name="orders.0.chance"]')
         sent = len(germans.received())
         for typed in ("150", "-1"):
             chance.fill(typed)

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from ghillie import examples
 from ghillie.fairness.audit import audit
 
 from . import pages, test_browser
@@ -75,8 +76,12 @@ def no_alarm(*players: FairPlayer) -> None:
 def test_a_page_held_game_survives_kill_9_between_the_request_and_the_contributions(
     browser: Any, server: Server
 ) -> None:
+    # No unit may set up in ambush: both sides get ready at once (a side that may ambush
+    # writes its orders first, DWV-R04), and the game is in play at event 2.
+    data = examples.data("grid-ambush-table")
+    data["units"] = [{**unit, "ambush": False} for unit in data["units"]]
     status, created = request(
-        server.port, "POST", "/api/games", {"scenario": "grid-ambush-table", "chains": "clients"}
+        server.port, "POST", "/api/games", {"scenario_data": data, "chains": "clients"}
     )
     assert status == 201
     game = created["game_id"]

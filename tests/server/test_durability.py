@@ -111,11 +111,13 @@ class Player:
         self.given = 0
 
     def next(self) -> tuple[str, dict[str, Any]]:
-        if self.given == 0:
-            return "jungle", {"type": "ready"}
+        if self.given == 0:  # the Veterans' ambush orders: none (DWV-R04)
+            return "jungle", {"type": "record_ambushes", "orders": []}
         if self.given == 1:
+            return "jungle", {"type": "ready"}
+        if self.given == 2:
             return "orks", {"type": "ready"}
-        turn = (self.given - 2) // 3
+        turn = (self.given - 3) // 3
         return ("jungle", "orks")[turn % 2], {"type": "end_phase"}
 
 

@@ -291,7 +291,9 @@ def test_an_evicted_page_held_game_comes_back_with_its_chains_and_goes_on() -> N
             assert hub.sweep(now=LATER) == 1
             assert [await hub.view(game_id, o) for o in observers] == before
             hub.sweep(now=LATER)
-            ready = asyncio.create_task(hub.command(game_id, "jungle", "r", {"type": "ready"}))
+            ready = asyncio.create_task(
+                hub.command(game_id, "jungle", "r", {"type": "record_ambushes", "orders": []})
+            )
             while getattr(hub.games.held.get(game_id), "pending", None) is None:
                 await asyncio.sleep(0.01)  # the command loads the game and asks for its roll
             for side, chain in chains.items():

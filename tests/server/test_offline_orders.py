@@ -96,7 +96,18 @@ def one_ambush_order(player: OrderPlayer, square: str) -> Any:
     return orders
 
 
+def no_ambushes(jungle: OrderPlayer) -> None:
+    """The Veterans write their ambush orders, none (every row taken out of the form), as a
+    side that may ambush does before it is ready (DWV-R04)."""
+    orders = jungle.form("record_ambushes")
+    rows = orders.locator("ol.items > li")
+    while rows.count():
+        rows.first.locator("button.remove").click()
+    jungle.submit(orders)
+
+
 def both_ready(jungle: OrderPlayer, orks: OrderPlayer) -> None:
+    no_ambushes(jungle)
     jungle.press("ready")
     orks.wait_seq(jungle.seq())
     orks.press("ready")
@@ -199,9 +210,10 @@ def test_an_order_waiting_for_the_other_pages_dice_says_whose_and_goes_through_b
         assert jungle.page.locator("button.command-button:not([disabled])").count() > 0
         # It waited on the socket: no HTTP command, so no 30 s limit and no 503.
         assert [c["command"]["type"] for c in jungle.commands_sent()][-1] == "end_phase"
-        # ready, then end_phase: each sent once, on the one connection the page had.
-        assert len({c["command_id"] for c in jungle.commands_sent()}) == 2
-        assert len(jungle.commands_sent()) == 2
+        # The ambush orders, ready, then end_phase: each sent once, on the one connection
+        # the page had.
+        assert len({c["command_id"] for c in jungle.commands_sent()}) == 3
+        assert len(jungle.commands_sent()) == 3
         assert jungle.posted_commands() == []
         assert not [r for r in jungle.responses if r.status == 503]
         jungle.no_alarm()
@@ -449,6 +461,8 @@ def test_a_silent_socket_is_found_out_by_its_heartbeat_when_the_phone_wakes(
     jungle = OrderPlayer(browser, game.links["jungle"], PHONE)
     orks = OrderPlayer(browser, game.links["orks"], DESKTOP)
     try:
+        no_ambushes(jungle)
+        orks.wait_seq(jungle.seq())
         silencer = Silencer(orks.page)
         orks.page.evaluate("() => window.ghillie.live.socket.close()")
         orks.page.wait_for_function("() => window.ghillie.live.connections >= 2")

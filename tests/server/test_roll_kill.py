@@ -103,15 +103,18 @@ def test_a_page_held_roll_survives_repeated_kill_9_between_request_and_contribut
             table.call(side, "POST", "/anchor", {"anchor": table.chains[side].anchor.hex()})
         for side in SIDES:
             table.give(side, 0)
-        for k, side in ((1, "jungle"), (2, "orks")):
-            sent = table.order(side, f"c{k}", {"type": "ready"})
+        # The Veterans write their ambush orders (none, DWV-R04); both sides get ready.
+        orders = {"type": "record_ambushes", "orders": []}
+        ready = {"type": "ready"}
+        for k, side, command in ((1, "jungle", orders), (2, "jungle", ready), (3, "orks", ready)):
+            sent = table.order(side, f"c{k}", command)
             table.until(f"roll {k} asked", lambda f, k=k: f["request"] and f["request"]["k"] == k)
             for party in SIDES:
                 table.give(party, k)
             sent.join(10)
 
         for kill in range(KILLS):
-            k = 3 + kill
+            k = 4 + kill
             side = SIDES[(kill // 3) % 2]  # three phases a turn, then the other side's
             other = SIDES[1 - SIDES.index(side)]
             sent = table.order(side, f"c{k}", {"type": "end_phase"})
@@ -139,7 +142,7 @@ def test_a_page_held_roll_survives_repeated_kill_9_between_request_and_contribut
             assert (status, answer["seq"]) == (200, k), answer
             STATS["original commands answered after the restart"] += 1
 
-        k = 3 + KILLS
+        k = 4 + KILLS
         sent = table.order("jungle", "end", {"type": "end_game"})
         table.until("the last roll asked", lambda f: f["request"] and f["request"]["k"] == k)
         for party in SIDES:

@@ -20,6 +20,8 @@ from ghillie.server.hub import Hub, LiveGame
 from ghillie.store import MemoryStore
 
 SIDES = ("jungle", "orks")
+# The Veterans write their ambush orders (none) before any side is ready (DWV-R04).
+NO_AMBUSHES = {"type": "record_ambushes", "orders": []}
 
 
 def _run(test: Callable[[Hub], Awaitable[None]]) -> None:
@@ -74,7 +76,7 @@ def test_a_clients_game_waits_for_every_page_before_it_starts() -> None:
 def test_a_command_waits_for_every_sides_element_and_a_stall_is_visible() -> None:
     async def test(hub: Hub) -> None:
         game_id, chains, _game = await _started(hub)
-        waiting = asyncio.create_task(hub.command(game_id, "jungle", "c1", {"type": "ready"}))
+        waiting = asyncio.create_task(hub.command(game_id, "jungle", "c1", NO_AMBUSHES))
         await asyncio.sleep(0.05)
         assert not waiting.done()
         status = (await hub.view(game_id, "orks"))["fairness"]
@@ -109,7 +111,7 @@ def test_a_command_waits_for_every_sides_element_and_a_stall_is_visible() -> Non
 def test_only_the_sides_next_link_is_taken(element: Callable[[dict[str, Chain]], bytes]) -> None:
     async def test(hub: Hub) -> None:
         game_id, chains, game = await _started(hub)
-        waiting = asyncio.create_task(hub.command(game_id, "jungle", "c1", {"type": "ready"}))
+        waiting = asyncio.create_task(hub.command(game_id, "jungle", "c1", NO_AMBUSHES))
         await asyncio.sleep(0.05)
         await hub.contribute(game_id, "jungle", 1, chains["jungle"].element(1).hex())
         with pytest.raises(Refusal) as refused:
@@ -158,14 +160,15 @@ def test_a_game_played_by_pages_passes_the_audit_with_no_host_held_chain() -> No
                 await hub.contribute(game_id, party, k, chains[party].element(k).hex())
             await asyncio.wait_for(task, 5)
 
-        await give("jungle", 1, {"type": "ready"})
-        await give("orks", 2, {"type": "ready"})
-        await give("jungle", 3, {"type": "end_game"})
+        await give("jungle", 1, NO_AMBUSHES)
+        await give("jungle", 2, {"type": "ready"})
+        await give("orks", 3, {"type": "ready"})
+        await give("jungle", 4, {"type": "end_game"})
         record = await hub.record(game_id)
         report = audit(record)
         assert report.ok, report.findings
         assert report.held == []
-        assert report.events == 4
+        assert report.events == 5
 
     _run(test)
 

@@ -31,6 +31,9 @@ from .test_durability import Server, free_port, request
 SIDES = ("jungle", "orks")
 KEY_A, KEY_B, KEY_C = "a1" * 16, "b2" * 16, "c3" * 16  # three devices' seat keys
 
+# The Veterans write their ambush orders (none) before any side is ready (DWV-R04).
+NO_AMBUSHES = {"type": "record_ambushes", "orders": []}
+
 
 def _run(test: Callable[[Hub], Awaitable[None]], store: EventStore | None = None) -> None:
     async def main() -> None:
@@ -145,7 +148,7 @@ def test_a_seat_moves_with_its_code_and_the_new_device_chain_starts_at_the_next_
         )
         await seats.check(hub, game, "jungle", device)
         # Roll 1: the old chain's element no longer follows; the new one's does.
-        waiting = asyncio.create_task(hub.command(game_id, "jungle", "c1", {"type": "ready"}))
+        waiting = asyncio.create_task(hub.command(game_id, "jungle", "c1", NO_AMBUSHES))
         await asyncio.sleep(0.05)
         await hub.contribute(game_id, "orks", 1, chains["orks"].element(1).hex())
         old = hub.contribute(game_id, "jungle", 1, chains["jungle"].element(1).hex())
@@ -164,7 +167,7 @@ def test_a_roll_stuck_on_a_lost_phone_goes_on_with_a_new_chain() -> None:
     async def test(hub: Hub) -> None:
         game_id, chains = await _started(hub)
         game = await hub.live(game_id)
-        waiting = asyncio.create_task(hub.command(game_id, "jungle", "c1", {"type": "ready"}))
+        waiting = asyncio.create_task(hub.command(game_id, "jungle", "c1", NO_AMBUSHES))
         await asyncio.sleep(0.05)
         await hub.contribute(game_id, "orks", 1, chains["orks"].element(1).hex())
         assert (await hub.view(game_id, "orks"))["fairness"]["waiting"] == ["jungle"]
@@ -219,7 +222,7 @@ def test_seats_and_a_new_chain_survive_a_restart() -> None:
         assert (await hub.view(game_id, "orks"))["fairness"]["new_chains"] == [
             {"side": "jungle", "from": 1}
         ]
-        waiting = asyncio.create_task(hub.command(game_id, "jungle", "c1", {"type": "ready"}))
+        waiting = asyncio.create_task(hub.command(game_id, "jungle", "c1", NO_AMBUSHES))
         await asyncio.sleep(0.05)
         await hub.contribute(game_id, "orks", 1, chains["orks"].element(1).hex())
         await hub.contribute(game_id, "jungle", 1, phone.element(0).hex())
@@ -351,7 +354,7 @@ def test_a_seat_taken_through_another_process_refuses_a_command_this_one_thought
         try:
             created = await first.create(examples.load("grid-ambush-table"))
             game_id = created.game_id
-            await first.command(game_id, "jungle", "r1", {"type": "ready"})
+            await first.command(game_id, "jungle", "r1", NO_AMBUSHES)
             game = await first.live(game_id)
             await seats.check(first, game, "orks", None, exact=False)  # free, as A knows it
             await seats.take(second, game_id, "orks", KEY_B)

@@ -38,43 +38,38 @@ SCRIPT = Script(
         Step(
             GERMANS,
             {
-                "type": "standing_order",
-                "unit": "pak",
-                "reaction": "challenge",
-                "trigger": {"zone": [[36, 22.4], [36, 25.6]], "target_class": "vehicle"},
-                "chance": 60,
-                "note": "the gap in the dragons' teeth",
+                "type": "ready",
+                "orders": [
+                    {
+                        "unit": "pak",
+                        "reaction": "challenge",
+                        "trigger": {"zone": [[36, 22.4], [36, 25.6]], "target_class": "vehicle"},
+                        "chance": 60,
+                        "note": "the gap in the dragons' teeth",
+                    },
+                    {
+                        "unit": "grenadiers",
+                        "reaction": "ambush",
+                        "trigger": {"within": 150},
+                        "chance": 50,
+                        "note": "let them come close",
+                    },
+                    {
+                        "unit": "pioneers",
+                        "reaction": "close_combat",
+                        "trigger": {},
+                        "chance": 50,
+                        "note": "rush them with charges",
+                    },
+                ],
             },
-            "A standing order, written in secret: the PaK 40 takes Challenge Fire at the first "
-            "vehicle through the gap in the dragons' teeth. The Soviets learn only that an "
-            "order was given.",
+            "The Germans are ready, and give their standing orders with it, in secret: the "
+            "PaK 40 takes Challenge Fire at the first vehicle through the gap in the dragons' "
+            "teeth; the grenadiers take Ambush Fire at the first enemy within 150 m; the "
+            "pioneers dash out at the first enemy within their reach (half their running "
+            "distance, 50 m on open ground). The Soviets learn only that the Germans are "
+            "ready, not how many orders they gave.",
         ),
-        Step(
-            GERMANS,
-            {
-                "type": "standing_order",
-                "unit": "grenadiers",
-                "reaction": "ambush",
-                "trigger": {"within": 150},
-                "chance": 50,
-                "note": "let them come close",
-            },
-            "The grenadiers will take Ambush Fire at the first enemy within 150 m.",
-        ),
-        Step(
-            GERMANS,
-            {
-                "type": "standing_order",
-                "unit": "pioneers",
-                "reaction": "close_combat",
-                "trigger": {},
-                "chance": 50,
-                "note": "rush them with charges",
-            },
-            "The pioneers will dash out at the first enemy within their reach: half their "
-            "running distance, 50 m on open ground.",
-        ),
-        Step(GERMANS, {"type": "ready"}, "The Germans are ready."),
         Step(
             SOVIETS,
             {

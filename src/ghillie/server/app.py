@@ -77,10 +77,8 @@ class NewGame(BaseModel):
         "game starts once every page has joined) or the host ('host': a side using the bare "
         "API; the host could then steer that side's rolls)",
     )
-    wait_for_pages: int | Literal["always"] = Field(
+    wait_for_pages: Annotated[int, Field(ge=5, le=3600)] | Literal["always"] = Field(
         WAIT,
-        ge=5,
-        le=3600,
         description="seconds a roll waits for a side's page to give its element before it "
         "goes on without it (every page is told, and the record names the roll); 'always': "
         "it waits for ever",

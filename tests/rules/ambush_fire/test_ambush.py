@@ -43,14 +43,12 @@ def ambushed(seed: int) -> Game:
         },
     )
     order: dict[str, Any] = {
-        "type": "standing_order",
         "unit": "grenadiers",
         "reaction": "ambush",
         "trigger": {"within": 150},
         "chance": 40,
     }
-    game.command(GERMANS, order)
-    game.command(GERMANS, {"type": "ready"})
+    game.command(GERMANS, {"type": "ready", "orders": [order]})
     game.command(SOVIETS, {"type": "conceal", "units": [{"unit": "scouts", "at": [1100, 900]}]})
     game.command(SOVIETS, {"type": "ready"})
     game.command(GERMANS, {"type": "end_step"})

@@ -33,8 +33,9 @@ AT_1300 = [400, 700]
 DRIVE = {"type": "move", "units": [{"unit": "t34_1", "path": [[900, 700]]}]}
 
 
-def _laid(game: Game, at: list[float]) -> None:
-    """The Germans' units concealed, the ATGM at ``at`` with its Ambush Fire order at the gap."""
+def _laid(game: Game, at: list[float], *others: dict[str, Any]) -> None:
+    """The Germans' units concealed, the ATGM at ``at`` with its Ambush Fire order at the gap
+    (and ``others``), and the Germans ready."""
     game.command(
         GERMANS,
         {
@@ -46,8 +47,8 @@ def _laid(game: Game, at: list[float]) -> None:
             ],
         },
     )
-    order = {"type": "standing_order", "unit": "atgm", "reaction": "ambush", "trigger": GAP}
-    game.command(GERMANS, {**order, "chance": 70})
+    order = {"unit": "atgm", "reaction": "ambush", "trigger": GAP, "chance": 70}
+    game.command(GERMANS, {"type": "ready", "orders": [order, *others]})
 
 
 def ready(at: list[float], seed: int = 1, **switches: Any) -> Game:
@@ -55,7 +56,6 @@ def ready(at: list[float], seed: int = 1, **switches: Any) -> Game:
         {**SCENARIO, "units": [*SCENARIO["units"], ATGM], "switches": switches}, seed=seed
     )
     _laid(game, at)
-    game.command(GERMANS, {"type": "ready"})
     game.command(SOVIETS, {"type": "ready"})
     game.command(GERMANS, {"type": "end_step"})
     return game
@@ -195,11 +195,9 @@ def _crossfire(seed: int) -> Game:
     """The ATGM's missile flies (1250 m) at the lead tank of a column that the PaK then
     challenges at the dragons' teeth further on."""
     game = Game.create({**SCENARIO, "units": [*SCENARIO["units"], SECOND_TANK, ATGM]}, seed=seed)
-    _laid(game, AT_1250)
     teeth = {"zone": [[1000, 600], [1000, 800]], "target_class": "vehicle"}
-    order = {"type": "standing_order", "unit": "pak", "reaction": "challenge", "trigger": teeth}
-    game.command(GERMANS, {**order, "chance": 60})
-    game.command(GERMANS, {"type": "ready"})
+    order = {"unit": "pak", "reaction": "challenge", "trigger": teeth, "chance": 60}
+    _laid(game, AT_1250, order)
     game.command(SOVIETS, {"type": "ready"})
     game.command(GERMANS, {"type": "end_step"})
     game.command(SOVIETS, column_move())

@@ -58,11 +58,16 @@ def _move(*paths: list[list[float]]) -> dict[str, Any]:
 @pytest.mark.parametrize("far", [1e308, -1e308, 1e300, 1e20, -5.0, 2000.0])
 def test_a_move_to_a_place_off_the_ground_is_refused_not_a_crash(far: float) -> None:
     """1e308 inches at 25 m to the inch is infinite metres: the move raised a ValueError
-    (a 500 over HTTP). Any place off the ground is refused as a path that leaves it."""
+    (a 500 over HTTP). A place past any table (more than a million in size: ``ghillie.bounds``)
+    is a malformed command; any other place off the ground, a path that leaves it."""
     game = moving()
     for path in ([[far, 24]], [[60, far]], [[60, 24], [far, far]]):
         refusal = refused(game, SOVIETS, _move(path))
-        assert (refusal.code, refusal.field) == ("impassable", "units.0.path")
+        if abs(far) > 1e6:
+            assert refusal.code == "malformed_command"
+            assert str(refusal.field).startswith("units.0.path.")
+        else:
+            assert (refusal.code, refusal.field) == ("impassable", "units.0.path")
 
 
 @pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
@@ -77,9 +82,8 @@ def ambushed(seed: int) -> Game:
     game = Game.create(TABLE, seed=seed)
     places = [{"unit": "pak", "at": [40, 12]}, {"unit": "grenadiers", "at": [40, 32.8]}]
     game.command(GERMANS, {"type": "conceal", "units": places})
-    order = {"type": "standing_order", "unit": "grenadiers", "reaction": "ambush", "chance": 40}
-    game.command(GERMANS, {**order, "trigger": {"within": 150}})
-    game.command(GERMANS, {"type": "ready"})
+    order = {"unit": "grenadiers", "reaction": "ambush", "chance": 40, "trigger": {"within": 150}}
+    game.command(GERMANS, {"type": "ready", "orders": [order]})
     game.command(SOVIETS, {"type": "ready"})
     game.command(GERMANS, {"type": "end_step"})
     game.command(SOVIETS, _move([[36, 28]], [[38, 28]]))
@@ -93,7 +97,7 @@ def test_a_retreat_to_a_place_off_the_ground_is_refused_not_a_crash(far: float) 
     ValueError; it is a bad retreat (and nan or infinity, malformed)."""
     game = next(g for g in map(ambushed, range(40)) if _retreating(g))
     refusal = refused(game, GERMANS, {"type": "retreat", "path": [[far, 32]]})
-    assert refusal.code == ("bad_retreat" if math.isfinite(far) else "malformed_command")
+    assert refusal.code == ("bad_retreat" if abs(far) <= 1e6 else "malformed_command")
     game.command(GERMANS, {"type": "retreat", "path": [[40, 34]]})  # 30 m, away
 
 
@@ -195,7 +199,8 @@ def test_terrain_that_is_no_simple_polygon_is_refused_at_creation() -> None:
 
 def _set_up() -> Game:
     game = Game.create(TABLE, seed=3)
-    game.command(GERMANS, {"type": "conceal", "units": [{"unit": "pak", "at": [40, 12]}]})
+    places = [{"unit": "pak", "at": [40, 12]}, {"unit": "grenadiers", "at": [40, 32.8]}]
+    game.command(GERMANS, {"type": "conceal", "units": places})
     return game
 
 
@@ -211,19 +216,21 @@ def test_a_standing_order_at_a_class_that_is_no_unit_class_is_refused(
     trigger: dict[str, Any],
 ) -> None:
     game = _set_up()
-    order = {"type": "standing_order", "unit": "pak", "reaction": "ambush", "chance": 50}
-    refusal = refused(game, GERMANS, {**order, "trigger": trigger})
-    assert (refusal.code, refusal.field) == ("malformed_command", "trigger.target_class")
-    game.command(GERMANS, {**order, "trigger": {**trigger, "target_class": "vehicle"}})
+    order = {"unit": "pak", "reaction": "ambush", "chance": 50}
+    refusal = refused(game, GERMANS, {"type": "ready", "orders": [{**order, "trigger": trigger}]})
+    assert (refusal.code, refusal.field) == ("malformed_command", "orders.0.trigger.target_class")
+    vehicles = {**order, "trigger": {**trigger, "target_class": "vehicle"}}
+    game.command(GERMANS, {"type": "ready", "orders": [vehicles]})
 
 
 @pytest.mark.parametrize(
     ("command", "field"),
     [
-        ({"type": "standing_order", "unit": "p" * 65, "reaction": "ambush", "chance": 5}, "unit"),
+        ({"type": "ready", "orders": [{"unit": "p" * 65, "reaction": "ambush", "chance": 5}]},
+         "orders.0.unit"),
         ({"type": "conceal", "units": [{"unit": "p" * 10_000, "at": [1, 1]}]}, "units.0.unit"),
-        ({"type": "standing_order", "unit": "pak", "reaction": "ambush", "chance": 5,
-          "trigger": {}, "note": "n" * 201}, "note"),
+        ({"type": "ready", "orders": [{"unit": "pak", "reaction": "ambush", "chance": 5,
+          "trigger": {}, "note": "n" * 201}]}, "orders.0.note"),
     ],
 )  # fmt: skip
 def test_every_name_and_note_in_a_command_has_a_length(command: dict[str, Any], field: str) -> None:

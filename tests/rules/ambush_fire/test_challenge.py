@@ -26,6 +26,7 @@ SECOND_TANK = {
     "at": [1850, 700],
 }
 GAP = {"zone": [[1000, 600], [1000, 800]], "target_class": "vehicle"}
+PAK_AT_THE_GAP = {"unit": "pak", "reaction": "challenge", "trigger": GAP, "chance": 60}
 
 
 def ready(order: dict[str, Any] | None = GAP, seed: int = 3, **switches: Any) -> Game:
@@ -38,18 +39,8 @@ def ready(order: dict[str, Any] | None = GAP, seed: int = 3, **switches: Any) ->
             "units": [{"unit": "pak", "at": [1000, 300]}, {"unit": "grenadiers", "at": [200, 200]}],
         },
     )
-    if order is not None:
-        game.command(
-            GERMANS,
-            {
-                "type": "standing_order",
-                "unit": "pak",
-                "reaction": "challenge",
-                "trigger": order,
-                "chance": 60,
-            },
-        )
-    game.command(GERMANS, {"type": "ready"})
+    orders = [] if order is None else [PAK_AT_THE_GAP | {"trigger": order}]
+    game.command(GERMANS, {"type": "ready", "orders": orders})
     game.command(SOVIETS, {"type": "ready"})
     game.command(GERMANS, {"type": "end_step"})  # the Germans move first: they stay put
     return game
@@ -185,15 +176,7 @@ def test_bmf_t03_a_target_whose_weapon_faces_away_may_not_fire_back() -> None:
             "units": [{"unit": "pak", "at": [1000, 300]}, {"unit": "grenadiers", "at": [200, 200]}],
         },
     )
-    order = {
-        "type": "standing_order",
-        "unit": "pak",
-        "reaction": "challenge",
-        "trigger": GAP,
-        "chance": 60,
-    }
-    game.command(GERMANS, order)
-    game.command(GERMANS, {"type": "ready"})
+    game.command(GERMANS, {"type": "ready", "orders": [PAK_AT_THE_GAP]})
     game.command(SOVIETS, {"type": "ready"})
     game.command(GERMANS, {"type": "end_step"})
     game.command(SOVIETS, column_move())
@@ -213,7 +196,7 @@ def test_bmf_a04_a_challenge_with_no_zone_fires_only_if_no_zone_is_required() ->
     with pytest.raises(Refusal) as refused:
         ready(order=bare)
     assert refused.value.code == "needs_zone"
-    assert refused.value.field == "trigger.zone"
+    assert refused.value.field == "orders.0.trigger.zone"
     game = ready(order=bare, **{"bmf.challenge_requires_zone": False})
     game.command(SOVIETS, {"type": "move", "units": [{"unit": "t34_1", "path": [[900, 700]]}]})
     assert game.state.window is not None

@@ -37,14 +37,12 @@ def lying_in_wait(
     )
     # Its reach is half its running distance on open ground: 50 m (BMF-T01).
     order = {
-        "type": "standing_order",
         "unit": "grenadiers",
         "reaction": "close_combat",
         "trigger": {},
         "chance": 45,
     }
-    game.command(GERMANS, order)
-    game.command(GERMANS, {"type": "ready"})
+    game.command(GERMANS, {"type": "ready", "orders": [order]})
     game.command(SOVIETS, {"type": "ready"})
     game.command(GERMANS, {"type": "end_step"})
     game.command(SOVIETS, column_move())
@@ -111,14 +109,12 @@ def test_bmf_r14_a_vehicle_makes_no_ambush_close_combat() -> None:
         },
     )
     order = {
-        "type": "standing_order",
         "unit": "pak",
         "reaction": "close_combat",
         "trigger": {"within": 50},
         "chance": 45,
     }
-    game.command(GERMANS, order)
-    game.command(GERMANS, {"type": "ready"})
+    game.command(GERMANS, {"type": "ready", "orders": [order]})
     game.command(SOVIETS, {"type": "ready"})
     game.command(GERMANS, {"type": "end_step"})
     game.command(SOVIETS, column_move())

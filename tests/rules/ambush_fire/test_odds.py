@@ -53,13 +53,13 @@ def test_a_reply_is_priced_by_what_it_answers_while_it_is_given() -> None:
     script = scripts()["ambush-fire"]
     game = new_game(script)
     ruleset = AmbushFire()
-    for step in script.steps[:9]:  # up to the Challenge Fire at the gap
+    for step in script.steps[:6]:  # up to the Challenge Fire at the gap
         game.command(step.side, step.command)
     reply = ReturnFire(fire=True, chance=55)
     check = ruleset.odds(game.state, "soviets", reply)
     assert check is not None
     assert check.odds()["hit"] == by_hand(35)
-    for step in script.steps[9:11]:  # the reply, then the Ambush Fire from the hedgerow
+    for step in script.steps[6:8]:  # the reply, then the Ambush Fire from the hedgerow
         game.command(step.side, step.command)
     check = ruleset.odds(game.state, "soviets", reply)
     assert check is not None

@@ -26,9 +26,10 @@ def lying_in_wait(at: list[float], seed: int = 1, **switches: Any) -> Game:
             "units": [{"unit": "pak", "at": [1000, 300]}, {"unit": "grenadiers", "at": at}],
         },
     )
-    order = {"type": "standing_order", "unit": "grenadiers", "reaction": "ambush"}
-    game.command(GERMANS, {**order, "trigger": {"within": 150}, "chance": 40})
-    game.command(GERMANS, {"type": "ready"})
+    order = {"unit": "grenadiers", "reaction": "ambush"}
+    game.command(
+        GERMANS, {"type": "ready", "orders": [{**order, "trigger": {"within": 150}, "chance": 40}]}
+    )
     game.command(SOVIETS, {"type": "ready"})
     game.command(GERMANS, {"type": "end_step"})  # the Germans move first: they stay put
     return game
@@ -113,9 +114,8 @@ def test_bmf_a17_a_close_combat_order_strikes_at_the_start_of_the_fire_phase() -
             ],
         },
     )
-    order = {"type": "standing_order", "unit": "grenadiers", "reaction": "close_combat"}
-    game.command(GERMANS, {**order, "trigger": {}, "chance": 45})
-    game.command(GERMANS, {"type": "ready"})
+    order = {"unit": "grenadiers", "reaction": "close_combat"}
+    game.command(GERMANS, {"type": "ready", "orders": [{**order, "trigger": {}, "chance": 45}]})
     game.command(SOVIETS, {"type": "ready"})
     game.command(GERMANS, {"type": "end_step"})
     seen = len(game.events())

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from ghillie import Game, Refusal
-from ghillie.state import Level
+from ghillie.state import SPECTATOR, Level
 from ghillie.view import view
+from tests.contract.harness import comparable
 
 from .test_scenario import SCENARIO
 
@@ -57,18 +58,29 @@ def test_only_a_concealed_unit_is_given_a_place_and_only_on_the_ground() -> None
         assert refused.value.code == code
 
 
+PLACES = {
+    "type": "conceal",
+    "units": [{"unit": "pak", "at": [900, 300]}, {"unit": "grenadiers", "at": [200, 200]}],
+}
+AT_THE_GAP = {
+    "unit": "pak",
+    "reaction": "challenge",
+    "trigger": {"zone": [[900, 400], [900, 600]], "target_class": "vehicle"},
+    "chance": 60,
+    "note": "the first tank through the gap",
+}
+ORDERS = [
+    AT_THE_GAP,
+    {"unit": "grenadiers", "reaction": "ambush", "trigger": {"within": 150}, "chance": 50},
+    {"unit": "grenadiers", "reaction": "close_combat", "trigger": {}, "chance": 45},
+]
+
+
 @pytest.mark.spec("BMF-A04")
 def test_a_standing_order_is_a_secret_only_its_owner_knows() -> None:
     g = game()
-    order = {
-        "type": "standing_order",
-        "unit": "pak",
-        "reaction": "challenge",
-        "trigger": {"zone": [[900, 400], [900, 600]], "target_class": "vehicle"},
-        "chance": 60,
-        "note": "the first tank through the gap",
-    }
-    g.command(GERMANS, order)
+    g.command(GERMANS, PLACES)
+    g.command(GERMANS, {"type": "ready", "orders": [AT_THE_GAP]})
     orders = [p for p in g.state.pieces.values() if p.kind == "order"]
     assert len(orders) == 1
     assert orders[0].secret["reaction"] == "challenge"
@@ -78,6 +90,54 @@ def test_a_standing_order_is_a_secret_only_its_owner_knows() -> None:
     assert orders[0].id not in soviets
     said = [line["text"] for e in view(g, GERMANS)["log"] for line in e["said"]]
     assert "Standing order 1 written: PaK 40 will react as ordered, with no prompt." in said
+
+
+def _set_up(orders: list[dict[str, Any]]) -> Game:
+    g = game()
+    g.command(GERMANS, PLACES)
+    g.command(GERMANS, {"type": "ready", "orders": orders})
+    g.command(SOVIETS, {"type": "ready"})
+    return g
+
+
+@pytest.mark.spec("BMF-A04")
+def test_how_many_standing_orders_a_side_gives_is_not_told() -> None:
+    """Issue 24, finding 10: each standing order was a command of its own, and the Soviets
+    read "Germans gave an order." once for each, so they counted them. All of a side's
+    orders now come with its Ready: one event, whatever their number, and the Soviets and
+    the table screen receive the same, with none, one, three or eight."""
+    worlds = [_set_up(ORDERS[:n]) for n in (0, 1, 3)] + [_set_up([AT_THE_GAP] * 8)]
+    assert [len([p for p in g.state.pieces.values() if p.kind == "order"]) for g in worlds] == [
+        0, 1, 3, 8
+    ]  # fmt: skip
+    for watcher in (SOVIETS, SPECTATOR):
+        seen = {json.dumps(comparable(view(g, watcher)), sort_keys=True) for g in worlds}
+        assert len(seen) == 1, watcher
+    told = [line["text"] for e in view(worlds[0], GERMANS)["log"] for line in e["said"]]
+    assert "You give no standing orders." in told
+
+
+@pytest.mark.spec("BMF-A04")
+def test_a_ready_with_one_bad_order_is_refused_whole_naming_the_order() -> None:
+    g = game()
+    g.command(GERMANS, PLACES)
+    bad = {**ORDERS[1], "trigger": {"zone": [[900, 400], [900, 400]]}}
+    before = json.dumps(view(g, "referee"), sort_keys=True)
+    with pytest.raises(Refusal) as refused:
+        g.command(GERMANS, {"type": "ready", "orders": [AT_THE_GAP, bad, ORDERS[2]]})
+    assert (refused.value.code, refused.value.field) == ("bad_zone", "orders.1.trigger.zone")
+    with pytest.raises(Refusal) as refused:
+        g.command(GERMANS, {"type": "ready", "orders": [AT_THE_GAP, {**ORDERS[2], "unit": "x"}]})
+    assert (refused.value.code, refused.value.field) == ("unknown_piece", "orders.1.unit")
+    assert json.dumps(view(g, "referee"), sort_keys=True) == before
+    # Corrected, it is taken: the orders are numbered as listed.
+    g.command(GERMANS, {"type": "ready", "orders": ORDERS})
+    numbers = sorted(
+        (p.public["number"], p.secret["reaction"])
+        for p in g.state.pieces.values()
+        if p.kind == "order"
+    )
+    assert numbers == [(1, "challenge"), (2, "ambush"), (3, "close_combat")]
 
 
 def test_a_side_is_not_ready_until_each_concealed_unit_has_a_place() -> None:

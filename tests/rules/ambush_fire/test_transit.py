@@ -51,10 +51,12 @@ def ready(
         },
     )
     game.command(GERMANS, {"type": "ready"})
+    orders = []
     if challenge is not None:
-        order = {"type": "standing_order", "unit": "t34_1", "reaction": "challenge"}
-        game.command(SOVIETS, {**order, "trigger": challenge, "chance": 60})
-    game.command(SOVIETS, {"type": "ready"})
+        orders.append(
+            {"unit": "t34_1", "reaction": "challenge", "trigger": challenge, "chance": 60}
+        )
+    game.command(SOVIETS, {"type": "ready", "orders": orders})
     return game
 
 

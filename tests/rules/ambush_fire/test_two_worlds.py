@@ -19,7 +19,6 @@ from .test_scenario import SCENARIO
 
 GERMANS, SOVIETS = "germans", "soviets"
 ELSEWHERE = {"zone": [[300, 600], [300, 800]], "target_class": "vehicle"}  # never reached
-FAR_AMBUSH = {"within": 100}
 
 
 def world(pak_at: list[float], trigger: dict[str, Any] | None, reaction: str = "challenge") -> Game:
@@ -31,27 +30,12 @@ def world(pak_at: list[float], trigger: dict[str, Any] | None, reaction: str = "
             "units": [{"unit": "pak", "at": pak_at}, {"unit": "grenadiers", "at": [200, 200]}],
         },
     )
+    # In the world with no order for the PaK, the Germans give none at all: how many orders
+    # a side holds is its secret too (issue 24).
+    orders = []
     if trigger is not None:
-        order = {
-            "type": "standing_order",
-            "unit": "pak",
-            "reaction": reaction,
-            "trigger": trigger,
-            "chance": 60,
-        }
-        game.command(GERMANS, order)
-    else:
-        # The same number of commands in every world: a standing order for a unit whose
-        # trigger can never come.
-        order = {
-            "type": "standing_order",
-            "unit": "grenadiers",
-            "reaction": "ambush",
-            "trigger": FAR_AMBUSH,
-            "chance": 1,
-        }
-        game.command(GERMANS, order)
-    game.command(GERMANS, {"type": "ready"})
+        orders.append({"unit": "pak", "reaction": reaction, "trigger": trigger, "chance": 60})
+    game.command(GERMANS, {"type": "ready", "orders": orders})
     game.command(SOVIETS, {"type": "ready"})
     game.command(GERMANS, {"type": "end_step"})
     game.command(SOVIETS, column_move())

@@ -76,10 +76,11 @@ def world(orders: list[tuple[str, str, dict[str, Any]]], moved: str | None = Non
             "units": [{"unit": "pak", "at": [300, 150]}, {"unit": "grenadiers", "at": [350, 200]}],
         },
     )
-    for unit, reaction, trigger in orders:
-        order = {"type": "standing_order", "unit": unit, "reaction": reaction, "chance": 50}
-        game.command(GERMANS, {**order, "trigger": trigger})
-    game.command(GERMANS, {"type": "ready"})
+    written = [
+        {"unit": unit, "reaction": reaction, "chance": 50, "trigger": trigger}
+        for unit, reaction, trigger in orders
+    ]
+    game.command(GERMANS, {"type": "ready", "orders": written})
     game.command(SOVIETS, {"type": "ready"})
     if moved is not None:
         game.command(GERMANS, {"type": "move", "units": [{"unit": moved, "path": [[380, 300]]}]})

@@ -17,9 +17,11 @@ from .helpers import (
     known,
     map_data,
     new_game,
+    offered,
     record,
     refused,
     said,
+    seen,
     started,
     told,
     unit,
@@ -221,16 +223,37 @@ def test_dwv_r04_no_army_sets_up_before_the_orders_are_written() -> None:
 
 
 @pytest.mark.spec("DWV-R04")
-def test_dwv_r04_an_ambusher_that_sets_up_without_orders_has_chosen_no_ambushes() -> None:
+def test_dwv_r04_an_ambusher_that_wants_no_ambushes_writes_no_orders_down() -> None:
     game = new_game(map_data())
-    game.command(JUNGLE, {"type": "ready"})
-    assert refused(game, JUNGLE, _orders({"unit": "graw", "square": "D2"})).code == (
-        "not_your_turn"
-    )
-    game.command(MARINES, {"type": "ready"})
+    # It writes its orders first, as every side that can ambush does: none, here.
+    assert offered(game, JUNGLE) == ["record_ambushes"]
+    assert refused(game, JUNGLE, {"type": "ready"}).code == "not_your_turn"
+    event = game.command(JUNGLE, _orders())
+    (mine,) = told(event, JUNGLE)
+    assert said(mine) == "You write down no ambush orders: all your units set up as usual."
+    (theirs,) = told(event, MARINES)
+    assert said(theirs) == "Deathworld Veterans write down their ambush orders in secret."
+    both_ready(game)
     assert game.view(JUNGLE)["phase"] == "play"
     # Not in ambush; and on the map it was given no position, so it waits off the table.
     assert unit(game, "graw").public["status"] == "reserve"
+
+
+@pytest.mark.spec("DWV-R04")
+@pytest.mark.spec("DWV-A12")
+def test_dwv_r04_whether_and_how_many_units_are_in_ambush_is_not_told_by_the_set_up() -> None:
+    """Issue 24, finding 10: an ambusher could get ready without writing orders, so the
+    Marines, who saw no orders written, knew it hid nobody. Every side that can ambush now
+    writes its orders once, none or many: with a closed roster (DWV-A12) the Marines and
+    the table screen receive the same whether it hides none, one or two units."""
+    worlds = []
+    for squares in ({}, {"graw": "D2"}, {"graw": "D2", "marbo": "B2"}):
+        game = new_game(map_data(roster_public=False))
+        record(game, **squares)
+        game.command(JUNGLE, {"type": "ready"})
+        worlds.append(game)
+    for watcher in (MARINES, SPECTATOR):
+        assert len({seen(game, watcher) for game in worlds}) == 1, watcher
 
 
 @pytest.mark.spec("DWV-R04")

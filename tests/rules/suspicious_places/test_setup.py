@@ -221,6 +221,24 @@ def test_unpooled_markers_belong_to_the_unit_that_rolled_them() -> None:
 
 
 @pytest.mark.spec("SW-A04")
+def test_unpooled_markers_are_laid_in_one_order_so_no_batch_tells_whose_they_are() -> None:
+    """Issue 24: laid unit by unit, the machine gun's one marker and then the rifles' two
+    told Keno which markers were whose, and how many each rolled. They come in one order."""
+    data = _two_squads()
+    data["switches"] = {"sw.pooled_markers": False}
+    game = create(data, QueuedDice([1, 2]))
+    mg_only = {"type": "place_markers", "markers": [{**THREE_MARKERS[0], "group": "mg"}]}
+    assert _refused(game, LIANRA, mg_only).code == "markers_left"
+    mixed = [
+        {**THREE_MARKERS[0], "group": "rifles"},
+        {**THREE_MARKERS[1], "group": "mg"},
+        {**THREE_MARKERS[2], "group": "rifles"},
+    ]
+    game.command(LIANRA, {"type": "place_markers", "markers": mixed})
+    assert "place_markers" not in [c["type"] for c in game.view(LIANRA)["commands"]]
+
+
+@pytest.mark.spec("SW-A04")
 def test_unpooled_markers_still_let_the_scenarios_extra_markers_be_laid() -> None:
     data = table_data({"sw.pooled_markers": False}, extra_markers=1)
     dice = QueuedDice([1])

@@ -1,7 +1,8 @@
 """Commands a side could sensibly give now, from what it can see: the contract tests'
 random games play ambush-fire with these.
 
-They set up (concealed places and standing orders, each with a note), move units a few
+They set up (concealed places, then Ready with none, one, three or the most standing orders a
+side may hold, each with a note: the two-worlds tests vary how many), move units a few
 hundred metres toward the enemy's edge (a concealed unit by one of two routes, so that the
 two-worlds tests have a secret to vary), answer every window (a live side's prompt with
 hold, or each own unit's ambush and close combat at each enemy in view), fire at what is in view and
@@ -14,7 +15,7 @@ from typing import Any
 
 from ghillie.state import Facts, GameState, Phase, Piece
 
-from .board import ORDER, UNIT, Board, Did, Step, did
+from .board import MAX_ORDERS, UNIT, Board, Did, Step, did
 from .scenario import AmbushFireScenario
 from .setup import inches
 from .units import history
@@ -64,10 +65,11 @@ def _destinations(scenario: AmbushFireScenario, start: XY, way: float, i: int) -
 
 
 def _setup(state: GameState[Board], side: str, scenario: AmbushFireScenario) -> list[Facts]:
-    out: list[Facts] = [{"type": "ready"}]
+    out: list[Facts] = []
     hidden = [p for p in state.owned(side, UNIT) if p.public.get("concealed")]
     if hidden and not any("at" in p.secret for p in hidden):
-        # Two set-ups that differ only where the units wait: the two worlds.
+        # Two set-ups that differ only where the units wait, and one with no notes: the two
+        # worlds may differ in where, and in how many secrets the side writes.
         for shift in (0.0, 1.0):
             rows = []
             for i, p in enumerate(hidden):
@@ -75,29 +77,37 @@ def _setup(state: GameState[Board], side: str, scenario: AmbushFireScenario) -> 
                 y = scenario.depth * (0.2 + 0.15 * i) % scenario.depth
                 rows.append({"unit": p.id, "at": _entered(scenario, (x, y)), "note": "by the gap"})
             out.append({"type": "conceal", "units": rows})
-    if len(state.owned(side, ORDER)) >= 3:
-        return out  # enough to play on with
-    for i, p in enumerate(state.owned(side, UNIT)[:3]):
+        out.append({"type": "conceal", "units": [{k: r[k] for k in ("unit", "at")} for r in rows]})
+    orders = _orders(state, side, scenario)
+    # Ready with more or fewer standing orders: the two worlds may differ in how many.
+    for n in sorted({0, 1, 3, MAX_ORDERS}):
+        out.append({"type": "ready", "orders": orders[:n]})
+    return out
+
+
+def _orders(state: GameState[Board], side: str, scenario: AmbushFireScenario) -> list[Facts]:
+    """Standing orders of every kind for the side's units, in turn, as many as a side may
+    hold: a challenge at a gap ahead, an ambush within a distance, a close combat."""
+    units = state.owned(side, UNIT)
+    out: list[Facts] = []
+    for k in range(MAX_ORDERS):
+        p = units[k % len(units)]
         at = _where(p) or (scenario.width / 2, scenario.depth / 2)
         gap = [
-            _entered(scenario, (at[0] + 200, at[1] - 60)),
-            _entered(scenario, (at[0] + 200, at[1] + 60)),
+            _entered(scenario, _on_ground(scenario, (at[0] + 200, at[1] - 60))),
+            _entered(scenario, _on_ground(scenario, (at[0] + 200, at[1] + 60))),
         ]
-        for order in (
+        kind = (
             {"reaction": "challenge", "trigger": {"zone": gap, "target_class": "vehicle"}},
-            {"reaction": "ambush", "trigger": {"within": 150 + 50 * i}},
+            {"reaction": "ambush", "trigger": {"within": 150 + 50 * (k % 3)}},
             {"reaction": "close_combat", "trigger": {}},
-        ):
-            out.append(
-                {
-                    "type": "standing_order",
-                    "unit": p.id,
-                    **order,
-                    "chance": 50 + 5 * i,
-                    "note": "at the first that comes",
-                }
-            )
+        )[k % 3]
+        out.append({"unit": p.id, **kind, "chance": 50 + 5 * (k % 3), "note": "at the first"})
     return out
+
+
+def _on_ground(scenario: AmbushFireScenario, point: XY) -> XY:
+    return (min(max(point[0], 0.0), scenario.width), min(max(point[1], 0.0), scenario.depth))
 
 
 def _window(state: GameState[Board], side: str, scenario: AmbushFireScenario) -> list[Facts]:
@@ -157,7 +167,10 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
     scenario = state.scenario
     assert isinstance(scenario, AmbushFireScenario)
     if state.phase is Phase.SETUP:
-        return [{"type": "end_game"}, *_setup(state, side, scenario)]
+        # Ending the game before it begins now and then, not at every other pick: the set-up
+        # offers few commands.
+        ending: list[Facts] = [{"type": "end_game"}] if state.seq % 4 == 3 else []
+        return [*ending, *_setup(state, side, scenario)]
     if state.phase is not Phase.PLAY:
         return []
     if state.window is not None:

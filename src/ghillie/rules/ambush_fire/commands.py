@@ -1,5 +1,5 @@
-"""The commands of an ambush-fire game (work in progress: the set-up and the standing
-orders so far). A concealed unit's place and a standing order are their owner's secrets."""
+"""The commands of an ambush-fire game. A concealed unit's place and a standing order are
+their owner's secrets."""
 
 from __future__ import annotations
 
@@ -8,17 +8,18 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ghillie.measure.tabletop import XY
 from ghillie.ruleset import Command
 from ghillie.state import Phase
 
+from .board import MAX_ORDERS
 from .scenario import UnitClass
 
 PLAY = frozenset({Phase.PLAY})
 # A unit named by its id (32 hex digits) or its scenario key (at most 40 characters).
 Ref = Annotated[str, Field(min_length=1, max_length=64)]
-# A place: inches from the table's top-left corner. Any place off the ground — 1e308 inches
-# included, infinite in metres — is refused by the rules with a sentence (issue 24).
-XY = tuple[float, float]
+# A place: inches from the table's top-left corner, no more than a million in size (past any
+# table: malformed, as in every ruleset); a place off the ground is refused by the rules.
 ZONE_POINTS = 20  # a standing order's zone: a point, a gap or a street of up to 20 points
 # A move: up to 12 units (a column), each with up to 40 waypoints, and 80 in all (the rules
 # refuse more: ``movement``), so that working out its triggers has a bound (issue 24).
@@ -67,14 +68,11 @@ class Trigger(Part):
     target_class: UnitClass | None = None
 
 
-class StandingOrder(Command):
+class StandingOrder(Part):
     """A reaction given ahead of time, in secret, and carried out by ghillie at the exact
     moment its trigger happens, with no prompt (issue 14). It is opened when it fires, and
     the proof shows it was written before the trigger."""
 
-    type: Literal["standing_order"] = "standing_order"
-    phases = frozenset({Phase.SETUP, Phase.PLAY})
-    secret_fields = frozenset({"unit", "reaction", "trigger", "chance", "note"})
     unit: Ref
     reaction: Reaction
     trigger: Trigger
@@ -159,8 +157,14 @@ class EndStep(Command):
 
 
 class Ready(Command):
+    """The side's set-up is done, and with it come all its standing orders, in secret.
+    They come in this one command, whatever their number, so that the other side, told
+    only that the side is ready, cannot count them (issue 24)."""
+
     type: Literal["ready"] = "ready"
     phases = frozenset({Phase.SETUP})
+    secret_fields = frozenset({"orders"})
+    orders: list[StandingOrder] = Field(default_factory=list, max_length=MAX_ORDERS)
 
 
 class EndGame(Command):
@@ -170,7 +174,6 @@ class EndGame(Command):
 
 COMMANDS: dict[str, type[Command]] = {
     "conceal": Conceal,
-    "standing_order": StandingOrder,
     "ready": Ready,
     "move": Move,
     "return_fire": ReturnFire,

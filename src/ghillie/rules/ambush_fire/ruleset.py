@@ -17,7 +17,7 @@ from ghillie.words import N_, Say, say
 from ghillie.words.piece import PieceWords
 
 from . import fire, live, movement, opening, setup, words
-from .board import MAX_ORDERS, ORDER, Board, Step, fold
+from .board import MAX_ORDERS, Board, Step, fold
 from .commands import (
     COMMANDS,
     Conceal,
@@ -29,7 +29,6 @@ from .commands import (
     Ready,
     Retreat,
     ReturnFire,
-    StandingOrder,
 )
 from .odds import LABELS, ODDS, PRICED, priced
 from .scenario import AmbushFireScenario
@@ -46,9 +45,9 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
     commands = COMMANDS
     orders = words.ORDERS
     odds_queries = ODDS
-    # A standing order is written once, in the event that gives it (every side sees that
-    # an order was given), and never rewritten: its opening proves it came before its
-    # trigger (issue 14).
+    # A standing order is written once, in the side's Ready with all its others (every side
+    # sees only that the side is ready), and never rewritten: its opening proves it came
+    # before its trigger (issue 14).
     fixed_secrets = frozenset({"unit", "reaction", "trigger", "order", "chance"})
     secret_words: ClassVar[Mapping[str, SecretWords]] = {
         "unit": SecretWords(N_("The unit of {piece}")),
@@ -91,10 +90,6 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
         if command is React:
             return False  # only in its window, where the engine decides (live.py)
         if state.phase is Phase.SETUP:
-            if command is StandingOrder:
-                return side not in state.board.deployed and (
-                    len(state.owned(side, ORDER)) < MAX_ORDERS
-                )
             return command in (Conceal, Ready) and side not in state.board.deployed
         board = state.board
         if board.step is Step.MOVEMENT:
@@ -110,10 +105,8 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
         match command:
             case Conceal():
                 setup.conceal(ruling, scenario, side, command)
-            case StandingOrder():
-                setup.standing_order(ruling, scenario, side, command)
             case Ready():
-                setup.ready(ruling, scenario, side)
+                setup.ready(ruling, scenario, side, command)
             case Move():
                 movement.move(ruling, scenario, side, command)
             case ReturnFire():

@@ -1,5 +1,6 @@
 """The game's first event and its set-up: the units, where the concealed ones wait (their
-owner's secret), and standing orders written down before the game (BMF S1)."""
+owner's secret), and standing orders written down before the game (BMF S1), all of a side's
+in its Ready: one event whatever their number, so that their number is not told (issue 24)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from ghillie.words import say, says
 
 from . import geometry, triggers
 from .board import ORDER, UNIT, Board
-from .commands import Conceal, StandingOrder
+from .commands import Conceal, Ready, StandingOrder
 from .scenario import AmbushFireScenario
 from .words import order_words
 
@@ -110,18 +111,25 @@ def conceal(
 
 
 def standing_order(
-    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: StandingOrder
+    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, order: StandingOrder, at: str
 ) -> None:
     """A standing order is a piece of its own that only its owner knows, written once: when
-    it fires, its opening proves the event that wrote it (docs/fairness.md)."""
-    unit = lookup.own(ruling.state, side, command.unit, [UNIT])
-    entered = command.trigger.model_dump(mode="json")
+    it fires, its opening proves the event that wrote it (docs/fairness.md). ``at`` is where
+    the order stands in the command (``orders.2``), for a refusal to name its field."""
+    try:
+        unit = lookup.own(ruling.state, side, order.unit, [UNIT])
+    except Refusal as refused:
+        refused.field = f"{at}.unit"  # the same refusal, beside the order it concerns
+        raise
+    entered = order.trigger.model_dump(mode="json")
     # The rules read the zone in metres; the words keep the places as the owner gave them.
     trigger = {**entered, "zone": [list(metres(scenario, (p[0], p[1]))) for p in entered["zone"]]}
     ground = geometry.Ground(scenario.width, scenario.depth)
     for i, point in enumerate(trigger["zone"]):
         if not ground.on_ground((point[0], point[1])):
-            raise Refusal(BAD_PLACE, "That place is off the ground.", field=f"trigger.zone.{i}")
+            raise Refusal(
+                BAD_PLACE, "That place is off the ground.", field=f"{at}.trigger.zone.{i}"
+            )
     try:
         triggers.zone([(p[0], p[1]) for p in trigger["zone"]], float(trigger["radius"]))
     except ValueError:
@@ -130,10 +138,10 @@ def standing_order(
             BAD_ZONE,
             "A zone is a point, a gap between two different points, or a street through "
             "two or more different points.",
-            field="trigger.zone",
+            field=f"{at}.trigger.zone",
         ) from None
     if (
-        command.reaction.value == "challenge"
+        order.reaction.value == "challenge"
         and not trigger["zone"]
         and scenario.switches.challenge_requires_zone
     ):
@@ -141,19 +149,17 @@ def standing_order(
         raise Refusal(
             NEEDS_ZONE,
             "Challenge Fire is taken at a zone given in advance: give its zone.",
-            field="trigger.zone",
+            field=f"{at}.trigger.zone",
         )
     secret: dict[str, Any] = {
         "unit": unit.id,
-        "reaction": command.reaction.value,
+        "reaction": order.reaction.value,
         "trigger": trigger,
-        "order": order_words(
-            str(unit.public["name"]), command.reaction.value, entered, command.chance
-        ),
-        "chance": command.chance,
+        "order": order_words(str(unit.public["name"]), order.reaction.value, entered, order.chance),
+        "chance": order.chance,
     }
-    if command.note:
-        secret["note"] = command.note
+    if order.note:
+        secret["note"] = order.note
     number = ruling.board.orders.get(side, 0) + 1
     ruling.change_board("order_given", side=side)
     ruling.place(Piece(ruling.new_id(), side, ORDER, {"number": number}, secret))
@@ -169,7 +175,7 @@ def standing_order(
     )
 
 
-def ready(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> None:
+def ready(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: Ready) -> None:
     unplaced = [
         p for p in ruling.state.owned(side, UNIT) if p.public["concealed"] and "at" not in p.secret
     ]
@@ -180,6 +186,10 @@ def ready(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> Non
             "Record where each concealed unit waits before you are ready.",
             field="units",
         )
+    for i, order in enumerate(command.orders):
+        standing_order(ruling, scenario, side, order, f"orders.{i}")
+    if not command.orders:
+        ruling.tell(side, {"text": say("You give no standing orders.")})
     ruling.change_board("deployed", side=side)
     if ruling.board.deployed >= set(ruling.state.sides):
         ruling.set_phase(Phase.PLAY)

@@ -65,15 +65,18 @@ ORDERS: dict[str, Order] = {
         },
         defaults=_conceal_rows,
     ),
-    "standing_order": Order(
-        N_("Give a standing order"),
+    "ready": Order(
+        N_("Ready, with your standing orders"),
         N_(
-            "Written in secret now, carried out by ghillie the moment its trigger comes, with "
-            "no prompt: the proof shows it was given before."
+            "Your forces are set up. Give here all your standing orders, if any: written in "
+            "secret now, carried out by ghillie the moment the trigger comes, with no prompt; "
+            "the proof shows they were given before. The enemy learns only that you are ready, "
+            "never how many orders you gave. They cannot be changed once you are ready."
         ),
         fields={
-            "unit": Ask(N_("Unit"), pieces=_own),
-            "reaction": Ask(
+            "orders": Ask(N_("Standing orders"), item=N_("standing order")),
+            "orders.unit": Ask(N_("Unit"), pieces=_own),
+            "orders.reaction": Ask(
                 N_("Reaction"),
                 options=(
                     ("challenge", N_("Challenge Fire at a zone")),
@@ -81,21 +84,20 @@ ORDERS: dict[str, Order] = {
                     ("close_combat", N_("Ambush Close Combat")),
                 ),
             ),
-            "trigger": Ask(N_("Trigger")),
-            "trigger.zone": Ask(
+            "orders.trigger": Ask(N_("Trigger")),
+            "orders.trigger.zone": Ask(
                 N_("Zone"), N_("A point, a gap (two points) or a street."), item=N_("point")
             ),
-            "trigger.radius": Ask(N_("Zone radius"), unit=N_("metres")),
-            "trigger.within": Ask(N_("Fire at the first enemy within"), unit=N_("metres")),
-            "trigger.target_class": Ask(
+            "orders.trigger.radius": Ask(N_("Zone radius"), unit=N_("metres")),
+            "orders.trigger.within": Ask(N_("Fire at the first enemy within"), unit=N_("metres")),
+            "orders.trigger.target_class": Ask(
                 N_("Only at"), options=tuple((k, w) for k, w in CLASS_WORDS.items())
             ),
-            "chance": Ask(N_("Base chance to hit"), N_("From the host's tables."), unit="%"),
-            "note": Ask(N_("Note"), N_("For your eyes only.")),
+            "orders.chance": Ask(N_("Base chance to hit"), N_("From the host's tables."), unit="%"),
+            "orders.note": Ask(N_("Note"), N_("For your eyes only.")),
         },
         rules=("BMF-A04",),
     ),
-    "ready": Order(N_("Ready"), N_("Your forces are set up.")),
     "move": Order(
         N_("Move"),
         N_("A unit, or a column nose to tail through the same gap."),
@@ -239,7 +241,12 @@ def status(state: GameState[Board], observer: str) -> list[str | Say]:
     if state.phase is Phase.OVER:
         return [N_("The game is over.")]
     if state.phase is Phase.SETUP:
-        return [N_("Setting up: record the concealed units, give standing orders, then Ready.")]
+        return [
+            N_(
+                "Setting up: record where your concealed units wait, then get ready with your "
+                "standing orders."
+            )
+        ]
     if board.step is Step.MOVEMENT and board.moving is not None:
         return [
             say("Turn {turn}: {side} move.", turn=board.turn, side=scenario.side_name(board.moving))

@@ -53,12 +53,19 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
             ),
             None,
         )
+        # And the same deployment with a private note on every marker: the two worlds may
+        # differ in how many secrets the side writes, too.
+        noted = [{**row, "note": f"marker {n}"} for n, row in enumerate(rows)]
+        deployments: list[Facts] = [
+            {"type": "deploy", "markers": rows},
+            {"type": "deploy", "markers": noted},
+        ]
         if pair is None:
-            return [{"type": "deploy", "markers": rows}]
+            return deployments
         i, j = pair
         swapped = [dict(row) for row in rows]
         swapped[i]["piece"], swapped[j]["piece"] = rows[j]["piece"], rows[i]["piece"]
-        return [{"type": "deploy", "markers": rows}, {"type": "deploy", "markers": swapped}]
+        return [*deployments, {"type": "deploy", "markers": swapped}]
     if state.phase is not Phase.PLAY:
         return []
     out: list[Facts] = [{"type": "end_game"}]

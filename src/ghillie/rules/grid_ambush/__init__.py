@@ -76,18 +76,16 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
         board = state.board
         if state.phase is Phase.SETUP:
             # RULES-SPEC DWV-R04: orders are written "before you and your opponent set up
-            # each of your armies", so no side may set up while another side that can
-            # ambush has not written its orders, and none may be written once a side has.
+            # each of your armies", so no side may set up while a side that can ambush has
+            # not written its orders, and none may be written once a side has. A side that
+            # can ambush writes them once, even none: always one event, so that whether it
+            # hides any unit, and how many, is not told by what it did (issue 24).
             if command is RecordAmbushes:
                 return not board.ready and side not in board.recorded and can_ambush(state, side)
             return (
                 command is Ready
                 and side not in board.ready
-                and all(
-                    other in board.recorded or other in board.ready
-                    for other in state.others(side)
-                    if can_ambush(state, other)
-                )
+                and all(s in board.recorded for s in state.sides if can_ambush(state, s))
             )
         if board.pending is not None:
             return command is SetUp and state.pieces[board.pending].owner == side

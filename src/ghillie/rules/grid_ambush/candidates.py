@@ -30,7 +30,9 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
         capable = [u for u in units if u.public["ambush"]]
         if rules.may_act(state, side, RecordAmbushes):
             squares = _legal_squares(scenario, side)
-            for shift in range(3):
+            # Every capable unit in ambush, in three ways; one; none: the two worlds may
+            # differ in where the units hide and in how many do.
+            for shift, many in ((0, None), (1, None), (2, None), (0, 1), (0, 0)):
                 chosen = squares[shift * 2 :] + squares[: shift * 2]
                 out.append(
                     {
@@ -38,7 +40,7 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
                         "orders": [
                             {"unit": u.id, "square": sq, "note": f"order {n}"}
                             for n, (u, sq) in enumerate(zip(capable, chosen, strict=False))
-                        ],
+                        ][:many],
                     }
                 )
         return out

@@ -262,7 +262,8 @@ ORDERS: dict[str, Order] = {
             "In secret, before either army sets up: the square each ambushing unit hides "
             "in. For each order, either choose the unit and its square, or write the order "
             "as you would on paper. No two units may hide in one square, and none in the "
-            "enemy's deployment zone. Units you leave out set up as usual."
+            "enemy's deployment zone. Units you leave out set up as usual. Write them down "
+            "even if no unit hides: the enemy learns only that you wrote, never how many."
         ),
         {
             "orders": Ask(N_("Ambush orders"), item=N_("order")),
@@ -292,8 +293,8 @@ ORDERS: dict[str, Order] = {
     "ready": Order(
         N_("Ready"),
         N_(
-            "Your army is set up, and your ambush orders are written if you have any. Play "
-            "starts when both sides are ready."
+            "Your army is set up, and your ambush orders are written if your army may "
+            "ambush. Play starts when both sides are ready."
         ),
         rules=("DWV-R04",),
     ),

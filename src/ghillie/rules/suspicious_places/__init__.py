@@ -330,7 +330,10 @@ class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
             if side in board.ready:
                 return False
             if command is PlaceMarkers:
-                return board.pool.get(side, 0) > 0
+                # Unpooled (SW-A04), all of a side's markers come in one order (setup.py).
+                return board.pool.get(side, 0) > 0 and (
+                    scenario.switches.pooled_markers or not state.owned(side, MARKER)
+                )
             if command is Hide:
                 return (
                     side == scenario.camouflage_side()

@@ -100,6 +100,10 @@ def _setup(state: GameState[Board], scenario: SuspiciousPlacesScenario, side: st
                     }
                 )
             out.append({"type": "hide", "hidings": hidings})
+        # Only the units, with no notes: the markers left out hide nothing. The two worlds
+        # may differ in how many secrets the side writes.
+        bare = [{"marker": m.id, "unit": u.id} for m, u in zip(markers, units, strict=False)]
+        out.append({"type": "hide", "hidings": bare})
     for sniper in state.owned(side, UNIT):
         placed = any(
             p.kind == SNIPER_MARKER and p.public["sniper"] == sniper.id

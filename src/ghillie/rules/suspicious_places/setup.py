@@ -202,6 +202,17 @@ def place_markers(
                 secret,
             )
         )
+    if (
+        not scenario.switches.pooled_markers
+        and scenario.switches.place_all_markers
+        and len(placed) < left
+    ):
+        # SW-A04's other reading: which markers are which unit's is the owner's secret, and
+        # markers laid in several orders would tell it by how they were batched, so a side
+        # lays them all in one (issue 24).
+        raise Refusal(
+            MARKERS_LEFT, "Each unit lays its own markers: lay them all in one order (SW-A04)."
+        )
     ruling.change_board("labels", prefix="M", count=len(placed))
     ruling.change_board("placed", side=side, count=len(placed), groups=groups)
     for marker in placed:

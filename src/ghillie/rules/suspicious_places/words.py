@@ -189,7 +189,13 @@ ORDERS: dict[str, Order] = {
                 only="table",
             ),
             "markers.open": Ask(N_("In open terrain"), only="table"),
-            "markers.group": Ask(N_("Whose marker"), pieces=groups),
+            "markers.group": Ask(
+                N_("Whose marker"),
+                N_(
+                    "Each unit lays its own markers: lay them all, every unit's, in this one order."
+                ),
+                pieces=groups,
+            ),
         },
         defaults=markers_left,
         rules=("SW-R02",),
