@@ -5,11 +5,11 @@ openings from the facts it writes in, and set a game up with roll parties of its
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ghillie import engine, examples, registry
-from ghillie.events import Event, event_from_json
+from ghillie.events import event_from_json
 from ghillie.fairness import referee
 from ghillie.fairness.capacity import fixed_secrets, roster_size
 from ghillie.fairness.chains import Chain
@@ -99,21 +99,8 @@ class Showing(Ledger):
 
     everyone: tuple[str, ...] = ()
 
-    def seal(self, *args: Any, **kwargs: Any) -> Event:
-        kwargs["sign"] = False
-        event = super().seal(*args, **kwargs)
-        fair = event.fair
-        assert isinstance(fair, dict)
-        fair["shown"] = {}
-        for side in self.everyone:
-            salt = shown_salt(self.secrets.dummy, side, event.seq)
-            content = shown_content(event.seq, fair, event.told.get(side, ()), side)
-            digest = shown_digest_v2(salt, content)
-            fair["shown"][side] = {"salt": salt.hex(), "digest": digest.hex()}
-        digests = [bytes.fromhex(fair["shown"][side]["digest"]) for side in self.everyone]
-        head = bytes.fromhex(fair["hash"])
-        fair["sig"] = self.key.sign(head_message_v2(self.game_id, event.seq, head, digests))
-        return event
+    def shown_to(self) -> Sequence[str]:
+        return self.everyone
 
 
 class ShadowLedger(Showing):

@@ -86,18 +86,6 @@ def test_fresh_chains_have_the_full_length_and_their_own_seeds() -> None:
     assert Chain.from_seed(SEED).length == LENGTH == 4096
 
 
-def test_a_game_that_used_every_element_refuses_to_go_on() -> None:
-    # A chain is never reused: after its last element the game stops with a clear refusal.
-    from ghillie import Game, examples
-    from ghillie.errors import Refusal
-
-    game = Game.create(examples.load("grid-ambush-table"), seed=1)
-    game.ledger.next_k = game.ledger.chain_length
-    with pytest.raises(Refusal) as refused:
-        game.command("jungle", {"type": "ready"})
-    assert refused.value.code == "chain_exhausted"
-
-
 @pytest.mark.parametrize("length", [1, 2, 63, 64, 65, 129, LENGTH])
 def test_every_element_is_the_one_hashed_down_from_the_seed_in_any_order(length: int) -> None:
     # The chain keeps only checkpoints and works out the stretch in use: whatever order the

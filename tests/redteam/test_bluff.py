@@ -7,9 +7,9 @@ whether, when or how often the other side's secrets changed. Two shown lists of 
 therefore never share a leaf: the leaves they share are the slots that did not change in
 between. The roster blinds every leaf afresh at an event that opens one of its facts.
 
-**Found:** an event that opens a fact of a piece it also removes does not blind the roster
-afresh. ``Ledger._seal_rosters`` forgets the removed pieces' facts first and only then asks
-which rosters the event opens, by looking for the opened facts among the slots: they are
+**Found, and fixed:** an event that opens a fact of a piece it also removes did not blind
+the roster afresh. ``Ledger._seal_rosters`` forgot the removed pieces' facts first and only
+then asked which rosters the event opens, by looking for the opened facts among the slots: they are
 gone. In suspicious-places every removal opens what the marker hid (SW-R06..R09, SW-A10,
 R35), and in camouflage every reveal removes the marker it opens (INF-R15): so the list a
 later opening shows shares every leaf but the ones written in between with the list the
@@ -18,8 +18,8 @@ every time (the issue 10 leak, back). The audit replays the same ledger and does
 
 Fix (src/ghillie/fairness/ledger.py, ``_seal_rosters``): take the rosters the event opens
 *before* forgetting the removed pieces (``opens = {...}`` above the ``forget`` loop); the
-audit replays through the same method. Tried here as a patch: every pair below then shows
-identical patterns and the watcher is at 50 %.
+audit replays through the same method. With it, every pair below shows identical patterns
+and the watcher is at 50 %.
 
 CI runs a small sample; ``--run-slow`` runs 200 seeds or more per ruleset and prints the
 figures.
@@ -37,12 +37,6 @@ from ghillie.fairness import roster as roster_module
 from .watcher import Score, pattern, score, shown_lists
 from .worlds import CHANGES, Transcript, sniper_pair, trace_pair
 
-LEAK = (
-    "Ledger._seal_rosters forgets a removed piece's facts before it asks which rosters the "
-    "event opens, so an event that opens and removes a piece (every reveal of "
-    "suspicious-places and camouflage) does not blind the roster afresh: later openings "
-    "share leaves with earlier ones, and their count tells a covert move from a bluff"
-)
 CHANCE = 0.62  # above this on the held-out seeds the watcher is not guessing (3.4 SD at 100)
 
 
@@ -62,7 +56,6 @@ def _held(result: Score) -> None:
     assert result.accuracy < CHANCE, str(result)
 
 
-@pytest.mark.xfail(strict=True, reason=LEAK)
 def test_suspicious_places_a_covert_move_looks_like_a_bluff() -> None:
     """SW-R36 through the rules: Keno observes M2 (removed, its content opened), Lianra's
     sniper makes a successful covert move to another marker or bluffs, Keno observes M3."""
@@ -70,7 +63,6 @@ def test_suspicious_places_a_covert_move_looks_like_a_bluff() -> None:
     _held(score(pairs))
 
 
-@pytest.mark.xfail(strict=True, reason=LEAK)
 def test_camouflage_openings_say_nothing_of_writes_between_them() -> None:
     """Camouflage's reveals through the ledger, with a secret rewritten between two of them
     in one world (a stand-in: its rules never change a marker's ``hides``)."""
@@ -123,7 +115,6 @@ def test_two_lists_shown_at_different_events_share_no_leaf_in_ambush_fire_and_gr
                     assert not lists[a] & lists[b], (ruleset, a, b)
 
 
-@pytest.mark.xfail(strict=True, reason=LEAK)
 def test_two_lists_shown_at_different_events_share_no_leaf_in_suspicious_places() -> None:
     moved, _ = sniper_pair(0)
     lists = shown_lists(moved)

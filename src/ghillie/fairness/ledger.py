@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -353,13 +353,16 @@ class Ledger:
     def _seal_rosters(self, before: GameState[Any], event: Event) -> dict[str, str]:
         """Every side's root for ``event``, once its writes are in: removed pieces give their
         slots back, and a roster whose facts the event opens is blinded afresh."""
-        for owner, piece in removed(before, event):
-            self.rosters[owner].forget(piece, event.seq)
+        # Which rosters are opened is read before removals: a piece revealed and removed in
+        # one event (a sniper shot as it is found) is opened all the same, and its roster's
+        # other leaves, shown in the opening, must never be seen again (issue 24, red team).
         opens = {
             before.pieces[piece].owner
             for _, piece, key in opened(event)
             if (piece, key) in self.rosters[before.pieces[piece].owner].slots
         }
+        for owner, piece in removed(before, event):
+            self.rosters[owner].forget(piece, event.seq)
         return {side: self.rosters[side].seal(event.seq, side in opens) for side in self.sides}
 
     # --- rolls ----------------------------------------------------------------------------
@@ -597,6 +600,10 @@ class Ledger:
             self.finish(sealed)
         return sealed
 
+    def shown_to(self) -> Sequence[str]:
+        """The sides whose view of each event the head's signature covers: every side."""
+        return self.sides
+
     def finish(self, event: Event) -> None:
         """Hash ``event`` into the log, digest what each side is shown of it and sign both;
         the head moves to it. The server does this on its writer thread, just before the
@@ -612,11 +619,12 @@ class Ledger:
         # another's lines from its digest), under the one signature of the head.
         shown: dict[str, dict[str, str]] = {}
         fair["shown"] = shown
-        for side in self.sides:
+        sides = self.shown_to()
+        for side in sides:
             salt = shown_salt(self.secrets.dummy, side, event.seq)
             content = shown_content(event.seq, fair, event.told.get(side, ()), side)
             shown[side] = {"salt": salt.hex(), "digest": shown_digest_v2(salt, content).hex()}
-        digests = [bytes.fromhex(shown[side]["digest"]) for side in self.sides]
+        digests = [bytes.fromhex(shown[side]["digest"]) for side in sides]
         fair["sig"] = self.key.sign(head_message_v2(self.game_id, event.seq, digest, digests))
         self.head = digest
         self._unfinished = None
