@@ -133,7 +133,7 @@ export class FairPlay {
     this.alarms = new Map(); // id → text: evidence the host misbehaved, or a broken link
     this.anchorGiven = false; // on this connection
     this.given = new Set(); // rolls answered on this connection
-    this.refused = new Set(); // rolls this page will not answer (see answer())
+    this.refusedRolls = new Set(); // rolls this page will not answer (see answer()); not `refused`, the method
     this.problem = null; // the host's latest refusal of an anchor or element
     this.pending = null; // {k, since} of the roll now asked for
     this.timer = null;
@@ -747,7 +747,7 @@ export class FairPlay {
       return;
     }
     const k = request.k;
-    if (this.given.has(k) || this.refused.has(k)) return;
+    if (this.given.has(k) || this.refusedRolls.has(k)) return;
     const receipts = this.receipts();
     const same = (r) => r.commitment === request.commitment && r.prev === request.prev && r.order === request.order;
     const asked = receipts.requests.filter((r) => r.k === k);
@@ -758,7 +758,7 @@ export class FairPlay {
       }
     };
     const refuse = (id, text) => {
-      this.refused.add(k);
+      this.refusedRolls.add(k);
       keep(); // a signed request the record does not hold is what the audit flags
       this.alarm(id, text);
     };
