@@ -279,11 +279,6 @@ def test_a_backdated_window_with_a_lying_now_is_caught_when_the_answer_is_refuse
 # --- found --------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fairplay.js takeSetup: a page that joined a game and is shown an event 0 of "
-    "protocol 3 turns legacy and checks nothing, without an alarm",
-)
 def test_a_game_the_page_joined_set_up_under_an_earlier_protocol_raises_the_alarm(
     results: dict[str, Any],
 ) -> None:
@@ -292,11 +287,6 @@ def test_a_game_the_page_joined_set_up_under_an_earlier_protocol_raises_the_alar
     assert got["alarms"], "the page went quiet for good"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fairplay.js checkShares: an event that says this page's element is missing for a "
-    "roll it gave its element for raises no alarm (a note says it did not give it in time)",
-)
 def test_a_roll_drawn_without_the_element_this_page_gave_raises_the_alarm(
     results: dict[str, Any],
 ) -> None:
@@ -305,20 +295,10 @@ def test_a_roll_drawn_without_the_element_this_page_gave_raises_the_alarm(
     assert got["alarms"], "the host threw the page's element away in silence"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fairplay.js keepWindow and audit/time.py skip a window first seen in a whole "
-    "view: a host that forces a reconnect can cut a window short unseen",
-)
 def test_a_window_cut_short_behind_a_reconnect_raises_the_alarm(results: dict[str, Any]) -> None:
     assert "only 1 s of the 10 s" in _alarms(results["window cut short behind a reconnect"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="nothing holds the host to the end of a window for the side that opened it: an "
-    "answer taken late and dated in time raises no alarm on its page",
-)
 def test_an_answer_asked_for_after_the_windows_end_raises_the_alarm(
     results: dict[str, Any],
 ) -> None:
@@ -327,12 +307,6 @@ def test_an_answer_asked_for_after_the_windows_end_raises_the_alarm(
     assert got["alarms"], "red's answer came 5 s after its window ended, unseen"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fairplay.js keepWindow takes a window's end as when its view was taken in plus "
-    "what the host said was left (panels.js's countdown too): a view taken in late makes the "
-    "page count time the host never gave, and cry foul at an honest refusal",
-)
 def test_a_window_taken_in_late_does_not_make_an_honest_refusal_an_alarm(
     results: dict[str, Any],
 ) -> None:
