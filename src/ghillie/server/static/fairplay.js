@@ -154,6 +154,7 @@ export class FairPlay {
     this.notBegun = new Map(); // roll k → the host's latest time (ms) at which it had not begun
     this.windowEnds = new Map(); // seq of the event that opened a timed window → its end (host ms)
     this.timed = null; // the timed window open at the latest view: {seq, opened, ends, waitingFor}
+    this.requestSeen = null; // the roll of the latest request this page was shown
   }
 
   // --- taking in each view ------------------------------------------------------------------
@@ -194,7 +195,7 @@ export class FairPlay {
     if (side) {
       this.join(fairness);
       this.renew(fairness, whole);
-      this.checkAnswerTime(view, hostNow);
+      this.checkAnswerTime(view, hostNow, whole);
       this.answer(fairness);
       this.keepWindow(view, whole);
     }
@@ -223,11 +224,15 @@ export class FairPlay {
   /** The answer of the side a timed window waits for is asked for (its roll's request): the
    * host must have had it before the window's end. The host dates it (the record's time is
    * its own), so this page holds it to when the request reached it: the host's time in that
-   * view, or this page's clock reckoned against the host's. */
-  checkAnswerTime(view, hostNow) {
+   * view, or this page's clock reckoned against the host's. Only when it first reaches the
+   * page, and on a connection it had: a request shown again later, or to a page coming back
+   * (its roll may have waited for it), was made earlier than it is seen. */
+  checkAnswerTime(view, hostNow, whole) {
     const request = (view.fairness || {}).request;
     const timed = this.timed;
-    if (!timed || !request || typeof request !== "object" || request.k !== timed.seq + 1) return;
+    if (!request || typeof request !== "object" || !isCount(request.k) || request.k === this.requestSeen) return;
+    this.requestSeen = request.k;
+    if (whole || !timed || request.k !== timed.seq + 1) return;
     if (request.side !== timed.waitingFor || request.side === this.me || !this.sides.includes(request.side)) return;
     const at = hostNow ?? this.clock.hostNow();
     if (at === null || at - timed.ends <= ALLOWANCE_MS) return;
