@@ -9,7 +9,9 @@ window dated back with a lying ``now`` to match is counted in full and its refus
 alarm; a page shown a game set up under protocol 3 that it never joined (an old game) checks
 nothing and raises nothing.
 
-Found (strict xfails):
+Found, and fixed since (each test below now guards its fix; the fixes are those named,
+except 3, where the page also holds the window's start to the host's earlier `now`, which
+every status now carries, and 4, judged only on a request's first sight on a live connection):
 
 1. **Downgrade** (high): a page that joined a game (gave its anchor and its seat key) and
    is then shown an event 0 set up under protocol 3 turns "legacy" and stops every check
