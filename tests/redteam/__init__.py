@@ -22,7 +22,8 @@ each defence that held is a passing test that guards it. The modules:
   joining silences the page, a thrown-away element raises no alarm, a window cut short
   behind a reconnect, an answer taken after the window's end, a view taken in late makes an
   honest refusal an alarm, and every refused order throws in the outbox (``fairplay.refused``
-  is a Set), so the page keeps it for good.
+  is a Set), so the page keeps it for good. All six fixed since (fairplay.js, panels.js,
+  live.py's ``now``); the tests guard them.
 - ``test_audit.py``: the record rewritten by its host — a time left out or late fails, a
   relabelled protocol fails (held); **found** the time check accuses an honest host for an
   order the rules refused.

@@ -113,11 +113,11 @@ def status(game: LiveGame) -> dict[str, Any]:
     if game.archived is not None:
         out["archived"] = game.archived
         return out
-    window = game.state.window
-    if window is not None and window.ends is not None:
-        # The host's time now, while a timed window is open: a page counts down from how
-        # long the host says is left (its own clock may be set otherwise), and keeps both.
-        out["now"] = clock.now()
+    # The host's time now, in every status: a page counts a timed window down from how long
+    # the host says is left (its own clock may be set otherwise), reckons the host's clock
+    # from the least delayed view, and holds a window's start to the host's earlier word that
+    # the game had not reached it yet (fairplay.js).
+    out["now"] = clock.now()
     if game.ledger is None:
         out["joining"] = [side for side in game.state.sides if side not in game.anchors]
         out["keys"] = {side: game.keys.get(side) for side in game.state.sides}

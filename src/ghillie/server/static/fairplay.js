@@ -27,6 +27,7 @@ import * as api from "./api.js";
 import { h } from "./dom.js";
 import * as fair from "./fair.js";
 import { t } from "./i18n.js";
+import { HostClock } from "./panels.js";
 import { pieceName, sideName } from "./pieces.js";
 
 const HOST = "host";
@@ -45,6 +46,9 @@ export const signingKey = (game, side) => `ghillie:signing:${game}:${side}`;
 // The roll from which that key signs the side's orders (a seat taken over: later than 0).
 export const signingFromKey = (game, side) => `ghillie:signing-from:${game}:${side}`;
 export const alarmsKey = (game, side) => `ghillie:alarms:${game}:${side}`;
+// The rolls this page gave its element for (not in the receipts, whose form the audit fixes):
+// a roll drawn "without" it after all is the host throwing it away.
+export const gaveKey = (game, side) => `ghillie:gave:${game}:${side}`;
 /** The record's file name, from the game's title and the day: "ghillie-green-hell-2026-12-01.json". */
 export const recordName = (title) => {
   const slug = String(title || "game").toLowerCase().normalize("NFKD").replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "") || "game";
@@ -133,7 +137,10 @@ export class FairPlay {
     this.alarms = new Map(); // id → text: evidence the host misbehaved, or a broken link
     this.anchorGiven = false; // on this connection
     this.given = new Set(); // rolls answered on this connection
-    this.refused = new Set(); // rolls this page will not answer (see answer())
+    this.sentFair = []; // what went on this connection's socket and awaits the host's reply, in order
+    this.cameLate = new Set(); // rolls whose element the host said came after the roll was drawn
+    this.drawnWithout = new Set(); // rolls drawn without the element this page gave, reply awaited
+    this.refusedRolls = new Set(); // rolls this page will not answer (see answer()); not `refused`, the method
     this.problem = null; // the host's latest refusal of an anchor or element
     this.pending = null; // {k, since} of the roll now asked for
     this.timer = null;
@@ -143,6 +150,11 @@ export class FairPlay {
     this.legacy = false; // the game was set up under an earlier protocol: nothing to check
     this.sides = []; // the game's sides, in its order (what the head's signature covers)
     this.keys = {}; // side -> the key its orders are signed with now, as the status says
+    this.clock = new HostClock(); // the host's clock against this page's (least delayed view)
+    this.notBegun = new Map(); // roll k → the host's latest time (ms) at which it had not begun
+    this.windowEnds = new Map(); // seq of the event that opened a timed window → its end (host ms)
+    this.timed = null; // the timed window open at the latest view: {seq, opened, ends, waitingFor}
+    this.requestSeen = null; // the roll of the latest request this page was shown
   }
 
   // --- taking in each view ------------------------------------------------------------------
@@ -154,6 +166,11 @@ export class FairPlay {
       // (the same anchor, the same element for the same roll).
       this.anchorGiven = false;
       this.given.clear();
+      this.sentFair = []; // the old socket's replies will never come
+      // A roll drawn without an element whose reply the old socket never brought: the host's
+      // word that it came late is not there, so the page holds to what it did.
+      for (const k of this.drawnWithout) this.thrownAway(k);
+      this.drawnWithout.clear();
     }
     const side = (view.sides || []).some((s) => s.id === view.you) ? view.you : null;
     this.me = side;
@@ -167,6 +184,7 @@ export class FairPlay {
       this.secretWords = new Map(view.secret_words.filter((w) => w && typeof w === "object").map((w) => [w.key, w]));
     }
     const fairness = view.fairness || {};
+    const hostNow = this.clock.take(fairness.now);
     if (fairness.keys && typeof fairness.keys === "object") this.keys = fairness.keys;
     this.keepKey(fairness.key, view);
     const fresh = this.freshEntries(view);
@@ -177,10 +195,49 @@ export class FairPlay {
     if (side) {
       this.join(fairness);
       this.renew(fairness, whole);
+      this.checkAnswerTime(view, hostNow, whole);
       this.answer(fairness);
       this.keepWindow(view, whole);
     }
+    this.keepBegun(view, hostNow);
     this.trackWait(fairness);
+  }
+
+  /** What this view says of time: at the host's time `hostNow`, the roll after its last event
+   * had not begun (or, while it is asked for, the one after). A window's event is no earlier
+   * than that (keepWindow). */
+  keepBegun(view, hostNow) {
+    if (hostNow === null || !Number.isSafeInteger(view.seq) || view.seq < -1) return;
+    const request = (view.fairness || {}).request;
+    const next = view.seq + 1;
+    const begun = request && typeof request === "object" && request.k === next ? next + 1 : next;
+    this.notBegun.set(begun, Math.max(this.notBegun.get(begun) ?? -Infinity, hostNow));
+  }
+
+  /** The host's latest time at which, by its own word, roll `k` had not begun; null if none. */
+  notBegunAt(k) {
+    let latest = null;
+    for (const [begun, at] of this.notBegun) if (begun <= k && (latest === null || at > latest)) latest = at;
+    return latest;
+  }
+
+  /** The answer of the side a timed window waits for is asked for (its roll's request): the
+   * host must have had it before the window's end. The host dates it (the record's time is
+   * its own), so this page holds it to when the request reached it: the host's time in that
+   * view, or this page's clock reckoned against the host's. Only when it first reaches the
+   * page, and on a connection it had: a request shown again later, or to a page coming back
+   * (its roll may have waited for it), was made earlier than it is seen. */
+  checkAnswerTime(view, hostNow, whole) {
+    const request = (view.fairness || {}).request;
+    const timed = this.timed;
+    if (!request || typeof request !== "object" || !isCount(request.k) || request.k === this.requestSeen) return;
+    this.requestSeen = request.k;
+    if (whole || !timed || request.k !== timed.seq + 1) return;
+    if (request.side !== timed.waitingFor || request.side === this.me || !this.sides.includes(request.side)) return;
+    const at = hostNow ?? this.clock.hostNow();
+    if (at === null || at - timed.ends <= ALLOWANCE_MS) return;
+    const seconds = Math.round((at - timed.ends) / 1000);
+    this.alarm(`late-answer-${request.k}`, t("The host took the answer of {side} {seconds} s after its time to answer had run out (the window event {seq} opened) — {audit}.", { side: sideName(view, request.side), seconds, seq: timed.opened, audit: audit() }));
   }
 
   /** The host's key, as the status or event 0 gives it. The first one seen is kept (with
@@ -254,7 +311,14 @@ export class FairPlay {
     }
     if (Number.isSafeInteger(setup.version) && setup.version < PROTOCOL) {
       // An older game, which the server no longer plays: its record is the audit's to check.
+      // But a page that joined this game under this protocol (it gave a seat key, or signed
+      // an order: pages before protocol 4 did neither) knows it is no older game: a host
+      // that says so wants the page to stop checking.
       this.legacy = true;
+      const receipts = this.me ? this.receipts() : null;
+      if (receipts && (typeof receipts.seat === "string" || receipts.orders.length)) {
+        this.alarm("downgrade", t("The host's record says this game was set up under an earlier version of ghillie's fairness rules, though this page joined it under the current one — {audit}.", { audit: audit() }));
+      }
       return;
     }
     this.keepKey(setup.key, view);
@@ -371,6 +435,13 @@ export class FairPlay {
         this.alarm(`mine-${seq}`, t("The host's record of event {seq} does not roll the dice with this page's share — {audit}.", { seq, audit: audit() }));
       }
     }
+    if (this.me && missing.includes(this.me) && this.gave().includes(seq) && !this.cameLate.has(seq)) {
+      // Drawn without the element this page gave. The host may have drawn it as the element
+      // was on its way (its wait ran out): its reply to the element says so, and on this
+      // connection it follows the event; any other answer, or none, leaves the host's word.
+      if (this.sentFair.some((m) => m.type === "contribute" && m.k === seq)) this.drawnWithout.add(seq);
+      else this.thrownAway(seq);
+    }
     // A side whose new chain starts here (its seat taken over) follows the new anchor.
     const restarted = this.newChains.get(seq) || {};
     const mine = restarted[this.me];
@@ -411,6 +482,20 @@ export class FairPlay {
     }
     const anchors = this.anchors();
     return anchors && typeof anchors[side] === "string" ? { element: anchors[side], at: -1 } : null;
+  }
+
+  /** The rolls this page gave its element for, kept in this browser. */
+  gave() {
+    try {
+      const kept = JSON.parse(this.storage.get(gaveKey(this.game, this.me)) || "[]");
+      return Array.isArray(kept) ? kept : [];
+    } catch {
+      return [];
+    }
+  }
+
+  thrownAway(seq) {
+    this.alarm(`thrown-${seq}`, t("The host drew roll {seq} without this page's share, though this page gave it — {audit}.", { seq, audit: audit() }));
   }
 
   anchors() {
@@ -572,8 +657,11 @@ export class FairPlay {
         // Who could have known it: the host, and every side whose page gave its share.
         const others = (view.sides || []).filter((s) => s && s.id !== side).map((s) => (s.id === this.me ? t("your side") : this.partyName(view, s.id)));
         const knew = [t("the host"), ...others].join(t(" and "));
+        const gave = side === this.me && this.gave().includes(seq) && !this.cameLate.has(seq);
         notes.push(
-          side === this.me
+          gave
+            ? t("Roll {seq} was drawn without this page's share, though it gave it (see the alarm): {knew} could have known that roll in advance.", { seq, knew })
+            : side === this.me
             ? t("Roll {seq} was drawn without this page's share (it did not give it in time): {knew} could have known that roll in advance.", { seq, knew })
             : t("Roll {seq} was drawn without a share from the page of {side} (it did not give it in time): {knew} could have known that roll in advance.", { seq, side: this.partyName(view, side), knew }),
         );
@@ -666,31 +754,43 @@ export class FairPlay {
   }
 
   /** A timed reaction window, the first time this page sees it: kept beside the receipts
-   * with how long the host said was left (its `now` against the window's end) and when it
-   * came, by this page's clock. One that reaches this page, on a connection it already had,
-   * asking its side with much less than its limit left raises the alarm: the host may have
-   * dated the event that opened it back, or held it back. */
+   * with how long the host said was left (its `now` against the window's end) and when the
+   * host said so, on this page's clock (reckoned from the least delayed view: HostClock, so a
+   * view taken in late does not count time the host never gave). One that asks this side
+   * with much less than its limit left raises the alarm when it reaches this page on a
+   * connection it already had (the host may have dated the event that opened it back, or
+   * held it back), or, on any connection, when it started before a time at which the host
+   * had told this page that the game had not reached its event yet: a host that cut it short
+   * behind a reconnect has said so itself. */
   keepWindow(view, whole) {
     const reaction = view.reaction;
     const now = (view.fairness || {}).now;
     if (!reaction || !isCount(reaction.opened) || typeof reaction.ends !== "string" || typeof now !== "string") return;
+    const ends = Date.parse(reaction.ends);
+    const hostNow = Date.parse(now);
+    const limit = reaction.limit;
+    if (!Number.isFinite(ends) || !Number.isFinite(hostNow) || !isCount(limit)) return;
+    if (isCount(view.seq)) this.timed = { seq: view.seq, opened: reaction.opened, ends, waitingFor: reaction.waiting_for };
+    this.windowEnds.set(reaction.opened, ends);
     const receipts = this.receipts();
     if (receipts.windows.some((w) => w.seq === reaction.opened)) return;
-    const left = Date.parse(reaction.ends) - Date.parse(now);
-    const limit = reaction.limit;
-    if (!Number.isFinite(left) || !isCount(limit)) return;
+    const left = ends - hostNow;
     const asked = reaction.waiting_for === this.me;
-    const kept = { seq: reaction.opened, limit, left: Math.round(left), received: Date.now(), live: !whole, asked };
+    const received = Math.min(Date.now(), this.clock.toPage(hostNow) ?? Date.now());
+    const kept = { seq: reaction.opened, limit, left: Math.round(left), received: Math.round(received), live: !whole, asked };
     this.saveReceipts({ ...receipts, windows: [...receipts.windows, kept].slice(-ORDERS_KEPT) });
-    if (!whole && asked && left < limit * 1000 - ALLOWANCE_MS) {
+    const before = this.notBegunAt(reaction.opened);
+    const cut = !whole ? left < limit * 1000 - ALLOWANCE_MS : before !== null && ends - limit * 1000 < before - ALLOWANCE_MS;
+    if (asked && cut) {
       const seconds = Math.max(0, Math.round(left / 1000));
       this.alarm(`window-${reaction.opened}`, t("The host gave this page only {seconds} s of the {limit} s it has to answer (the window event {seq} opened) — {audit}.", { seconds, limit, seq: reaction.opened, audit: audit() }));
     }
   }
 
   /** The host refused an order of this page as too late for its window: if the page sent it
-   * with time left by its own count (from when the window reached it), that is evidence the
-   * host held it back or cut the window short, kept as the alarm and the receipts hold it. */
+   * with time left by its own count (the window's end on this page's clock, as the countdown
+   * showed it), that is evidence the host held it back or cut the window short, kept as the
+   * alarm and the receipts hold it. */
   refused(commandId, problem) {
     if (!this.me || !problem || !["time_up", "window_closed"].includes(problem.code)) return;
     const receipts = this.receipts();
@@ -698,7 +798,8 @@ export class FairPlay {
     if (!order) return;
     const window = receipts.windows.filter((w) => w.seq < order.k).reduce((a, w) => (!a || w.seq > a.seq ? w : a), null);
     if (!window) return;
-    const left = window.received + window.left - order.sent;
+    const end = this.clock.toPage(this.windowEnds.get(window.seq)) ?? window.received + window.left;
+    const left = end - order.sent;
     if (left > ALLOWANCE_MS) {
       const seconds = Math.round(left / 1000);
       this.alarm(`late-${window.seq}`, t("The host refused your answer as too late, though this page sent it with {seconds} s of the window left — {audit}.", { seconds, audit: audit() }));
@@ -747,7 +848,7 @@ export class FairPlay {
       return;
     }
     const k = request.k;
-    if (this.given.has(k) || this.refused.has(k)) return;
+    if (this.given.has(k) || this.refusedRolls.has(k)) return;
     const receipts = this.receipts();
     const same = (r) => r.commitment === request.commitment && r.prev === request.prev && r.order === request.order;
     const asked = receipts.requests.filter((r) => r.k === k);
@@ -758,7 +859,7 @@ export class FairPlay {
       }
     };
     const refuse = (id, text) => {
-      this.refused.add(k);
+      this.refusedRolls.add(k);
       keep(); // a signed request the record does not hold is what the audit flags
       this.alarm(id, text);
     };
@@ -803,13 +904,18 @@ export class FairPlay {
     }
     keep();
     this.given.add(k);
+    const gave = this.gave();
+    if (!gave.includes(k)) this.storage.set(gaveKey(this.game, this.me), JSON.stringify([...gave, k].slice(-ORDERS_KEPT)));
     this.give({ type: "contribute", k, element: fair.hex(this.element(k)) }, () => this.given.delete(k));
   }
 
   /** Send on the socket, or over HTTP while it is down. `unsent` runs if neither got
    * through, so the next view tries again. */
   give(message, unsent) {
-    if (this.hooks.send(message)) return;
+    if (this.hooks.send(message)) {
+      this.sentFair.push(message);
+      return;
+    }
     if (message.type === "renew") {
       unsent(); // no HTTP twin: given again on the next connection
       return;
@@ -819,18 +925,26 @@ export class FairPlay {
         ? api.anchor(this.game, this.token, message.anchor, message.key)
         : api.contribute(this.game, this.token, message.k, message.element);
     call.then(
-      () => this.replied({ type: "fair", ok: true }),
+      () => this.replied({ type: "fair", ok: true }, message),
       (error) => {
-        if (error instanceof api.Problem && error.body) this.replied({ type: "fair", problem: error.body });
+        if (error instanceof api.Problem && error.body) this.replied({ type: "fair", problem: error.body }, message);
         else unsent();
       },
     );
   }
 
-  /** The server's reply to an anchor or an element (or a problem with a message). */
-  replied(message) {
+  /** The server's reply to an anchor or an element (or a problem with a message); `sent`, the
+   * message it answers (over HTTP; on the socket, replies come in the order sent). */
+  replied(message, sent) {
     if (message.type === "fair") {
       const problem = message.problem;
+      const to = sent || this.sentFair.shift();
+      if (to && to.type === "contribute" && isCount(to.k)) {
+        const late = Boolean(problem && problem.code === "no_roll_pending");
+        if (late) this.cameLate.add(to.k);
+        // A roll drawn without this element, which the host then took in time: thrown away.
+        if (this.drawnWithout.delete(to.k) && !late) this.thrownAway(to.k);
+      }
       // An element that came after its roll was settled (another tab of this side, or a
       // resend after reconnecting) is no trouble: nothing waits for it.
       if (problem && problem.code === "no_roll_pending") return;

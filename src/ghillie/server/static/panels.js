@@ -28,21 +28,48 @@ export function status(view) {
   );
 }
 
+/** The host's clock against this page's. Every view the host sends says its time then
+ * (`fairness.now`); a view reaches the page some time later, more when the network or a
+ * sleeping tab holds it. The least delayed view seen gives the best reckoning: the smallest
+ * difference between when a view came (this page's clock) and the host's time in it. One view
+ * taken in late, then, does not make the page count time the host never gave. */
+export class HostClock {
+  constructor() {
+    this.offset = null; // this page's clock minus the host's, at the least delayed view
+  }
+
+  /** A view came now with the host's time `now` (ISO 8601); returns that time in ms, or null. */
+  take(now, at = Date.now()) {
+    const host = typeof now === "string" ? Date.parse(now) : NaN;
+    if (!Number.isFinite(host)) return null;
+    const offset = at - host;
+    if (this.offset === null || offset < this.offset) this.offset = offset;
+    return host;
+  }
+
+  /** A moment of the host's clock (ms), on this page's clock; null before any view said. */
+  toPage(host) {
+    return this.offset === null || !Number.isFinite(host) ? null : host + this.offset;
+  }
+
+  /** The host's time now, as this page reckons it; null before any view said. */
+  hostNow(at = Date.now()) {
+    return this.offset === null ? null : at - this.offset;
+  }
+}
+
 /** While a reaction window with a time limit waits, the time left to answer: counted down
- * from what the host says is left (the window's end against the host's time now, which the
- * view gives while a timed window is open), by this page's clock from when it said so. The
- * page's own clock may be set otherwise than the host's; the count never shows more than the
- * limit; the host rules on its own time. */
-const said = { now: null, at: 0 }; // the host's time last given, and when it came here
+ * to the window's end (the host's time) on this page's clock, reckoned from the least delayed
+ * view (HostClock). The page's own clock may be set otherwise than the host's; the count
+ * never shows more than the limit; the host rules on its own time. */
+const clock = new HostClock();
 
 function countdown(view) {
   const reaction = view.reaction;
-  if (view.phase === "over" || !reaction || typeof reaction.ends !== "string") return null;
   const now = (view.fairness || {}).now;
-  if (typeof now === "string" && now !== said.now) Object.assign(said, { now, at: Date.now() });
-  // The end, on this page's clock: where the host's time and this page's stood together.
-  const offset = typeof now === "string" && said.now === now ? Date.parse(now) - said.at : 0;
-  const ends = Date.parse(reaction.ends) - (Number.isFinite(offset) ? offset : 0);
+  if (typeof now === "string") clock.take(now);
+  if (view.phase === "over" || !reaction || typeof reaction.ends !== "string") return null;
+  const ends = clock.toPage(Date.parse(reaction.ends)) ?? Date.parse(reaction.ends);
   const node = h("p", { class: "countdown", dataset: { ends: String(ends), limit: String(reaction.limit) } });
   tick(node);
   return node;
