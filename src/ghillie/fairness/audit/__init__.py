@@ -210,7 +210,7 @@ def _audit(
     for side, kept in receipts:
         receipts_.check(report, chain, kept)
         if version >= 4:
-            time.check(report, side or "a side", kept, events)
+            time.check(report, side, kept, events)
 
     # 3. randomness: who rolls, the seeds behind every chain and the key behind the signatures
     anchors = parties(report, setup, sides, secrets)
