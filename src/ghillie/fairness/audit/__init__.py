@@ -215,6 +215,9 @@ def _audit(
     # 3. randomness: who rolls, the seeds behind every chain and the key behind the signatures
     anchors = parties(report, setup, sides, secrets)
     receipts_.page_anchors(report, receipts, anchors, sides, secrets, events)
+    pages = receipts_.owners(receipts, anchors, sides, events) if version >= 4 else []
+    for side, kept in pages:
+        receipts_.seat(report, side, kept, setup, events)
     if version < 4:
         # What each side was shown of each event, signed by the host for each side alone
         # (fair.shown), and what its page kept of it (receipts.shown).
@@ -232,7 +235,9 @@ def _audit(
         fail(report, "record", 0, f"it does not set up rosters of {size} slots")
 
     # 4 and 5: every event ruled on again, its roll recomputed, its rosters rebuilt
-    Replay(report, record, scenario, secrets, anchors, queued).run(events)
+    # Which page was asked for which roll, and answered (it kept the host's request).
+    asked = {(req["k"], side) for side, kept in pages for req in kept["requests"]}
+    Replay(report, record, scenario, secrets, anchors, queued, asked).run(events)
 
 
 def _unknown_version(version: Any) -> str:
