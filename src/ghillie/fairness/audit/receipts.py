@@ -1,7 +1,9 @@
 """The audit's check of what the pages kept (check 2): every head and request a page was
 shown must be signed by the host key the page kept, which must be the record's, and lie on
-the record's chain; what a page was shown of each event must be what the record holds; and a
-page that held its dice chain must find that chain in the record."""
+the record's chain; what a page was shown of each event must be what the record holds; a page
+that held its dice chain must find that chain in the record; and a page that signed its
+side's orders must find its key holding that side's seat, and no other key given to it
+while the page still followed the game."""
 
 from __future__ import annotations
 
