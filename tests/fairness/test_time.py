@@ -76,3 +76,28 @@ def test_a_window_that_reached_the_page_cut_short_is_found() -> None:
     kept = _kept(record, left=2_000, sent_after=None)
     kept["windows"][0]["live"] = False
     assert audit(record, kept_by=[("red", kept)]).ok
+
+
+def test_an_answer_sent_in_time_and_refused_as_late_is_found() -> None:
+    """Held back, then refused as too late: the page kept the refusal, which is no excuse."""
+    record = _timed_out()
+    for code in ("time_up", "window_closed"):
+        kept = _kept(record, left=10_000, sent_after=4_000)
+        kept["orders"][0]["refused"] = code
+        report = audit(record, kept_by=[("red", kept)])
+        assert not report.ok, code
+        assert (report.findings[0].check, report.findings[0].seq) == ("time", 2)
+
+
+def test_an_order_signed_again_under_its_id_and_refused_by_the_rules_is_no_finding() -> None:
+    """A stale order is signed again for the next roll under the same command id: its
+    attempts are one order, and the rules refused it (not red's to give), so the host held
+    nothing back, whatever the first attempt's refusal said."""
+    record = _timed_out()
+    kept = _kept(record, left=10_000, sent_after=4_000)
+    first = {**kept["orders"][0], "refused": "stale_order"}
+    again = {**first, "k": 3, "digest": "cd" * 32, "sent": first["sent"] + 50}
+    kept["orders"] = [first, {**again, "refused": "not_your_turn"}]
+    assert audit(record, kept_by=[("red", kept)]).ok
+    kept["orders"] = [first, {**again, "refused": "window_closed"}]
+    assert not audit(record, kept_by=[("red", kept)]).ok

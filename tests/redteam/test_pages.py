@@ -334,5 +334,9 @@ def test_a_page_whose_order_is_refused_can_give_the_next(browser: Any, server: s
         assert player.errors == [], player.errors
         assert state["busy"] is False, "the refused order is still 'on its way'"
         assert state["outcome"]["problem"]["code"] == "unknown_command"
+        # The page keeps the refusal's code with the order it signed (the audit's time check
+        # takes an order the rules refused as no answer held back).
+        kept = page.evaluate("() => window.ghillie.fairplay.receipts().orders")
+        assert kept[-1]["refused"] == "unknown_command"
     finally:
         player.close()

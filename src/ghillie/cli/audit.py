@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ghillie.events import event_from_json
 from ghillie.fairness.audit import Finding, Report
@@ -79,6 +80,93 @@ def typed_by_side(
     return [f"{names.get(side, side)}: {'; '.join(events)}" for side, events in by.items()]
 
 
+def events_by_side(
+    pairs: Iterable[tuple[int, str]], names: Mapping[str, str], most: int = 12
+) -> list[str]:
+    """Events, one line per side ("Soviets: events 19, 23"), at most ``most`` of them named
+    ("… and 40 more")."""
+    by: dict[str, list[int]] = {}
+    for seq, side in pairs:
+        by.setdefault(side, []).append(seq)
+    lines = []
+    for side, seqs in by.items():
+        named = ", ".join(map(str, seqs[:most]))
+        more = f" and {len(seqs) - most} more" if len(seqs) > most else ""
+        word = "event" if len(seqs) == 1 else "events"
+        lines.append(f"{names.get(side, side)}: {word} {named}{more}")
+    return lines
+
+
+def _notes(report: Report, names: Mapping[str, str]) -> list[tuple[str, list[str]]]:
+    """What a passed audit rests on besides the proof, in players' words: the chains the host
+    held, the rolls drawn without a side's page, the orders the host gave in a side's name,
+    the seats that changed device or key, the dice typed in. Each note comes with its lines
+    by side (none for some)."""
+
+    def name(side: str) -> str:
+        return names.get(side, side)
+
+    notes: list[tuple[str, list[str]]] = []
+    if report.held:
+        notes.append(
+            (
+                f"the host held the roll chains of {', '.join(map(name, report.held))}: their "
+                "rolls are protected against a player, not against the host.",
+                [],
+            )
+        )
+    for side, k in report.new_chains:
+        notes.append(
+            (
+                f"from event {k} on, {name(side)}'s rolls use a new dice chain (its seat moved "
+                "to another device, or its device was lost); every roll before that event "
+                "uses the chain it gave at the start.",
+                [],
+            )
+        )
+    if report.missing:
+        notes.append(
+            (
+                "some rolls were drawn without the share of a side's page (it did not give it "
+                "in time): the host and the other sides could have known each such roll in "
+                "advance. Every other roll is safe from them. Drawn without:",
+                events_by_side(report.missing, names),
+            )
+        )
+    if report.host_acted:
+        lines = [
+            events_by_side([(seq, side) for seq in seqs], names)[0]
+            + ("" if report.signed.get(side) else " (every order it gave)")
+            for side, seqs in report.host_acted.items()
+        ]
+        notes.append(
+            (
+                "the host gave some orders in a side's name, that side having no key to sign "
+                "them with (it was played without one, over the API or the command line): "
+                "they rest on the host's word, not on the side's. Given by the host:",
+                lines,
+            )
+        )
+    for side, k in report.new_keys:
+        notes.append(
+            (
+                f"from event {k} on, {name(side)}'s orders are signed with a new key (its seat "
+                "moved to another device, or was taken over); every order before that event "
+                "was signed with the key before.",
+                [],
+            )
+        )
+    if report.typed:
+        notes.append(
+            (
+                "some dice were typed in, rolled at the table: they rest on the word of the "
+                "side that typed them, not on every party's chain.",
+                typed_by_side(report.typed, names),
+            )
+        )
+    return notes
+
+
 def _side_names(record: Any) -> dict[str, str]:
     """The sides' names in a record's scenario (an id stands for a name it cannot give)."""
     try:
@@ -143,6 +231,7 @@ def audit(
             json.dumps(
                 {
                     "ok": report.ok,
+                    "version": report.version,
                     "game": report.game,
                     "ruleset": report.ruleset,
                     "events": report.events,
@@ -155,39 +244,27 @@ def audit(
                         {"event": k, "by": side, "dice": list(faces)}
                         for k, side, faces in report.typed
                     ],
+                    "missing": [{"event": k, "side": side} for k, side in report.missing],
+                    "host_acted": report.host_acted,
+                    "new_keys": [{"side": s, "from": k} for s, k in report.new_keys],
+                    "signed": report.signed,
                     "findings": [str(f) for f in report.findings],
                 }
             )
         )
     elif report.ok:
         console.print(
-            f"[green]OK[/green] {report.ruleset} game {report.game}: the hash chain is intact "
+            f"[green]OK[/green] {report.ruleset} game {report.game}, written under fairness "
+            f"protocol {report.version}: the hash chain is intact "
             f"({report.events} events, every head signed); {report.receipts} receipt(s) lie on "
             f"it; {report.rolls} roll(s) recompute exactly from every party's chain; "
             f"{report.openings} opening(s) shown at reveals and every published root open to "
             "the revealed secrets; replaying the game through the rules reproduces every "
             "announced result."
         )
-        if report.held:
-            console.print(
-                "[yellow]Note:[/yellow] the host held the roll chains of "
-                + ", ".join(report.held)
-                + ": their rolls are protected against a player, not against the host."
-            )
-        for side, k in report.new_chains:
-            console.print(
-                f"[yellow]Note:[/yellow] from event {k} on, {side}'s rolls use a new dice chain "
-                "(its seat moved to another device, or its device was lost); every roll "
-                "before that event uses the chain it gave at the start.",
-                highlight=False,
-            )
-        if report.typed:
-            console.print(
-                "[yellow]Note:[/yellow] some dice were typed in, rolled at the table: they "
-                "rest on the word of the side that typed them, not on every party's chain.",
-                highlight=False,
-            )
-            for line in typed_by_side(report.typed, _side_names(data)):
+        for note, lines in _notes(report, _side_names(data)):
+            console.print(f"[yellow]Note:[/yellow] {escape(note)}", highlight=False)
+            for line in lines:
                 console.print(f"  {line}", markup=False, highlight=False)
     else:
         console.print("[red]FAILED[/red] ", end="")

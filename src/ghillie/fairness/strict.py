@@ -225,13 +225,14 @@ class ReceiptsV3(_Strict):
 
 class KeptOrder(_Strict):
     """An order a page signed and sent: its command id, the roll it was signed for, the
-    digest of its signature (what the host's request must quote) and when the page sent it
-    (the page's own clock, in milliseconds)."""
+    digest of its signature (what the host's request must quote), when the page sent it
+    (the page's own clock, in milliseconds) and, if the host refused it, the refusal's code."""
 
     id: str
     k: int
     digest: Hex32
     sent: int
+    refused: Named | None = None
 
 
 class KeptWindow(_Strict):

@@ -15,12 +15,18 @@ The checks, in order (TRUST.md §1.4); the first problem found is named:
    request that disagrees with the record is proof that the host showed two histories or
    asked for a roll again to get another result. A receipt that does not verify, or one
    kept without the key, fails the audit: what cannot be checked is not skipped. What a
-   page was shown of each event, as its kept head signs it, is what the record holds;
+   page was shown of each event, as its kept head signs it, is what the record holds; and
+   (protocol 4) the host's time is held to the page's account of its windows and orders
+   (:mod:`~ghillie.fairness.audit.time`);
 3. **randomness** — the roll parties are the host and each side once, held exactly when
    their seeds are revealed, with chains of :data:`~ghillie.fairness.chains.LENGTH`; a
-   page's kept anchor is its side's; the host's and every host-held chain regrow from their
-   seeds, every element links to the one before, and every request opens to the command it
-   was for;
+   page's kept anchor is its side's, and (protocol 4) its kept seat key the one the record
+   gives its side's seat, with no receipt of an event after the record gave that seat
+   another key; the host's and every host-held chain regrow from their seeds, every element
+   links to the one before, every request opens to the command it was for, and a roll is
+   drawn without a side's page only where the game's set-up lets it (not in a game that
+   waits for every page, but a time-out's) and never without a page that kept the host's
+   request for it;
 4. **orders** (protocol 4) — a side's command is signed by the seat key that side held at
    that event, over the command exactly as sent and the roll it is for, and its roll request
    quoted that signature; a command given for a side with no seat key is the host's
@@ -210,11 +216,14 @@ def _audit(
     for side, kept in receipts:
         receipts_.check(report, chain, kept)
         if version >= 4:
-            time.check(report, side or "a side", kept, events)
+            time.check(report, side, kept, events)
 
     # 3. randomness: who rolls, the seeds behind every chain and the key behind the signatures
     anchors = parties(report, setup, sides, secrets)
     receipts_.page_anchors(report, receipts, anchors, sides, secrets, events)
+    pages = receipts_.owners(receipts, anchors, sides, events) if version >= 4 else []
+    for side, kept in pages:
+        receipts_.seat(report, side, kept, setup, events)
     if version < 4:
         # What each side was shown of each event, signed by the host for each side alone
         # (fair.shown), and what its page kept of it (receipts.shown).
@@ -232,7 +241,9 @@ def _audit(
         fail(report, "record", 0, f"it does not set up rosters of {size} slots")
 
     # 4 and 5: every event ruled on again, its roll recomputed, its rosters rebuilt
-    Replay(report, record, scenario, secrets, anchors, queued).run(events)
+    # Which page was asked for which roll, and answered (it kept the host's request).
+    asked = {(req["k"], side) for side, kept in pages for req in kept["requests"]}
+    Replay(report, record, scenario, secrets, anchors, queued, asked).run(events)
 
 
 def _unknown_version(version: Any) -> str:

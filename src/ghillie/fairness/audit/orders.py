@@ -37,6 +37,7 @@ def check(
         if event.seq == 0 or side not in keys:
             fail(report, "record", event.seq, f"it gives a seat key to {side} here")
         keys[side] = key
+        report.new_keys.append((side, event.seq))
     signed = fair["private"].get("order")
     side = event.side
     if side is None or event.seq == 0:

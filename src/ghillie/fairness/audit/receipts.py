@@ -1,7 +1,9 @@
 """The audit's check of what the pages kept (check 2): every head and request a page was
 shown must be signed by the host key the page kept, which must be the record's, and lie on
-the record's chain; what a page was shown of each event must be what the record holds; and a
-page that held its dice chain must find that chain in the record."""
+the record's chain; what a page was shown of each event must be what the record holds; a page
+that held its dice chain must find that chain in the record; and a page that signed its
+side's orders must find its key holding that side's seat, and no other key given to it
+while the page still followed the game."""
 
 from __future__ import annotations
 
@@ -128,10 +130,7 @@ def page_anchors(
     chain, the roll it starts at): the record must roll with that very chain for that side,
     from that roll, and say the page held it. Receipts of no known side must name the
     anchor of some page-held side."""
-    used = {(s, 0, anchors[s]) for s in sides}  # (side, from roll, anchor)
-    for event in events:
-        chains = (event.fair or {}).get("chains") or {}
-        used.update((s, event.seq, a) for s, a in chains.items())
+    used = _used(anchors, sides, events)
     for side, kept in receipts:
         anchor = kept.get("anchor")
         if anchor is None:
@@ -188,4 +187,84 @@ def views_v3(
                 "receipts",
                 seq,
                 f"{signed[0]} was shown something at event {seq} that the record does not hold",
+            )
+
+
+def _used(
+    anchors: Mapping[str, str], sides: tuple[str, ...], events: Sequence[Event]
+) -> set[tuple[str, int, str]]:
+    """Every chain the record rolls with: (side, its first roll, its anchor)."""
+    used = {(s, 0, anchors[s]) for s in sides}
+    for event in events:
+        chains = (event.fair or {}).get("chains") or {}
+        used.update((s, event.seq, a) for s, a in chains.items())
+    return used
+
+
+def owners(
+    receipts: list[tuple[str | None, Mapping[str, Any]]],
+    anchors: Mapping[str, str],
+    sides: tuple[str, ...],
+    events: Sequence[Event],
+) -> list[tuple[str, Mapping[str, Any]]]:
+    """Each page's receipts with the side whose page kept them: as labelled, or for receipts
+    of no known side, the side whose chain their anchor names (checked by
+    :func:`page_anchors`); receipts that name no chain of their own are left out."""
+    used = _used(anchors, sides, events)
+    out = []
+    for side, kept in receipts:
+        if side is None:
+            start, anchor = kept.get("chain_from") or 0, kept.get("anchor")
+            side = next((s for s in sides if (s, start, anchor) in used), None)
+        if side in sides:
+            out.append((side, kept))
+    return out
+
+
+def seat(
+    report: Report,
+    side: str,
+    kept: Mapping[str, Any],
+    setup: Mapping[str, Any],
+    events: Sequence[Event],
+) -> None:
+    """The seat key a page signs its side's orders with (``receipts.seat``, given when it
+    joined the game) must be the one the record says that side's seat held: the set-up's
+    (``setup.seats``) for a page that has held its chain since the set-up, one that
+    ``fair.keys`` gave it for a page that took the seat over. Else the host registered
+    another key (or none) in its name, and gave its orders. And once the record gives the
+    side another key, the page that held this one was taken over, and is shown nothing
+    more: its receipts of any later event prove it never gave the seat up."""
+    key = kept.get("seat")
+    if key is None:
+        return  # the page made no seat key: its orders are the host's, and it says so
+    changes = [(0, setup["seats"].get(side))] + [
+        (e.seq, (e.fair or {})["keys"][side])
+        for e in events
+        if side in ((e.fair or {}).get("keys") or {})
+    ]
+    # The events from which this page's key held the seat, as the record tells it.
+    took_over = bool(kept.get("chain_from"))
+    held = [seq for seq, k in changes if k == key and (seq > 0) == took_over]
+    if not held:
+        fail(
+            report,
+            "receipts",
+            None if took_over else 0,
+            f"{side}'s page signs its orders with another key than the record gives {side}'s "
+            "seat: the host gave its orders with a key of its own"
+            + (" (or as its own word)" if changes[0][1] is None else ""),
+        )
+    last = max(
+        [h["seq"] for h in kept["heads"]] + [o["k"] - 1 for o in kept.get("orders") or []],
+        default=-1,
+    )
+    for seq, k in changes:
+        if seq > held[0] and k != key and seq <= last:
+            fail(
+                report,
+                "receipts",
+                seq,
+                f"{side}'s seat key changes here, yet {side}'s page, which signs with the key "
+                f"before, followed the game to event {last}: its seat was never taken over",
             )

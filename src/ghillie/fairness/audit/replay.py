@@ -4,7 +4,7 @@ protocol 4) and each side's roster rebuilt (check 5)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from ghillie import engine
@@ -35,6 +35,7 @@ class Replay:
         secrets: Secrets,
         anchors: Mapping[str, str],
         queued: Signatures,
+        asked: Collection[tuple[int, str]] = (),
     ) -> None:
         self.report = report
         self.record = record
@@ -44,6 +45,10 @@ class Replay:
         self.queued = queued
         setup = record["events"][0]["fair"]["setup"]
         self.version: int = setup["version"]
+        # How long a roll waits for a page (None: for ever), and (roll, side) for every roll
+        # a side's page kept the host's request for: each since protocol 4.
+        self.wait: int | None = setup.get("wait")
+        self.asked = asked
         self.size = roster_size(scenario)
         legacy = self.version < 4
         self.check_opening = roster_v2.check_opening if legacy else roster.check_opening
@@ -86,6 +91,7 @@ class Replay:
         command = event.command
         if self.version >= 4:
             command = orders.check(report, self.game_id, event, self.keys, self.queued)
+            self.answered(event, missing)
         payload = scenario_payload(self.scenario) if event.seq == 0 else event.command
         salt = bytes.fromhex(fair["private"]["salt"])
         if not opens(
@@ -145,6 +151,14 @@ class Replay:
         for side in fair.get("missing") or []:
             if self.version < 4 or side in self.secrets.held:
                 fail(self.report, "record", event.seq, f"it draws the roll without {side}")
+            if self.wait is None and side not in self.timed_out(event):
+                fail(
+                    self.report,
+                    "randomness",
+                    event.seq,
+                    f"it draws the roll without {side}'s page, though the game was set up to "
+                    "wait for every page",
+                )
             self.report.missing.append((event.seq, side))
         for side, anchor in (fair.get("chains") or {}).items():
             # A new chain: a page's (its device lost, its seat moved, or its chain used up)
@@ -174,6 +188,32 @@ class Replay:
                 )
             self.last[party] = (element, event.seq)
         return elements
+
+    def timed_out(self, event: Event) -> tuple[str, ...]:
+        """The sides whose time ran out in the window ``event`` times out (none, unless it is
+        the host's time-out): its roll never waits for them, whatever the game's wait."""
+        window = self.state.window
+        command = event.command or {}
+        if event.side is not None or event.seq == 0 or command.get("type") != "time_out":
+            return ()
+        if window is None or command.get("window") != window.opened:
+            return ()
+        return tuple(s for s in window.asks if s not in window.answers)
+
+    def answered(self, event: Event, missing: list[str]) -> None:
+        """A roll drawn without a side whose page kept the host's request for it: the page
+        answered it (a page keeps a request it refuses only for an order of its side it did
+        not give, which check 4 names first), so the host threw its element away, free to
+        draw the roll with it or without it, whichever it liked."""
+        for side in missing:
+            if (event.seq, side) in self.asked:
+                fail(
+                    self.report,
+                    "randomness",
+                    event.seq,
+                    f"it draws the roll without {side}'s page, yet that page was asked for "
+                    "this roll and answered (it kept the host's request)",
+                )
 
     def _renewed(self, party: str, seq: int) -> str | None:
         """The anchor of the host-held chain that starts at roll ``seq`` (None: none does)."""

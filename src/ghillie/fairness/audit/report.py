@@ -38,6 +38,9 @@ class Report:
     # (event, side): rolls drawn without a side's element (its page did not give it in
     # time, or its time ran out): the host and the other sides could have known them.
     missing: list[tuple[int, str]] = field(default_factory=list)
+    # (side, event): from that event on, the side's orders are signed with a new seat key
+    # (its seat was moved or taken over, or first taken after the game began).
+    new_keys: list[tuple[str, int]] = field(default_factory=list)
     # side -> how many of its commands its seat key signed.
     signed: dict[str, int] = field(default_factory=dict)
     over: bool = False

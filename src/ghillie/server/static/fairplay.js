@@ -792,10 +792,17 @@ export class FairPlay {
    * showed it), that is evidence the host held it back or cut the window short, kept as the
    * alarm and the receipts hold it. */
   refused(commandId, problem) {
-    if (!this.me || !problem || !["time_up", "window_closed"].includes(problem.code)) return;
-    const receipts = this.receipts();
-    const order = receipts.orders.find((o) => o.id === commandId);
-    if (!order) return;
+    if (!this.me || !problem || typeof problem.code !== "string") return;
+    let receipts = this.receipts();
+    // The refusal's code is kept on the order (its last attempt): the audit takes an order
+    // the rules refused for anything but the time as no answer the host held back.
+    const last = receipts.orders.map((o) => o.id).lastIndexOf(commandId);
+    if (last < 0) return;
+    const orders = receipts.orders.map((o, i) => (i === last ? { ...o, refused: problem.code.slice(0, 64) } : o));
+    receipts = { ...receipts, orders };
+    this.saveReceipts(receipts);
+    if (!["time_up", "window_closed"].includes(problem.code)) return;
+    const order = orders[last];
     const window = receipts.windows.filter((w) => w.seq < order.k).reduce((a, w) => (!a || w.seq > a.seq ? w : a), null);
     if (!window) return;
     const end = this.clock.toPage(this.windowEnds.get(window.seq)) ?? window.received + window.left;
