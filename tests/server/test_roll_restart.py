@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from ghillie import examples
 from ghillie.errors import Refusal
 from ghillie.fairness.audit import audit
 from ghillie.fairness.chains import Chain
@@ -23,6 +22,7 @@ from ghillie.server.hub import Hub, LiveGame
 from ghillie.server.problems import Problem
 from ghillie.store import Append, EventStore, MemoryStore
 from ghillie.store.sql import SqlStore
+from tests.scenarios import no_ambushers
 
 SIDES = ("jungle", "orks")
 Stores = Callable[[], EventStore]  # each call: one process's connection to the same database
@@ -84,18 +84,10 @@ def _run(test: Callable[[], Awaitable[None]]) -> None:
     asyncio.run(test())
 
 
-def _no_ambushers() -> Any:
-    """grid-ambush-table with no unit that may set up in ambush: both sides get ready at
-    once (a side that may ambush writes its orders first, DWV-R04)."""
-    scenario = examples.load("grid-ambush-table")
-    units = tuple(u.model_copy(update={"ambush": False}) for u in scenario.units)  # type: ignore[attr-defined]
-    return scenario.model_copy(update={"units": units})
-
-
 async def _started(hub: Hub, pages: Pages) -> tuple[str, LiveGame]:
     """A game in play, at event 2 (both sides ready), where each side has more than one
     order it may give: so a second request for a roll would ask for another command."""
-    created = await hub.create(_no_ambushers(), clients=True)
+    created = await hub.create(no_ambushers(), clients=True)
     for side in SIDES:
         await hub.anchor(created.game_id, side, pages.chains[side].anchor.hex())
     for side in SIDES:

@@ -9,10 +9,12 @@ import pytest
 from ghillie import Game, examples
 from ghillie.events import Event
 from ghillie.store.base import Answer, Append, Conflict, EventStore, StoredRoll, UnknownGame
+from tests.scenarios import no_ambushers
 
 
 def _game(store: EventStore, game_id: str) -> Game:
-    return Game.create(examples.load("grid-ambush-table"), store=store, seed=3, game_id=game_id)
+    # No side may ambush: each gets ready at once, and the events here stay at the seqs named.
+    return Game.create(no_ambushers(), store=store, seed=3, game_id=game_id)
 
 
 def _roll(k: int, side: str, command_id: str, elements: dict[str, str] | None = None) -> StoredRoll:

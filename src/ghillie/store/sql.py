@@ -189,8 +189,11 @@ class SqlStore:
         """Columns added since a table was first made: a database of an older ghillie gains
         them when it is next opened (create_all makes missing tables, not missing columns)."""
         with self.engine.begin() as conn:
+            seen = inspect(conn)
             for table in metadata.sorted_tables:
-                have = {c["name"] for c in inspect(conn).get_columns(table.name)}
+                if not seen.has_table(table.name):
+                    continue  # an in-memory database, one per connection: check() refuses it
+                have = {c["name"] for c in seen.get_columns(table.name)}
                 for column in table.columns:
                     if column.name not in have:
                         kind = column.type.compile(dialect=self.engine.dialect)
