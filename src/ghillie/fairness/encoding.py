@@ -66,7 +66,7 @@ def _plain(value: Any) -> Any:
         out = {}
         for key, inner in value.items():
             # Code-point order is UTF-16 order unless a key holds surrogate-range or higher.
-            if type(key) is not str or (key and max(key) >= "\ud800"):
+            if type(key) is not str or (not key.isascii() and max(key) >= "\ud800"):
                 return _NOT_PLAIN
             plain = _plain(inner)
             if plain is _NOT_PLAIN:
