@@ -13,3 +13,16 @@ def no_ambushers() -> Any:
     scenario = examples.load("grid-ambush-table")
     units = tuple(u.model_copy(update={"ambush": False}) for u in scenario.units)
     return scenario.model_copy(update={"units": units})
+
+
+def timeless(view: Any) -> Any:
+    """A view without the host's time as it sent it (``fairness.now``, in every status since
+    issue 24): two fetches of one state compare equal."""
+    if isinstance(view, dict):
+        return {
+            k: ({**v, "now": None} if k == "fairness" and isinstance(v, dict) else timeless(v))
+            for k, v in view.items()
+        }
+    if isinstance(view, list):
+        return [timeless(v) for v in view]
+    return view

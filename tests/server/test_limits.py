@@ -21,6 +21,7 @@ from ghillie.server.app import create_app
 from ghillie.server.hub import Hub
 from ghillie.server.limits import CreationMeter, Limits
 from ghillie.store import MemoryStore
+from tests.scenarios import timeless
 
 from .test_api import auth, give, new_game
 
@@ -174,7 +175,7 @@ def test_scenarios_are_parsed_and_games_set_up_off_the_event_loop(
 
 def views(client: TestClient, game: str, tokens: dict[str, str]) -> dict[str, Any]:
     return {
-        observer: client.get(f"/api/games/{game}/view", headers=auth(token)).json()
+        observer: timeless(client.get(f"/api/games/{game}/view", headers=auth(token)).json())
         for observer, token in tokens.items()
     }
 
@@ -287,9 +288,9 @@ def test_an_evicted_page_held_game_comes_back_with_its_chains_and_goes_on() -> N
             for side, chain in chains.items():
                 await hub.contribute(game_id, side, 0, chain.element(0).hex())
             observers = ("jungle", "orks", "referee")
-            before = [await hub.view(game_id, o) for o in observers]
+            before = [timeless(await hub.view(game_id, o)) for o in observers]
             assert hub.sweep(now=LATER) == 1
-            assert [await hub.view(game_id, o) for o in observers] == before
+            assert [timeless(await hub.view(game_id, o)) for o in observers] == before
             hub.sweep(now=LATER)
             ready = asyncio.create_task(
                 hub.command(game_id, "jungle", "r", {"type": "record_ambushes", "orders": []})
