@@ -438,7 +438,8 @@ def test_the_camouflage_example_played_through_both_pages(
         report = json.loads(checked.stdout)
         assert report["ok"] is True
         assert report["ruleset"] == "camouflage"
-        assert report["receipts"] == 4 * report["events"]  # both pages: a head and a request an event each
+        # Both pages: a head and a request an event each.
+        assert report["receipts"] == 4 * report["events"]
         assert report["rolls"] > 0
     finally:
         for player in players.values():
