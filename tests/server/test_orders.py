@@ -28,6 +28,7 @@ from ghillie.fairness.ledger import head_receipt
 from ghillie.server.hub import Hub
 from ghillie.store import MemoryStore
 
+from ..scenarios import timeless
 from ..timed import registered, scenario
 from .test_deadlines import _timed
 
@@ -329,6 +330,35 @@ def test_a_page_gives_its_next_chain_ahead_and_every_page_is_told_where_it_start
             assert refused.value.code == "anchor_fixed"
             view = await hub.view(game, "red")
             assert view["fairness"]["new_chains"] == [{"side": "blue", "from": 4096}]
+        finally:
+            hub.close()
+
+    _run(play)
+
+
+def test_a_page_whose_chain_ran_out_cannot_start_the_next_one_in_the_past() -> None:
+    """Issue 24, finding 11: the next chain starts at the roll after the last of the chain in
+    use. When that roll is over (the page gave its anchor too late), the page is refused
+    with a stable code, nothing changes, and the game is not broken by a server error."""
+
+    async def play() -> None:
+        hub = Hub(MemoryStore())
+        pages = _pages()
+        try:
+            game = await _started(hub, pages)
+            live = hub.games.get(game)
+            assert live is not None and live.ledger is not None
+            # As if blue's chain had begun a whole chain's length before roll 0: its last
+            # element was for a roll already drawn.
+            live.ledger.chain_start["blue"] -= live.ledger.chain_length
+            before = timeless(await hub.view(game, "red"))
+            following = Chain.from_seed(bytes([9]) * 32)
+            with pytest.raises(Refusal) as refused:
+                await hub.renew(game, "blue", following.anchor.hex())
+            assert refused.value.code == "anchor_fixed"
+            assert "ran out" in str(refused.value)
+            assert live.ledger.fresh == {}
+            assert timeless(await hub.view(game, "red")) == before
         finally:
             hub.close()
 

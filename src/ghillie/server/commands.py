@@ -416,6 +416,9 @@ class Commands:
             start = ledger.chain_start[observer] + ledger.chain_length
             if fresh is not None and fresh != (anchor, start):
                 raise Refusal(ANCHOR_FIXED, "This side's next roll chain is given already.")
+            if start < ledger.next_k:
+                # Its first element would be for a roll already drawn: too late to renew.
+                raise Refusal(ANCHOR_FIXED, "This side's roll chain ran out before its next.")
             ledger.renew(observer, anchor)
             self.fanout.push_status(game)
             return status(game)
