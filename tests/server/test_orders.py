@@ -347,7 +347,8 @@ def test_a_page_whose_chain_ran_out_cannot_start_the_next_one_in_the_past() -> N
         try:
             game = await _started(hub, pages)
             live = hub.games.get(game)
-            assert live is not None and live.ledger is not None
+            assert live is not None
+            assert live.ledger is not None
             # As if blue's chain had begun a whole chain's length before roll 0: its last
             # element was for a roll already drawn.
             live.ledger.chain_start["blue"] -= live.ledger.chain_length
