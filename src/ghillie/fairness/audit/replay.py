@@ -255,7 +255,7 @@ class Replay:
                     )
         if sum(len(v) for v in fair["openings"].values()) != sum(len(v) for v in called.values()):
             fail(report, "commitments", event.seq, "it shows openings the rules do not call for")
-        if strict.exact(called) != strict.exact(fair["openings"]):
+        if not strict.same(called, fair["openings"]):
             fail(
                 report, "record", event.seq, "its openings are not in the form ghillie writes them"
             )
@@ -324,5 +324,5 @@ def _same(report: Report, recorded: Mapping[str, Any], again: Event) -> None:
         if recorded.get(key) != b.get(key):
             fail(report, "replay", again.seq, f"the rules give different {key} than announced")
     a = {k: v for k, v in recorded.items() if k != "fair"}
-    if strict.exact(a) != strict.exact({k: v for k, v in b.items() if k != "fair"}):
+    if not strict.same(a, {k: v for k, v in b.items() if k != "fair"}):
         fail(report, "record", again.seq, "it is not in the form ghillie writes its rulings")
