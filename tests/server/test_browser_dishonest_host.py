@@ -36,7 +36,7 @@ import pytest
 
 from ghillie.fairness.audit import audit
 
-from . import pages, test_browser
+from . import pages, test_browser, test_browser_fair
 from .test_browser import DESKTOP, PHONE
 from .test_browser_fair import (
     FairPlayer,
@@ -237,6 +237,56 @@ def test_a_host_that_hides_the_sides_key_from_its_status_still_gets_no_element(
         )
         assert keno.seq() == 0
         assert ALARM in keno.page.locator(".alarm").inner_text()
+    finally:
+        keno.close()
+        lianra.close()
+
+
+def test_a_roll_the_page_refused_and_the_host_drew_without_it_is_not_called_late(
+    browser: Any, server: str
+) -> None:
+    """The host gives Keno's order itself; Keno's page refuses its element (the alarm), and
+    once the game's wait for the pages runs out the host draws the roll without it. Keno's
+    page must not tell its player that it "did not give it in time", as for a phone that
+    slept (found by looking at the pages, issue 24): it refused, and says so, both while the
+    roll waits ("waiting for: this page" read as if the player had to do something) and
+    after it is drawn."""
+    body = pages._call(
+        f"{server}/api/games",
+        {"scenario": test_browser_fair.SCENARIO, "chains": "clients", "wait_for_pages": 5},
+    )
+    game = body["game_id"]
+    links = {link["observer"]: link["url"] for link in body["links"]}
+    keno = FairPlayer(browser, links["keno"], PHONE)
+    lianra = FairPlayer(browser, links["lianra"], PHONE)
+    try:
+        for player in (keno, lianra):
+            player.wait_seq(0)
+        forge(server, game, "keno", FORGED)
+        keno.page.locator(".alarm").wait_for()
+        fair = keno.page.locator("#fair .fair-waiting")
+        fair.wait_for()
+        assert fair.inner_text() == (
+            "Roll 1 is waiting for: this page, which will not give its share (see the alarm)."
+        )
+        keno.page.wait_for_function("() => window.ghillie.view.seq >= 1", timeout=30_000)
+        keno.page.locator("#status .fair-note").first.wait_for()
+        notes = keno.page.locator("#status").inner_text()
+        assert (
+            "Roll 1 was drawn without this page's share, which it refused to give (see the "
+            "alarm): the host and Lianra defenders could have known that roll in advance."
+        ) in notes
+        assert "did not give it in time" not in notes
+        assert ALARM in keno.page.locator(".alarm").inner_text()
+        # After a reload the page still knows it refused (its alarm is kept in the browser).
+        keno.page.reload()
+        keno.page.wait_for_selector("#conn[data-state=live]")
+        keno.page.locator("#status .fair-note").first.wait_for()
+        notes = keno.page.locator("#status").inner_text()
+        assert "which it refused to give" in notes
+        assert "did not give it in time" not in notes
+        assert keno.errors == []
+        assert lianra.errors == []
     finally:
         keno.close()
         lianra.close()

@@ -31,6 +31,8 @@ import { HostClock } from "./panels.js";
 import { pieceName, sideName } from "./pieces.js";
 
 const HOST = "host";
+// The alarms of answer() that refuse a roll's element, by their ids' prefix (`${kind}-${k}`).
+const REFUSALS = ["game", "unsigned", "twice", "order", "ahead", "prev"];
 // A roll usually gathers every element within a blink; only a roll that stays waiting this
 // long is worth a line in the game's status (the Fairness panel says it at once).
 const SLOW_ROLL_MS = 2000;
@@ -494,6 +496,12 @@ export class FairPlay {
     }
   }
 
+  /** Did this page refuse its element for roll `k` (answer(): the request raised the alarm)?
+   * Its alarm is kept in this browser, so a reload still knows. */
+  refusedRoll(k) {
+    return isCount(k) && (this.refusedRolls.has(k) || REFUSALS.some((kind) => this.alarms.has(`${kind}-${k}`)));
+  }
+
   thrownAway(seq) {
     this.alarm(`thrown-${seq}`, t("The host drew roll {seq} without this page's share, though this page gave it — {audit}.", { seq, audit: audit() }));
   }
@@ -661,6 +669,8 @@ export class FairPlay {
         notes.push(
           gave
             ? t("Roll {seq} was drawn without this page's share, though it gave it (see the alarm): {knew} could have known that roll in advance.", { seq, knew })
+            : side === this.me && this.refusedRoll(seq)
+            ? t("Roll {seq} was drawn without this page's share, which it refused to give (see the alarm): {knew} could have known that roll in advance.", { seq, knew })
             : side === this.me
             ? t("Roll {seq} was drawn without this page's share (it did not give it in time): {knew} could have known that roll in advance.", { seq, knew })
             : t("Roll {seq} was drawn without a share from the page of {side} (it did not give it in time): {knew} could have known that roll in advance.", { seq, side: this.partyName(view, side), knew }),
@@ -1065,7 +1075,9 @@ export class FairPlay {
   waiting(view) {
     const fairness = view.fairness || {};
     if (!fairness.request || !this.pending) return null;
-    const parties = (fairness.waiting || []).map((p) => this.partyName(view, p));
+    // This page itself, when it refused the roll: it is not slow, and will not give it.
+    const refused = this.refusedRoll(fairness.request.k);
+    const parties = (fairness.waiting || []).map((p) => (p === this.me && refused ? t("this page, which will not give its share (see the alarm)") : this.partyName(view, p)));
     return parties.length ? parties.join(", ") : null;
   }
 
