@@ -669,6 +669,10 @@ def test_suspicious_places_on_the_map_draws_what_each_side_may_see(
         assert f"{SP_MAP_CANARY}-lianra" in text
         assert f"{SP_MAP_CANARY}-keno" in text
         assert referee.page.locator("#orders-box").is_hidden()
+        # Its Fairness panel is not left empty: it says why this page checks nothing.
+        fair = referee.page.locator("#fair .fair-referee").inner_text()
+        assert "plays no side" in fair
+        assert "ghillie audit" in fair
     finally:
         referee.close()
 

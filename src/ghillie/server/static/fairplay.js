@@ -1124,6 +1124,10 @@ export class FairPlay {
         const bad = checked.filter((c) => c.ok === false).length;
         rows.push(h("p", { class: "fair-openings" }, `Revealed secrets checked against their commitments: ${good} match${bad ? `, ${bad} do NOT` : ""}.`));
       }
+    } else {
+      // The referee's page plays no side: it holds no chain and no receipts, so it has
+      // nothing to check; say so, rather than show an empty panel.
+      rows.push(h("p", { class: "fair-referee" }, t("This page plays no side, so it holds no dice chain and keeps no receipts: each side's page checks the host as the game goes, and ghillie audit checks the whole record after it.")));
     }
     const joining = this.joiningNote(view);
     if (joining) rows.push(h("p", { class: "fair-joining" }, joining));
