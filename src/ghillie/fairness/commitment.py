@@ -27,10 +27,19 @@ def commit_canonical(
     kind: str, game_id: str, owner: str, seq: int, payload: bytes, salt: bytes
 ) -> str:
     """:func:`commit` of a payload already in its canonical form (RFC 8785 bytes)."""
+    return commit_after(commit_head(kind, game_id), owner, seq, payload, salt)
+
+
+def commit_head(kind: str, game_id: str) -> bytes:
+    """The start of every message of ``kind`` in one game: a ledger prepares it once."""
+    return tag("commit/v1") + text(kind) + text(game_id)
+
+
+def commit_after(head: bytes, owner: str, seq: int, payload: bytes, salt: bytes) -> str:
+    """:func:`commit_canonical`, its :func:`commit_head` prepared."""
     if len(salt) != SALT_BYTES:
         raise ValueError("a commitment salt is 32 bytes")
-    msg = tag("commit/v1") + text(kind) + text(game_id) + text(owner) + u64(seq)
-    return sha256(lp(salt), msg, lp(payload)).hex()
+    return sha256(lp(salt), head, text(owner), u64(seq), lp(payload)).hex()
 
 
 def opens(c: str, kind: str, game_id: str, owner: str, seq: int, payload: Any, salt: bytes) -> bool:

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from ghillie.errors import SECRETS_FULL, Refusal
 from ghillie.events import Event, Open, Place, Remove, Update, event_to_json
 from ghillie.fairness.chains import LENGTH, Chain, generation, links
-from ghillie.fairness.commitment import commit_canonical
+from ghillie.fairness.commitment import commit_after, commit_head
 from ghillie.fairness.encoding import canonical, lp, sha256, tag, u64
 from ghillie.fairness.hashlog import (
     HostKey,
@@ -218,6 +218,7 @@ class Ledger:
         ``wait`` how many seconds a roll waits for a page's element before it goes on
         without it (None: for ever)."""
         self.game_id = game_id
+        self._request_head = commit_head("request", game_id)
         self.wait = wait
         self.size = size
         self.fixed = fixed
@@ -380,9 +381,12 @@ class Ledger:
         # retry after a crash is not a second request, and a trial run sees the real dice.
         said = canonical(payload)
         salt = hashlib.sha256(self._salt_head + u64(k) + lp(said)).digest()
-        commitment = commit_canonical("request", self.game_id, side or "", k, said, salt)
-        message = request_message(self.game_id, k, side, commitment, self.head, order)
-        sig = self.key.sign(message) if sign else ""
+        commitment = commit_after(self._request_head, side or "", k, said, salt)
+        sig = ""
+        if sign:
+            sig = self.key.sign(
+                request_message(self.game_id, k, side, commitment, self.head, order)
+            )
         return Request(k, side, commitment, self.head.hex(), sig, salt.hex(), payload, order)
 
     def held(self, party: str, k: int) -> bytes | None:
@@ -496,16 +500,17 @@ class Ledger:
 
     # --- sealing an event -----------------------------------------------------------------
 
-    def check_room(self, before: GameState[Any], event: Event) -> None:
+    def check_room(self, before: GameState[Any], event: Event) -> list[tuple[str, str, str, Any]]:
         """Refuse an event that would give a side more secret facts than its roster holds.
         The scenario's bound makes this unreachable; if a bound is ever wrong, the command
         is refused (asked for nothing, sealed nothing) rather than breaking the game.
 
         An event that writes a fixed fact again (``Ruleset.fixed_secrets``) is a bug in the
         rules: :class:`~ghillie.fairness.roster.FixedRewrite` is raised, before anything is
-        asked or sealed."""
+        asked or sealed. Gives the event's writes (:func:`writes`), for :meth:`seal`."""
+        found = writes(before, event)
         new: dict[str, set[tuple[str, str]]] = {}
-        for owner, piece, key, _ in writes(before, event):
+        for owner, piece, key, _ in found:
             held = (piece, key) in self.rosters[owner].slots
             if key in self.fixed and (held or (piece, key) in new.get(owner, ())):
                 raise FixedRewrite(
@@ -517,6 +522,7 @@ class Ledger:
         for owner, facts in new.items():
             if len(self.rosters[owner].slots) + len(facts) > self.size:
                 raise Refusal(SECRETS_FULL, "This game cannot keep any more secrets.")
+        return found
 
     def seal(
         self,
@@ -534,7 +540,7 @@ class Ledger:
         left for :meth:`sign` to sign (the server does it on its writer thread, off the
         event loop, just before the event is written)."""
         assert request.k == self.next_k == event.seq
-        self.check_room(before, event)
+        found = self.check_room(before, event)
         openings: dict[str, list[dict[str, Any]]] = {}
         for to, piece, key in opened(event):
             owner = before.pieces[piece].owner
@@ -542,7 +548,7 @@ class Ledger:
                 opening = self.rosters[owner].opening(piece, key, event.seq - 1)
                 openings.setdefault(to, []).append(opening)
         written = []
-        for owner, piece, key, value in writes(before, event):
+        for owner, piece, key, value in found:
             roster = self.rosters[owner]
             old = roster.slots.get((piece, key))
             slot = old.slot if old else roster.free_slot(int.from_bytes(self.random_bytes(4)))

@@ -57,6 +57,7 @@ _LEAVES = tag("leaves/v3")
 _ROSTER = tag("roster/v3")
 _BLIND = tag("blind/v3")
 _NONCE = tag("nonce/v3")
+_LEAF_BLIND = _LEAF + lp(bytes(HASH))[:4]  # a leaf's input up to its blinding value
 
 
 def blind(dummy_key: bytes, side: str, seq: int, slot: int) -> bytes:
@@ -163,6 +164,7 @@ class Roster:
         # The parts of every nonce's and every root's input that never change (this runs for
         # every side at every event: two short hashes, without rebuilding their prefixes).
         self._nonce_head = _NONCE + lp(dummy_key) + text(side)
+        self._blind_head = hashlib.sha256(_BLIND + lp(dummy_key) + text(side)).copy
         self._root_head = _ROSTER + text(game_id) + text(side)
         self._root_size = u32(size)
         self._digests = [_EMPTY] * size  # each slot's commitment (the filler when empty)
@@ -179,7 +181,10 @@ class Roster:
         self._seq = -1  # the last event sealed
 
     def _blind(self, seq: int, slot: int) -> bytes:
-        return blind(self._dummy_key, self.side, seq, slot)
+        """:func:`blind`, its prefix hashed once (blinding afresh takes one a slot)."""
+        h = self._blind_head()
+        h.update(u64(seq) + u32(slot))
+        return h.digest()
 
     def free_slot(self, choose: int) -> int:
         """The ``choose``-th free slot (``choose`` is random, from the host)."""
@@ -234,9 +239,13 @@ class Roster:
         one of this side's facts (its openings show the leaves of ``seq − 1``)."""
         if opened or self._fixed_last:
             # The list shown (or to be shown) is never seen again: every leaf anew.
+            at, blind_head, digests = u64(seq), self._blind_head, self._digests
             for i in range(self.size):
-                self._blind_seq[i] = seq
-                self._leaf[i] = leaf(self._blind(seq, i), self._digests[i])
+                # blind() and leaf(), inlined: every slot, at every opening.
+                h = blind_head()
+                h.update(at + u32(i))
+                self._leaf[i] = hashlib.sha256(_LEAF_BLIND + h.digest() + lp(digests[i])).digest()
+            self._blind_seq = [seq] * self.size
             self._sorted = sorted(self._leaf)
             self._hashed = None
         root = self.root(seq)
