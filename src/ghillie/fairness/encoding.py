@@ -9,6 +9,7 @@ implementation in another language can reproduce byte for byte.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from typing import Any
 
 import orjson
@@ -60,40 +61,36 @@ _SAFE = 2**53 - 1
 
 def _as_is(value: Any) -> bool:
     """Does the fast path write ``value`` as it is: no float, no integer beyond 2^53, no key
-    that sorts otherwise in UTF-16? (Scalars are looked at in their container's loop: most
-    of an event is short strings and small integers, and a call each costs more.)"""
+    that sorts otherwise in UTF-16?"""
     kind = value.__class__
     if kind is dict:
-        for key, inner in value.items():
+        for key in value:
             if key.__class__ is not str or (not key.isascii() and max(key) >= "\ud800"):
                 return False
-            leaf = inner.__class__
-            if leaf is str or inner is None or leaf is bool:
-                continue
-            if leaf is int:
-                if -_SAFE <= inner <= _SAFE:
-                    continue
-                return False
-            if not _as_is(inner):
-                return False
-        return True
+        return _all_as_is(value.values())
     if kind is list or kind is tuple:
-        for inner in value:
-            leaf = inner.__class__
-            if leaf is str or inner is None or leaf is bool:
-                continue
-            if leaf is int:
-                if -_SAFE <= inner <= _SAFE:
-                    continue
-                return False
-            if not _as_is(inner):
-                return False
-        return True
+        return _all_as_is(value)
     if kind is str or value is None or kind is bool:
         return True
     if kind is int:
         return bool(-_SAFE <= value <= _SAFE)
     return False  # a float, or anything else: the careful way
+
+
+def _all_as_is(values: Iterable[Any]) -> bool:
+    # Scalars are looked at here, in their container's loop: most of an event is short
+    # strings and small integers, and a call each costs more.
+    for inner in values:
+        leaf = inner.__class__
+        if leaf is str or inner is None or leaf is bool:
+            continue
+        if leaf is int:
+            if -_SAFE <= inner <= _SAFE:
+                continue
+            return False
+        if not _as_is(inner):
+            return False
+    return True
 
 
 def _plain(value: Any) -> Any:
