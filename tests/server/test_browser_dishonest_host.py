@@ -113,9 +113,15 @@ def test_a_host_that_gives_an_order_in_a_sides_name_gets_no_element_and_fails_th
         time.sleep(0.5)
         assert [m["k"] for m in keno.sent_messages("contribute")] == [0]
         assert keno.seq() == lianra.seq() == 0  # nothing was ruled in Keno's name
-        # The signed request is kept: the evidence the audit holds the record to.
-        kept = receipts(keno, game, "keno")
+        # The signed request is kept: the evidence the audit holds the record to. The alarm
+        # lets Keno save it to a file at once, though the record is not to be had yet.
+        with keno.page.expect_download() as saved:
+            keno.page.get_by_role("button", name="Save this page's receipts").click()
+        assert saved.value.suggested_filename.endswith("-receipts-keno.json")
+        kept = json.loads(Path(saved.value.path()).read_text())
+        assert kept == receipts(keno, game, "keno")
         assert kept["requests"][-1] == request
+        assert "--receipts" in keno.page.locator(".alarm .hint").inner_text()
         assert kept["orders"] == []  # Keno's page signed no order
         # A reload does not forget it: the page still gives nothing for that roll.
         keno.page.reload()

@@ -57,6 +57,16 @@ export const recordName = (title) => {
   return `ghillie-${slug}-${new Date().toISOString().slice(0, 10)}.json`;
 };
 
+/** The browser saves `text` as the file `name` (JSON). */
+const saveFile = (name, text) => {
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const link = h("a", { href: url, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+};
+
 const short = (value) => (typeof value === "string" ? value.slice(0, 12) : "?");
 // A number the host wrote, fit to go into a sentence (an event or roll number).
 const isCount = (value) => Number.isSafeInteger(value) && value >= 0;
@@ -1043,6 +1053,22 @@ export class FairPlay {
       { class: "alarm", role: "alert" },
       h("h2", {}, t("Fairness alarm")),
       [...this.alarms.values()].map((text) => h("p", {}, text)),
+      this.me ? this.receiptsBox() : "",
+    );
+  }
+
+  /** The page's receipts saved to a file now: the evidence an alarm asks the player to
+   * keep, while the game is on and its record cannot be had yet (or never will be). */
+  receiptsBox() {
+    const record = recordName(this.title);
+    const name = record.replace(/\.json$/, `-receipts-${this.me}.json`);
+    const button = h("button", { type: "button", class: "receipts-button" }, t("Save this page's receipts"));
+    button.addEventListener("click", () => saveFile(name, JSON.stringify(this.receipts())));
+    return h(
+      "div",
+      { class: "alarm-receipts" },
+      button,
+      h("p", { class: "hint" }, t("With the game record, once the host gives it: "), h("code", {}, `ghillie audit ${record} --receipts ${name}`)),
     );
   }
 
@@ -1184,13 +1210,7 @@ export class FairPlay {
         text = text.replace(/\}\s*$/, `,"receipts":${receipts}}`);
       }
       const name = recordName(this.title);
-      const blob = new Blob([text], { type: "application/json" });
-      const url = URL.createObjectURL(blob);
-      const link = h("a", { href: url, download: name, hidden: true });
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      saveFile(name, text);
       note.className = "message ok";
       note.textContent = t("Saved as {name}{receipts}.", { name, receipts: this.me ? t(", with this page's receipts") : "" });
     } catch (error) {
