@@ -257,7 +257,10 @@ def _alarms(got: dict[str, Any]) -> str:
 
 
 def test_a_window_cut_short_on_a_live_connection_raises_the_alarm(results: dict[str, Any]) -> None:
-    assert "only 1 s of the 10 s" in _alarms(results["window cut short, live"])
+    alarms = _alarms(results["window cut short, live"])
+    assert "only 1 s of the 10 s" in alarms
+    # Which question, in the players' words: the log entry that asked it, as numbered there.
+    assert "(the question of log entry " in alarms
 
 
 def test_an_old_game_the_page_never_joined_is_the_audits_and_raises_nothing(
@@ -307,6 +310,7 @@ def test_an_answer_asked_for_after_the_windows_end_raises_the_alarm(
     got = results["answer taken late"]
     assert [m["k"] for m in got["sent"] if m["type"] == "contribute"] == [8]
     assert got["alarms"], "red's answer came 5 s after its window ended, unseen"
+    assert "(the question of log entry " in _alarms(got)
 
 
 def test_a_window_taken_in_late_does_not_make_an_honest_refusal_an_alarm(

@@ -249,7 +249,7 @@ export class FairPlay {
     const at = hostNow ?? this.clock.hostNow();
     if (at === null || at - timed.ends <= ALLOWANCE_MS) return;
     const seconds = Math.round((at - timed.ends) / 1000);
-    this.alarm(`late-answer-${request.k}`, t("The host took the answer of {side} {seconds} s after its time to answer had run out (the window event {seq} opened) — {audit}.", { side: sideName(view, request.side), seconds, seq: timed.opened, audit: audit() }));
+    this.alarm(`late-answer-${request.k}`, t("The host took the answer of {side} {seconds} s after its time to answer ran out (the question of log entry {seq}) — {audit}.", { side: sideName(view, request.side), seconds, seq: timed.opened, audit: audit() }));
   }
 
   /** The host's key, as the status or event 0 gives it. The first one seen is kept (with
@@ -803,7 +803,7 @@ export class FairPlay {
     const cut = !whole ? left < limit * 1000 - ALLOWANCE_MS : before !== null && ends - limit * 1000 < before - ALLOWANCE_MS;
     if (asked && cut) {
       const seconds = Math.max(0, Math.round(left / 1000));
-      this.alarm(`window-${reaction.opened}`, t("The host gave this page only {seconds} s of the {limit} s it has to answer (the window event {seq} opened) — {audit}.", { seconds, limit, seq: reaction.opened, audit: audit() }));
+      this.alarm(`window-${reaction.opened}`, t("The host gave this page only {seconds} s of the {limit} s it has to answer (the question of log entry {seq}) — {audit}.", { seconds, limit, seq: reaction.opened, audit: audit() }));
     }
   }
 
