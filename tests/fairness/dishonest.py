@@ -81,8 +81,7 @@ def rebuild_commitments(record: dict[str, Any]) -> dict[str, Any]:
                     ledger.rosters[owner].opening(piece, key, event.seq - 1)
                 )
         raw["fair"]["openings"] = shown
-        ledger.restore(state, event_from_json(raw))
-        raw["fair"]["roots"] = {s: ledger.rosters[s].root(event.seq) for s in sides}
+        raw["fair"]["roots"] = ledger.restore(state, event_from_json(raw))
         state = engine.replay_one(state, event, registry.get(scenario.ruleset))
     return out
 

@@ -7,6 +7,7 @@ and no two lists of leaves that can ever be shown share a leaf."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any
 
@@ -375,6 +376,42 @@ def test_an_altered_write_proof_fails(
     altered = {**opening, "written": change(opening["written"])}
     for seq in range(7):
         assert not check_opening(GAME, altered, roots[6], SIZE, roots[seq]), what
+
+
+def _hashes(monkeypatch: pytest.MonkeyPatch, call: Any) -> int:
+    """How many SHA-256 hashes ``call`` starts."""
+    made = 0
+    real = hashlib.sha256
+
+    def counted(*args: Any) -> Any:
+        nonlocal made
+        made += 1
+        return real(*args)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(hashlib, "sha256", counted)
+        call()
+    return made
+
+
+def test_the_event_after_a_fixed_write_costs_what_any_event_costs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Blinding afresh after a fixed fact's write (a hash a slot) is the writing event's
+    cost, not the next one's: the next event may be the other side's, and its time must not
+    tell whether a fixed fact was written (an ambush-fire Ready with standing orders, or
+    without). Counted in hashes, not timed."""
+    work = []
+    for key in ("square", "true"):  # fixed, or a fact that may change
+        kept = fixed_roster()
+        sealed_up_to(kept, 1)
+        kept.write(Written(PIECE, key, 13, "5a" * 32, 0), "D7", 2)
+        writing = _hashes(monkeypatch, lambda kept=kept: kept.seal(2, False))
+        following = _hashes(monkeypatch, lambda kept=kept: kept.seal(3, False))
+        work.append((writing, following))
+    (fixed_writing, fixed_following), (plain_writing, plain_following) = work
+    assert fixed_following == plain_following
+    assert fixed_writing >= plain_writing + SIZE  # every slot, at the write
 
 
 def test_writing_a_fixed_fact_again_is_a_bug() -> None:

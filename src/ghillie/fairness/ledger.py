@@ -322,9 +322,9 @@ class Ledger:
         """What the store keeps beside the log (host-private until the game ends)."""
         return {**self.secrets.to_json(), "anchors": dict(self.anchors)}
 
-    def restore(self, before: GameState[Any], event: Event) -> None:
+    def restore(self, before: GameState[Any], event: Event) -> dict[str, str]:
         """Catch up with a stored, sealed event (loading a game, or auditing one): the
-        rosters are rebuilt as the events are replayed."""
+        rosters are rebuilt as the events are replayed. Gives each side's root of it."""
         fair = event.fair or {}
         private = fair["private"]
         facts = private["facts"]
@@ -337,7 +337,7 @@ class Ledger:
             self.rosters[owner].write(
                 Written(piece, key, w["slot"], w["salt"], w["seq"]), value, event.seq
             )
-        self._seal_rosters(before, event)
+        roots = self._seal_rosters(before, event)
         for side, anchor in (fair.get("chains") or {}).items():
             self.last[side], self.last_k[side] = bytes.fromhex(anchor), event.seq - 1
             self.chain_start[side] = event.seq
@@ -350,6 +350,7 @@ class Ledger:
             self.fresh_keys.pop(side, None)
         self.head = bytes.fromhex(fair["hash"])
         self.next_k = event.seq + 1
+        return roots
 
     def _seal_rosters(self, before: GameState[Any], event: Event) -> dict[str, str]:
         """Every side's root for ``event``, once its writes are in: removed pieces give their

@@ -177,7 +177,10 @@ class Roster:
         # Each fixed fact's proof of its write: its blinding value then, and that root.
         self.written_at: dict[tuple[str, str], tuple[bytes, _Shown]] = {}
         self._unsealed: list[tuple[str, str]] = []  # fixed facts written, event not sealed
-        self._fixed_last = False  # the last event sealed wrote a fixed fact
+        self._blinded_for = -1  # the event every leaf was last blinded afresh for
+        # After an event that wrote a fixed fact: its blinding events and its list, for
+        # openings against its root (the leaves are blinded afresh already).
+        self._before: tuple[list[int], _Shown] | None = None
         self._seq = -1  # the last event sealed
 
     def _blind(self, seq: int, slot: int) -> bytes:
@@ -237,28 +240,39 @@ class Roster:
     def seal(self, seq: int, opened: bool) -> str:
         """Event ``seq``'s writes and removals are in: its root. ``opened``: the event opens
         one of this side's facts (its openings show the leaves of ``seq − 1``)."""
-        if opened or self._fixed_last:
-            # The list shown (or to be shown) is never seen again: every leaf anew.
-            at, blind_head, digests = u64(seq), self._blind_head, self._digests
-            for i in range(self.size):
-                # blind() and leaf(), inlined: every slot, at every opening.
-                h = blind_head()
-                h.update(at + u32(i))
-                self._leaf[i] = hashlib.sha256(_LEAF_BLIND + h.digest() + lp(digests[i])).digest()
-            self._blind_seq = [seq] * self.size
-            self._sorted = sorted(self._leaf)
-            self._hashed = None
+        if opened and self._blinded_for != seq:
+            # The list shown is never seen again: every leaf anew.
+            self._blind_afresh(seq)
         root = self.root(seq)
         facts = [f for f in self._unsealed if f in self.slots]
         self._unsealed = []
-        self._fixed_last = bool(facts)
+        self._before = None
         if facts:
             shown = self._shown(seq)
             for fact in facts:
                 slot = self.slots[fact].slot
                 self.written_at[fact] = (self._blind(self._blind_seq[slot], slot), shown)
+            # Its openings will show this list: blinded afresh now, for the next event. The
+            # cost (a hash a slot) falls on this event, whose side knows what it wrote, not
+            # on the next, whoever gives it: its time must not tell that a fixed fact was
+            # written. Openings against this root, at the next event, use what it was.
+            self._before = (self._blind_seq, shown)
+            self._blind_afresh(seq + 1)
+            self._leaves_hash()  # as any event leaves it: hashed
         self._seq = seq
         return root
+
+    def _blind_afresh(self, seq: int) -> None:
+        at, blind_head, digests = u64(seq), self._blind_head, self._digests
+        for i in range(self.size):
+            # blind() and leaf(), inlined: every slot, at every opening.
+            h = blind_head()
+            h.update(at + u32(i))
+            self._leaf[i] = hashlib.sha256(_LEAF_BLIND + h.digest() + lp(digests[i])).digest()
+        self._blind_seq = [seq] * self.size
+        self._blinded_for = seq
+        self._sorted = sorted(self._leaf)
+        self._hashed = None
 
     def _leaves_hash(self) -> bytes:
         if self._hashed is None:
@@ -283,14 +297,15 @@ class Roster:
             raise ValueError(f"an opening is against the root of event {self._seq}")
         written = self.slots[(piece, key)]
         slot = written.slot
+        blind_seq, shown = self._before or (self._blind_seq, self._shown(root_seq))
         out: dict[str, Any] = {
             "side": self.side,
             "piece": piece,
             "key": key,
             "value": self.values[(piece, key)],
             "salt": written.salt,
-            "blind": self._blind(self._blind_seq[slot], slot).hex(),
-            **_proof(self._shown(root_seq)),
+            "blind": self._blind(blind_seq[slot], slot).hex(),
+            **_proof(shown),
         }
         out["root_seq"] = out.pop("seq")
         if key in self.fixed:

@@ -261,7 +261,7 @@ class Replay:
             )
         commitments.slots(report, ledger, event)
         try:
-            ledger.restore(state, event)
+            roots = ledger.restore(state, event)
         except (ValueError, KeyError) as exc:
             fail(
                 report,
@@ -270,7 +270,7 @@ class Replay:
                 f"its committed facts do not match its writes ({exc})",
             )
         for side in self.sides:
-            if ledger.rosters[side].root(event.seq) != fair["roots"].get(side):
+            if roots[side] != fair["roots"].get(side):
                 fail(
                     report,
                     "commitments",
