@@ -204,3 +204,34 @@ def test_bmf_a04_a_challenge_with_no_zone_fires_only_if_no_zone_is_required() ->
     tank = game.state.pieces[pid(game, "t34_1")]
     assert tank.public["at"][0] == pytest.approx(1300, abs=1)
     assert said(game, SOVIETS)[-1].startswith("Challenge Fire from PaK 40 at T-34 (1)")
+
+
+@pytest.mark.spec("BMF-A22")
+def test_bmf_a22_with_fire_reveals_off_a_challenge_leaves_its_firer_concealed() -> None:
+    """``bmf.fire_reveals`` off holds for Challenge Fire as for normal fire: the PaK stays
+    concealed and unknown to the Soviets (its order's words, which name it, are not opened:
+    the audit checks it was given before), so it may still ambush later; the Soviets learn
+    they were fired at, not by what nor at what chance, and have no firer to fire back at."""
+    game = ready(**{"bmf.fire_reveals": False})
+    seen = len(game.events())
+    game.command(SOVIETS, column_move())
+    pak = pid(game, "pak")
+    assert game.state.pieces[pak].public["concealed"] is True
+    assert game.state.known(SOVIETS, pak).level is Level.UNKNOWN
+    soviets = said(game, SOVIETS, seen)
+    assert (
+        soviets[0]
+        == "Challenge Fire from an unseen unit at T-34 (1) as it crosses the open ground!"
+    )
+    assert soviets[1] in {
+        "T-34 (1): destroyed by the Challenge Fire.",
+        "T-34 (1): missed by the Challenge Fire.",
+    }
+    assert not any("PaK" in line or "%" in line for line in soviets)
+    assert said(game, GERMANS, seen)[0].startswith("Challenge Fire from PaK 40 at T-34 (1) as")
+    event = game.events()[-1]
+    assert event.fair["openings"] == {}  # type: ignore[index]
+    # No window to answer: the shot was rolled at once, with no return fire, and used up.
+    assert game.state.window is None
+    assert [r.label for r in event.rolls] == ["challenge"]
+    assert not [p for p in game.state.pieces.values() if p.kind == "order"]

@@ -1,14 +1,18 @@
 """Challenge Fire by standing order (issue 14; BMF-R01, R03..R06, A04, A05, A22).
 
 When a Challenge Fire order fires, the movers stop there, the order is opened (its proof
-shows it was written before), the firer is revealed to the side it fired at (BMF-A22), and
-a reaction window asks the target's side whether it fires back (BMF-R04) — it is asked
+shows it was written before), the firer is revealed to the side it fired at (BMF-A22; with
+``bmf.fire_reveals`` off it stays concealed, and is not fired back at), and a reaction
+window asks the target's side whether it fires back (BMF-R04) — it is asked
 whatever its weapon faces, and refused a shot if it does not face the firer. When it
 answers, both shots are rolled together (A05), a destroyed unit is removed, and a column
 whose lead vehicle is destroyed stops (R06); otherwise the move goes on from there.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from ghillie.errors import Refusal
 from ghillie.ruling import Ruling
@@ -35,12 +39,18 @@ def fire(
     order = ruling.piece(fired.order)
     firer = ruling.piece(order.secret["unit"])
     target = ruling.piece(fired.target)
-    open_order(ruling, order.id)
-    for other in ruling.state.others(order.owner):
-        # BMF-A22: the firer is revealed to the side it fired at, where and what it is.
-        if firer.public.get("concealed"):
-            ruling.update(firer.id, public={"at": units.xy(firer.secret["at"]), "concealed": False})
-        ruling.reveal(firer.id, other, Level.IDENTIFIED)
+    # BMF-A22: the firer is revealed to the side it fired at, where and what it is; with
+    # ``bmf.fire_reveals`` off a concealed firer stays concealed, as after normal fire. Its
+    # order is then not opened either (its words name the unit): that it was given before
+    # the move is the audit's to check, from the record, after the game.
+    unseen = bool(firer.public.get("concealed")) and not scenario.switches.fire_reveals
+    if not unseen:
+        open_order(ruling, order.id)
+        for other in ruling.state.others(order.owner):
+            if firer.public.get("concealed"):
+                at = units.xy(firer.secret["at"])
+                ruling.update(firer.id, public={"at": at, "concealed": False})
+            ruling.reveal(firer.id, other, Level.IDENTIFIED)
     units.note(ruling, ruling.piece(firer.id), Did.CHALLENGED)
     units.note(ruling, ruling.piece(firer.id), Did.FIRED)
     percent = checks.chance(
@@ -57,19 +67,32 @@ def fire(
             "percent": percent,
         },
     )
-    ruling.tell_public(
-        {
-            "text": say(
-                "Challenge Fire from {firer} at {target} as it crosses the open ground "
-                "({percent}% to hit, 10 less than normal)!",
-                firer=firer.public["name"],
-                target=target.public["name"],
-                percent=percent,
-                rules=("BMF-R01", "BMF-R03"),
-            )
-        }
+    line = {
+        "text": say(
+            "Challenge Fire from {firer} at {target} as it crosses the open ground "
+            "({percent}% to hit, 10 less than normal)!",
+            firer=firer.public["name"],
+            target=target.public["name"],
+            percent=percent,
+            rules=("BMF-R01", "BMF-R03"),
+        )
+    }
+    if not unseen:
+        ruling.tell_public(line)
+        ruling.open_window(RETURN_FIRE, asks=(target.owner,))
+        return
+    # Unseen: the target's side learns it is fired at, not by which unit nor at what chance
+    # (which would tell the weapon and the range), and has no firer to fire back at (R04):
+    # the shot is rolled at once, whatever the firer's secrets, and the move goes on.
+    ruling.tell(order.owner, line)
+    unseen_line = say(
+        "Challenge Fire from an unseen unit at {target} as it crosses the open ground!",
+        target=target.public["name"],
+        rules=("BMF-R01", "BMF-A22"),
     )
-    ruling.open_window(RETURN_FIRE, asks=(target.owner,))
+    for other in ruling.state.others(order.owner):
+        ruling.tell(other, {"text": unseen_line})
+    _exchange(ruling, scenario, {"fire": False})
 
 
 def check_reply(
@@ -97,9 +120,15 @@ def check_reply(
 def shots(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -> None:
     """Both shots together (BMF-A05), casualties after; a column whose lead vehicle is
     destroyed stops (R06); otherwise the move goes on."""
+    (answer,) = window.answers.values()
+    _exchange(ruling, scenario, answer)
+
+
+def _exchange(
+    ruling: Ruling[Board], scenario: AmbushFireScenario, answer: Mapping[str, Any]
+) -> None:
     pending = ruling.board.pending
     assert pending is not None
-    (answer,) = window.answers.values()
     target = ruling.piece(str(pending["target"]))
     mode = scenario.switches.penalty_mode
     reply = checks.chance(int(answer.get("chance", 0)), checks.Penalty.RETURN_CHALLENGE, mode)
