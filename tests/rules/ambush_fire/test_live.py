@@ -102,6 +102,24 @@ def test_legs_set_how_many_prompts_a_move_brings() -> None:
     assert prompts == 3
 
 
+@pytest.mark.parametrize("by", ["key", "id"])
+def test_a_live_reaction_names_its_unit_and_target_by_key_or_by_id_alike(by: str) -> None:
+    """Issue 25: a live ``react`` naming its unit by its scenario key passed the check (which
+    reads keys and ids alike) and then failed where it was carried out (a KeyError: a 500
+    over HTTP). Both names now lead to the same shot."""
+    game = live_game(NEAR)
+    game.command(SOVIETS, MOVE, now=at(1))
+    pak, tank = pid(game, "pak"), pid(game, "t34_1")
+    unit, target = ("pak", "t34_1") if by == "key" else (pak, tank)
+    react = {"type": "react", "reaction": "ambush", "unit": unit, "target": target, "chance": 60}
+    game.command(GERMANS, react, now=at(2))
+    assert any(
+        line.startswith("Ambush Fire from hiding: PaK 40 at T-34 (1)!")
+        for line in said(game, SOVIETS)
+    )
+    assert game.state.pieces[pak].public["concealed"] is False
+
+
 def test_a_live_ambush_at_a_prompt_reveals_and_fires_like_a_standing_order() -> None:
     game = live_game(NEAR)
     game.command(SOVIETS, MOVE, now=at(1))

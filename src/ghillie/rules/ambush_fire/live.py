@@ -175,8 +175,9 @@ def _carry_out(
     movers: list[str],
 ) -> None:
     """The reaction, as a standing order written now that fires at once at its target."""
-    unit: Piece = ruling.piece(str(answer["unit"]))
-    target: Piece = ruling.piece(str(answer["target"]))
+    # Named as the check read them (a key or an id alike): the answer is kept as given.
+    unit = lookup.own(ruling.state, owner, str(answer["unit"]), [UNIT])
+    target = lookup.enemy(ruling.state, owner, str(answer["target"]), [UNIT])
     reaction = str(answer["reaction"])
     chance = int(answer.get("chance", 0))
     number = ruling.board.orders.get(owner, 0) + 1
