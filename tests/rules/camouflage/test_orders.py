@@ -381,3 +381,20 @@ def test_INF_A04_a_discover_made_by_the_marker_cancels_its_state() -> None:
         {"skill": "discover", "target": croc, "measured": measured(10)},
     )
     assert game.state.pieces[caliban].public["state"] == "model"
+
+
+@pytest.mark.spec("INF-T01")
+def test_a_skill_declared_with_no_line_of_fire_entered_at_the_table_is_refused() -> None:
+    """Issue 25: ``measured.line_of_sight = false`` was taken and ignored. A BS Attack (as a
+    Discover) needs LoF to its target (RULES-SPEC §5.1); the players at the table said there
+    is none, so it cannot be declared: refused, naming the field, nothing changed. With
+    line of fire entered, the same declaration goes through."""
+    game, fusilier = caliban_moves_and_fusilier_delays()
+    skill = {"skill": "bs_attack", "target": fusilier, "attack": SHOTGUN}
+    blind = {**skill, "measured": {**measured(6), "line_of_sight": False}}
+    refusal = refused(game, NOMADS, {"type": "second_skill", "skill": blind})
+    assert refusal.code == "no_line_of_sight"
+    assert refusal.field == "skill.measured.line_of_sight"
+    assert "line of fire" in refusal.detail
+    second(game, NOMADS, {**skill, "measured": {**measured(6), "line_of_sight": True}})
+    assert game.state.known(PANO, pid(game, "caliban")).level is Level.IDENTIFIED

@@ -22,7 +22,7 @@ from ghillie.measure.tabletop import XY, Cover
 from ghillie.state import Piece
 from ghillie.words import N_
 
-from .codes import NOT_ON_ROUTE
+from .codes import NO_LINE_OF_SIGHT, NOT_ON_ROUTE
 from .scenario import CamouflageScenario
 
 ON_ROUTE = 0.25  # inches: a point this close to a route lies on it
@@ -57,6 +57,14 @@ def measure(
     if entered is None or entered.range is None:
         raise Refusal(
             MEASUREMENT_REQUIRED, N_("Measure the range at the table and enter it."), field=field
+        )
+    if entered.line_of_sight is False:
+        # Every skill and ARO measured here aims at a target, and needs LoF to it (Discover
+        # and every Attack: RULES-SPEC §5.1); the players at the table say there is none.
+        raise Refusal(
+            NO_LINE_OF_SIGHT,
+            N_("With no line of fire to its target, the trooper cannot declare this."),
+            field=f"{field}.line_of_sight",
         )
     cover = entered.cover not in (None, Cover.NONE)
     return Measurement(entered.range, cover, {"asserted_by": side})
