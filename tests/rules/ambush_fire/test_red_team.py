@@ -241,6 +241,39 @@ def test_a_shot_from_a_firer_that_stays_concealed_named_it_and_its_chance() -> N
     assert told[-1].startswith("Fire from PaK 40 at T-34 (1) (30%): ")
 
 
+def _unseen_challenge(firer: str) -> Game:
+    """A Challenge Fire with ``bmf.fire_reveals`` off, its order given to ``firer``."""
+    game = Game.create(
+        {
+            **SCENARIO,
+            "units": [*SCENARIO["units"], SECOND_TANK],
+            "switches": {"bmf.fire_reveals": False},
+        },
+        seed=3,
+    )
+    concealed = [{"unit": "pak", "at": [1000, 300]}, {"unit": "grenadiers", "at": [200, 200]}]
+    game.command(GERMANS, {"type": "conceal", "units": concealed})
+    order = {"unit": firer, "reaction": "challenge", "trigger": GAP, "chance": 60}
+    game.command(GERMANS, {"type": "ready", "orders": [order]})
+    game.command(SOVIETS, {"type": "ready"})
+    game.command(GERMANS, {"type": "end_step"})
+    game.command(SOVIETS, column_move())
+    return game
+
+
+@pytest.mark.spec("BMF-A22")
+def test_an_unseen_challenge_tells_the_soviets_nothing_of_which_unit_fired() -> None:
+    """Issue 25, BMF-A22 with ``bmf.fire_reveals`` off, two worlds: the same Challenge Fire
+    from the PaK or from the Grenadiers. What the Soviets receive (the view, its log, its
+    proofs, compared with nothing masked) is the same; only the Germans' own log differs."""
+    pak, grenadiers = _unseen_challenge("pak"), _unseen_challenge("grenadiers")
+    assert [r.label for r in pak.events()[-1].rolls] == ["challenge"]
+    same_to(SOVIETS, pak, grenadiers)
+    same_to("spectator", pak, grenadiers)
+    mine = [line["text"] for e in view(grenadiers, GERMANS)["log"] for line in e["said"]]
+    assert any(line.startswith("Challenge Fire from Grenadiers at T-34 (1)") for line in mine)
+
+
 def test_the_roster_bound_counts_every_secret_a_standing_order_can_hold() -> None:
     """TRUST.md §1.2, fairness/capacity.py: the roster's size is public and fixed from the
     scenario's bound. A standing order holds seven secret facts at most — its unit,
