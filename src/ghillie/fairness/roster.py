@@ -57,12 +57,7 @@ _LEAVES = tag("leaves/v3")
 _ROSTER = tag("roster/v3")
 _BLIND = tag("blind/v3")
 _NONCE = tag("nonce/v3")
-_LEAF_BLIND = _LEAF + lp(bytes(HASH))[:4]  # a leaf's input up to its blinding value
-
-
-def blind(dummy_key: bytes, side: str, seq: int, slot: int) -> bytes:
-    """The blinding value drawn at event ``seq`` for ``slot``."""
-    return sha256(_BLIND, lp(dummy_key), text(side), u64(seq), u32(slot))
+_LEAF_BLIND = _LEAF + u32(HASH)  # a leaf's input up to its blinding value: lp(blind)[:4]
 
 
 def nonce(dummy_key: bytes, side: str, seq: int) -> bytes:
@@ -184,7 +179,9 @@ class Roster:
         self._seq = -1  # the last event sealed
 
     def _blind(self, seq: int, slot: int) -> bytes:
-        """:func:`blind`, its prefix hashed once (blinding afresh takes one a slot)."""
+        """The blinding value drawn at event ``seq`` for ``slot``: ``H(tag("blind/v3") +
+        lp(roster key) + text(side) + u64(seq) + u32(slot))``, its prefix hashed once
+        (blinding afresh takes one a slot)."""
         h = self._blind_head()
         h.update(u64(seq) + u32(slot))
         return h.digest()
@@ -265,7 +262,7 @@ class Roster:
     def _blind_afresh(self, seq: int) -> None:
         at, blind_head, digests = u64(seq), self._blind_head, self._digests
         for i in range(self.size):
-            # blind() and leaf(), inlined: every slot, at every opening.
+            # _blind() and leaf(), inlined: every slot, at every opening.
             h = blind_head()
             h.update(at + u32(i))
             self._leaf[i] = hashlib.sha256(_LEAF_BLIND + h.digest() + lp(digests[i])).digest()
