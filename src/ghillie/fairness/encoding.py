@@ -59,13 +59,20 @@ _NOT_PLAIN = object()
 _SAFE = 2**53 - 1
 
 
+def _sorts_alike(key: Any) -> bool:
+    """Is ``key`` a string that sorts in UTF-16 order as in code-point order (which orjson
+    uses)? So it is unless it holds a character from the surrogate range up."""
+    return key.__class__ is str and (key.isascii() or max(key) < "\ud800")
+
+
 def _as_is(value: Any) -> bool:
     """Does the fast path write ``value`` as it is: no float, no integer beyond 2^53, no key
     that sorts otherwise in UTF-16?"""
     kind = value.__class__
     if kind is dict:
         for key in value:
-            if key.__class__ is not str or (not key.isascii() and max(key) >= "\ud800"):
+            # An ASCII string, the usual key, without a call: _sorts_alike in short.
+            if not (key.__class__ is str and key.isascii()) and not _sorts_alike(key):
                 return False
         return _all_as_is(value.values())
     if kind is list or kind is tuple:
@@ -101,8 +108,7 @@ def _plain(value: Any) -> Any:
     if kind is dict:
         out = {}
         for key, inner in value.items():
-            # Code-point order is UTF-16 order unless a key holds surrogate-range or higher.
-            if type(key) is not str or (not key.isascii() and max(key) >= "\ud800"):
+            if not _sorts_alike(key):
                 return _NOT_PLAIN
             plain = _plain(inner)
             if plain is _NOT_PLAIN:
