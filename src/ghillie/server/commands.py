@@ -418,7 +418,9 @@ class Commands:
                 raise Refusal(ANCHOR_FIXED, "This side's next roll chain is given already.")
             if start < ledger.next_k:
                 # Its first element would be for a roll already drawn: too late to renew.
-                raise Refusal(ANCHOR_FIXED, "This side's roll chain ran out before its next.")
+                raise Refusal(
+                    ANCHOR_FIXED, "This side's dice chain ran out before its next one was given."
+                )
             ledger.renew(observer, anchor)
             self.fanout.push_status(game)
             return status(game)
