@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from ghillie import ScenarioError, examples, load_scenario
+from ghillie import ScenarioError, examples, load_scenario, registry
+from ghillie.scenario import Switches
 
 
 def test_every_bundled_example_loads_and_starts() -> None:
@@ -129,3 +133,39 @@ def test_a_scenarios_dice_are_read_as_the_rule_text_writes_them() -> None:
     assert next(u for u in scenario.units if u.key == "mg").quality == "d10"
     sniper = load_scenario(_with_unit("leadership", 4, "sniper"))
     assert next(u for u in sniper.units if u.key == "sniper").leadership == 4
+
+
+def _switches(ruleset: Any) -> type[Switches]:
+    annotation = ruleset.scenario_model.model_fields["switches"].annotation
+    assert isinstance(annotation, type)
+    assert issubclass(annotation, Switches)
+    return annotation
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(registry.rulesets()))
+def test_every_switch_a_scenario_may_set_is_read_by_its_ruleset(ruleset_id: str) -> None:
+    """A switch a scenario may set either acts or is refused at creation: one the rules
+    never read would be accepted and silently ignored (``measured.line_of_sight = false``
+    once was, in camouflage). Unknown switches are refused (above); this keeps every known
+    one read by its ruleset's code beyond the line that declares it, or checked where it
+    is declared (a value the rules do not offer is refused there)."""
+    ruleset = registry.get(ruleset_id)
+    package = Path(inspect.getfile(type(ruleset))).parent
+    read = {
+        node.attr
+        for path in package.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Attribute)
+    }
+    switches = _switches(ruleset)
+    checked = {
+        name
+        for validator in switches.__pydantic_decorators__.field_validators.values()
+        for name in validator.info.fields
+    }
+    unread = sorted(
+        field.alias or name
+        for name, field in switches.model_fields.items()
+        if name not in read | checked
+    )
+    assert not unread, f"{ruleset_id} declares switches its rules never read: {unread}"

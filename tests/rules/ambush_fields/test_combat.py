@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ghillie import Game, Refusal
+from ghillie import Game, Refusal, ScenarioError
 from ghillie.dice.source import ScriptedDice
 
 from .test_game import (
@@ -187,3 +187,30 @@ def test_bsg_r23_a_scouts_eccm_cancels_the_field_penalty_on_one_target() -> None
         if line.get("event") == "fire" and line["by"] == COLONIALS
     ]
     assert fired == [1, 0]
+
+
+@pytest.mark.spec("BSG-A03", "BSG-R08")
+def test_bsg_a03_emitted_points_count_on_the_scout_only_under_the_switch() -> None:
+    """A scout inside the field spends 3 points on a ship outside any field: by DEFAULT
+    nothing counts on the scout; under ``bsg.count_emitted_points`` 3 > rating 2 gives the
+    scout itself away."""
+    for emitted, seen in ((False, ["Cylon CL"]), (True, ["Cylon CL", "ship"])):
+        data = scenario()
+        data["ships"] += [
+            {"key": "owl", "side": CYLONS, "name": "Owl", "class": "scout", "at": "1009"},
+            {"key": "cl", "side": CYLONS, "name": "Cylon CL", "type": "CL", "at": "3005"},
+        ]
+        data["switches"] = {"bsg.count_emitted_points": emitted}
+        game = Game.create(data, seed=1)
+        game.command(CYLONS, {"type": "ready"})
+        game.command(COLONIALS, {"type": "ready"})
+        to_movement(game)
+        end_movement(game)
+        game.command(CYLONS, {"type": "assign_ew", "scout": "owl", "target": "cl", "points": 3})
+        assert known_names(game, COLONIALS) == seen
+
+
+def test_a_referee_gating_the_scans_is_refused_when_the_game_is_made() -> None:
+    data = {**scenario(), "switches": {"bsg.scan_gating": "referee"}}
+    with pytest.raises(ScenarioError, match="referee"):
+        Game.create(data, seed=1)

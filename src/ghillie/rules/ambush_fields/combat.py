@@ -53,15 +53,13 @@ def assign_ew(
     ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, command: AssignEW
 ) -> None:
     """BSG-R07, R08: EW on a ship in a field is safe up to the field's rating; more gives it
-    away (detected), and the other side gains partial information on the field (R16)."""
+    away (detected), and the other side gains partial information on the field (R16).
+
+    BSG-A03: the points count "on" the ship they are applied to; under
+    ``bsg.count_emitted_points`` they count on the scout that spends them as well."""
     _scout(ruling, scenario, side, command.scout, command.points)
     target = own_ship(ruling.state, side, command.target)
-    turn = str(ruling.board.turn)
-    on = int(target.secret.get("ew_on", {}).get(turn, 0)) + command.points
-    ruling.update(target.id, secret={"ew_on": {turn: on}})
-    at = where(ruling.state, target)
-    rating = cover_rating(at, side, field_geometry(ruling.state)) if at else None
-    scout = ruling.piece(own_ship(ruling.state, side, command.scout).id)
+    scout = own_ship(ruling.state, side, command.scout)
     spent = says(
         "{scout} spends {n} scout point of EW on {ship}",
         "{scout} spends {n} scout points of EW on {ship}",
@@ -69,6 +67,7 @@ def assign_ew(
         scout=scout.secret["name"],
         ship=target.secret["name"],
     )
+    on, rating = _load(ruling, side, target.id, command.points)
     if rating is not None and on > rating:
         text = says(
             "{spent}: {total} point on it this turn, more than the rating of its field, "
@@ -96,8 +95,54 @@ def assign_ew(
     else:
         text = say("{spent}.", spent=spent)
     ruling.tell(side, {"event": "ew", "text": text})
-    if rating is not None and on > rating:
-        _give_away(ruling, target.id, rules=("BSG-R08",))
+    given_away = [target.id] if rating is not None and on > rating else []
+    if scenario.switches.count_emitted_points and scout.id != target.id:
+        emitted, rating = _load(ruling, side, scout.id, command.points)
+        if rating is not None:
+            text = _emitted(scout.secret["name"], emitted, rating)
+            ruling.tell(side, {"event": "ew", "text": text})
+            if emitted > rating:
+                given_away.append(scout.id)
+    for ship_id in given_away:
+        _give_away(ruling, ship_id, rules=("BSG-R08",))
+
+
+def _load(ruling: Ruling[Board], side: str, ship_id: str, points: int) -> tuple[int, int | None]:
+    """Count ``points`` more of EW on a ship this turn: the total on it, and the rating of
+    the field it hides in (None outside any)."""
+    ship = ruling.piece(ship_id)
+    turn = str(ruling.board.turn)
+    on = int(ship.secret.get("ew_on", {}).get(turn, 0)) + points
+    ruling.update(ship.id, secret={"ew_on": {turn: on}})
+    at = where(ruling.state, ship)
+    return on, cover_rating(at, side, field_geometry(ruling.state)) if at else None
+
+
+def _emitted(scout: str, on: int, rating: int) -> Say:
+    """What a scout's owner reads of the points it emitted (``bsg.count_emitted_points``)."""
+    if on > rating:
+        return says(
+            "The points {scout} emits count on it too: {total} point this turn, more than the "
+            "rating of its field, {rating}, so it gives itself away.",
+            "The points {scout} emits count on it too: {total} points this turn, more than "
+            "the rating of its field, {rating}, so it gives itself away.",
+            on,
+            scout=scout,
+            total=on,
+            rating=rating,
+            rules=("BSG-R08", "BSG-A03"),
+        )
+    return says(
+        "The points {scout} emits count on it too: {total} point this turn, within the rating "
+        "of its field, {rating}: it stays hidden.",
+        "The points {scout} emits count on it too: {total} points this turn, within the "
+        "rating of its field, {rating}: it stays hidden.",
+        on,
+        scout=scout,
+        total=on,
+        rating=rating,
+        rules=("BSG-R07", "BSG-A03"),
+    )
 
 
 def _give_away(ruling: Ruling[Board], ship_id: str, rules: tuple[str, ...]) -> None:

@@ -81,6 +81,19 @@ class AmbushFieldsSwitches(DetectionSwitches):
     arc_report: ArcReport = Field(ArcReport.CENTRE, alias="bsg.arc_report")  # BSG-A07
     enter_trigger: EnterTrigger = Field(EnterTrigger.END_OF_PHASE, alias="bsg.enter_trigger")
 
+    @field_validator("scan_gating")
+    @classmethod
+    def _gated_by_the_players(cls, value: ScanGating) -> ScanGating:
+        # The other reading has a referee judge whether there is "cause to suspect"; ghillie
+        # takes no orders from the referee's page, so a game set to it would quietly play
+        # the DEFAULT. Refused at creation rather than ignored.
+        if value is ScanGating.REFEREE:
+            raise ValueError(
+                "a referee deciding who scans is not offered: ghillie takes no orders from "
+                "the referee, so each side declares its own scanners ('player')"
+            )
+        return value
+
 
 class MapSpec(Strict):
     columns: int = Field(42, ge=1, le=99)
