@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+import random
 import re
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import strategies as st
 
-from ghillie import Game, examples, registry
-from ghillie.state import SPECTATOR
+from ghillie import Game, Refusal, examples, registry
+from ghillie.state import SPECTATOR, Phase
 
 # Every bundled example, by ruleset: the contract runs over all of them.
 SCENARIOS = {name: examples.data(name)["ruleset"] for name in examples.names()}
@@ -105,6 +108,34 @@ def first_difference(a: Any, b: Any, path: str = "view") -> str:
             if x != y:
                 return first_difference(x, y, f"{path}[{i}]")
     return f"{path}: {a!r} != {b!r}"
+
+
+def seeded_walk(
+    scenario: str, seed: int, steps: int, **create: Any
+) -> Iterator[tuple[Game, str, dict[str, Any]]]:
+    """A seeded game of ``scenario``: at each step, the game and the command some side will
+    give next, drawn from what the sides could sensibly give (``Ruleset.candidates``). The
+    caller may look before it is given; a refused one is passed over."""
+    game = Game.create(examples.load(scenario), seed=seed, **create)
+    ruleset = registry.get(game.state.ruleset)
+    pick = random.Random(seed)
+    for _ in range(steps):
+        state = game.state
+        if state.phase is Phase.OVER:
+            return
+        moves = [
+            (side, command)
+            for side in state.sides
+            for command in ruleset.candidates(state, side)
+            # Ending the game at once would leave the rest unexplored: rarely.
+            if command["type"] != "end_game" or pick.random() < 0.02
+        ]
+        if not moves:
+            return
+        side, command = pick.choice(moves)
+        yield game, side, command
+        with contextlib.suppress(Refusal):
+            game.command(side, command)
 
 
 def observers(game: Game) -> tuple[str, ...]:

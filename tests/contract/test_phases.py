@@ -14,16 +14,15 @@ offered outside its declared phases is a contradiction the engine would refuse.
 
 from __future__ import annotations
 
-import random
 from collections import defaultdict
 
 import pytest
 
-from ghillie import Game, Refusal, examples, registry
+from ghillie import registry
 from ghillie.engine import allowed_commands
 from ghillie.state import Phase
 
-from .harness import SCENARIOS
+from .harness import SCENARIOS, seeded_walk
 
 SEEDS = range(6)
 STEPS = 160
@@ -34,30 +33,10 @@ def _open_phases(scenario: str) -> dict[str, set[Phase]]:
     it at some point of the seeded games."""
     seen: dict[str, set[Phase]] = defaultdict(set)
     for seed in SEEDS:
-        game = Game.create(examples.load(scenario), seed=seed)
-        ruleset = registry.get(game.state.ruleset)
-        pick = random.Random(seed)
-        for _ in range(STEPS):
-            state = game.state
-            if state.phase is Phase.OVER:
-                break
-            for side in state.sides:
-                for name in allowed_commands(state, side):
-                    seen[name].add(state.phase)
-            moves = [
-                (side, command)
-                for side in state.sides
-                for command in ruleset.candidates(state, side)
-                # Ending the game at once would leave the rest unexplored: rarely.
-                if command["type"] != "end_game" or pick.random() < 0.02
-            ]
-            if not moves:
-                break
-            side, command = pick.choice(moves)
-            try:
-                game.command(side, command)
-            except Refusal:
-                continue
+        for game, _, _ in seeded_walk(scenario, seed, STEPS):
+            for side in game.state.sides:
+                for name in allowed_commands(game.state, side):
+                    seen[name].add(game.state.phase)
     return seen
 
 
