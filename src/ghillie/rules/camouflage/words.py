@@ -119,7 +119,14 @@ _SKILL = {
     "skill.target": Ask(
         N_("Aimed at"), N_("The enemy trooper or marker."), pieces=_enemies, when={"skill": AIMED}
     ),
-    "skill.to": Ask(N_("Moves to"), kind="place", where="point", only="map", when={"skill": MOVES}),
+    "skill.to": Ask(
+        N_("Moves to"),
+        kind="place",
+        where="point",
+        only="map",
+        when={"skill": MOVES},
+        starts="piece",
+    ),
     **_when(measured("skill.measured"), "skill.measured", "skill", *AIMED),
     **_when(_attack("skill.attack"), "skill.attack", "skill", SkillName.BS_ATTACK),
     "skill.contact": Ask(

@@ -49,6 +49,7 @@ export class Orders {
       if (!names.includes(name)) {
         card.el.remove();
         this.cards.delete(name);
+        if (this.planned === name) this.showPlan(null);
       }
     }
     names.forEach((name, index) => {
@@ -112,7 +113,12 @@ export class Orders {
       mode,
       typed,
       changed: () => {
-        form.unmark();
+        // A reason beside a field goes once that field is fixed, and its words under the
+        // button with it.
+        const marked = form.marked;
+        form.recheck();
+        if (marked && !form.marked) this.say(message, "", "");
+        this.showPlan(name);
         if (odds) odds.changed();
       },
     });
@@ -153,12 +159,24 @@ export class Orders {
     );
     // The one order the game waits for (an answer asked of this side, say) opens by itself:
     // nothing else but the any-time ones can be given now.
+    // The map draws what the open order plans: its places, as they are entered.
+    el.addEventListener("toggle", () => {
+      if (el.open) this.showPlan(name);
+      else if (this.planned === name) this.showPlan(null);
+    });
     const waiting = [...this.offers.keys()].filter((n) => !(this.options.ruleset.commands[n] || {}).anytime);
     if (waiting.length === 1 && waiting[0] === name) el.open = true;
     const offer = this.offers.get(name) || {};
     if (offer.defaults) form.set(offer.defaults);
     if (odds) odds.changed();
     return { el, form, message };
+  }
+
+  /** Have the map draw the places the order `name` plans (none: null), as entered. */
+  showPlan(name) {
+    const card = name ? this.cards.get(name) : null;
+    this.planned = card && card.form ? name : null;
+    if (this.options.plan) this.options.plan(this.planned ? card.form.places() : []);
   }
 
   refused(form, message, text, path) {
@@ -199,6 +217,7 @@ export class Orders {
     const answer = outcome.answer;
     const lines = (answer.said || []).map((line) => line.text).filter(Boolean);
     this.say(message, "ok", lines.length ? lines.join(" ") : t("Done."));
+    this.showPlan(null); // carried out: the game's own map shows it now
     this.answeredSeq = answer.seq;
     this.options.afterCommand(answer);
   }
