@@ -197,7 +197,8 @@ ORDERS: dict[str, Order] = {
     ),
     "second_skill": Order(
         N_("Declare the second skill"),
-        fields=dict(_SKILL),
+        # No trooper field: the active trooper's route is not drawn from it here.
+        fields={**_SKILL, "skill.to": replace(_SKILL["skill.to"], starts="")},
         rules=("INF-R12", "INF-R14"),
     ),
     "aros": Order(
