@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import expect
+
 from . import pages, test_browser
 from .test_browser import PHONE, Player
 
@@ -144,7 +146,7 @@ def test_a_zone_and_a_path_are_drawn_on_the_map_as_they_are_entered(
         assert plan.locator("text.plan-label").text_content() == "Zone"
         # Closing the order's card takes its plan off the map.
         order.locator("xpath=..").locator("summary").click()
-        assert germans.page.locator("#map g.plans g.plan").count() == 0
+        expect(germans.page.locator("#map g.plans g.plan")).to_have_count(0)
         # The script's standing orders go from this page (it holds the Germans' seat), the
         # Soviets' set-up over the API: the Germans move first.
         steps = pages.demo_steps("ambush-fire")

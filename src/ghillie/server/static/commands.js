@@ -143,7 +143,7 @@ export class Orders {
               value = form.get(true);
             } catch (error) {
               if (!(error instanceof FormError)) throw error;
-              this.refused(form, message, error.message, error.path);
+              this.refused(form, message, error.message, error.path, true);
               return;
             }
             if (spec.confirm && !confirm(spec.confirm)) return;
@@ -179,9 +179,9 @@ export class Orders {
     if (this.options.plan) this.options.plan(this.planned ? card.form.places() : []);
   }
 
-  refused(form, message, text, path) {
+  refused(form, message, text, path, sticky = false) {
     // The reason goes beside the field it concerns when there is one, and under the button.
-    if (form && path) form.mark(path, text);
+    if (form && path) form.mark(path, text, sticky);
     this.say(message, "error", text);
   }
 
@@ -211,7 +211,9 @@ export class Orders {
     const message = card ? card.message : null;
     if (outcome.problem) {
       const problem = outcome.problem;
-      this.refused(card ? card.form : null, message, problem.detail || problem.code || t("The order was refused."), problem.field);
+      // A malformed value (a number past its range) is the field's own: its reason stays
+      // until that field is fixed.
+      this.refused(card ? card.form : null, message, problem.detail || problem.code || t("The order was refused."), problem.field, problem.code === "malformed_command");
       return;
     }
     const answer = outcome.answer;

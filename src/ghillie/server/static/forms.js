@@ -70,8 +70,11 @@ export function commandForm(schema, ctx) {
     }
     return null;
   };
-  /** Show a refusal's reason beside the field it concerns; false if no such field shows. */
-  form.mark = (path, message) => {
+  /** Show a refusal's reason beside the field it concerns; false if no such field shows.
+   * `sticky`: the reason is that field's own value (a number past its range), and stays
+   * until that field is fixed; otherwise (a rule that weighs several fields) any change
+   * takes it away. */
+  form.mark = (path, message, sticky = false) => {
     form.unmark();
     let widget = null;
     for (let p = path; p && !widget; p = p.replace(/\.?[^.]*$/, "")) widget = form.paths[p];
@@ -79,7 +82,7 @@ export function commandForm(schema, ctx) {
     const note = h("p", { class: "field-error", role: "alert" }, message);
     widget.el.append(note);
     widget.el.classList.add("invalid");
-    form.marked = { widget, note, path, value: snapshot(widget) };
+    form.marked = { widget, note, path, sticky, value: snapshot(widget) };
     return true;
   };
   /** After a change: the reason beside a field stays until that field is fixed. */
@@ -119,12 +122,12 @@ function places(form, ctx) {
 
 const snapshot = (widget) => JSON.stringify(widget.get(false) ?? null);
 
-/** The marked field is fixed once its value changed and the page's own check takes it; while
- * it still fails that check, the note says why now. */
+/** A sticky mark's field is fixed once its value changed and the page's own check takes it;
+ * while it still fails that check, the note says why now. */
 function recheck(form) {
   const marked = form.marked;
   if (!marked) return;
-  if (!form.el.contains(marked.widget.el)) return form.unmark(); // a list entry removed
+  if (!marked.sticky || !form.el.contains(marked.widget.el)) return form.unmark();
   if (snapshot(marked.widget) === marked.value) return; // the same value: the same reason
   try {
     marked.widget.get(true);
