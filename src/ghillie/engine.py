@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ghillie import clock, forms, registry
+from ghillie import clock, forms, ranges, registry
 from ghillie.bounds import first_out_of_bounds
 from ghillie.dice.source import DiceSource
 from ghillie.dice.steps import NOT_A_DIE
@@ -79,6 +79,10 @@ def parse_command(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any]) -> Command
             raise Refusal(
                 MALFORMED_COMMAND, "This command has no such field.", field=field
             ) from None
+        # A number past its field's range, or no number where one is asked: the range in words.
+        ranged = ranges.refusal(ruleset, model, first["loc"])
+        if ranged is not None:
+            raise ranged from None
         raise Refusal(MALFORMED_COMMAND, "This value cannot be used here.", field=field) from None
     # Every accepted command is recorded, hashed and signed in canonical JSON (RFC 8785),
     # which holds no NaN or infinity and no lone surrogate, and every value in it is bounded
@@ -86,6 +90,9 @@ def parse_command(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any]) -> Command
     # rather than failing later (a number scaled to infinity) or filling every view.
     bad = first_out_of_bounds(command.model_dump())
     if bad is not None:
+        ranged = ranges.refusal(ruleset, model, bad.split(".")) if bad else None
+        if ranged is not None:
+            raise ranged
         raise Refusal(MALFORMED_COMMAND, "This value cannot be used here.", field=bad or None)
     return command
 

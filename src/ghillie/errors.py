@@ -10,6 +10,11 @@ may also say which of the command's fields the refusal concerns (``field``, a pa
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ghillie.words import Say, Speaker
+
 # Codes the engine itself uses; rulesets add their own next to the rule that refuses.
 GAME_OVER = "game_over"
 UNKNOWN_SIDE = "unknown_side"
@@ -61,13 +66,23 @@ class Refusal(Exception):
     {'code': 'bad_models', 'detail': 'Give every model a position.', 'field': 'models.3'}
     """
 
-    def __init__(self, code: str, detail: str, *, field: str | None = None) -> None:
+    def __init__(
+        self, code: str, detail: str, *, field: str | None = None, said: Say | None = None
+    ) -> None:
         super().__init__(f"{code}: {detail}")
         self.code = code
         self.detail = detail
         # The command field the refusal concerns ("orders.2.square"), for a form to show the
         # reason beside it. Taken from the command's shape, never from a secret.
         self.field = field
+        # The detail as a sentence with arguments, for a refusal whose words name values
+        # (a number field's allowed range, ghillie.ranges): ``detail`` is then its English.
+        # Its arguments too come from the command's shape alone.
+        self.said = said
+
+    def spoken(self, words: Speaker) -> str:
+        """The detail in the reader's language: its catalogue entry, or its sentence."""
+        return words.text(self.said) if self.said is not None else words.word(self.detail)
 
     def as_dict(self) -> dict[str, str]:
         out = {"code": self.code, "detail": self.detail}

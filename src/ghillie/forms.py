@@ -79,6 +79,12 @@ class Ask:
     # Asked only while other fields of its group hold one of these values (an Attack's
     # numbers only for an Attack): the page hides the field otherwise, and leaves it out.
     when: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    # A place being planned is drawn on the map as it is entered (issue 25). ``line``: a list
+    # of points joined in order (a path, a gap, a street), not points apart (a unit's
+    # models). ``starts``: the piece field of its group, or of a group around it, whose
+    # piece the place is reached from (a unit's path, a ship's move): drawn from it.
+    line: bool = False
+    starts: str = ""
 
     def json(self, speaker: Speaker) -> dict[str, Any]:
         kind = self.kind or ("piece" if self.pieces else "choice" if self.options else None)
@@ -89,7 +95,7 @@ class Ask:
             out["help"] = speaker.word(self.help)
         if self.options:
             out["options"] = [{"value": v, "label": speaker.word(w)} for v, w in self.options]
-        for key in ("where", "only", "typed"):
+        for key in ("where", "only", "typed", "line", "starts"):
             if getattr(self, key):
                 out[key] = getattr(self, key)
         if self.unit:

@@ -36,6 +36,19 @@ def texts(name: str, order: Order) -> Iterator[tuple[str, str]]:
             yield f"{where}: option {value!r}", words
 
 
+def _piece_around(order: Order, path: str, name: str) -> bool:
+    """Is ``name`` a piece field of the group of ``path`` or of a group around it (where the
+    pages look for it: inputs.js ``nearest``)?"""
+    group = path.rpartition(".")[0]
+    while True:
+        ask = order.fields.get(f"{group}.{name}" if group else name)
+        if ask is not None and ask.pieces is not None:
+            return True
+        if not group:
+            return False
+        group = group.rpartition(".")[0]
+
+
 def problems(ruleset_id: str) -> list[str]:
     """What is wrong with a ruleset's words, one line each (empty when nothing is)."""
     ruleset = registry.get(ruleset_id)
@@ -56,6 +69,8 @@ def problems(ruleset_id: str) -> list[str]:
         for path, ask in order.fields.items():
             if ask.where and (ask.kind or "place") != "place":
                 found.append(f"{name}.{path}: a place's 'where' on a {ask.kind}")
+            if ask.starts and not _piece_around(order, path, ask.starts):
+                found.append(f"{name}.{path}: starts at {ask.starts!r}, no piece field near it")
         for rule in order.rules:
             if not SPEC_ID.fullmatch(rule):
                 found.append(f"{name}: {rule!r} is not a RULES-SPEC id")

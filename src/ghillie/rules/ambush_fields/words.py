@@ -305,6 +305,7 @@ ORDERS: dict[str, Order] = {
                 ),
                 kind="place",
                 where="hex",
+                starts="ship",
             ),
             "moves.heading": Ask(
                 N_("Heading"),

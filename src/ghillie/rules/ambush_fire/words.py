@@ -86,7 +86,10 @@ ORDERS: dict[str, Order] = {
             ),
             "orders.trigger": Ask(N_("Trigger")),
             "orders.trigger.zone": Ask(
-                N_("Zone"), N_("A point, a gap (two points) or a street."), item=N_("point")
+                N_("Zone"),
+                N_("A point, a gap (two points) or a street."),
+                item=N_("point"),
+                line=True,
             ),
             "orders.trigger.radius": Ask(N_("Zone radius"), unit=N_("metres")),
             "orders.trigger.within": Ask(N_("Fire at the first enemy within"), unit=N_("metres")),
@@ -104,7 +107,7 @@ ORDERS: dict[str, Order] = {
         fields={
             "units": Ask(N_("Units"), item=N_("unit")),
             "units.unit": Ask(N_("Unit"), pieces=_own),
-            "units.path": Ask(N_("Path"), PATH_HELP, item=N_("waypoint")),
+            "units.path": Ask(N_("Path"), PATH_HELP, item=N_("waypoint"), line=True, starts="unit"),
         },
     ),
     "return_fire": Order(
@@ -118,7 +121,7 @@ ORDERS: dict[str, Order] = {
     "retreat": Order(
         N_("Retreat or stay"),
         N_("Up to 50 metres away from the enemy, never through impassable ground; no path: stay."),
-        fields={"path": Ask(N_("Path"), PATH_HELP, item=N_("waypoint"))},
+        fields={"path": Ask(N_("Path"), PATH_HELP, item=N_("waypoint"), line=True)},
         rules=("BMF-R13", "BMF-R18"),
     ),
     "react": Order(

@@ -119,7 +119,14 @@ _SKILL = {
     "skill.target": Ask(
         N_("Aimed at"), N_("The enemy trooper or marker."), pieces=_enemies, when={"skill": AIMED}
     ),
-    "skill.to": Ask(N_("Moves to"), kind="place", where="point", only="map", when={"skill": MOVES}),
+    "skill.to": Ask(
+        N_("Moves to"),
+        kind="place",
+        where="point",
+        only="map",
+        when={"skill": MOVES},
+        starts="piece",
+    ),
     **_when(measured("skill.measured"), "skill.measured", "skill", *AIMED),
     **_when(_attack("skill.attack"), "skill.attack", "skill", SkillName.BS_ATTACK),
     "skill.contact": Ask(
@@ -190,7 +197,8 @@ ORDERS: dict[str, Order] = {
     ),
     "second_skill": Order(
         N_("Declare the second skill"),
-        fields=dict(_SKILL),
+        # No trooper field: the active trooper's route is not drawn from it here.
+        fields={**_SKILL, "skill.to": replace(_SKILL["skill.to"], starts="")},
         rules=("INF-R12", "INF-R14"),
     ),
     "aros": Order(

@@ -293,7 +293,7 @@ ORDERS: dict[str, Order] = {
         ),
         {
             "unit": Ask(N_("Who moves"), UNIT_HELP, pieces=acting),
-            "to": Ask(N_("To"), kind="place", where="point", only="map"),
+            "to": Ask(N_("To"), kind="place", where="point", only="map", starts="unit"),
             "exposes": Ask(N_("Markers this move exposed"), pieces=enemy_markers, only="table"),
         },
         rules=("SW-R07", "SW-R08"),

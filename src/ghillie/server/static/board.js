@@ -41,7 +41,8 @@ export class Board {
     this.areas = s("g", { class: "areas" });
     this.pieces = s("g", { class: "tokens" });
     this.marks = s("g", { class: "marks" });
-    this.svg.append(this.ground, this.areas, this.pieces, this.marks);
+    this.plans = s("g", { class: "plans" }); // the order being filled in: plan()
+    this.svg.append(this.ground, this.areas, this.plans, this.pieces, this.marks);
     this.banner = h("span", { class: "pick-banner" });
     this.bar = h("div", { class: "pick-bar" }, this.banner,
       h("button", { type: "button", onclick: () => this.cancelPick() }, t("Cancel")));
@@ -74,6 +75,7 @@ export class Board {
     clear(this.areas).append(...map.layers.map((layer) => this.drawLayer(layer)));
     this.mine.hidden = !(map.focus && map.focus.length); // the referee has no pieces of its own
     clear(this.pieces).append(...this.drawTokens(map.tokens));
+    this.drawPlans(); // a plan drawn from a piece follows it
     this.drawLegend(map);
     if (!this.picking) this.caption.textContent = map.caption;
     if (!this.focused) {
@@ -169,6 +171,63 @@ export class Board {
       items.push(h("li", {}, h("span", { class: `swatch ${entry.style}`, "aria-hidden": "true" }), entry.words));
     }
     clear(this.legend).append(...items);
+  }
+
+  // --- what an order plans ------------------------------------------------------------------
+
+  /** Draw the places the order being filled in holds (forms.js `places`): points, squares
+   * and hexes, a list of points joined in order where its words say it is a line (a path, a
+   * gap), and drawn from the piece it starts from. Replaces the plan drawn before. */
+  plan(shapes) {
+    this.planned = Array.isArray(shapes) ? shapes : [];
+    this.drawPlans();
+  }
+
+  drawPlans() {
+    const g = clear(this.plans);
+    if (!this.map) return;
+    for (const shape of this.planned || []) {
+      const one = s("g", { class: "plan", dataset: { path: shape.path, title: shape.title || "" } });
+      const at = (shape.points || []).map(([x, y]) => [x, y]);
+      const spots = (shape.labels || []).map((label) => this.placeOf(shape.where, label)).filter(Boolean);
+      const start = shape.from ? this.pieceAt(shape.from) : null;
+      const along = [...(start ? [start] : []), ...at, ...spots.map((spot) => spot.centre)];
+      if ((shape.line || start) && along.length > 1) {
+        one.append(s("polyline", { class: "plan-line", points: along.map(([x, y]) => `${x},${y}`).join(" ") }));
+      }
+      const r = this.hexes ? 0.22 : 0.4;
+      at.forEach(([x, y]) => one.append(s("circle", { class: "plan-point", cx: x, cy: y, r })));
+      spots.forEach((spot) => one.append(spot.outline));
+      const last = along[along.length - 1];
+      if (last && shape.title) {
+        one.append(s("text", { class: "plan-label", x: last[0], y: last[1] + r + 0.2, "text-anchor": "middle", "dominant-baseline": "hanging" }, shape.title));
+      }
+      g.append(one);
+    }
+  }
+
+  /** Where a piece stands on the map now (its token), or null. */
+  pieceAt(id) {
+    const token = ((this.map && this.map.tokens) || []).find((one) => one.id === id);
+    if (!token) return null;
+    if (typeof token.at === "string") {
+      const hex = fromLabel(token.at, this.shifted);
+      return hex ? center(hex) : null;
+    }
+    return Array.isArray(token.at) ? token.at : null;
+  }
+
+  /** A square or hex by its label: its middle and its outline, or null if the map has none. */
+  placeOf(where, label) {
+    if (where === "hex" && this.hexes) {
+      const hex = fromLabel(label, this.shifted);
+      if (!hex) return null;
+      return { centre: center(hex), outline: s("polygon", { class: "plan-place", points: corners(center(hex), 0.9) }) };
+    }
+    const box = where === "square" && this.map.squares ? this.map.squares[label] : null;
+    if (!box) return null;
+    const [x0, y0, x1, y1] = box;
+    return { centre: [(x0 + x1) / 2, (y0 + y1) / 2], outline: s("rect", { class: "plan-place", x: x0, y: y0, width: x1 - x0, height: y1 - y0 }) };
   }
 
   // --- zoom and pan -------------------------------------------------------------------------

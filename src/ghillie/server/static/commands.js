@@ -49,6 +49,7 @@ export class Orders {
       if (!names.includes(name)) {
         card.el.remove();
         this.cards.delete(name);
+        if (this.planned === name) this.showPlan(null);
       }
     }
     names.forEach((name, index) => {
@@ -112,7 +113,12 @@ export class Orders {
       mode,
       typed,
       changed: () => {
-        form.unmark();
+        // A reason beside a field goes once that field is fixed, and its words under the
+        // button with it.
+        const marked = form.marked;
+        form.recheck();
+        if (marked && !form.marked) this.say(message, "", "");
+        this.showPlan(name);
         if (odds) odds.changed();
       },
     });
@@ -137,7 +143,7 @@ export class Orders {
               value = form.get(true);
             } catch (error) {
               if (!(error instanceof FormError)) throw error;
-              this.refused(form, message, error.message, error.path);
+              this.refused(form, message, error.message, error.path, true);
               return;
             }
             if (spec.confirm && !confirm(spec.confirm)) return;
@@ -153,6 +159,11 @@ export class Orders {
     );
     // The one order the game waits for (an answer asked of this side, say) opens by itself:
     // nothing else but the any-time ones can be given now.
+    // The map draws what the open order plans: its places, as they are entered.
+    el.addEventListener("toggle", () => {
+      if (el.open) this.showPlan(name);
+      else if (this.planned === name) this.showPlan(null);
+    });
     const waiting = [...this.offers.keys()].filter((n) => !(this.options.ruleset.commands[n] || {}).anytime);
     if (waiting.length === 1 && waiting[0] === name) el.open = true;
     const offer = this.offers.get(name) || {};
@@ -161,9 +172,16 @@ export class Orders {
     return { el, form, message };
   }
 
-  refused(form, message, text, path) {
+  /** Have the map draw the places the order `name` plans (none: null), as entered. */
+  showPlan(name) {
+    const card = name ? this.cards.get(name) : null;
+    this.planned = card && card.form ? name : null;
+    if (this.options.plan) this.options.plan(this.planned ? card.form.places() : []);
+  }
+
+  refused(form, message, text, path, sticky = false) {
     // The reason goes beside the field it concerns when there is one, and under the button.
-    if (form && path) form.mark(path, text);
+    if (form && path) form.mark(path, text, sticky);
     this.say(message, "error", text);
   }
 
@@ -193,12 +211,15 @@ export class Orders {
     const message = card ? card.message : null;
     if (outcome.problem) {
       const problem = outcome.problem;
-      this.refused(card ? card.form : null, message, problem.detail || problem.code || t("The order was refused."), problem.field);
+      // A malformed value (a number past its range) is the field's own: its reason stays
+      // until that field is fixed.
+      this.refused(card ? card.form : null, message, problem.detail || problem.code || t("The order was refused."), problem.field, problem.code === "malformed_command");
       return;
     }
     const answer = outcome.answer;
     const lines = (answer.said || []).map((line) => line.text).filter(Boolean);
     this.say(message, "ok", lines.length ? lines.join(" ") : t("Done."));
+    this.showPlan(null); // carried out: the game's own map shows it now
     this.answeredSeq = answer.seq;
     this.options.afterCommand(answer);
   }

@@ -59,6 +59,8 @@ export function commandForm(schema, ctx) {
     shown();
   };
   shown();
+  /** The places entered so far, for the map to draw while the order is planned. */
+  form.places = () => places(form, full);
   /** The words a field is shown with ("Marker"), for messages that name it. */
   form.labelOf = (path) => {
     for (let p = path; p; p = p.replace(/\.?[^.]*$/, "")) {
@@ -68,8 +70,11 @@ export function commandForm(schema, ctx) {
     }
     return null;
   };
-  /** Show a refusal's reason beside the field it concerns; false if no such field shows. */
-  form.mark = (path, message) => {
+  /** Show a refusal's reason beside the field it concerns; false if no such field shows.
+   * `sticky`: the reason is that field's own value (a number past its range), and stays
+   * until that field is fixed; otherwise (a rule that weighs several fields) any change
+   * takes it away. */
+  form.mark = (path, message, sticky = false) => {
     form.unmark();
     let widget = null;
     for (let p = path; p && !widget; p = p.replace(/\.?[^.]*$/, "")) widget = form.paths[p];
@@ -77,9 +82,11 @@ export function commandForm(schema, ctx) {
     const note = h("p", { class: "field-error", role: "alert" }, message);
     widget.el.append(note);
     widget.el.classList.add("invalid");
-    form.marked = { widget, note };
+    form.marked = { widget, note, path, sticky, value: snapshot(widget) };
     return true;
   };
+  /** After a change: the reason beside a field stays until that field is fixed. */
+  form.recheck = () => recheck(form);
   form.unmark = () => {
     if (!form.marked) return;
     form.marked.note.remove();
@@ -87,6 +94,50 @@ export function commandForm(schema, ctx) {
     form.marked = null;
   };
   return form;
+}
+
+/** The places a form holds now, for the map to draw as the order is planned (board.js
+ * `plan`): one {path, title, where, points | labels, line, from} per place field shown —
+ * a point, a square, a hex, or a list of points (a path, a zone) — with `from` the piece
+ * its `starts` field names, if any. Only the form's own fields: nothing of a ruleset. */
+function places(form, ctx) {
+  const out = [];
+  for (const [path, widget] of Object.entries(form.paths)) {
+    const place = widget.place;
+    if (!place || !widget.el || !form.el.contains(widget.el) || widget.el.closest("[hidden]")) continue;
+    const parent = form.paths[path.replace(/\.?[^.]*$/, "")];
+    if (parent && parent.place && parent.place.list) continue; // drawn with its list
+    const value = widget.get(false);
+    const values = (place.list ? (Array.isArray(value) ? value : []) : [value]).filter((v) => !blank(v));
+    const piece = place.starts ? nearest(ctx, path, place.starts) : null;
+    const from = piece ? piece.get(false) : undefined;
+    if (!values.length) continue;
+    const shape = { path, title: place.title, where: place.where, line: Boolean(place.line), from: typeof from === "string" ? from : null };
+    if (place.where === "point") shape.points = values.filter((v) => Array.isArray(v) && v.every(Number.isFinite));
+    else shape.labels = values.map(String);
+    out.push(shape);
+  }
+  return out;
+}
+
+const snapshot = (widget) => JSON.stringify(widget.get(false) ?? null);
+
+/** A sticky mark's field is fixed once its value changed and the page's own check takes it;
+ * while it still fails that check, the note says why now. */
+function recheck(form) {
+  const marked = form.marked;
+  if (!marked) return;
+  if (!marked.sticky || !form.el.contains(marked.widget.el)) return form.unmark();
+  if (snapshot(marked.widget) === marked.value) return; // the same value: the same reason
+  try {
+    marked.widget.get(true);
+  } catch (error) {
+    if (!(error instanceof FormError)) throw error;
+    marked.note.textContent = error.message;
+    marked.value = snapshot(marked.widget);
+    return;
+  }
+  form.unmark();
 }
 
 function field(schemaNode, ctx, path, wpath, name, required, entry = false) {
@@ -102,7 +153,7 @@ function field(schemaNode, ctx, path, wpath, name, required, entry = false) {
   // Dice rolled at the table are asked for only in a game that takes them.
   if (words.typed && ctx.typed === false) return constant(undefined);
   if (words.kind === "hidden") return constant(undefined);
-  const info = { title, help: words.help, unit: words.unit, optional, path, wpath, ctx };
+  const info = { title, help: words.help, unit: words.unit, optional, path, wpath, ctx, line: words.line, starts: words.starts };
   // A list of pieces or places: each entry asks for one (the words describe the entries).
   if (!entry && schema.type === "array" && schema.items && !schema.prefixItems && !isPosition(schema, ctx.root)) {
     const list = array(info, schema, words.item);
@@ -278,9 +329,12 @@ function array(info, schema, itemWord) {
     list.append(h("li", {}, h("div", { class: "item-body" }, item.el), remove));
   }
 
-  // A list of points (a unit's models): one tap moves them all, keeping their formation;
-  // single models can still be moved one by one.
-  const together = ctx.pick && schema.items && isPosition(unwrap(schema.items, ctx.root).schema, ctx.root)
+  // A list of points (a path, a zone, a unit's models): tapped on the map one after another,
+  // and once some are placed, one tap moves them all, keeping their formation; single
+  // points can still be moved one by one.
+  const pointsList = Boolean(schema.items) && isPosition(unwrap(schema.items, ctx.root).schema, ctx.root);
+  const tapping = ctx.pick && pointsList ? tapPoints(info, noun, items, max, render) : null;
+  const together = ctx.pick && pointsList
     ? h("button", {
         type: "button",
         class: "pick all",
@@ -296,6 +350,15 @@ function array(info, schema, itemWord) {
         }),
       }, t("Move them all: tap the map"))
     : null;
+  if (together) {
+    // Moving them all needs something placed to move: an empty path offers the taps above.
+    const offer = () => {
+      together.hidden = !items.some((w) => Array.isArray(w.get(false)));
+      if (tapping) tapping.disabled = items.length >= max && items.every((w) => Array.isArray(w.get(false)));
+    };
+    ctx.form.conditions.push(offer);
+    offer();
+  }
 
   add.addEventListener("click", () => {
     if (items.length < max) addItem(undefined);
@@ -305,7 +368,7 @@ function array(info, schema, itemWord) {
   render(Array.isArray(schema.default) ? schema.default : Array.from({ length: min }, () => undefined));
 
   const widget = {
-    el: h("fieldset", { class: "group list" }, h("legend", {}, title, " ", hintCount(schema)), hint(info), together, list, add),
+    el: h("fieldset", { class: "group list" }, h("legend", {}, title, " ", hintCount(schema)), hint(info), tapping, together, list, add),
     get(strict) {
       if (strict && items.length < min) throw new FormError(t("{field}: at least {n}.", { field: title, n: min }), path);
       return items.map((w) => {
@@ -320,8 +383,31 @@ function array(info, schema, itemWord) {
       return items.length;
     },
   };
+  if (pointsList) widget.place = { where: "point", list: true, line: Boolean(info.line), starts: info.starts, title };
   register(ctx, path, widget);
   return widget;
+}
+
+/** The button that adds a list's points by tapping the map, one after another until the
+ * player cancels or the list is full. */
+function tapPoints(info, noun, items, max, render) {
+  const { ctx, path, title } = info;
+  const next = () => {
+    // Each tap fills the first entry still empty (a path starts with one), else adds one.
+    const values = items.map((w) => w.get(false));
+    const empty = values.findIndex((v) => !Array.isArray(v));
+    const index = empty >= 0 ? empty : values.length;
+    if (index >= max) return;
+    const label = t("{field}: {item} {n} (Cancel when done)", { field: title, item: noun, n: index + 1 });
+    ctx.pick(label, "point", (point) => {
+      const now = items.map((w) => w.get(false));
+      now[index] = point;
+      render(now);
+      changed(ctx);
+      next();
+    });
+  };
+  return h("button", { type: "button", class: "pick add-points", dataset: { path }, onclick: next }, t("+ {item}: tap the map", { item: noun }));
 }
 
 function hintCount(schema) {

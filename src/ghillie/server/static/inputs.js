@@ -5,6 +5,7 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { inRange, rangeOf, rangeWords } from "./ranges.js";
 
 export class FormError extends Error {
   constructor(message, path) {
@@ -195,13 +196,14 @@ export function options(info, schema, choices) {
 
 export function number(info, schema) {
   const integer = schema.type === "integer";
+  const range = rangeOf(schema);
   const input = h("input", {
     type: "number",
     name: info.path,
     inputMode: integer ? "numeric" : "decimal",
     step: integer ? "1" : "any",
-    min: schema.minimum ?? schema.exclusiveMinimum,
-    max: schema.maximum ?? schema.exclusiveMaximum,
+    min: range.low ?? undefined,
+    max: range.high ?? undefined,
     oninput: () => changed(info.ctx),
   });
   if (typeof schema.default === "number") input.value = String(schema.default);
@@ -210,19 +212,19 @@ export function number(info, schema) {
     get(strict) {
       const raw = input.value.trim();
       if (raw === "") {
+        // A browser leaves a number input empty when what was typed is not a number.
+        if (input.validity && input.validity.badInput) {
+          if (strict) throw new FormError(rangeWords(info.title, info.unit, range), info.path);
+          return undefined;
+        }
         if (!info.optional && strict) throw need(info, t("Fill in: {field}."));
         return undefined;
       }
       const value = Number(raw);
-      if (!Number.isFinite(value) || (integer && !Number.isInteger(value))) {
-        if (strict) throw new FormError(integer ? t("{field}: not a whole number.", { field: info.title }) : t("{field}: not a number.", { field: info.title }), info.path);
-        return undefined;
-      }
-      if (!inRange(value, schema)) {
-        // The schema's bounds, which the server holds the command to: refused before sending.
-        const min = schema.minimum ?? schema.exclusiveMinimum;
-        const max = schema.maximum ?? schema.exclusiveMaximum;
-        if (strict) throw new FormError(t("{field}: from {min} to {max}.", { field: info.title, min, max }), info.path);
+      // Not a number, not whole where a whole one is asked, or past the schema's bounds
+      // (which the server holds the command to): the range, beside the field, before sending.
+      if (!Number.isFinite(value) || (integer && !Number.isInteger(value)) || !inRange(value, range)) {
+        if (strict) throw new FormError(rangeWords(info.title, info.unit, range), info.path);
         return undefined;
       }
       return value;
@@ -233,16 +235,6 @@ export function number(info, schema) {
   };
   register(info.ctx, info.path, widget);
   return widget;
-}
-
-/** Is `value` within a number schema's bounds (each end inclusive or exclusive)? */
-function inRange(value, schema) {
-  return !(
-    (schema.minimum !== undefined && value < schema.minimum) ||
-    (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) ||
-    (schema.maximum !== undefined && value > schema.maximum) ||
-    (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum)
-  );
 }
 
 export function checkbox(info, schema) {
@@ -306,6 +298,7 @@ export function place(info, schema, where) {
     changed(ctx);
   });
   const widget = {
+    place: { where, starts: info.starts, title: info.title }, // drawn on the map as entered
     el: labelled(info, h("div", { class: "place" }, input, pick)),
     get(strict) {
       const value = input.value.trim().toUpperCase();
@@ -345,6 +338,7 @@ export function position(info) {
     changed(ctx);
   });
   const widget = {
+    place: { where: "point", starts: info.starts, title }, // drawn on the map as entered
     el: labelled(info, h("div", { class: "xy" }, x, y, pick)),
     get(strict) {
       if (x.value === "" && y.value === "") {

@@ -136,6 +136,8 @@ function render(view) {
         ruleset,
         // A point, square or hex may be tapped on the map; without a map it is typed.
         pick: hasMap(view) ? (label, where, done) => map.pick(label, where, done) : null,
+        // What an order plans (a path, a zone) is drawn on the map as it is entered.
+        plan: (shapes) => map && map.plan(shapes),
         getView: () => current,
         outbox,
         afterCommand: () => {
