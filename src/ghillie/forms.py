@@ -70,6 +70,9 @@ class Ask:
     pieces: Chooser | None = None  # kind "piece": the pieces the field may name now
     options: tuple[tuple[Any, str], ...] = ()  # kind "choice": value and words, in order
     where: Where | None = None  # kind "place"
+    # A point that must lie on a line of the map (maps.Line.name): the page moves a tap
+    # there onto the nearest point of that line, when the map shows it.
+    snap: str = ""
     unit: str = ""  # a number's unit, in words ("inches")
     only: Mode | None = None  # shown only at a real table, or only on a map
     # Dice rolled at the table and typed in: shown only in a game that takes them
@@ -89,7 +92,7 @@ class Ask:
             out["help"] = speaker.word(self.help)
         if self.options:
             out["options"] = [{"value": v, "label": speaker.word(w)} for v, w in self.options]
-        for key in ("where", "only", "typed"):
+        for key in ("where", "snap", "only", "typed"):
             if getattr(self, key):
                 out[key] = getattr(self, key)
         if self.unit:

@@ -14,6 +14,7 @@ from ghillie.words import N_, Say, say
 from ghillie.words.piece import PieceWords
 
 from .board import EQUIPMENT, MARKER, TROOPER, Board, Stage, State
+from .route import ROUTE
 from .skills import AROS, ORDER_SKILLS, SkillName
 
 SKILL_CHOICES: dict[SkillName, str] = {
@@ -204,9 +205,14 @@ ORDERS: dict[str, Order] = {
             "aros.aro": Ask(N_("ARO"), options=tuple((s.value, SKILL_CHOICES[s]) for s in AROS)),
             "aros.at": Ask(
                 N_("At the point"),
-                N_("The point of the active trooper's route it answers."),
+                N_(
+                    "The point of the active trooper's route it answers. The route is drawn on "
+                    "the map, and a tap near it lands on it. Left empty, the ARO answers the "
+                    "end of the route: where the skill it answers ends."
+                ),
                 kind="place",
                 where="point",
+                snap=ROUTE,
                 only="map",
                 when={"aro": AT_A_POINT},
             ),
