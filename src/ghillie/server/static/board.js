@@ -39,9 +39,10 @@ export class Board {
     this.svg = s("svg", { class: "map board", role: "img", "aria-label": t("map"), preserveAspectRatio: "xMidYMid meet" });
     this.ground = s("g", { class: "ground" });
     this.areas = s("g", { class: "areas" });
+    this.paths = s("g", { class: "lines" });
     this.pieces = s("g", { class: "tokens" });
     this.marks = s("g", { class: "marks" });
-    this.svg.append(this.ground, this.areas, this.pieces, this.marks);
+    this.svg.append(this.ground, this.areas, this.paths, this.pieces, this.marks);
     this.banner = h("span", { class: "pick-banner" });
     this.bar = h("div", { class: "pick-bar" }, this.banner,
       h("button", { type: "button", onclick: () => this.cancelPick() }, t("Cancel")));
@@ -72,6 +73,7 @@ export class Board {
       this.focused = false;
     }
     clear(this.areas).append(...map.layers.map((layer) => this.drawLayer(layer)));
+    clear(this.paths).append(...(map.lines || []).map(drawLine));
     this.mine.hidden = !(map.focus && map.focus.length); // the referee has no pieces of its own
     clear(this.pieces).append(...this.drawTokens(map.tokens));
     this.drawLegend(map);
@@ -286,9 +288,10 @@ export class Board {
   // --- taps and picks -----------------------------------------------------------------------
 
   /** Ask the player to tap the map for an order's field: `where` is "point", "square" or
-   * "hex"; `done` gets [x, y] in inches, or the square's or hex's label. */
-  pick(label, where, done) {
-    this.picking = { label, where, done };
+   * "hex"; `done` gets [x, y] in inches, or the square's or hex's label. `snap`: the name
+   * of the map's line a tapped point moves onto (see snapped). */
+  pick(label, where, done, snap = null) {
+    this.picking = { label, where, done, snap };
     this.container.classList.add("picking");
     this.banner.textContent = t("Tap the map: {field}", { field: label });
     this.container.scrollIntoView({ block: "nearest" });
@@ -310,9 +313,9 @@ export class Board {
     const square = this.squareAt(at);
     const hex = this.hexes ? nearestHex(this.hexes, at) : null;
     if (this.picking) {
-      const { where, done } = this.picking;
+      const { where, done, snap } = this.picking;
       let value = null;
-      if (where === "point") value = [Math.round(at[0] * 10) / 10, Math.round(at[1] * 10) / 10];
+      if (where === "point") value = snapped(this.map, snap, at) || [Math.round(at[0] * 10) / 10, Math.round(at[1] * 10) / 10];
       if (where === "square") value = square;
       if (where === "hex") value = hex && hex.label;
       if (value === null || value === undefined) {
@@ -349,6 +352,38 @@ export class Board {
       this.marks.append(s("rect", { class: "picked", x: x0, y: y0, width: x1 - x0, height: y1 - y0 }));
     }
   }
+}
+
+/** A route or other path of the map's `lines`, under the tokens. */
+function drawLine(line) {
+  const points = line.points.map(([x, y]) => `${x},${y}`).join(" ");
+  const g = s("g", { class: `line ${line.style}`, dataset: { line: line.name, title: line.title || "" } });
+  g.append(s("polyline", { points }));
+  const [ex, ey] = line.points[line.points.length - 1];
+  if (line.points.length > 1) g.append(s("circle", { class: "end", cx: ex, cy: ey, r: 0.35 }));
+  return g;
+}
+
+/** A point the order needs on one of the map's lines (a field's `snap` names it): the tap
+ * `at` moved onto the nearest point of that line, to a hundredth of an inch — a finger
+ * 2 pixels off a route on a phone is a fraction of an inch off. Null when the map shows no
+ * such line (the tap is then taken as it is, and the server judges it). */
+export function snapped(map, name, at) {
+  const line = name && map && (map.lines || []).find((l) => l.name === name);
+  if (!line || !line.points.length) return null;
+  let best = line.points[0];
+  let far = Math.hypot(at[0] - best[0], at[1] - best[1]);
+  for (let i = 1; i < line.points.length; i++) {
+    const [ax, ay] = line.points[i - 1];
+    const [bx, by] = line.points[i];
+    const [dx, dy] = [bx - ax, by - ay];
+    const length = dx * dx + dy * dy;
+    const k = length ? Math.max(0, Math.min(1, ((at[0] - ax) * dx + (at[1] - ay) * dy) / length)) : 0;
+    const near = [ax + k * dx, ay + k * dy];
+    const d = Math.hypot(at[0] - near[0], at[1] - near[1]);
+    if (d < far) [best, far] = [near, d];
+  }
+  return best.map((n) => Math.round(n * 100) / 100);
 }
 
 function gap(pointers) {

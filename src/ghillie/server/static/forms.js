@@ -32,7 +32,8 @@ const blank = (v) => v === undefined || v === null || v === "";
  * @param {object} schema the command's JSON Schema
  * @param {object} ctx {command, words: {path: field words}, secretFields: Set,
  *   choices(wordsPath) → [{value,label,fills}] | undefined (from the side's view),
- *   pick(label, where, done) | null — to take a place from the map, mode ("map"|"table"),
+ *   pick(label, where, done, snap) | null — to take a place from the map (snap: the name of
+ *   the map line a tapped point moves onto, if any), mode ("map"|"table"),
  *   typed (false: the game takes no dice typed in), changed()}
  */
 export function commandForm(schema, ctx) {
@@ -102,7 +103,7 @@ function field(schemaNode, ctx, path, wpath, name, required, entry = false) {
   // Dice rolled at the table are asked for only in a game that takes them.
   if (words.typed && ctx.typed === false) return constant(undefined);
   if (words.kind === "hidden") return constant(undefined);
-  const info = { title, help: words.help, unit: words.unit, optional, path, wpath, ctx };
+  const info = { title, help: words.help, unit: words.unit, snap: words.snap, optional, path, wpath, ctx };
   // A list of pieces or places: each entry asks for one (the words describe the entries).
   if (!entry && schema.type === "array" && schema.items && !schema.prefixItems && !isPosition(schema, ctx.root)) {
     const list = array(info, schema, words.item);

@@ -135,7 +135,7 @@ function render(view) {
         token,
         ruleset,
         // A point, square or hex may be tapped on the map; without a map it is typed.
-        pick: hasMap(view) ? (label, where, done) => map.pick(label, where, done) : null,
+        pick: hasMap(view) ? (label, where, done, snap) => map.pick(label, where, done, snap) : null,
         getView: () => current,
         outbox,
         afterCommand: () => {
