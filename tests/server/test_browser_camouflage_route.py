@@ -52,7 +52,8 @@ def test_the_reacting_side_sees_the_route_and_a_tap_beside_it_snaps_onto_it(
             ],
         },
     )
-    _post(server, links[PANOCEANIA], {"type": "deploy", "markers": [{"piece": "croc_man", "at": [12, 34]}]})
+    croc = {"type": "deploy", "markers": [{"piece": "croc_man", "at": [12, 34]}]}
+    _post(server, links[PANOCEANIA], croc)
     _post(
         server,
         links[NOMADS],

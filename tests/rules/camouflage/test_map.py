@@ -134,7 +134,7 @@ def test_INF_R12_an_aro_point_on_the_drawn_route_is_taken_and_one_beside_it_refu
             "skill": {"skill": "move", "to": [22, 22]},
         },
     )
-    ((start, end),) = _routes(game, PANO)
+    ((start, _end),) = _routes(game, PANO)
     beside = {"piece": seraph, "aro": "dodge", "at": [start[0] + 0.3, 16]}
     assert refused(game, PANO, {"type": "aros", "aros": [beside]}).code == "not_on_route"
     aros(game, PANO, {"piece": seraph, "aro": "dodge", "at": [start[0], 16]})

@@ -26,9 +26,9 @@ from .codes import (
     OUT_OF_RANGE,
 )
 from .commands import Aros, Declared, FirstSkill, SecondSkill
+from .route import route
 from .scenario import CamouflageScenario
 from .skills import AGAINST_A_MARKER, SKILLS, SkillName
-from .route import route
 from .where import at, on_route
 
 FIRST_AROS = "first_aros"
