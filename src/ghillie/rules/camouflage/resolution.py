@@ -20,7 +20,7 @@ from ghillie.ruling import Ruling
 from ghillie.state import Piece
 from ghillie.words import N_, Say, say, says
 
-from . import camo, checks, declare
+from . import camo, cancelled, checks, declare
 from .board import MARKER, Board, Save, Stage, State
 from .commands import SavingRolls
 from .odds import discover_check
@@ -393,11 +393,20 @@ def _face_to_face(
             rules=("INF-T01",),
         ),
     )
+    # Why: what failed, what cancelled what, what stands (the players read the judge's work).
+    sides = (
+        cancelled.Side(_name(ruling, a), a_dice, a_value),
+        cancelled.Side(_name(ruling, b), b_dice, b_value),
+    )
+    _say(ruling, cancelled.explain(*sides, scenario.switches.critical_clash))
     _hits_line(ruling, a, b, a_hits, a_crits)
     _owe(saves, ruling, b, a_hits, a_crits, a_facts)
     if b_facts["aro"] == SkillName.BS_ATTACK:
         _hits_line(ruling, b, a, b_hits, b_crits)
         _owe(saves, ruling, a, b_hits, b_crits, b_facts)
+    else:
+        dodged = say("{who} Dodges.", who=_name(ruling, b))
+        _say(ruling, dodged if b_hits else say("{who} fails to Dodge.", who=_name(ruling, b)))
 
 
 def _hits_line(ruling: Ruling[Board], by: str, target: str, hits: int, crits: int) -> None:
