@@ -10,6 +10,8 @@ may also say which of the command's fields the refusal concerns (``field``, a pa
 
 from __future__ import annotations
 
+from ghillie.words.say import Say
+
 # Codes the engine itself uses; rulesets add their own next to the rule that refuses.
 GAME_OVER = "game_over"
 UNKNOWN_SIDE = "unknown_side"
@@ -61,7 +63,14 @@ class Refusal(Exception):
     {'code': 'bad_models', 'detail': 'Give every model a position.', 'field': 'models.3'}
     """
 
-    def __init__(self, code: str, detail: str, *, field: str | None = None) -> None:
+    def __init__(self, code: str, detail: str | Say, *, field: str | None = None) -> None:
+        # A detail with a number the rules know (how many dice a roll takes) is a sentence,
+        # ``said``, spoken in the reader's language like any other; ``detail`` is its English.
+        self.said = detail if isinstance(detail, Say) else None
+        if isinstance(detail, Say):
+            from ghillie.words.speak import speaker
+
+            detail = speaker("core").text(detail)
         super().__init__(f"{code}: {detail}")
         self.code = code
         self.detail = detail

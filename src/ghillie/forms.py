@@ -58,6 +58,9 @@ class Choice:
 
 Chooser = Callable[["GameState[Any]", str], list[Choice]]
 Defaults = Callable[["GameState[Any]", str], Mapping[str, Any]]
+# Words beside some fields that depend on the game now (how many dice a roll takes, and
+# whose), by field path: from what the side can see, like its choices.
+Notes = Callable[["GameState[Any]", str], Mapping[str, "str | Say | None"]]
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,7 @@ class Order:
     # game waits for that side.
     anytime: bool = False
     defaults: Defaults | None = None  # the values the form starts from, from the side's view
+    notes: Notes | None = None  # words beside fields, from the side's view now
     rules: tuple[str, ...] = ()  # RULES-SPEC ids: a tooltip beside the title, never text
 
     def json(self, speaker: Speaker) -> dict[str, Any]:
@@ -199,6 +203,10 @@ def offered(
             defaults = dict(order_.defaults(state, side))
             if defaults:
                 entry["defaults"] = defaults
+        if order_.notes is not None:
+            notes = {path: speaker.text(v) for path, v in order_.notes(state, side).items() if v}
+            if notes:
+                entry["notes"] = notes
         out.append(entry)
     return out
 

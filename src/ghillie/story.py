@@ -87,7 +87,8 @@ class Teller:
                 INDENT + line for line in self.order(command, giver or self.before.get(side or ""))
             ]
         if refusal is not None:
-            detail = self.words.word(refusal.detail)
+            said = refusal.said
+            detail = self.words.text(said) if said is not None else self.words.word(refusal.detail)
             head.append(f"{INDENT}Refused ({refusal.code}): {detail}")
         if caption and caption != self._headline(side, command):
             head.append(f"{INDENT}Narrator: {caption}")

@@ -65,7 +65,10 @@ class Problem(Exception):
     def of(cls, refusal: Refusal, words: Speaker | None = None) -> Problem:
         """The refusal as a problem; with ``words``, its fixed detail in the reader's
         language (a catalogue entry: the same sentence whatever the refusal touched)."""
-        detail = words.word(refusal.detail) if words is not None else refusal.detail
+        detail = refusal.detail
+        if words is not None:
+            said = refusal.said
+            detail = words.text(said) if said is not None else words.word(refusal.detail)
         return cls(refusal.code, detail, field=refusal.field)
 
     def body(self) -> dict[str, Any]:

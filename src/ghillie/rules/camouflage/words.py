@@ -13,6 +13,7 @@ from ghillie.state import REFEREE, GameState, Phase, Piece
 from ghillie.words import N_, Say, say
 from ghillie.words.piece import PieceWords
 
+from . import dice_plan
 from .board import EQUIPMENT, MARKER, TROOPER, Board, Stage, State
 from .route import ROUTE
 from .skills import AROS, ORDER_SKILLS, SkillName
@@ -155,8 +156,8 @@ _DICE = {
     "rolls": Ask(
         N_("Dice rolled at the table"),
         N_(
-            "Leave this closed and ghillie rolls; open it to type in your own troopers' d20s, "
-            "in the order they are rolled. ghillie rolls the other side's."
+            "Leave this closed and ghillie rolls; open it to type in every one of your own "
+            "troopers' d20s, in the order they are rolled. ghillie rolls the other side's."
         ),
         typed=True,
     ),
@@ -225,8 +226,13 @@ ORDERS: dict[str, Order] = {
         N_("Roll the Order"),
         N_("Every skill and ARO is declared: roll them."),
         fields=dict(_DICE),
+        notes=lambda state, side: {"rolls": dice_plan.order_note(state, side)},
     ),
-    "saving_rolls": Order(N_("Make the saving rolls"), fields=dict(_DICE)),
+    "saving_rolls": Order(
+        N_("Make the saving rolls"),
+        fields=dict(_DICE),
+        notes=lambda state, side: {"rolls": dice_plan.saves_note(state, side)},
+    ),
     "face": Order(
         N_("Turn a model"),
         N_("A model that replaced its marker faces as you choose."),

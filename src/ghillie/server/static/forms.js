@@ -34,7 +34,8 @@ const blank = (v) => v === undefined || v === null || v === "";
  *   choices(wordsPath) → [{value,label,fills}] | undefined (from the side's view),
  *   pick(label, where, done, snap) | null — to take a place from the map (snap: the name of
  *   the map line a tapped point moves onto, if any), mode ("map"|"table"),
- *   typed (false: the game takes no dice typed in), changed()}
+ *   typed (false: the game takes no dice typed in), note(wordsPath) → words beside the field
+ *   now (how many dice a roll takes, and whose: the view's offer), changed()}
  */
 export function commandForm(schema, ctx) {
   const form = { fields: {}, paths: {}, refreshers: [], order: [], conditions: [] };
@@ -166,6 +167,7 @@ function objectFields(schema, ctx, path, wpath, top) {
     const sub = path ? `${path}.${name}` : name;
     const wsub = wpath ? `${wpath}.${name}` : name;
     const widget = field(node, ctx, sub, wsub, name, required);
+    noted(widget, ctx, wsub);
     const when = (ctx.words[wsub] || {}).when;
     if (when && widget.el) askedWhen(widget, when, ctx, sub);
     widgets.push([name, widget]);
@@ -185,6 +187,25 @@ function objectFields(schema, ctx, path, wpath, top) {
       for (const [name, widget] of widgets) widget.set(value ? value[name] : undefined);
     },
   };
+}
+
+/** The words the view's offer puts beside a field now (`notes`), under its label, kept up
+ * to date as the view changes; nothing is added to a field that never has any. */
+function noted(widget, ctx, wpath) {
+  if (!widget.el || !ctx.note) return;
+  let note = null;
+  const show = () => {
+    const text = ctx.note(wpath) || "";
+    if (!text && !note) return;
+    if (!note) {
+      note = h("p", { class: "note", "aria-live": "polite" });
+      widget.el.firstChild.after(note);
+    }
+    note.textContent = text;
+    note.hidden = !text;
+  };
+  ctx.form.refreshers.push(show);
+  show();
 }
 
 /** A field asked only while other fields of its group hold one of the given values (the
