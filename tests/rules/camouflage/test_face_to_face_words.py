@@ -60,9 +60,7 @@ def test_INF_T01_a_higher_success_is_said_to_cancel_the_lower_ones() -> None:
     lines = _resolved([10, 6], 8, burst=2)
     assert (
         "Fusilier's 8 cancels Caliban's 6: a success cancels every lower or equal success of "
-        "the other side. Caliban's 10 cancels Fusilier's 8: a success cancels every lower or "
-        "equal success of the other side. Caliban's 10 beats Fusilier's best success, 8, and "
-        "stands."
+        "the other side. Caliban's 10 beats Fusilier's best success, 8, cancels it and stands."
     ) in lines
     assert "Caliban hits Fusilier once." in lines
 
@@ -125,3 +123,26 @@ def test_INF_T01_what_is_said_to_stand_is_what_the_judge_counts(
         )
         assert sorted(told) == sorted(side.dice)
     assert WORDS.text(cancelled.explain(side_a, side_b, clash))
+
+
+@pytest.mark.spec("INF-T01")
+def test_INF_T01_a_tie_at_the_top_cancels_both_and_the_lower_ones_too() -> None:
+    assert _explained([4, 2], 11, [4], 12) == (
+        "Caliban's 4 and Fusilier's 4 are equal: a tie cancels both. Fusilier's 4 cancels "
+        "Caliban's 2: a success cancels every lower or equal success of the other side."
+    )
+
+
+@pytest.mark.spec("INF-T01")
+def test_INF_T01_a_dodge_against_an_attack_says_whether_it_passed() -> None:
+    game, fusilier = caliban_moves_and_fusilier_delays()
+    shotgun = {"weapon": "Boarding Shotgun", "burst": 2, "range_mod": 0, "ps": 6}
+    attack = {"skill": "bs_attack", "target": fusilier, "measured": measured(6)}
+    second(game, NOMADS, {**attack, "attack": shotgun})
+    aros(game, PANO, {"piece": fusilier, "aro": "dodge"})
+    with ghillie_rolls(game, 9):  # the Fusilier's PH 10: its 9 beats the Caliban's 3 and 5
+        game.command(NOMADS, {"type": "resolve_order", "rolls": {"dice": [3, 5]}})
+    lines = last_said(game, PANO)
+    assert "Fusilier's 9 beats Caliban's best success, 5, cancels it and stands." in lines[1]
+    assert "Caliban does not hit Fusilier." in lines
+    assert "Fusilier Dodges." in lines

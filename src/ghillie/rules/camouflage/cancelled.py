@@ -139,8 +139,8 @@ def _reasons(mine: Side, theirs: Side, fate: Fates) -> dict[str, Say]:
         )
     if fate.stand and their_best is not None:
         out["stand"] = says(
-            "{who}'s {dice} beats {other}'s best success, {best}, and stands.",
-            "{who}'s {dice} beat {other}'s best success, {best}, and stand.",
+            "{who}'s {dice} beats {other}'s best success, {best}, cancels it and stands.",
+            "{who}'s {dice} beat {other}'s best success, {best}, cancel it and stand.",
             len(fate.stand),
             who=mine.name,
             dice=_dice(fate.stand),
@@ -167,6 +167,10 @@ def explain(a: Side, b: Side, clash: CriticalClash) -> Say:
     (what failed, what cancelled what, what stands)."""
     fa, fb = fates(a, b, clash), fates(b, a, clash)
     ra, rb = _reasons(a, b, fa), _reasons(b, a, fb)
+    # A success that stands says it beat the other side's best: all of theirs are cancelled.
+    for stands, other in ((fa, rb), (fb, ra)):
+        if stands.stand:
+            other.pop("beaten", None)
     both: dict[str, Say] = {}
     if fa.criticals_cancelled:
         both["clash"] = say(
