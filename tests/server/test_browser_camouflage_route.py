@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from ghillie.demo.camouflage import COMBI, SHOTGUN
+
 from . import pages, test_browser
 from .test_browser import PHONE, Player, create_game
 from .test_browser_camouflage import NOMADS, PANOCEANIA, _post, shoot
@@ -19,6 +21,7 @@ browser = test_browser.browser
 
 SHOTS = Path("/tmp/camo-route-shots")
 START, END = [22, 10], [22, 22]  # the Caliban's marker, and where its Move ends
+MARKED = ("caliban", "zondbot", "mine")  # the Nomads' camouflaged pieces
 
 
 def _tap(player: Player, x: float, y: float) -> None:
@@ -86,3 +89,67 @@ def test_the_reacting_side_sees_the_route_and_a_tap_beside_it_snaps_onto_it(
         assert pano.errors == []
     finally:
         pano.close()
+
+
+@pytest.mark.spec("INF-T01")
+def test_the_roll_says_how_many_dice_are_whose_and_a_short_count_is_refused_with_it(
+    browser: Any, server: str
+) -> None:
+    """At a real table: the Caliban's Burst 2 against the delayed Fusilier's Burst 1. The
+    Nomads' form says their two dice and ghillie's one; one die typed is refused, naming two."""
+    links = create_game(browser, server, "camouflage", "camouflage-table")
+    nomads_link, pano_link = links[NOMADS], links[PANOCEANIA]
+    for link, command in (
+        (nomads_link, {"type": "deploy", "markers": [{"piece": k} for k in MARKED]}),
+        (pano_link, {"type": "deploy", "markers": [{"piece": "croc_man"}]}),
+        (nomads_link, {"type": "first_skill", "piece": "caliban", "skill": {"skill": "move"}}),
+        (pano_link, {"type": "aros", "aros": [{"piece": "fusilier", "aro": "delay"}]}),
+        (
+            nomads_link,
+            {
+                "type": "second_skill",
+                "skill": {
+                    "skill": "bs_attack",
+                    "target": "fusilier",
+                    "measured": {"range": 6},
+                    "attack": SHOTGUN,
+                },
+            },
+        ),
+        (
+            pano_link,
+            {
+                "type": "aros",
+                "aros": [
+                    {
+                        "piece": "fusilier",
+                        "aro": "bs_attack",
+                        "measured": {"range": 10},
+                        "attack": COMBI,
+                    }
+                ],
+            },
+        ),
+    ):
+        _post(server, link, command)
+    nomads = Player(browser, nomads_link, PHONE)
+    try:
+        form = nomads.form("resolve_order")
+        note = form.locator("p.note")
+        assert note.inner_text() == (
+            "Your dice, in the order they are rolled: 2 for Caliban's BS Attack. ghillie "
+            "rolls the dice of PanOceania: 1 for Fusilier's BS Attack."
+        )
+        pages.fill(form, {"rolls": {"dice": [17]}})
+        refusal = nomads.refused(form)
+        assert "This Order rolls 2 dice for your own troopers: type in all 2" in refusal
+        assert "type in all 2" in form.locator(".field-error").inner_text()
+        shoot({NOMADS: nomads}, "dice-count-refused", SHOTS)
+        pages.fill(form, {"rolls": {"dice": [17, 16]}})
+        nomads.submit(form)
+        assert "Nomads typed in 2 dice rolled at the table: 17, 16." in nomads.page.inner_text(
+            "#log"
+        )
+        assert nomads.errors == []
+    finally:
+        nomads.close()
