@@ -72,11 +72,18 @@ def test_the_reacting_side_sees_the_route_and_a_tap_beside_it_snaps_onto_it(
         help_text = form.inner_text()
         pages.fill(form, {"aros": [{"piece": pano.piece_id("Seraph"), "aro": "dodge"}]})
         assert "Left empty, the ARO answers the end of the route" in form.inner_text(), help_text
-        # A finger lands beside the route (0.4" off on the phone's whole-table view): the
-        # point taken lies on it, where the finger was level with it.
-        pano.page.locator("#map button.whole").click()
+        # The phone opened on PanOceania's own pieces, far from where the marker starts:
+        # asked for a point of the route, the map shows the whole route.
         form.locator('button.pick[data-path="aros.0.at"]').click()
         pano.page.wait_for_selector(".map-box.picking")
+        shown = pano.page.evaluate(
+            """() => { const b = document.querySelector('#map svg').viewBox.baseVal;
+                       return [b.x, b.y, b.x + b.width, b.y + b.height]; }"""
+        )
+        assert shown[0] <= START[0] <= shown[2] and shown[1] <= START[1] <= shown[3], shown
+        assert shown[1] <= END[1] <= shown[3], shown
+        # A finger lands beside the route (0.4" off): the point taken lies on it, where the
+        # finger was level with it.
         _tap(pano, START[0] + 0.4, 16)
         x = float(form.locator('input[name="aros.0.at.x"]').input_value())
         y = float(form.locator('input[name="aros.0.at.y"]').input_value())

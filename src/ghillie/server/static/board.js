@@ -295,6 +295,22 @@ export class Board {
     this.container.classList.add("picking");
     this.banner.textContent = t("Tap the map: {field}", { field: label });
     this.container.scrollIntoView({ block: "nearest" });
+    if (snap) this.showLine(snap);
+  }
+
+  /** Bring the map's line `name` into view (a phone may be zoomed on its own pieces, far
+   * from the route it must tap), unless it is in view already. */
+  showLine(name) {
+    const line = ((this.map && this.map.lines) || []).find((l) => l.name === name);
+    if (!line || !line.points.length) return;
+    const xs = line.points.map((p) => p[0]);
+    const ys = line.points.map((p) => p[1]);
+    const pad = 4;
+    const box = [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) + pad, Math.max(...ys) + pad];
+    const shown = this.svg.viewBox.baseVal;
+    const inside = shown && shown.width && box[0] >= shown.x && box[1] >= shown.y &&
+      box[2] <= shown.x + shown.width && box[3] <= shown.y + shown.height;
+    if (!inside) this.fit(box);
   }
 
   cancelPick() {
