@@ -2,11 +2,12 @@
 
 A refusal carries a stable ``code`` (clients and tests match on it) and a ``detail``
 sentence chosen by the rule that refused: fixed, or with a number the rules know (how many
-dice a roll takes), as a ``Say`` spoken in the reader's language. Neither ever contains the command's raw input or
-anything the refusing side may not know: a command that touches another side's hidden piece
-is refused with exactly the same code and detail as one that touches nothing at all. A rule
-may also say which of the command's fields the refusal concerns (``field``, a path such as
-``models.3``, as the pages name their inputs), so that a page can point at it.
+dice a roll takes), as a ``Say`` spoken in the reader's language. Neither ever contains the
+command's raw input or anything the refusing side may not know: a command that touches
+another side's hidden piece is refused with exactly the same code and detail as one that
+touches nothing at all. A rule may also say which of the command's fields the refusal
+concerns (``field``, a path such as ``models.3``, as the pages name their inputs), so that
+a page can point at it.
 """
 
 from __future__ import annotations
