@@ -10,7 +10,7 @@ stand). A success of one side stands when it is above every success of the other
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ghillie.words import Say, say, says
 
@@ -189,7 +189,7 @@ def explain(a: Side, b: Side, clash: CriticalClash) -> Say:
             b_dice=_dice(fb.tied),
         )
     reasons = [r for kind in ORDER for r in (ra.get(kind), both.get(kind), rb.get(kind)) if r]
-    return _sentences(reasons)
+    return replace(_sentences(reasons), rules=("INF-T01",))
 
 
 def _sentences(reasons: list[Say]) -> Say:
