@@ -7,6 +7,7 @@ import pytest
 
 from ghillie import Game, examples, registry
 from ghillie.forms import describe
+from ghillie.rules.camouflage import map as camouflage_map
 from ghillie.view import view
 from ghillie.words import speaker
 
@@ -145,3 +146,17 @@ def test_an_aro_point_snaps_to_the_route_and_says_what_empty_means() -> None:
     ask = describe(registry.get("camouflage"), speaker("camouflage"))["aros"]["fields"]["aros.at"]
     assert ask["snap"] == "route"
     assert "Left empty, the ARO answers the end of the route" in ask["help"]
+
+
+@pytest.mark.spec("INF-R12")
+def test_INF_R12_no_route_is_drawn_of_a_piece_the_reader_cannot_see() -> None:
+    """The route is drawn on the map of whoever sees what takes it, and only there (none can
+    be unseen in this ruleset today: the guard keeps it so if one ever can)."""
+    game = on_the_map()
+    caliban = marker_of(game, "caliban")
+    game.command(
+        NOMADS,
+        {"type": "first_skill", "piece": caliban, "skill": {"skill": "move", "to": [22, 16]}},
+    )
+    assert [line.name for line in camouflage_map._route(game.state, {caliban})] == ["route"]
+    assert camouflage_map._route(game.state, set()) == []
