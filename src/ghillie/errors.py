@@ -1,11 +1,13 @@
 """Refusals: the one way ghillie says no.
 
-A refusal carries a stable ``code`` (clients and tests match on it) and a fixed ``detail``
-sentence chosen by the rule that refused. Neither ever contains the command's raw input or
-anything the refusing side may not know: a command that touches another side's hidden piece
-is refused with exactly the same code and detail as one that touches nothing at all. A rule
-may also say which of the command's fields the refusal concerns (``field``, a path such as
-``models.3``, as the pages name their inputs), so that a page can point at it.
+A refusal carries a stable ``code`` (clients and tests match on it) and a ``detail``
+sentence chosen by the rule that refused: fixed, or with a number the rules know (how many
+dice a roll takes), as a ``Say`` spoken in the reader's language. Neither ever contains the
+command's raw input or anything the refusing side may not know: a command that touches
+another side's hidden piece is refused with exactly the same code and detail as one that
+touches nothing at all. A rule may also say which of the command's fields the refusal
+concerns (``field``, a path such as ``models.3``, as the pages name their inputs), so that
+a page can point at it.
 """
 
 from __future__ import annotations
@@ -67,8 +69,14 @@ class Refusal(Exception):
     """
 
     def __init__(
-        self, code: str, detail: str, *, field: str | None = None, said: Say | None = None
+        self, code: str, detail: str | Say, *, field: str | None = None, said: Say | None = None
     ) -> None:
+        if not isinstance(detail, str):
+            # A sentence with values in it (how many dice a roll takes): ``said``, spoken in
+            # the reader's language like any other; ``detail`` is its English.
+            from ghillie.words.speak import speaker
+
+            said, detail = detail, speaker("core").text(detail)
         super().__init__(f"{code}: {detail}")
         self.code = code
         self.detail = detail
@@ -76,8 +84,8 @@ class Refusal(Exception):
         # reason beside it. Taken from the command's shape, never from a secret.
         self.field = field
         # The detail as a sentence with arguments, for a refusal whose words name values
-        # (a number field's allowed range, ghillie.ranges): ``detail`` is then its English.
-        # Its arguments too come from the command's shape alone.
+        # (a number field's allowed range, ghillie.ranges; how many dice a roll takes):
+        # ``detail`` is then its English. Its arguments come from what the side may know.
         self.said = said
 
     def spoken(self, words: Speaker) -> str:

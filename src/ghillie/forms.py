@@ -58,6 +58,9 @@ class Choice:
 
 Chooser = Callable[["GameState[Any]", str], list[Choice]]
 Defaults = Callable[["GameState[Any]", str], Mapping[str, Any]]
+# Words beside some fields that depend on the game now (how many dice a roll takes, and
+# whose), by field path: from what the side can see, like its choices.
+Notes = Callable[["GameState[Any]", str], Mapping[str, "str | Say | None"]]
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,9 @@ class Ask:
     pieces: Chooser | None = None  # kind "piece": the pieces the field may name now
     options: tuple[tuple[Any, str], ...] = ()  # kind "choice": value and words, in order
     where: Where | None = None  # kind "place"
+    # A point that must lie on a line of the map (maps.Line.name): the page moves a tap
+    # there onto the nearest point of that line, when the map shows it.
+    snap: str = ""
     unit: str = ""  # a number's unit, in words ("inches")
     only: Mode | None = None  # shown only at a real table, or only on a map
     # Dice rolled at the table and typed in: shown only in a game that takes them
@@ -95,7 +101,7 @@ class Ask:
             out["help"] = speaker.word(self.help)
         if self.options:
             out["options"] = [{"value": v, "label": speaker.word(w)} for v, w in self.options]
-        for key in ("where", "only", "typed", "line", "starts"):
+        for key in ("where", "snap", "only", "typed", "line", "starts"):
             if getattr(self, key):
                 out[key] = getattr(self, key)
         if self.unit:
@@ -120,6 +126,7 @@ class Order:
     # game waits for that side.
     anytime: bool = False
     defaults: Defaults | None = None  # the values the form starts from, from the side's view
+    notes: Notes | None = None  # words beside fields, from the side's view now
     rules: tuple[str, ...] = ()  # RULES-SPEC ids: a tooltip beside the title, never text
 
     def json(self, speaker: Speaker) -> dict[str, Any]:
@@ -202,6 +209,10 @@ def offered(
             defaults = dict(order_.defaults(state, side))
             if defaults:
                 entry["defaults"] = defaults
+        if order_.notes is not None:
+            notes = {path: speaker.text(v) for path, v in order_.notes(state, side).items() if v}
+            if notes:
+                entry["notes"] = notes
         out.append(entry)
     return out
 

@@ -42,6 +42,7 @@ STYLES = frozenset(
         "side-1",
         "counter",
         "true",
+        "route",
     }
 )
 Shape = Literal["disc", "square", "diamond"]
@@ -63,6 +64,28 @@ class Layer:
             out["hexes"] = list(self.hexes)
         if self.titles:
             out["titles"] = [speaker.text(t) for t in self.titles]
+        return out
+
+
+@dataclass(frozen=True)
+class Line:
+    """A path drawn on the map, in inches: a route declared and still to be carried out.
+    ``name`` lets an order's field snap a tap onto it (``forms.Ask.snap``)."""
+
+    name: str
+    style: str
+    legend: str | Say  # what the style means here; "" keeps it out of the legend
+    points: Sequence[tuple[float, float]]
+    title: str | Say = ""  # what a tap on it says
+
+    def json(self, speaker: Speaker) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "name": self.name,
+            "style": self.style,
+            "points": [list(p) for p in self.points],
+        }
+        if self.title:
+            out["title"] = speaker.text(self.title)
         return out
 
 
@@ -123,6 +146,7 @@ class MapView:
     legend: Sequence[tuple[str, str | Say]] = ()  # token styles and what they mean
     focus: Sequence[str] = ()  # ids of the tokens a phone's first zoom shows: one's own
     schematic: bool = False  # a real table's plan (its grid), not a map to play on
+    lines: Sequence[Line] = ()  # paths over the ground, under the tokens
 
     def json(self, speaker: Speaker) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -137,6 +161,11 @@ class MapView:
                 {"style": layer.style, "words": speaker.text(layer.legend)}
                 for layer in self.layers
                 if layer.legend
+            ]
+            + [
+                {"style": line.style, "words": speaker.text(line.legend)}
+                for line in self.lines
+                if line.legend
             ],
         }
         if self.units == "inches":
@@ -149,6 +178,8 @@ class MapView:
             out["focus"] = list(self.focus)
         if self.schematic:
             out["schematic"] = True
+        if self.lines:
+            out["lines"] = [line.json(speaker) for line in self.lines]
         return out
 
 
@@ -207,6 +238,7 @@ def inches_map(
     terrain: Sequence[Any],
     tokens: list[Token],
     legend: list[tuple[str, str | Say]] | None = None,
+    lines: Sequence[Line] = (),
 ) -> MapView:
     """A tabletop in inches: its terrain, the tokens given, the sides' legend (and any more
     ``legend`` rows), opening on the observer's own pieces."""
@@ -219,6 +251,7 @@ def inches_map(
         tokens=tokens,
         legend=[*side_legend(state, observer), *(legend or [])],
         focus=focus(state, observer, tokens),
+        lines=lines,
     )
 
 

@@ -21,3 +21,4 @@ NOT_ON_ROUTE = "not_on_route"
 NOT_AN_ATTACK = "not_an_attack"  # INF-A07: only an Attack with a Template catches markers
 NO_SENSOR = "no_sensor"  # only a trooper with Sensor declares it
 NO_LINE_OF_SIGHT = "no_line_of_sight"  # the players at the table entered none
+TOO_FEW_DICE = "too_few_dice"  # typed in some of the side's own dice of a roll, not all

@@ -1,12 +1,15 @@
 """The camouflage map: the table in inches, its terrain, the side's own troopers and
-markers, and the enemy's it can see (a marker as a square, a model as a disc)."""
+markers, the enemy's it can see (a marker as a square, a model as a disc), and the route
+the active trooper has declared in the Order under way."""
 
 from __future__ import annotations
 
-from ghillie.maps import MapView, Token, inches_map, shown, token_style
+from ghillie.maps import Line, MapView, Token, inches_map, shown, token_style
 from ghillie.scenario import Mode
 from ghillie.state import GameState, Piece
+from ghillie.words import N_, say
 
+from . import declare, route
 from .board import MARKER, Board, State
 from .scenario import CamouflageScenario
 from .words import describe
@@ -17,9 +20,28 @@ def map_view(state: GameState[Board], observer: str) -> MapView | None:
     assert isinstance(scenario, CamouflageScenario)
     if scenario.mode is not Mode.MAP:
         return None  # at a real table, the table is the map
-    tokens = [t for p in shown(state, observer) if (t := _token(state, observer, p))]
+    pieces = shown(state, observer)
+    tokens = [t for p in pieces if (t := _token(state, observer, p))]
     size = (scenario.width, scenario.depth)
-    return inches_map(state, observer, size, scenario.terrain, tokens)
+    lines = _route(state, {p.id for p in pieces})
+    return inches_map(state, observer, size, scenario.terrain, tokens, lines=lines)
+
+
+def _route(state: GameState[Board], seen: set[str]) -> list[Line]:
+    """The route of the Order under way, drawn on the map of whoever sees what takes it
+    (``seen``): an ARO answers a point of it (INF-R12, INF-T01), and a tap there snaps
+    onto it."""
+    order = state.board.order
+    points = route.shown(order)
+    if order is None or not points:
+        return []
+    who = declare.shown(state, state.piece(order.piece))
+    if who.id not in seen:
+        return []
+    name = say("Marker {n}", n=who.public["number"]) if who.kind == MARKER else who.public["name"]
+    title = say("The route {who} declared in this Order", who=name)
+    legend = N_("The route of the Order under way: an ARO answers a point of it")
+    return [Line(route.ROUTE, "route", legend, points, title)]
 
 
 def _token(state: GameState[Board], observer: str, piece: Piece) -> Token | None:

@@ -26,6 +26,7 @@ from .codes import (
     OUT_OF_RANGE,
 )
 from .commands import Aros, Declared, FirstSkill, SecondSkill
+from .route import route
 from .scenario import CamouflageScenario
 from .skills import AGAINST_A_MARKER, SKILLS, SkillName
 from .where import at, on_route
@@ -398,13 +399,10 @@ def _placed(piece: Piece) -> tuple[float, float]:
 def _aro_point(order: OrderState, point: Any, field: str, second: bool) -> tuple[float, float]:
     """The point of the active trooper's route an ARO answers (map mode): any point of it,
     or, if none is given, where the skill it answers ends."""
-    start = order.first["from"]
-    moves = [order.first.get("to"), (order.second or {}).get("to") if second else None]
-    stops = [s for s in moves if s]
-    end = stops[-1] if stops else start
+    start, *stops = route(order, second)
     if point is None:
-        return (float(end[0]), float(end[1]))
-    on_route((start[0], start[1]), [(s[0], s[1]) for s in stops], (point[0], point[1]), field)
+        return stops[-1] if stops else start
+    on_route(start, stops, (point[0], point[1]), field)
     return (float(point[0]), float(point[1]))
 
 

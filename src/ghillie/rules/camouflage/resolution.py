@@ -20,8 +20,9 @@ from ghillie.ruling import Ruling
 from ghillie.state import Piece
 from ghillie.words import N_, Say, say, says
 
-from . import camo, checks, declare
+from . import camo, cancelled, checks, declare
 from .board import MARKER, Board, Save, Stage, State
+from .codes import TOO_FEW_DICE
 from .commands import SavingRolls
 from .odds import discover_check
 from .orders import SKILL_WORDS, label
@@ -47,6 +48,8 @@ class _Dice:
         self.ruling = ruling
         self.drawn: Iterator[int] = itertools.count(1)
         self.own: Iterator[int] = itertools.count(1)
+        self.typed = ruling.typed_left()  # how many dice the command typed in
+        self.mine = 0  # how many of the giver's own dice were drawn
 
     def of(self, trooper: str) -> Draw:
         """The draw of one trooper's dice."""
@@ -59,18 +62,44 @@ class _Dice:
         return lambda label, die: self._roll(sides[label[0]], die)
 
     def _roll(self, side: str, die: Die) -> int:
+        if side == self.ruling.side:
+            self.mine += 1
         typed = f"die {next(self.own)}" if side == self.ruling.side else None
         return self.ruling.roll(f"die {next(self.drawn)}", die, of=side, typed=typed)
 
-    def all_taken(self) -> None:
-        """Refuse the command if it typed in more dice than it rolls of its side's own."""
-        if self.ruling.typed_left():
-            raise Refusal(
-                NOT_YOUR_DIE,
-                "That is more dice than this Order rolls for your own troopers: type in only "
-                "theirs, in the order they are rolled; ghillie rolls the other side's.",
-                field="rolls.dice",
+    def all_taken(self, saves: bool = False) -> None:
+        """Refuse the command unless it typed in none of its side's own dice or every one:
+        one too many could be the other side's (``not_your_die``); one too few is surely a
+        die forgotten, not one left for ghillie to roll (``too_few_dice``). Either way the
+        refusal says how many this command rolls of the side's own."""
+        if not self.typed or self.typed == self.mine:
+            return
+        n = self.mine
+        if saves:
+            text = says(
+                "Your saving rolls take {n} die: type in just that one, or none and ghillie "
+                "rolls it.",
+                "Your saving rolls take {n} dice: type in all {n}, in the order they are "
+                "rolled, or none and ghillie rolls them.",
+                n,
             )
+        elif n == 0:
+            text = say(
+                "This Order rolls none of your own troopers' dice: type in none. ghillie rolls "
+                "the other side's."
+            )
+        else:
+            text = says(
+                "This Order rolls {n} die for your own troopers: type in just that one, or "
+                "none and ghillie rolls it. ghillie rolls the other side's.",
+                "This Order rolls {n} dice for your own troopers: type in all {n}, in the "
+                "order they are rolled, or none and ghillie rolls them. ghillie rolls the "
+                "other side's.",
+                n,
+            )
+        if self.typed > self.mine:
+            raise Refusal(NOT_YOUR_DIE, text, field="rolls.dice")
+        raise Refusal(TOO_FEW_DICE, text, field="rolls.dice")
 
 
 def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str) -> None:
@@ -393,11 +422,20 @@ def _face_to_face(
             rules=("INF-T01",),
         ),
     )
+    # Why: what failed, what cancelled what, what stands (the players read the judge's work).
+    sides = (
+        cancelled.Side(_name(ruling, a), a_dice, a_value),
+        cancelled.Side(_name(ruling, b), b_dice, b_value),
+    )
+    _say(ruling, cancelled.explain(*sides, scenario.switches.critical_clash))
     _hits_line(ruling, a, b, a_hits, a_crits)
     _owe(saves, ruling, b, a_hits, a_crits, a_facts)
     if b_facts["aro"] == SkillName.BS_ATTACK:
         _hits_line(ruling, b, a, b_hits, b_crits)
         _owe(saves, ruling, a, b_hits, b_crits, b_facts)
+    else:
+        dodged = say("{who} Dodges.", who=_name(ruling, b))
+        _say(ruling, dodged if b_hits else say("{who} fails to Dodge.", who=_name(ruling, b)))
 
 
 def _hits_line(ruling: Ruling[Board], by: str, target: str, hits: int, crits: int) -> None:
@@ -513,6 +551,7 @@ def saving_rolls(ruling: Ruling[Board], side: str, command: SavingRolls) -> None
         )
         if left == 0:
             _say(ruling, say("{who} is out of the game.", who=str(piece.public["name"])))
+    dice.all_taken(saves=True)
     ruling.change_board("saved", pieces=[s.piece for s in owed])
     if not ruling.board.saves:
         ruling.change_board("order_done")

@@ -13,7 +13,9 @@ from ghillie.state import REFEREE, GameState, Phase, Piece
 from ghillie.words import N_, Say, say
 from ghillie.words.piece import PieceWords
 
+from . import dice_plan
 from .board import EQUIPMENT, MARKER, TROOPER, Board, Stage, State
+from .route import ROUTE
 from .skills import AROS, ORDER_SKILLS, SkillName
 
 SKILL_CHOICES: dict[SkillName, str] = {
@@ -161,8 +163,8 @@ _DICE = {
     "rolls": Ask(
         N_("Dice rolled at the table"),
         N_(
-            "Leave this closed and ghillie rolls; open it to type in your own troopers' d20s, "
-            "in the order they are rolled. ghillie rolls the other side's."
+            "Leave this closed and ghillie rolls; open it to type in every one of your own "
+            "troopers' d20s, in the order they are rolled. ghillie rolls the other side's."
         ),
         typed=True,
     ),
@@ -212,9 +214,14 @@ ORDERS: dict[str, Order] = {
             "aros.aro": Ask(N_("ARO"), options=tuple((s.value, SKILL_CHOICES[s]) for s in AROS)),
             "aros.at": Ask(
                 N_("At the point"),
-                N_("The point of the active trooper's route it answers."),
+                N_(
+                    "The point of the active trooper's route it answers. The route is drawn on "
+                    "the map, and a tap near it lands on it. Left empty, the ARO answers the "
+                    "end of the route: where the skill it answers ends."
+                ),
                 kind="place",
                 where="point",
+                snap=ROUTE,
                 only="map",
                 when={"aro": AT_A_POINT},
             ),
@@ -227,8 +234,13 @@ ORDERS: dict[str, Order] = {
         N_("Roll the Order"),
         N_("Every skill and ARO is declared: roll them."),
         fields=dict(_DICE),
+        notes=lambda state, side: {"rolls": dice_plan.order_note(state, side)},
     ),
-    "saving_rolls": Order(N_("Make the saving rolls"), fields=dict(_DICE)),
+    "saving_rolls": Order(
+        N_("Make the saving rolls"),
+        fields=dict(_DICE),
+        notes=lambda state, side: {"rolls": dice_plan.saves_note(state, side)},
+    ),
     "face": Order(
         N_("Turn a model"),
         N_("A model that replaced its marker faces as you choose."),

@@ -39,10 +39,11 @@ export class Board {
     this.svg = s("svg", { class: "map board", role: "img", "aria-label": t("map"), preserveAspectRatio: "xMidYMid meet" });
     this.ground = s("g", { class: "ground" });
     this.areas = s("g", { class: "areas" });
+    this.paths = s("g", { class: "lines" });
     this.pieces = s("g", { class: "tokens" });
     this.marks = s("g", { class: "marks" });
     this.plans = s("g", { class: "plans" }); // the order being filled in: plan()
-    this.svg.append(this.ground, this.areas, this.plans, this.pieces, this.marks);
+    this.svg.append(this.ground, this.areas, this.paths, this.plans, this.pieces, this.marks);
     this.banner = h("span", { class: "pick-banner" });
     this.bar = h("div", { class: "pick-bar" }, this.banner,
       h("button", { type: "button", onclick: () => this.cancelPick() }, t("Cancel")));
@@ -73,6 +74,7 @@ export class Board {
       this.focused = false;
     }
     clear(this.areas).append(...map.layers.map((layer) => this.drawLayer(layer)));
+    clear(this.paths).append(...(map.lines || []).map(drawLine));
     this.mine.hidden = !(map.focus && map.focus.length); // the referee has no pieces of its own
     clear(this.pieces).append(...this.drawTokens(map.tokens));
     this.drawPlans(); // a plan drawn from a piece follows it
@@ -345,12 +347,29 @@ export class Board {
   // --- taps and picks -----------------------------------------------------------------------
 
   /** Ask the player to tap the map for an order's field: `where` is "point", "square" or
-   * "hex"; `done` gets [x, y] in inches, or the square's or hex's label. */
-  pick(label, where, done) {
-    this.picking = { label, where, done };
+   * "hex"; `done` gets [x, y] in inches, or the square's or hex's label. `snap`: the name
+   * of the map's line a tapped point moves onto (see snapped). */
+  pick(label, where, done, snap = null) {
+    this.picking = { label, where, done, snap };
     this.container.classList.add("picking");
     this.banner.textContent = t("Tap the map: {field}", { field: label });
     this.container.scrollIntoView({ block: "nearest" });
+    if (snap) this.showLine(snap);
+  }
+
+  /** Bring the map's line `name` into view (a phone may be zoomed on its own pieces, far
+   * from the route it must tap), unless it is in view already. */
+  showLine(name) {
+    const line = ((this.map && this.map.lines) || []).find((l) => l.name === name);
+    if (!line || !line.points.length) return;
+    const xs = line.points.map((p) => p[0]);
+    const ys = line.points.map((p) => p[1]);
+    const pad = 4;
+    const box = [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) + pad, Math.max(...ys) + pad];
+    const shown = this.svg.viewBox.baseVal;
+    const inside = shown && shown.width && box[0] >= shown.x && box[1] >= shown.y &&
+      box[2] <= shown.x + shown.width && box[3] <= shown.y + shown.height;
+    if (!inside) this.fit(box);
   }
 
   cancelPick() {
@@ -369,9 +388,9 @@ export class Board {
     const square = this.squareAt(at);
     const hex = this.hexes ? nearestHex(this.hexes, at) : null;
     if (this.picking) {
-      const { where, done } = this.picking;
+      const { where, done, snap } = this.picking;
       let value = null;
-      if (where === "point") value = [Math.round(at[0] * 10) / 10, Math.round(at[1] * 10) / 10];
+      if (where === "point") value = snapped(this.map, snap, at) || [Math.round(at[0] * 10) / 10, Math.round(at[1] * 10) / 10];
       if (where === "square") value = square;
       if (where === "hex") value = hex && hex.label;
       if (value === null || value === undefined) {
@@ -408,6 +427,38 @@ export class Board {
       this.marks.append(s("rect", { class: "picked", x: x0, y: y0, width: x1 - x0, height: y1 - y0 }));
     }
   }
+}
+
+/** A route or other path of the map's `lines`, under the tokens. */
+function drawLine(line) {
+  const points = line.points.map(([x, y]) => `${x},${y}`).join(" ");
+  const g = s("g", { class: `line ${line.style}`, dataset: { line: line.name, title: line.title || "" } });
+  g.append(s("polyline", { points }));
+  const [ex, ey] = line.points[line.points.length - 1];
+  if (line.points.length > 1) g.append(s("circle", { class: "end", cx: ex, cy: ey, r: 0.35 }));
+  return g;
+}
+
+/** A point the order needs on one of the map's lines (a field's `snap` names it): the tap
+ * `at` moved onto the nearest point of that line, to a hundredth of an inch — a finger
+ * 2 pixels off a route on a phone is a fraction of an inch off. Null when the map shows no
+ * such line (the tap is then taken as it is, and the server judges it). */
+export function snapped(map, name, at) {
+  const line = name && map && (map.lines || []).find((l) => l.name === name);
+  if (!line || !line.points.length) return null;
+  let best = line.points[0];
+  let far = Math.hypot(at[0] - best[0], at[1] - best[1]);
+  for (let i = 1; i < line.points.length; i++) {
+    const [ax, ay] = line.points[i - 1];
+    const [bx, by] = line.points[i];
+    const [dx, dy] = [bx - ax, by - ay];
+    const length = dx * dx + dy * dy;
+    const k = length ? Math.max(0, Math.min(1, ((at[0] - ax) * dx + (at[1] - ay) * dy) / length)) : 0;
+    const near = [ax + k * dx, ay + k * dy];
+    const d = Math.hypot(at[0] - near[0], at[1] - near[1]);
+    if (d < far) [best, far] = [near, d];
+  }
+  return best.map((n) => Math.round(n * 100) / 100);
 }
 
 function gap(pointers) {

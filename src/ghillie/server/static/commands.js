@@ -109,6 +109,7 @@ export class Orders {
       words: spec.fields || {},
       secretFields: new Set(spec.secret_fields || []),
       choices: (wpath) => ((this.offers.get(name) || {}).choices || {})[wpath],
+      note: (wpath) => ((this.offers.get(name) || {}).notes || {})[wpath],
       pick: this.options.pick,
       mode,
       typed,

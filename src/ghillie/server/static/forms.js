@@ -32,8 +32,10 @@ const blank = (v) => v === undefined || v === null || v === "";
  * @param {object} schema the command's JSON Schema
  * @param {object} ctx {command, words: {path: field words}, secretFields: Set,
  *   choices(wordsPath) → [{value,label,fills}] | undefined (from the side's view),
- *   pick(label, where, done) | null — to take a place from the map, mode ("map"|"table"),
- *   typed (false: the game takes no dice typed in), changed()}
+ *   pick(label, where, done, snap) | null — to take a place from the map (snap: the name of
+ *   the map line a tapped point moves onto, if any), mode ("map"|"table"),
+ *   typed (false: the game takes no dice typed in), note(wordsPath) → words beside the field
+ *   now (how many dice a roll takes, and whose: the view's offer), changed()}
  */
 export function commandForm(schema, ctx) {
   const form = { fields: {}, paths: {}, refreshers: [], order: [], conditions: [] };
@@ -153,7 +155,7 @@ function field(schemaNode, ctx, path, wpath, name, required, entry = false) {
   // Dice rolled at the table are asked for only in a game that takes them.
   if (words.typed && ctx.typed === false) return constant(undefined);
   if (words.kind === "hidden") return constant(undefined);
-  const info = { title, help: words.help, unit: words.unit, optional, path, wpath, ctx, line: words.line, starts: words.starts };
+  const info = { title, help: words.help, unit: words.unit, snap: words.snap, optional, path, wpath, ctx, line: words.line, starts: words.starts };
   // A list of pieces or places: each entry asks for one (the words describe the entries).
   if (!entry && schema.type === "array" && schema.items && !schema.prefixItems && !isPosition(schema, ctx.root)) {
     const list = array(info, schema, words.item);
@@ -216,6 +218,7 @@ function objectFields(schema, ctx, path, wpath, top) {
     const sub = path ? `${path}.${name}` : name;
     const wsub = wpath ? `${wpath}.${name}` : name;
     const widget = field(node, ctx, sub, wsub, name, required);
+    noted(widget, ctx, wsub);
     const when = (ctx.words[wsub] || {}).when;
     if (when && widget.el) askedWhen(widget, when, ctx, sub);
     widgets.push([name, widget]);
@@ -235,6 +238,25 @@ function objectFields(schema, ctx, path, wpath, top) {
       for (const [name, widget] of widgets) widget.set(value ? value[name] : undefined);
     },
   };
+}
+
+/** The words the view's offer puts beside a field now (`notes`), under its label, kept up
+ * to date as the view changes; nothing is added to a field that never has any. */
+function noted(widget, ctx, wpath) {
+  if (!widget.el || !ctx.note) return;
+  let note = null;
+  const show = () => {
+    const text = ctx.note(wpath) || "";
+    if (!text && !note) return;
+    if (!note) {
+      note = h("p", { class: "note", "aria-live": "polite" });
+      widget.el.firstChild.after(note);
+    }
+    note.textContent = text;
+    note.hidden = !text;
+  };
+  ctx.form.refreshers.push(show);
+  show();
 }
 
 /** A field asked only while other fields of its group hold one of the given values (the

@@ -322,7 +322,7 @@ function pickButton(info, where, done) {
     type: "button",
     class: "pick",
     dataset: { path: info.path },
-    onclick: () => info.ctx.pick(info.title, where, done),
+    onclick: () => info.ctx.pick(info.title, where, done, info.snap),
   }, t("Tap on the map"));
 }
 

@@ -135,7 +135,7 @@ function render(view) {
         token,
         ruleset,
         // A point, square or hex may be tapped on the map; without a map it is typed.
-        pick: hasMap(view) ? (label, where, done) => map.pick(label, where, done) : null,
+        pick: hasMap(view) ? (label, where, done, snap) => map.pick(label, where, done, snap) : null,
         // What an order plans (a path, a zone) is drawn on the map as it is entered.
         plan: (shapes) => map && map.plan(shapes),
         getView: () => current,
