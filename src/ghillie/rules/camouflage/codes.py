@@ -10,6 +10,7 @@ DISCOVER_LOCKED = "discover_locked"  # INF-R10
 ARO_AGAINST_MARKER = "aro_against_marker"  # INF-R11
 NOTHING_TO_DELAY = "nothing_to_delay"  # INF-R12: only against a Camouflaged trooper
 ARO_LOST = "aro_lost"  # INF-R12: the second half did not reveal it
+ARO_NOT_DELAYED = "aro_not_delayed"  # INF-R12, N3 FAQ: a delay is declared explicitly
 ARO_GIVEN = "aro_given"  # one ARO per trooper per Order
 NEEDS_TARGET = "needs_target"
 LONG_SKILL_ALONE = "long_skill_alone"  # a Long Skill is the whole Order

@@ -99,6 +99,13 @@ def on_table(state: GameState[Board], side: str, ref: str, field: str) -> Piece:
     return piece
 
 
+def _discovering(first: dict[str, Any] | None, marker: str) -> bool:
+    """Is the Order's first skill (``None``: this is the first) a Discover of ``marker``?"""
+    return (
+        first is not None and first.get("skill") == SkillName.DISCOVER and first.get("target") == marker
+    )
+
+
 def check_skill(
     state: GameState[Board],
     side: str,
@@ -114,18 +121,23 @@ def check_skill(
         if name is SkillName.BS_ATTACK:
             # INF-R09, INF-T07: Discover + Attack — an Attack on a marker only after a
             # Discover of that marker declared by this trooper as the first skill.
-            discovered_first = (
-                first is not None
-                and first.get("skill") == SkillName.DISCOVER
-                and first.get("target") == aimed.id
-            )
-            if not discovered_first:
+            if not _discovering(first, aimed.id):
                 raise Refusal(
                     MARKER_NOT_DISCOVERED,
                     "A Camouflaged Marker cannot be attacked before it is Discovered: declare "
                     "Discover first, then the Attack.",
                     field=f"{field}.target",
                 )
+        if name is SkillName.DISCOVER and _discovering(first, aimed.id):
+            # INF-R10: the trooper cannot try that marker again if this Discover fails, so
+            # not twice in one Order either (RULES-SPEC §5.1: the Discover text, "not against
+            # the same Target twice in the same Order"); its rolls come only at the end.
+            raise Refusal(
+                DISCOVER_LOCKED,
+                "This trooper already tries to Discover that marker in this Order: if that "
+                "fails, it cannot try that marker again until the next Player Turn.",
+                field=f"{field}.target",
+            )
         if name is SkillName.DISCOVER and locked(state, trooper.id, aimed.id):
             raise Refusal(
                 DISCOVER_LOCKED,

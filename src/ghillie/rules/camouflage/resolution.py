@@ -119,6 +119,8 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
 
     # Attacks and the other rolls.
     attack = next((f for f in skills if f["skill"] == SkillName.BS_ATTACK), None)
+    template = attack  # its Template, if it has one, lands only where the Attack hits
+    struck = 0  # the Attack's hits on its target
     answered: set[str] = set()
     if attack is not None:
         aimed_at = _now(ruling, attack["target"])
@@ -137,9 +139,13 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
             answered.add(aimed.id)
             theirs = _aro_value(ruling, aimed.id, active.id, back)
             draw = dice.pair(active.id, aimed.id)
-            _face_to_face(ruling, active.id, mine, aimed.id, theirs, back, attack, draw, saves)
+            struck = _face_to_face(
+                ruling, active.id, mine, aimed.id, theirs, back, attack, draw, saves
+            )
         else:
-            _unopposed(ruling, active.id, aimed.id, mine, attack, dice.of(active.id), saves)
+            struck = _unopposed(
+                ruling, active.id, aimed.id, mine, attack, dice.of(active.id), saves
+            )
     for reactor, facts in reactions.items():
         if reactor in answered:
             continue
@@ -155,9 +161,8 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
             _plain_roll(ruling, active.id, name, dice.of(active.id))
         if name is SkillName.CAMOUFLAGE:
             camo.recamouflage(ruling, scenario, active.id)
-    for facts in skills:
-        for caught in facts.get("caught", []):
-            _caught(ruling, caught, facts, saves)
+    if template is not None and template.get("caught"):
+        _under_template(ruling, template, struck, saves)
     dice.all_taken()
 
     if saves:
@@ -364,7 +369,8 @@ def _face_to_face(
     a_facts: dict[str, Any],
     draw: Draw,
     saves: dict[str, Save],
-) -> None:
+) -> int:
+    """Roll ``a``'s Attack Face to Face against ``b``'s ARO; return ``a``'s hits."""
     scenario = ruling.state.scenario
     assert isinstance(scenario, CamouflageScenario)
     check = checks.face_to_face(
@@ -398,6 +404,7 @@ def _face_to_face(
     if b_facts["aro"] == SkillName.BS_ATTACK:
         _hits_line(ruling, b, a, b_hits, b_crits)
         _owe(saves, ruling, a, b_hits, b_crits, b_facts)
+    return a_hits
 
 
 def _hits_line(ruling: Ruling[Board], by: str, target: str, hits: int, crits: int) -> None:
@@ -438,7 +445,8 @@ def _unopposed(
     facts: dict[str, Any],
     draw: Draw,
     saves: dict[str, Save],
-) -> None:
+) -> int:
+    """Roll an Attack no one opposes (a Normal Roll per die); return its hits."""
     dice = [draw("", D20) for _ in range(_burst(facts))]
     results = [checks.die_result(d, value) for d in dice]
     hits = sum(1 for r in results if r)
@@ -455,6 +463,7 @@ def _unopposed(
     )
     _hits_line(ruling, by, target, hits, crits)
     _owe(saves, ruling, target, hits, crits, facts)
+    return hits
 
 
 def _plain_roll(ruling: Ruling[Board], by: str, name: SkillName, draw: Draw) -> None:
@@ -475,16 +484,29 @@ def _plain_roll(ruling: Ruling[Board], by: str, name: SkillName, draw: Draw) -> 
     )
 
 
-def _caught(
-    ruling: Ruling[Board], marker_id: str, facts: dict[str, Any], saves: dict[str, Save]
+def _under_template(
+    ruling: Ruling[Board], facts: dict[str, Any], hits: int, saves: dict[str, Save]
 ) -> None:
-    """INF-A07: a Template aimed elsewhere that catches a marker forces its Saving Roll,
-    which cancels the state (INF-R13 e)."""
-    if marker_id not in ruling.state.pieces or ruling.piece(marker_id).kind != MARKER:
+    """INF-A07, R13 e: a Template aimed at another target affects the markers under it only
+    where its Attack hits. A hit (a success its target did not cancel) forces each of them
+    to make a Saving Roll per hit, which cancels its Camouflaged State; the Criticals' extra
+    saves are the target's alone. A missed or cancelled Attack affects nobody under it: no
+    save is owed, so no marker is revealed."""
+    if hits <= 0:
+        _say(
+            ruling,
+            say("The Attack misses: nothing under the Template is affected.", rules=("INF-A07",)),
+        )
         return
-    hides = ruling.piece(marker_id).secret["hides"]
-    camo.reveal(ruling, marker_id, "save")
-    _owe(saves, ruling, hides, 1, 0, facts)
+    for ref in facts["caught"]:
+        piece = _now(ruling, ref)
+        if piece is None or piece.public.get("state") == State.DOWN:
+            continue
+        if piece.kind == MARKER:
+            hidden = piece.secret["hides"]
+            camo.reveal(ruling, piece.id, "save")
+            piece = ruling.piece(hidden)
+        _owe(saves, ruling, piece.id, hits, 0, facts)
 
 
 def saving_rolls(ruling: Ruling[Board], side: str, command: SavingRolls) -> None:
