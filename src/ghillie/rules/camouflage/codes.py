@@ -16,6 +16,7 @@ NEEDS_TARGET = "needs_target"
 LONG_SKILL_ALONE = "long_skill_alone"  # a Long Skill is the whole Order
 NO_CAMOUFLAGE = "no_camouflage"  # INF-R02: only a trooper with the skill, out of the state
 SEEN_BY_ENEMY = "seen_by_enemy"  # INF-R02: outside every enemy LoF
+IN_SENSOR_ZONE = "in_sensor_zone"  # §5.1: not inside an enemy Sensor's Zone of Control
 NOT_AN_ARO = "not_an_aro"
 OUT_OF_RANGE = "out_of_range"
 NOT_ON_ROUTE = "not_on_route"

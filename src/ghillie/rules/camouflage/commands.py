@@ -64,6 +64,8 @@ class Declared(Part):
     # Sensor at a real table: the enemy markers inside the trooper's Zone of Control (8").
     zone: list[Ref] = Field(default_factory=list, max_length=20)
     unseen: bool = False  # going back into the state: no enemy model or marker sees it
+    # ... and, at a real table, it is outside every enemy Sensor's Zone of Control (§5.1)
+    outside_sensor: bool = False
 
 
 class FirstSkill(Command):

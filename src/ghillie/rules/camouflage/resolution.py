@@ -10,7 +10,6 @@ troopers' only, in the order this module draws them; ghillie rolls the other sid
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -28,6 +27,7 @@ from .orders import SKILL_WORDS, label
 from .scenario import CamouflageScenario
 from .skills import SkillName
 from .where import at
+from .zone import within
 
 D20 = Die(20)
 COVER_MOD = -3  # the base game's Cover MOD to an attack on a target in cover
@@ -249,9 +249,6 @@ def _discover(
     return False
 
 
-ZONE_OF_CONTROL = 8.0  # inches
-
-
 def _sensor(
     ruling: Ruling[Board],
     scenario: CamouflageScenario,
@@ -280,7 +277,7 @@ def _sensor(
             and p.owner != trooper.owner
             and here is not None
             and (where := at(p)) is not None
-            and math.dist(where, (here[0], here[1])) <= ZONE_OF_CONTROL
+            and within((here[0], here[1]), where)
         ]
     else:
         zone = [

@@ -148,6 +148,15 @@ _SKILL = {
         N_("Going back into Camouflaged State: no enemy model or marker has line of fire to it."),
         when={"skill": (SkillName.CAMOUFLAGE,)},
     ),
+    "skill.outside_sensor": Ask(
+        N_("No enemy Sensor within 8 inches"),
+        N_(
+            "Going back into Camouflaged State: it is outside the Zone of Control of every "
+            "enemy trooper with Sensor on the table."
+        ),
+        only="table",
+        when={"skill": (SkillName.CAMOUFLAGE,)},
+    ),
 }
 
 _DICE = {
@@ -208,6 +217,14 @@ ORDERS: dict[str, Order] = {
                 kind="place",
                 where="point",
                 only="map",
+                when={"aro": AT_A_POINT},
+            ),
+            "aros.gained_lof": Ask(
+                N_("No line of fire during the first skill"),
+                N_(
+                    "After a marker's second skill: this trooper could not react to its first "
+                    "skill, so it had no ARO to declare or delay then."
+                ),
                 when={"aro": AT_A_POINT},
             ),
             **_when(measured("aros.measured"), "aros.measured", "aro", *AIMED),
