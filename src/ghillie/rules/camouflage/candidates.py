@@ -90,6 +90,12 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
         if side != board.active:
             return out
         out.append({"type": "end_turn"})
+        # Fireteams (INF-R08): every trooper that can act, a marker among them (refused),
+        # and the side's first two leaving theirs.
+        actors = [c.value for c in _own_actors(state, side)]
+        if actors:
+            out.append({"type": "fireteam", "team": "Team", "members": actors[:5]})
+            out.append({"type": "fireteam", "team": "", "members": actors[:2]})
         enemies = _enemies(state, side)
         for i, c in enumerate(_own_actors(state, side)):
             out.append(

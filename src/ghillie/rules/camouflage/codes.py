@@ -23,3 +23,4 @@ NOT_ON_ROUTE = "not_on_route"
 NOT_AN_ATTACK = "not_an_attack"  # INF-A07: only an Attack with a Template catches markers
 NO_SENSOR = "no_sensor"  # only a trooper with Sensor declares it
 NO_LINE_OF_SIGHT = "no_line_of_sight"  # the players at the table entered none
+CAMOUFLAGED_IN_FIRETEAM = "camouflaged_in_fireteam"  # INF-R08

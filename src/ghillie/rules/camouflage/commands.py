@@ -159,6 +159,15 @@ class Retreat(Command):
     phases = PLAY
 
 
+class Fireteam(Command):
+    """Troopers form or join a Fireteam, or leave theirs (``team`` left empty): INF-R08."""
+
+    type: Literal["fireteam"] = "fireteam"
+    phases = PLAY
+    team: str = Field("", max_length=40)
+    members: list[Ref] = Field(min_length=1, max_length=5)
+
+
 class EndGame(Command):
     type: Literal["end_game"] = "end_game"
     phases = PLAY
@@ -175,5 +184,6 @@ COMMANDS: dict[str, type[Command]] = {
     "end_turn": EndTurn,
     "impetuous": Impetuous,
     "retreat": Retreat,
+    "fireteam": Fireteam,
     "end_game": EndGame,
 }

@@ -55,6 +55,15 @@ def _own_actors(state: GameState[Board], side: str) -> list[Choice]:
     return out
 
 
+def _own_models(state: GameState[Board], side: str) -> list[Choice]:
+    """The side's troopers on the table as models: the only ones a Fireteam takes (INF-R08)."""
+    return [
+        Choice(p.id, str(p.public["name"]))
+        for p in state.owned(side, TROOPER)
+        if p.public["state"] == State.MODEL
+    ]
+
+
 def _camouflaged(state: GameState[Board], side: str) -> list[Choice]:
     return [
         Choice(p.id, str(p.public["name"]))
@@ -268,6 +277,21 @@ ORDERS: dict[str, Order] = {
         confirm=N_("Does your army enter the Retreat! State?"),
         anytime=True,
         rules=("INF-R13",),
+    ),
+    "fireteam": Order(
+        N_("Form or join a Fireteam"),
+        N_(
+            "Troopers on the table as models join a Fireteam, leaving any other. A trooper in "
+            "Camouflaged State cannot be part of one."
+        ),
+        fields={
+            "team": Ask(
+                N_("Fireteam"),
+                N_("Its name. Leave it empty and the troopers leave their Fireteams."),
+            ),
+            "members": Ask(N_("Troopers"), pieces=_own_models, item=N_("trooper")),
+        },
+        rules=("INF-R08",),
     ),
     "end_game": Order(N_("End the game"), confirm=N_("End the game for both sides?"), anytime=True),
 }
