@@ -327,3 +327,36 @@ def test_INF_A07_an_attack_cancelled_face_to_face_affects_nothing_under_the_temp
         game.command(PANO, {"type": "resolve_order", "rolls": {"dice": [5]}})
     assert game.state.pieces[pid(game, "zondbot")].public["state"] == "camouflaged"
     assert "The Attack misses: nothing under the Template is affected." in last_said(game, PANO)
+
+
+@pytest.mark.spec("INF-A07")
+@pytest.mark.spec("INF-R13")
+def test_INF_A07_a_template_fired_in_aro_catches_markers_only_where_it_hits() -> None:
+    """A Template in ARO, aimed at the active trooper, may catch other markers too (INF-A07
+    names no side): the Fusilier's grenade at the Moran, the Zondbot's marker under it."""
+    for die, revealed in ((3, True), (20, False)):
+        game = deployed()
+        moran, zond = pid(game, "moran"), pid(game, "zondbot")
+        order(game, NOMADS, moran, {"skill": "move"})
+        grenade = {
+            "piece": pid(game, "fusilier"),
+            "aro": "bs_attack",
+            "measured": measured(8),
+            "attack": {"weapon": "Light Grenade Launcher", "burst": 1},
+            "caught": [marker_of(game, "zondbot")],
+        }
+        aros(game, PANO, grenade)
+        second(game, NOMADS, {"skill": "idle"})
+        aros(game, PANO)
+        with ghillie_rolls(game, die):  # the Fusilier's die: PanOceania's
+            game.command(NOMADS, {"type": "resolve_order"})
+        state = game.state.pieces[zond].public["state"]
+        assert state == ("model" if revealed else "camouflaged")
+        owed = {s.piece: s.count for s in game.state.board.saves}
+        assert owed == ({moran: 1, zond: 1} if revealed else {})
+    # Only an Attack catches markers.
+    game = deployed()
+    order(game, NOMADS, pid(game, "moran"), {"skill": "move"})
+    dodge = {"piece": pid(game, "fusilier"), "aro": "dodge", "caught": [marker_of(game, "mine")]}
+    refusal = refused(game, PANO, {"type": "aros", "aros": [dodge]})
+    assert (refusal.code, refusal.field) == ("not_an_attack", "aros.0.caught")

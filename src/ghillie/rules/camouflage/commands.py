@@ -89,6 +89,7 @@ class AroDeclared(Part):
     at: XY | None = None  # map mode: the point of the active trooper's route it answers
     measured: Measured | None = None  # table mode: range and cover at that point
     attack: Attack | None = None
+    caught: list[Ref] = Field(default_factory=list, max_length=10)  # markers under a template
     # After the second skill of a marker's Order: the trooper had no line of fire to it
     # during the first skill, so it had no ARO to declare or delay then (the base game).
     gained_lof: bool = False

@@ -23,6 +23,7 @@ from .codes import (
     LONG_SKILL_ALONE,
     NOT_A_MARKER,
     NOT_AN_ARO,
+    NOT_AN_ATTACK,
     NOTHING_TO_DELAY,
     OUT_OF_RANGE,
 )
@@ -324,7 +325,11 @@ def aros(ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command
         if entry.aro is SkillName.DELAY:
             delayed.append(trooper.id)
             continue
-        facts: dict[str, Any] = {**entry.model_dump(mode="json"), "piece": trooper.id}
+        facts: dict[str, Any] = {
+            **entry.model_dump(mode="json"),
+            "piece": trooper.id,
+            "caught": _caught(state, side, entry.aro, entry.caught, f"{field}.caught"),
+        }
         if scenario.mode.value == "map":
             facts["at"] = list(_aro_point(order, entry.at, f"{field}.at", second))
             facts["from"] = list(_placed(declare.shown(state, trooper)))
@@ -406,6 +411,21 @@ def _check_aro(
                 "again until the next Player Turn.",
                 field=f"{field}.aro",
             )
+
+
+def _caught(
+    state: GameState[Board], side: str, aro: SkillName, caught: list[str], field: str
+) -> list[str]:
+    """The enemy markers a Template fired in ARO also covers (INF-A07), by their ids."""
+    from ghillie import lookup
+
+    if caught and not SKILLS[aro].attack:
+        raise Refusal(
+            NOT_AN_ATTACK,
+            "Only an Attack with a Template catches markers it is not aimed at.",
+            field=field,
+        )
+    return [lookup.enemy(state, side, ref, [MARKER]).id for ref in caught]
 
 
 def _check_late(order: OrderState, trooper: Piece, gained_lof: bool, field: str) -> None:

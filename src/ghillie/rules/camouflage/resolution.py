@@ -121,6 +121,7 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
     attack = next((f for f in skills if f["skill"] == SkillName.BS_ATTACK), None)
     template = attack  # its Template, if it has one, lands only where the Attack hits
     struck = 0  # the Attack's hits on its target
+    landed: dict[str, int] = {}  # the hits of each ARO's Attack, for its Template
     answered: set[str] = set()
     if attack is not None:
         aimed_at = _now(ruling, attack["target"])
@@ -139,7 +140,7 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
             answered.add(aimed.id)
             theirs = _aro_value(ruling, aimed.id, active.id, back)
             draw = dice.pair(active.id, aimed.id)
-            struck = _face_to_face(
+            struck, landed[aimed.id] = _face_to_face(
                 ruling, active.id, mine, aimed.id, theirs, back, attack, draw, saves
             )
         else:
@@ -152,7 +153,9 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
         name = SkillName(facts["aro"])
         if name is SkillName.BS_ATTACK:
             value = _aro_value(ruling, reactor, active.id, facts)
-            _unopposed(ruling, reactor, active.id, value, facts, dice.of(reactor), saves)
+            landed[reactor] = _unopposed(
+                ruling, reactor, active.id, value, facts, dice.of(reactor), saves
+            )
         elif name in (SkillName.DODGE, SkillName.RESET, SkillName.OTHER_ROLL):
             _plain_roll(ruling, reactor, name, dice.of(reactor))
     for facts in skills:
@@ -163,6 +166,9 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
             camo.recamouflage(ruling, scenario, active.id)
     if template is not None and template.get("caught"):
         _under_template(ruling, template, struck, saves)
+    for reactor, facts in reactions.items():
+        if facts.get("caught"):
+            _under_template(ruling, facts, landed.get(reactor, 0), saves)
     dice.all_taken()
 
     if saves:
@@ -366,8 +372,8 @@ def _face_to_face(
     a_facts: dict[str, Any],
     draw: Draw,
     saves: dict[str, Save],
-) -> int:
-    """Roll ``a``'s Attack Face to Face against ``b``'s ARO; return ``a``'s hits."""
+) -> tuple[int, int]:
+    """Roll ``a``'s Attack Face to Face against ``b``'s ARO; return each one's hits."""
     scenario = ruling.state.scenario
     assert isinstance(scenario, CamouflageScenario)
     check = checks.face_to_face(
@@ -401,7 +407,8 @@ def _face_to_face(
     if b_facts["aro"] == SkillName.BS_ATTACK:
         _hits_line(ruling, b, a, b_hits, b_crits)
         _owe(saves, ruling, a, b_hits, b_crits, b_facts)
-    return a_hits
+        return a_hits, b_hits
+    return a_hits, 0
 
 
 def _hits_line(ruling: Ruling[Board], by: str, target: str, hits: int, crits: int) -> None:

@@ -238,6 +238,13 @@ ORDERS: dict[str, Order] = {
             ),
             **_when(measured("aros.measured"), "aros.measured", "aro", *AIMED),
             **_when(_attack("aros.attack"), "aros.attack", "aro", SkillName.BS_ATTACK),
+            "aros.caught": Ask(
+                N_("Markers under the Template"),
+                N_("Enemy markers a Template aimed at the active trooper also covers."),
+                pieces=_markers,
+                item=N_("marker"),
+                when={"aro": (SkillName.BS_ATTACK,)},
+            ),
         },
         rules=("INF-R11", "INF-R12"),
     ),
