@@ -139,7 +139,7 @@ def first_skill(
         first={
             **_as_ids(state, side, declared, aimed, contact),
             "from": source,
-            "marker": marked,
+            "marked": marked,  # a Camouflaged Marker answered by the first AROs
             **found,
         },
         stage=Stage.SECOND,
@@ -434,7 +434,7 @@ def _check_late(order: OrderState, trooper: Piece, gained_lof: bool, field: str)
     an ARO nor a delay then has had its time (INF-A06), whether or not the second skill
     reveals the marker, unless it could not react to the first skill at all — no line of
     fire then (the base game's own case, which its side asserts: ``gained_lof``)."""
-    if not order.first.get("marker") or trooper.id in order.delayed or gained_lof:
+    if not order.first.get("marked") or trooper.id in order.delayed or gained_lof:
         return
     raise Refusal(
         ARO_NOT_DELAYED,
