@@ -1,6 +1,7 @@
-"""The demo of camouflage: the Caliban's surprise attack (RULES-SPEC INF-T01), a failed
-Discover and its lock-out, a Discover that finds a marker, and the Caliban going back into
-Camouflaged State."""
+"""The demo of camouflage: the Caliban's surprise attack (RULES-SPEC INF-T01) and a delay
+that was not declared (INF-R12), a Fireteam (INF-R08), a failed Discover and its lock-out, a
+Discover that finds a marker, and the Caliban going back into Camouflaged State, leaving its
+Fireteam."""
 
 from __future__ import annotations
 
@@ -76,6 +77,22 @@ SCRIPT = Script(
                 "type": "aros",
                 "aros": [
                     {
+                        "piece": "fusilier_2",
+                        "aro": "bs_attack",
+                        "measured": {"range": 12, "cover": "none"},
+                        "attack": COMBI,
+                    }
+                ],
+            },
+            "A slip: the Fusilier Lieutenant, who declared nothing after the first skill, "
+            "shoots now the Caliban is revealed. Refused: a delay must be declared.",
+        ),
+        Step(
+            "panoceania",
+            {
+                "type": "aros",
+                "aros": [
+                    {
                         "piece": "fusilier",
                         "aro": "bs_attack",
                         "measured": {"range": 10, "cover": "none"},
@@ -94,6 +111,11 @@ SCRIPT = Script(
             "beats the Fusilier's 10, which cancels the Caliban's 5.",
         ),
         Step("panoceania", {"type": "saving_rolls"}, "The Fusilier's saving roll, by ghillie."),
+        Step(
+            "nomads",
+            {"type": "fireteam", "team": "Nomad link", "members": ["caliban", "moran"]},
+            "Revealed, the Caliban may now be part of a Fireteam: it forms one with the Moran.",
+        ),
         Step("nomads", {"type": "end_turn"}, "Player Turn 2: PanOceania."),
         *_quiet(
             "panoceania",
@@ -153,7 +175,8 @@ SCRIPT = Script(
         Step(
             "nomads",
             {"type": "resolve_order"},
-            "A new marker replaces the model: a new marker for any Discover lock-out.",
+            "A new marker replaces the model: a new marker for any Discover lock-out. The "
+            "Caliban leaves its Fireteam: a Camouflaged trooper cannot be part of one.",
         ),
         Step("nomads", {"type": "end_game"}, "The game ends: every marker's contents are shown."),
     ),

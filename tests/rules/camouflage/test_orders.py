@@ -341,14 +341,15 @@ def test_INF_A07_a_template_aimed_elsewhere_forces_a_save_and_cancels() -> None:
         "skill": "bs_attack",
         "target": moran,
         "measured": measured(8),
-        "attack": {"weapon": "Light Flamethrower", "burst": 1},
+        "attack": {"weapon": "Light Grenade Launcher", "burst": 1},
         "caught": [marker],
     }
     order(game, PANO, pid(game, "fusilier"), attack)
     aros(game, NOMADS)
     second(game, PANO, {"skill": "idle"})
     aros(game, NOMADS)
-    game.command(PANO, {"type": "resolve_order", "rolls": {"dice": [20]}})
+    # The Attack hits the Moran (3, needing 12): the Template lands (a miss: test_exact).
+    game.command(PANO, {"type": "resolve_order", "rolls": {"dice": [3]}})
     assert game.state.pieces[zond].public["state"] == "model"
     assert any("forced to make a Saving Roll" in t for t in said(game, PANO))
     assert allowed_commands(game.state, NOMADS) == ["saving_rolls", "end_game"]

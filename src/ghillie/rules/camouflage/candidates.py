@@ -84,12 +84,38 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
                 {"type": "aros", "aros": [{"piece": c.value, "aro": aro, **_measured(scenario, i)}]}
             )
             out.append({"type": "aros", "aros": [{"piece": c.value, "aro": "delay"}]})
+            if aro is SkillName.BS_ATTACK and i == 0:
+                # A Template in ARO over the enemy markers it may catch (INF-A07).
+                markers = [e.value for e in _enemies(state, side) if _is_marker(state, e.value)]
+                out.append(
+                    {
+                        "type": "aros",
+                        "aros": [
+                            {"piece": c.value, "aro": aro, "caught": markers[:2]}
+                            | _measured(scenario, i)
+                        ],
+                    }
+                )
+            # After a marker's second skill, a trooper that had no line of fire at the
+            # first (INF-R12).
+            out.append(
+                {
+                    "type": "aros",
+                    "aros": [{"piece": c.value, "aro": "dodge", "gained_lof": True}],
+                }
+            )
         return out
     order = board.order
     if order is None:
         if side != board.active:
             return out
         out.append({"type": "end_turn"})
+        # Fireteams (INF-R08): every trooper that can act, a marker among them (refused),
+        # and the side's first two leaving theirs.
+        actors = [c.value for c in _own_actors(state, side)]
+        if actors:
+            out.append({"type": "fireteam", "team": "Team", "members": actors[:5]})
+            out.append({"type": "fireteam", "team": "", "members": actors[:2]})
         enemies = _enemies(state, side)
         for i, c in enumerate(_own_actors(state, side)):
             out.append(
@@ -120,6 +146,10 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
     if order.stage is Stage.SAVES and any(state.piece(s.piece).owner == side for s in board.saves):
         out.append({"type": "saving_rolls"})
     return out
+
+
+def _is_marker(state: GameState[Board], piece: str) -> bool:
+    return state.pieces[piece].kind == MARKER
 
 
 def _looks(piece: Any) -> tuple[int, int]:

@@ -64,6 +64,8 @@ class Declared(Part):
     # Sensor at a real table: the enemy markers inside the trooper's Zone of Control (8").
     zone: list[Ref] = Field(default_factory=list, max_length=20)
     unseen: bool = False  # going back into the state: no enemy model or marker sees it
+    # ... and, at a real table, it is outside every enemy Sensor's Zone of Control (§5.1)
+    outside_sensor: bool = False
 
 
 class FirstSkill(Command):
@@ -87,6 +89,10 @@ class AroDeclared(Part):
     at: XY | None = None  # map mode: the point of the active trooper's route it answers
     measured: Measured | None = None  # table mode: range and cover at that point
     attack: Attack | None = None
+    caught: list[Ref] = Field(default_factory=list, max_length=10)  # markers under a template
+    # After the second skill of a marker's Order: the trooper had no line of fire to it
+    # during the first skill, so it had no ARO to declare or delay then (the base game).
+    gained_lof: bool = False
 
 
 class Aros(Command):
@@ -154,6 +160,15 @@ class Retreat(Command):
     phases = PLAY
 
 
+class Fireteam(Command):
+    """Troopers form or join a Fireteam, or leave theirs (``team`` left empty): INF-R08."""
+
+    type: Literal["fireteam"] = "fireteam"
+    phases = PLAY
+    team: str = Field("", max_length=40)
+    members: list[Ref] = Field(min_length=1, max_length=5)
+
+
 class EndGame(Command):
     type: Literal["end_game"] = "end_game"
     phases = PLAY
@@ -170,5 +185,6 @@ COMMANDS: dict[str, type[Command]] = {
     "end_turn": EndTurn,
     "impetuous": Impetuous,
     "retreat": Retreat,
+    "fireteam": Fireteam,
     "end_game": EndGame,
 }

@@ -8,11 +8,13 @@ from ghillie import lookup
 from ghillie.errors import MEASURED_BY_MAP, Refusal
 from ghillie.state import GameState, Piece
 
+from . import zone
 from .board import EQUIPMENT, MARKER, TROOPER, Board, State
 from .codes import (
     CONTACT_WITH_MARKER,
     DISCOVER_LOCKED,
     EQUIPMENT_TAKES_NO_ORDERS,
+    IN_SENSOR_ZONE,
     MARKER_NOT_DISCOVERED,
     NEEDS_TARGET,
     NO_CAMOUFLAGE,
@@ -25,6 +27,7 @@ from .codes import (
 from .commands import Declared
 from .scenario import CamouflageScenario, LockoutEnds
 from .skills import SKILLS, SkillName
+from .where import at
 
 
 def actor(state: GameState[Board], side: str, ref: str, field: str) -> Piece:
@@ -99,6 +102,15 @@ def on_table(state: GameState[Board], side: str, ref: str, field: str) -> Piece:
     return piece
 
 
+def _discovering(first: dict[str, Any] | None, marker: str) -> bool:
+    """Is the Order's first skill (``None``: this is the first) a Discover of ``marker``?"""
+    return (
+        first is not None
+        and first.get("skill") == SkillName.DISCOVER
+        and first.get("target") == marker
+    )
+
+
 def check_skill(
     state: GameState[Board],
     side: str,
@@ -111,21 +123,25 @@ def check_skill(
     aimed = target(state, side, declared, field)
     name = declared.skill
     if aimed is not None and aimed.kind == MARKER:
-        if name is SkillName.BS_ATTACK:
-            # INF-R09, INF-T07: Discover + Attack — an Attack on a marker only after a
-            # Discover of that marker declared by this trooper as the first skill.
-            discovered_first = (
-                first is not None
-                and first.get("skill") == SkillName.DISCOVER
-                and first.get("target") == aimed.id
+        # INF-R09, INF-T07: Discover + Attack — an Attack on a marker only after a
+        # Discover of that marker declared by this trooper as the first skill.
+        if name is SkillName.BS_ATTACK and not _discovering(first, aimed.id):
+            raise Refusal(
+                MARKER_NOT_DISCOVERED,
+                "A Camouflaged Marker cannot be attacked before it is Discovered: declare "
+                "Discover first, then the Attack.",
+                field=f"{field}.target",
             )
-            if not discovered_first:
-                raise Refusal(
-                    MARKER_NOT_DISCOVERED,
-                    "A Camouflaged Marker cannot be attacked before it is Discovered: declare "
-                    "Discover first, then the Attack.",
-                    field=f"{field}.target",
-                )
+        if name is SkillName.DISCOVER and _discovering(first, aimed.id):
+            # INF-R10: the trooper cannot try that marker again if this Discover fails, so
+            # not twice in one Order either (RULES-SPEC §5.1: the Discover text, "not against
+            # the same Target twice in the same Order"); its rolls come only at the end.
+            raise Refusal(
+                DISCOVER_LOCKED,
+                "This trooper already tries to Discover that marker in this Order: if that "
+                "fails, it cannot try that marker again until the next Player Turn.",
+                field=f"{field}.target",
+            )
         if name is SkillName.DISCOVER and locked(state, trooper.id, aimed.id):
             raise Refusal(
                 DISCOVER_LOCKED,
@@ -182,4 +198,36 @@ def check_skill(
                 "every enemy model and marker: confirm that none can see it.",
                 field=f"{field}.unseen",
             )
+        _outside_sensors(state, side, trooper, declared, field)
     return aimed
+
+
+def _outside_sensors(
+    state: GameState[Board], side: str, trooper: Piece, declared: Declared, field: str
+) -> None:
+    """RULES-SPEC §5.1, Sensor: no enemy with Camouflage regains the state inside a Sensor's
+    Zone of Control (8"). Only the enemy Sensors the side knows of count (zone.py, as INF-A02
+    for line of fire): on the map ghillie measures; at a real table, if the enemy has one
+    on the table, the side confirms it is not that close (``outside_sensor``)."""
+    if state.scenario.mode.value == "map":
+        if declared.outside_sensor:
+            raise Refusal(
+                MEASURED_BY_MAP,
+                "This game is on a map: ghillie measures the Zone of Control, nothing is entered.",
+                field=f"{field}.outside_sensor",
+            )
+        here = at(trooper)
+        if here is not None and zone.blocking(state, side, here):
+            raise Refusal(
+                IN_SENSOR_ZONE,
+                "A trooper cannot go back into Camouflaged State within 8 inches of an enemy "
+                "trooper with Sensor (its Zone of Control).",
+                field=f"{field}.skill",
+            )
+    elif zone.known_sensors(state, side) and not declared.outside_sensor:
+        raise Refusal(
+            IN_SENSOR_ZONE,
+            "A trooper cannot go back into Camouflaged State within 8 inches of an enemy "
+            "trooper with Sensor (its Zone of Control): confirm that none is that close.",
+            field=f"{field}.outside_sensor",
+        )

@@ -18,10 +18,12 @@ from .codes import (
     ARO_AGAINST_MARKER,
     ARO_GIVEN,
     ARO_LOST,
+    ARO_NOT_DELAYED,
     DISCOVER_LOCKED,
     LONG_SKILL_ALONE,
     NOT_A_MARKER,
     NOT_AN_ARO,
+    NOT_AN_ATTACK,
     NOTHING_TO_DELAY,
     OUT_OF_RANGE,
 )
@@ -72,20 +74,27 @@ def cancel_reason(name: SkillName) -> str | None:
     return None
 
 
+def _reveal_reason(trooper: Piece, declared: Declared, contact: Piece | None) -> str | None:
+    """Why this declaration cancels the trooper's Camouflaged State, if it is camouflaged
+    and it does: a cancelling skill, or a move into Silhouette contact with an enemy model
+    (INF-R13)."""
+    if not trooper.public.get("marker"):
+        return None
+    why = cancel_reason(declared.skill)
+    if why is None and contact is not None and contact.kind != MARKER:
+        why = "contact"
+    return why
+
+
 def _reveal_if(
     ruling: Ruling[Board], trooper: Piece, declared: Declared, contact: Piece | None
 ) -> Piece:
     """A camouflaged trooper that declares a cancelling skill, or moves into Silhouette
     contact with an enemy model, is revealed now, for the whole Order (INF-R13, R14)."""
-    marker = trooper.public.get("marker")
-    if not marker:
-        return trooper
-    why = cancel_reason(declared.skill)
-    if why is None and contact is not None and contact.kind != MARKER:
-        why = "contact"
+    why = _reveal_reason(trooper, declared, contact)
     if why is None:
         return trooper
-    return camo.reveal(ruling, marker, why)
+    return camo.reveal(ruling, trooper.public["marker"], why)
 
 
 def _told_skill(
@@ -122,10 +131,18 @@ def first_skill(
     contact = _contact(ruling, side, declared)
     source = who.public.get("at")
     found = measured_at(scenario, side, declared, source, aimed)
+    # Is a Camouflaged Marker what the first AROs answer? Then a reactive trooper delays
+    # explicitly or has had its time (INF-R12, the N3 FAQ).
+    marked = who.kind == MARKER and _reveal_reason(trooper, declared, contact) is None
     ruling.change_board(
         "order",
         piece=trooper.id,
-        first={**_as_ids(state, side, declared, aimed, contact), "from": source, **found},
+        first={
+            **_as_ids(state, side, declared, aimed, contact),
+            "from": source,
+            "marked": marked,  # a Camouflaged Marker answered by the first AROs
+            **found,
+        },
         stage=Stage.SECOND,
     )
     ruling.tell_public(
@@ -304,10 +321,16 @@ def aros(ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command
                 field=f"{field}.piece",
             )
         _check_aro(state, order, active, second, trooper, entry.aro, field)
+        if second:
+            _check_late(order, trooper, entry.gained_lof, field)
         if entry.aro is SkillName.DELAY:
             delayed.append(trooper.id)
             continue
-        facts: dict[str, Any] = {**entry.model_dump(mode="json"), "piece": trooper.id}
+        facts: dict[str, Any] = {
+            **entry.model_dump(mode="json"),
+            "piece": trooper.id,
+            "caught": _caught(state, side, entry.aro, entry.caught, f"{field}.caught"),
+        }
         if scenario.mode.value == "map":
             facts["at"] = list(_aro_point(order, entry.at, f"{field}.at", second))
             facts["from"] = list(_placed(declare.shown(state, trooper)))
@@ -362,7 +385,8 @@ def _check_aro(
             field=f"{field}.aro",
         )
     if aro is SkillName.DELAY:
-        if not is_marker or second:
+        # A Long Skill is the whole Order: it has no second half to delay to.
+        if not is_marker or second or SKILLS[SkillName(order.first["skill"])].long:
             raise Refusal(
                 NOTHING_TO_DELAY,
                 "An ARO can be delayed only against a Camouflaged trooper, until the second "
@@ -388,6 +412,38 @@ def _check_aro(
                 "again until the next Player Turn.",
                 field=f"{field}.aro",
             )
+
+
+def _caught(
+    state: GameState[Board], side: str, aro: SkillName, caught: list[str], field: str
+) -> list[str]:
+    """The enemy markers a Template fired in ARO also covers (INF-A07), by their ids."""
+    from ghillie import lookup
+
+    if caught and not SKILLS[aro].attack:
+        raise Refusal(
+            NOT_AN_ATTACK,
+            "Only an Attack with a Template catches markers it is not aimed at.",
+            field=field,
+        )
+    return [lookup.enemy(state, side, ref, [MARKER]).id for ref in caught]
+
+
+def _check_late(order: OrderState, trooper: Piece, gained_lof: bool, field: str) -> None:
+    """INF-R12 and the N3 FAQ (RULES-SPEC §5.1): when the first skill was a Camouflaged
+    Marker's, a delay must be declared explicitly. A reactive trooper that declared neither
+    an ARO nor a delay then has had its time (INF-A06), whether or not the second skill
+    reveals the marker, unless it could not react to the first skill at all — no line of
+    fire then (the base game's own case, which its side asserts: ``gained_lof``)."""
+    if not order.first.get("marked") or trooper.id in order.delayed or gained_lof:
+        return
+    raise Refusal(
+        ARO_NOT_DELAYED,
+        "This trooper declared no ARO and no delay when the marker declared its first skill: "
+        "a delay must be declared, so it cannot react now (unless it had no line of fire to "
+        "the marker during the first skill: then say so).",
+        field=f"{field}.piece",
+    )
 
 
 def _placed(piece: Piece) -> tuple[float, float]:

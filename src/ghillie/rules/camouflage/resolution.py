@@ -10,7 +10,6 @@ troopers' only, in the order this module draws them; ghillie rolls the other sid
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -29,6 +28,7 @@ from .orders import SKILL_WORDS, label
 from .scenario import CamouflageScenario
 from .skills import SkillName
 from .where import at
+from .zone import within
 
 D20 = Die(20)
 COVER_MOD = -3  # the base game's Cover MOD to an attack on a target in cover
@@ -148,6 +148,9 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
 
     # Attacks and the other rolls.
     attack = next((f for f in skills if f["skill"] == SkillName.BS_ATTACK), None)
+    template = attack  # its Template, if it has one, lands only where the Attack hits
+    struck = 0  # the Attack's hits on its target
+    landed: dict[str, int] = {}  # the hits of each ARO's Attack, for its Template
     answered: set[str] = set()
     if attack is not None:
         aimed_at = _now(ruling, attack["target"])
@@ -166,16 +169,22 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
             answered.add(aimed.id)
             theirs = _aro_value(ruling, aimed.id, active.id, back)
             draw = dice.pair(active.id, aimed.id)
-            _face_to_face(ruling, active.id, mine, aimed.id, theirs, back, attack, draw, saves)
+            struck, landed[aimed.id] = _face_to_face(
+                ruling, active.id, mine, aimed.id, theirs, back, attack, draw, saves
+            )
         else:
-            _unopposed(ruling, active.id, aimed.id, mine, attack, dice.of(active.id), saves)
+            struck = _unopposed(
+                ruling, active.id, aimed.id, mine, attack, dice.of(active.id), saves
+            )
     for reactor, facts in reactions.items():
         if reactor in answered:
             continue
         name = SkillName(facts["aro"])
         if name is SkillName.BS_ATTACK:
             value = _aro_value(ruling, reactor, active.id, facts)
-            _unopposed(ruling, reactor, active.id, value, facts, dice.of(reactor), saves)
+            landed[reactor] = _unopposed(
+                ruling, reactor, active.id, value, facts, dice.of(reactor), saves
+            )
         elif name in (SkillName.DODGE, SkillName.RESET, SkillName.OTHER_ROLL):
             _plain_roll(ruling, reactor, name, dice.of(reactor))
     for facts in skills:
@@ -184,9 +193,11 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
             _plain_roll(ruling, active.id, name, dice.of(active.id))
         if name is SkillName.CAMOUFLAGE:
             camo.recamouflage(ruling, scenario, active.id)
-    for facts in skills:
-        for caught in facts.get("caught", []):
-            _caught(ruling, caught, facts, saves)
+    if template is not None and template.get("caught"):
+        _under_template(ruling, template, struck, saves)
+    for reactor, facts in reactions.items():
+        if facts.get("caught"):
+            _under_template(ruling, facts, landed.get(reactor, 0), saves)
     dice.all_taken()
 
     if saves:
@@ -273,9 +284,6 @@ def _discover(
     return False
 
 
-ZONE_OF_CONTROL = 8.0  # inches
-
-
 def _sensor(
     ruling: Ruling[Board],
     scenario: CamouflageScenario,
@@ -304,7 +312,7 @@ def _sensor(
             and p.owner != trooper.owner
             and here is not None
             and (where := at(p)) is not None
-            and math.dist(where, (here[0], here[1])) <= ZONE_OF_CONTROL
+            and within((here[0], here[1]), where)
         ]
     else:
         zone = [
@@ -393,7 +401,8 @@ def _face_to_face(
     a_facts: dict[str, Any],
     draw: Draw,
     saves: dict[str, Save],
-) -> None:
+) -> tuple[int, int]:
+    """Roll ``a``'s Attack Face to Face against ``b``'s ARO; return each one's hits."""
     scenario = ruling.state.scenario
     assert isinstance(scenario, CamouflageScenario)
     check = checks.face_to_face(
@@ -433,9 +442,10 @@ def _face_to_face(
     if b_facts["aro"] == SkillName.BS_ATTACK:
         _hits_line(ruling, b, a, b_hits, b_crits)
         _owe(saves, ruling, a, b_hits, b_crits, b_facts)
-    else:
-        dodged = say("{who} Dodges.", who=_name(ruling, b))
-        _say(ruling, dodged if b_hits else say("{who} fails to Dodge.", who=_name(ruling, b)))
+        return a_hits, b_hits
+    dodged = say("{who} Dodges.", who=_name(ruling, b))
+    _say(ruling, dodged if b_hits else say("{who} fails to Dodge.", who=_name(ruling, b)))
+    return a_hits, 0
 
 
 def _hits_line(ruling: Ruling[Board], by: str, target: str, hits: int, crits: int) -> None:
@@ -476,7 +486,8 @@ def _unopposed(
     facts: dict[str, Any],
     draw: Draw,
     saves: dict[str, Save],
-) -> None:
+) -> int:
+    """Roll an Attack no one opposes (a Normal Roll per die); return its hits."""
     dice = [draw("", D20) for _ in range(_burst(facts))]
     results = [checks.die_result(d, value) for d in dice]
     hits = sum(1 for r in results if r)
@@ -493,6 +504,7 @@ def _unopposed(
     )
     _hits_line(ruling, by, target, hits, crits)
     _owe(saves, ruling, target, hits, crits, facts)
+    return hits
 
 
 def _plain_roll(ruling: Ruling[Board], by: str, name: SkillName, draw: Draw) -> None:
@@ -513,16 +525,29 @@ def _plain_roll(ruling: Ruling[Board], by: str, name: SkillName, draw: Draw) -> 
     )
 
 
-def _caught(
-    ruling: Ruling[Board], marker_id: str, facts: dict[str, Any], saves: dict[str, Save]
+def _under_template(
+    ruling: Ruling[Board], facts: dict[str, Any], hits: int, saves: dict[str, Save]
 ) -> None:
-    """INF-A07: a Template aimed elsewhere that catches a marker forces its Saving Roll,
-    which cancels the state (INF-R13 e)."""
-    if marker_id not in ruling.state.pieces or ruling.piece(marker_id).kind != MARKER:
+    """INF-A07, R13 e: a Template aimed at another target affects the markers under it only
+    where its Attack hits. A hit (a success its target did not cancel) forces each of them
+    to make a Saving Roll per hit, which cancels its Camouflaged State; the Criticals' extra
+    saves are the target's alone. A missed or cancelled Attack affects nobody under it: no
+    save is owed, so no marker is revealed."""
+    if hits <= 0:
+        _say(
+            ruling,
+            say("The Attack misses: nothing under the Template is affected.", rules=("INF-A07",)),
+        )
         return
-    hides = ruling.piece(marker_id).secret["hides"]
-    camo.reveal(ruling, marker_id, "save")
-    _owe(saves, ruling, hides, 1, 0, facts)
+    for ref in facts["caught"]:
+        piece = _now(ruling, ref)
+        if piece is None or piece.public.get("state") == State.DOWN:
+            continue
+        if piece.kind == MARKER:
+            hidden = piece.secret["hides"]
+            camo.reveal(ruling, piece.id, "save")
+            piece = ruling.piece(hidden)
+        _owe(saves, ruling, piece.id, hits, 0, facts)
 
 
 def saving_rolls(ruling: Ruling[Board], side: str, command: SavingRolls) -> None:

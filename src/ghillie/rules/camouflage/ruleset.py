@@ -24,7 +24,7 @@ from ghillie.state import Facts, GameState, Phase, Piece, Window
 from ghillie.words import N_, Say
 from ghillie.words.piece import PieceWords
 
-from . import deployment, resolution, words
+from . import deployment, fireteams, resolution, words
 from . import orders as order_flow
 from .board import Board, Stage, fold
 from .commands import (
@@ -34,6 +34,7 @@ from .commands import (
     EndGame,
     EndTurn,
     Face,
+    Fireteam,
     FirstSkill,
     Impetuous,
     ResolveOrder,
@@ -93,6 +94,10 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
             return True
         if command in (Impetuous, Retreat):
             return board.order is None
+        if command is Fireteam:
+            # In the side's own Player Turn, between Orders (the base game forms Fireteams
+            # at the start of it, in its Tactical Phase: the players' to keep).
+            return side == board.active and board.order is None
         if command is Face:
             # At a real table the owner turns the model by hand; on the map, here (INF-R15).
             return state.scenario.mode.value == "map" and any(
@@ -135,6 +140,8 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
                 end_turn(ruling, scenario, side)
             case Impetuous():
                 impetuous(ruling, side, command)
+            case Fireteam():
+                fireteams.fireteam(ruling, side, command)
             case Retreat():
                 retreat(ruling, scenario, side)
             case EndGame():

@@ -57,6 +57,15 @@ def _own_actors(state: GameState[Board], side: str) -> list[Choice]:
     return out
 
 
+def _own_models(state: GameState[Board], side: str) -> list[Choice]:
+    """The side's troopers on the table as models: the only ones a Fireteam takes (INF-R08)."""
+    return [
+        Choice(p.id, str(p.public["name"]))
+        for p in state.owned(side, TROOPER)
+        if p.public["state"] == State.MODEL
+    ]
+
+
 def _camouflaged(state: GameState[Board], side: str) -> list[Choice]:
     return [
         Choice(p.id, str(p.public["name"]))
@@ -157,6 +166,15 @@ _SKILL = {
         N_("Going back into Camouflaged State: no enemy model or marker has line of fire to it."),
         when={"skill": (SkillName.CAMOUFLAGE,)},
     ),
+    "skill.outside_sensor": Ask(
+        N_("No enemy Sensor within 8 inches"),
+        N_(
+            "Going back into Camouflaged State: it is outside the Zone of Control of every "
+            "enemy trooper with Sensor on the table."
+        ),
+        only="table",
+        when={"skill": (SkillName.CAMOUFLAGE,)},
+    ),
 }
 
 _DICE = {
@@ -225,8 +243,23 @@ ORDERS: dict[str, Order] = {
                 only="map",
                 when={"aro": AT_A_POINT},
             ),
+            "aros.gained_lof": Ask(
+                N_("No line of fire during the first skill"),
+                N_(
+                    "After a marker's second skill: this trooper could not react to its first "
+                    "skill, so it had no ARO to declare or delay then."
+                ),
+                when={"aro": AT_A_POINT},
+            ),
             **_when(measured("aros.measured"), "aros.measured", "aro", *AIMED),
             **_when(_attack("aros.attack"), "aros.attack", "aro", SkillName.BS_ATTACK),
+            "aros.caught": Ask(
+                N_("Markers under the Template"),
+                N_("Enemy markers a Template aimed at the active trooper also covers."),
+                pieces=_markers,
+                item=N_("marker"),
+                when={"aro": (SkillName.BS_ATTACK,)},
+            ),
         },
         rules=("INF-R11", "INF-R12"),
     ),
@@ -271,6 +304,21 @@ ORDERS: dict[str, Order] = {
         confirm=N_("Does your army enter the Retreat! State?"),
         anytime=True,
         rules=("INF-R13",),
+    ),
+    "fireteam": Order(
+        N_("Form or join a Fireteam"),
+        N_(
+            "Troopers on the table as models join a Fireteam, leaving any other. A trooper in "
+            "Camouflaged State cannot be part of one."
+        ),
+        fields={
+            "team": Ask(
+                N_("Fireteam"),
+                N_("Its name. Leave it empty and the troopers leave their Fireteams."),
+            ),
+            "members": Ask(N_("Troopers"), pieces=_own_models, item=N_("trooper")),
+        },
+        rules=("INF-R08",),
     ),
     "end_game": Order(N_("End the game"), confirm=N_("End the game for both sides?"), anytime=True),
 }
