@@ -149,6 +149,28 @@ class Fire(Command):
     chance: int = Field(ge=0, le=100)
 
 
+# A facing: degrees clockwise from the table's top edge (0 toward the top, 90 toward the
+# right), as the scenario gives it.
+Degrees = Annotated[float, Field(ge=0, lt=360, allow_inf_nan=False)]
+
+
+class Facing(Part):
+    unit: Ref
+    facing: Degrees | None = None  # the hull's (a vehicle) or the front's (infantry)
+    turret: Degrees | None = None  # its turret's, if it has one
+
+
+class Turn(Command):
+    """Turn units, their turrets, or both: at set-up, free (the facing each starts with);
+    in the side's movement, a hull turn is movement and a turret turn breaks "stationary"
+    (BMF-R02, R07, A20). A concealed unit's facing is as secret as the unit."""
+
+    type: Literal["turn"] = "turn"
+    phases = frozenset({Phase.SETUP, Phase.PLAY})
+    secret_fields = frozenset({"units"})
+    units: list[Facing] = Field(min_length=1, max_length=60)
+
+
 class EndStep(Command):
     """End this side's movement, or its part of the fire phase."""
 
@@ -176,6 +198,7 @@ COMMANDS: dict[str, type[Command]] = {
     "conceal": Conceal,
     "ready": Ready,
     "move": Move,
+    "turn": Turn,
     "return_fire": ReturnFire,
     "retreat": Retreat,
     "react": React,

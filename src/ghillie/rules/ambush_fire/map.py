@@ -16,6 +16,7 @@ from ghillie.scenario import Mode
 from ghillie.state import REFEREE, GameState, Piece
 from ghillie.words import N_, say
 
+from . import facing
 from .board import ORDER, UNIT, Board
 from .geometry import reach
 from .scenario import AmbushFireScenario, TerrainArea
@@ -142,7 +143,17 @@ def _token(state: GameState[Board], observer: str, piece: Piece) -> Token | None
     style = token_style(state, observer, piece.owner)
     label = _label(str(piece.public["name"]))
     shape: Shape = "square" if piece.public["class"] == "vehicle" else "disc"
-    return Token(label, words, style, inches(scenario, at), piece.id, shape=shape, radius=0.6)
+    return Token(
+        label,
+        words,
+        style,
+        inches(scenario, at),
+        piece.id,
+        shape=shape,
+        radius=0.6,
+        facing=facing.hull(piece),
+        arc=(facing.weapon(piece), float(piece.public["arc"])),
+    )
 
 
 def _label(name: str) -> str:

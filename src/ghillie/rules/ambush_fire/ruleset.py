@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from ghillie.dice.check import Check
 from ghillie.events import BoardChange
+from ghillie.forms import Order
 from ghillie.maps import MapView
 from ghillie.ruleset import Command, Reaction, Ruleset, SecretWords
 from ghillie.ruling import Ruling
@@ -16,7 +17,7 @@ from ghillie.state import Facts, GameState, Phase, Piece, Window
 from ghillie.words import N_, Say, say
 from ghillie.words.piece import PieceWords
 
-from . import fire, live, movement, opening, setup, words
+from . import fire, live, movement, opening, setup, turning, words
 from .board import MAX_ORDERS, Board, Step, fold
 from .commands import (
     COMMANDS,
@@ -29,6 +30,7 @@ from .commands import (
     Ready,
     Retreat,
     ReturnFire,
+    Turn,
 )
 from .odds import LABELS, ODDS, PRICED, priced
 from .scenario import AmbushFireScenario
@@ -43,7 +45,7 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
     map_modes = ("table", "map")
     scenario_model = AmbushFireScenario
     commands = COMMANDS
-    orders = words.ORDERS
+    orders: ClassVar[Mapping[str, Order]] = {**words.ORDERS, "turn": turning.ORDER}
     odds_queries = ODDS
     # A standing order is written once, in the side's Ready with all its others (every side
     # sees only that the side is ready), and never rewritten: its opening proves it came
@@ -90,10 +92,10 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
         if command is React:
             return False  # only in its window, where the engine decides (live.py)
         if state.phase is Phase.SETUP:
-            return command in (Conceal, Ready) and side not in state.board.deployed
+            return command in (Conceal, Turn, Ready) and side not in state.board.deployed
         board = state.board
         if board.step is Step.MOVEMENT:
-            return side == board.moving and command in (Move, EndStep)
+            return side == board.moving and command in (Move, Turn, EndStep)
         # "The side that moves first will designate fire second."
         return side == board.moving and command in (Fire, EndStep)
 
@@ -109,6 +111,8 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
                 setup.ready(ruling, scenario, side, command)
             case Move():
                 movement.move(ruling, scenario, side, command)
+            case Turn():
+                turning.turn(ruling, scenario, side, command)
             case ReturnFire():
                 movement.return_fire(ruling, scenario, side, command)
             case Retreat():

@@ -13,7 +13,7 @@ from ghillie.ruling import Ruling
 from ghillie.state import Level, Phase, Piece
 from ghillie.words import say, says
 
-from . import geometry, triggers
+from . import facing, geometry, triggers
 from .board import ORDER, UNIT, Board
 from .commands import Conceal, Ready, StandingOrder
 from .scenario import AmbushFireScenario
@@ -55,10 +55,11 @@ def create(ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
             "concealed": u.concealed,
             "history": {},
         }
-        if not u.concealed:
-            public["facing"] = u.facing
-            if u.at is not None:
-                public["at"] = list(u.at)
+        # Its facing too, concealed or not: no other side sees a concealed unit at all
+        # (below), so its facing is as secret as the unit, and shows when it is revealed.
+        facing.start(public, u.facing, u.turret, u.turret_facing)
+        if not u.concealed and u.at is not None:
+            public["at"] = list(u.at)
         piece = Piece(ruling.new_id(), u.side, UNIT, public, {"running": dict(u.running)})
         # A concealed unit is not on the table at all (BMF S1): the enemy does not know it.
         others = ruling.state.others(u.side)

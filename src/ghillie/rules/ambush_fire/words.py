@@ -10,6 +10,7 @@ from ghillie.state import REFEREE, GameState, Phase, Piece
 from ghillie.words import N_, Say, say
 from ghillie.words.piece import PieceWords
 
+from . import facing
 from .board import ORDER, UNIT, Board, Step
 
 CLASS_WORDS = {
@@ -232,6 +233,7 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
         scale = state.scenario.ground_scale  # type: ignore[attr-defined]
         x, y = round(at[0] / scale, 1), round(at[1] / scale, 1)  # inches, as players give them
         details.append((N_("At"), f"{x:g}, {y:g}"))
+    details += facing.details(piece)
     return PieceWords(str(p["name"]), about, details)
 
 
