@@ -151,6 +151,7 @@ def _token(state: GameState[Board], observer: str, piece: Piece) -> Token | None
         piece.id,
         shape=shape,
         radius=0.6,
+        # Its facing: the token is drawn only for a reader who may see the unit where it is.
         facing=facing.hull(piece),
         arc=(facing.weapon(piece), float(piece.public["arc"])),
     )

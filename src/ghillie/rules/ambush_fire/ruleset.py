@@ -17,7 +17,7 @@ from ghillie.state import Facts, GameState, Phase, Piece, Window
 from ghillie.words import N_, Say, say
 from ghillie.words.piece import PieceWords
 
-from . import fire, live, movement, opening, setup, turning, words
+from . import facing, fire, live, movement, opening, setup, turning, words
 from .board import MAX_ORDERS, Board, Step, fold
 from .commands import (
     COMMANDS,
@@ -80,11 +80,12 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
 
     def secret_facts(self, scenario: AmbushFireScenario) -> int:
         # A concealed unit's place, its note, its running table, the route it is on, its
-        # walk in legs, the way it walked still untold and what it did while concealed; a
+        # walk in legs, the way it walked still untold, what it did while concealed and
+        # which way it and its turret face; a
         # standing order's unit, reaction, trigger, words, chance, note and missile in
         # flight — and one more order, a reaction given live, written as it fires.
         units = Counter(u.side for u in scenario.units)
-        return 7 * max(units.values(), default=0) + 7 * (MAX_ORDERS + 1)
+        return 9 * max(units.values(), default=0) + 7 * (MAX_ORDERS + 1)
 
     def may_act(self, state: GameState[Board], side: str, command: type[Command]) -> bool:
         if command is EndGame:
@@ -128,11 +129,13 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
                 ruling.tell_public({"text": say("The game is over.")})
             case _:
                 raise AssertionError(command)
+        facing.show_revealed(ruling)
 
     def close(self, ruling: Ruling[Board], window: Window) -> None:
         scenario = ruling.state.scenario
         assert isinstance(scenario, AmbushFireScenario)
         movement.close(ruling, scenario, window)
+        facing.show_revealed(ruling)
 
     def fold(self, board: Board, change: BoardChange) -> Board:
         return fold(board, change)

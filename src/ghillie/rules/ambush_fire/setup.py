@@ -55,12 +55,14 @@ def create(ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
             "concealed": u.concealed,
             "history": {},
         }
-        # Its facing too, concealed or not: no other side sees a concealed unit at all
-        # (below), so its facing is as secret as the unit, and shows when it is revealed.
-        facing.start(public, u.facing, u.turret, u.turret_facing)
+        secret: dict[str, Any] = {"running": dict(u.running)}
+        # Its facing is as secret as the unit: a concealed one's is its owner's (``facing``).
+        (secret if u.concealed else public).update(
+            facing.start(u.facing, u.turret, u.turret_facing)
+        )
         if not u.concealed and u.at is not None:
             public["at"] = list(u.at)
-        piece = Piece(ruling.new_id(), u.side, UNIT, public, {"running": dict(u.running)})
+        piece = Piece(ruling.new_id(), u.side, UNIT, public, secret)
         # A concealed unit is not on the table at all (BMF S1): the enemy does not know it.
         others = ruling.state.others(u.side)
         ruling.place(piece, {} if u.concealed else dict.fromkeys(others, Level.IDENTIFIED))

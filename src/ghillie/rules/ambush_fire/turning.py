@@ -46,7 +46,7 @@ def turn(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
         if entry.turret is not None and not unit.public.get("turret"):
             raise Refusal(NO_TURRET, "That unit has no turret.", field=f"units.{i}.turret")
         done.add(unit.id)
-        public: dict[str, Any] = {}
+        public: dict[str, Any] = {}  # its new facing, wherever it is kept
         if entry.facing is not None:
             public["facing"] = number(entry.facing)
             if unit.public.get("turret") and entry.turret is None:
@@ -55,7 +55,10 @@ def turn(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
                 public["turret_facing"] = number(carried)
         if entry.turret is not None:
             public["turret_facing"] = number(entry.turret)
-        ruling.update(unit.id, public=public)
+        if unit.public.get("concealed"):
+            ruling.update(unit.id, secret=public)  # as secret as the unit (``facing``)
+        else:
+            ruling.update(unit.id, public=public)
         if not setting_up:
             turned = ruling.piece(unit.id)
             if entry.facing is not None and number(entry.facing) != number(hull(unit)):

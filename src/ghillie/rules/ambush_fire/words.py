@@ -233,7 +233,7 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
         scale = state.scenario.ground_scale  # type: ignore[attr-defined]
         x, y = round(at[0] / scale, 1), round(at[1] / scale, 1)  # inches, as players give them
         details.append((N_("At"), f"{x:g}, {y:g}"))
-    details += facing.details(piece)
+    details += facing.details(piece, observer in (piece.owner, REFEREE))
     return PieceWords(str(p["name"]), about, details)
 
 
