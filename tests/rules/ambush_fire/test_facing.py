@@ -219,18 +219,24 @@ def test_a_unit_in_view_turns_in_everyones_sight_and_its_map_token_shows_it() ->
     assert details["Turret faces"] == "0° (toward the top edge)"
 
 
-def test_a_concealed_units_facing_is_as_secret_as_the_unit() -> None:
-    """Two set-ups that differ only in which way the concealed PaK faces: the Soviets
-    receive the same pieces, map and words, of the same size, until it is revealed; then
-    they see which way it faces."""
+@pytest.mark.parametrize("given_by", ["conceal", "turn"])
+def test_a_concealed_units_facing_is_as_secret_as_the_unit(given_by: str) -> None:
+    """Two set-ups that differ only in which way the concealed PaK faces — given with its
+    place, or turned after: the Soviets receive the same pieces, map and words, of the same
+    size, until it is revealed; then they see which way it faces."""
     seen: list[tuple[Any, ...]] = []
     for way in (90, 200):
         game = Game.create({**SCENARIO, "units": [*SCENARIO["units"], SECOND_TANK]}, seed=3)
-        game.command(GERMANS, HIDDEN)
-        game.command(GERMANS, {"type": "turn", "units": [{"unit": "pak", "facing": way}]})
-        mine = said(game, GERMANS)[-1]
-        toward = "toward the right edge" if way == 90 else "toward the bottom edge"
-        assert mine == f"PaK 40 now faces {way}° ({toward})."
+        if given_by == "conceal":
+            pak, grenadiers = HIDDEN["units"]  # type: ignore[misc]
+            game.command(GERMANS, {"type": "conceal", "units": [pak | {"facing": way}, grenadiers]})
+            assert game.state.pieces[pid(game, "pak")].secret["facing"] == way
+        else:
+            game.command(GERMANS, HIDDEN)
+            game.command(GERMANS, {"type": "turn", "units": [{"unit": "pak", "facing": way}]})
+            toward = "toward the right edge" if way == 90 else "toward the bottom edge"
+            assert said(game, GERMANS)[-1] == f"PaK 40 now faces {way}° ({toward})."
+        assert "facing" not in game.state.pieces[pid(game, "pak")].public
         theirs = view(game, SOVIETS)
         seen.append(
             (
@@ -257,6 +263,7 @@ def test_a_concealed_units_facing_is_as_secret_as_the_unit() -> None:
         ({"unit": "t34_1"}, "nothing_to_turn", "units.0.facing"),
         ({"unit": "riflemen", "turret": 10}, "no_turret", "units.0.turret"),
         ({"unit": "pak", "facing": 10}, "unknown_piece", "units.0.unit"),
+        ({"unit": "scouts", "at": [10, 10], "turret": 10}, "no_turret", "units.0.turret"),
     ],
 )
 def test_a_turn_the_rules_cannot_carry_out_is_refused_in_words(
@@ -269,10 +276,13 @@ def test_a_turn_the_rules_cannot_carry_out_is_refused_in_words(
         "class": "infantry",
         "at": [1800, 900],
     }
-    game = Game.create({**SCENARIO, "units": [*SCENARIO["units"], SECOND_TANK, riflemen]}, seed=3)
+    scouts = {**riflemen, "key": "scouts", "name": "Scouts", "at": None, "concealed": True}
+    units = [*SCENARIO["units"], SECOND_TANK, riflemen, scouts]
+    game = Game.create({**SCENARIO, "units": units}, seed=3)
     before = len(game.events())
+    kind = "conceal" if "at" in turn else "turn"  # a concealed unit's, with its place
     with pytest.raises(Refusal) as refused:
-        game.command(SOVIETS, {"type": "turn", "units": [turn]})
+        game.command(SOVIETS, {"type": kind, "units": [turn]})
     assert (refused.value.code, refused.value.field) == (code, field)
     assert len(game.events()) == before
 

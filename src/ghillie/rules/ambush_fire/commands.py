@@ -28,6 +28,11 @@ WAYPOINTS = 40
 MOVE_WAYPOINTS = 80
 
 
+# A facing: degrees clockwise from the table's top edge (0 toward the top, 90 toward the
+# right), as the scenario gives it.
+Degrees = Annotated[float, Field(ge=0, lt=360, allow_inf_nan=False)]
+
+
 class Part(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -37,6 +42,10 @@ class Hidden(Part):
     # Where it waits: inches from the table's top-left corner (measured on a real table or
     # tapped on ghillie's map), which ghillie converts with the ground scale (§2.6).
     at: XY
+    # Which way it faces there, and its turret, if given (degrees from the top edge): as
+    # secret as the place, and written with it, in the one command that hides the units.
+    facing: Degrees | None = None
+    turret: Degrees | None = None
     note: str = Field("", max_length=200)
 
 
@@ -147,11 +156,6 @@ class Fire(Command):
     unit: Ref
     target: Ref
     chance: int = Field(ge=0, le=100)
-
-
-# A facing: degrees clockwise from the table's top edge (0 toward the top, 90 toward the
-# right), as the scenario gives it.
-Degrees = Annotated[float, Field(ge=0, lt=360, allow_inf_nan=False)]
 
 
 class Facing(Part):

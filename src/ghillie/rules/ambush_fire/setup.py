@@ -24,6 +24,7 @@ BAD_ZONE = "bad_zone"
 NOT_CONCEALED = "not_concealed"
 NOT_PLACED = "not_placed"
 NEEDS_ZONE = "needs_zone"
+NO_TURRET = "no_turret"
 # What a standing order's opening shows when it fires: its words, which state its unit, its
 # trigger's every number and its base chance (one line on a page, checked against the
 # commitment). Its trigger as data and its note stay its owner's.
@@ -99,6 +100,15 @@ def conceal(
         if not ground.on_ground(where):
             raise Refusal(BAD_PLACE, "That place is off the ground.", field=f"units.{i}.at")
         secret: dict[str, Any] = {"at": list(where)}
+        if entry.turret is not None and not unit.public.get("turret"):
+            raise Refusal(NO_TURRET, "That unit has no turret.", field=f"units.{i}.turret")
+        if entry.facing is not None:
+            secret.update(facing.start(entry.facing, False, None))
+            if unit.public.get("turret"):  # the turret turns with it (``facing``)
+                turned = facing.weapon(unit) + entry.facing - facing.hull(unit)
+                secret["turret_facing"] = facing.number(turned)
+        if entry.turret is not None:
+            secret["turret_facing"] = facing.number(entry.turret)
         if entry.note:
             secret["note"] = entry.note
         ruling.update(unit.id, secret=secret)

@@ -17,9 +17,9 @@ from .board import UNIT, Board, Did
 from .commands import Turn
 from .facing import hull, number, way, weapon
 from .scenario import AmbushFireScenario
+from .setup import NO_TURRET
 from .words import _own
 
-NO_TURRET = "no_turret"
 NOTHING_TO_TURN = "nothing_to_turn"
 TURNED_TWICE = "turned_twice"
 
