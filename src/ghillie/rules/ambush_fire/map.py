@@ -41,7 +41,8 @@ def map_view(state: GameState[Board], observer: str) -> MapView | None:
         "inches",
         say(
             "Inches across from the left edge and down from the top edge; one inch is {m} m "
-            "of ground. Tap a unit or an area to see what it is.",
+            "of ground. A unit's pointer shows the way it faces, the pale wedge its weapon's "
+            "arc. Tap a unit or an area to see what it is.",
             m=f"{scale:g}",
         ),
         width=size[0],

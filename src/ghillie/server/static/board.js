@@ -397,14 +397,14 @@ function drawFacing(g, token, [x, y], r) {
   };
   if (Array.isArray(token.arc) && token.arc[1] < 360) {
     const [centre, width] = token.arc;
-    const reach = r + 1.6;
+    const reach = r + 2.4;
     const [x1, y1] = toward(centre - width / 2, reach);
     const [x2, y2] = toward(centre + width / 2, reach);
     const large = width > 180 ? 1 : 0;
     g.prepend(s("path", { class: "arc", d: `M${x},${y} L${x1},${y1} A${reach},${reach} 0 ${large} 1 ${x2},${y2} Z` }));
   }
   if (typeof token.facing === "number") {
-    const [tx, ty] = toward(token.facing, r + 0.55);
+    const [tx, ty] = toward(token.facing, r + 0.7);
     const [lx, ly] = toward(token.facing - 35, r + 0.1);
     const [rx, ry] = toward(token.facing + 35, r + 0.1);
     g.append(s("polygon", { class: "facing", points: `${tx},${ty} ${lx},${ly} ${rx},${ry}` }));
