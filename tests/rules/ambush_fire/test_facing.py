@@ -298,3 +298,32 @@ def test_each_unit_is_turned_once_an_order_and_only_in_its_sides_movement() -> N
     with pytest.raises(Refusal) as refused:
         game.command(SOVIETS, {"type": "turn", "units": twice})
     assert refused.value.code == "turned_twice"
+
+
+@pytest.mark.spec("BMF-A08")
+def test_a_unit_revealed_by_an_ambushs_area_shows_the_way_it_faces() -> None:
+    """Any reveal shows the facing with the place: here the Soviet scouts, concealed in the
+    wood facing the top right corner, are caught in the grenadiers' reveal area."""
+    scouts = {
+        "key": "scouts",
+        "side": "soviets",
+        "name": "Scouts",
+        "class": "infantry",
+        "diet": "omnivore",
+        "concealed": True,
+    }
+    ambush = {"unit": "grenadiers", "reaction": "ambush", "trigger": {"within": 300}, "chance": 50}
+    game = Game.create({**SCENARIO, "units": [*SCENARIO["units"], scouts]}, seed=3)
+    game.command(GERMANS, HIDDEN)
+    game.command(GERMANS, {"type": "ready", "orders": [ambush]})
+    hidden = {"type": "conceal", "units": [{"unit": "scouts", "at": [250, 250], "facing": 45}]}
+    game.command(SOVIETS, hidden)
+    game.command(SOVIETS, {"type": "ready"})
+    assert not [k for k in view(game, GERMANS)["known"] if k["name"] == "Scouts"]
+    game.command(GERMANS, {"type": "end_step"})
+    game.command(SOVIETS, {"type": "move", "units": [{"unit": "t34_1", "path": [[450, 300]]}]})
+    (seen,) = [k for k in view(game, GERMANS)["known"] if k["name"] == "Scouts"]
+    details = {d["label"]: d["value"] for d in seen["details"]}
+    assert details["Faces"] == "45° (toward the top right corner)"
+    token = next(t for t in view(game, GERMANS)["map"]["tokens"] if t["label"] == "S")
+    assert (token["facing"], token["arc"]) == (45, [45, 180])
