@@ -102,6 +102,10 @@ class Token:
     models: Sequence[tuple[float, float]] = ()
     radius: float = 0.5
     heading: str | None = None  # the hexside it faces, A to F
+    # On an inches map: the way it faces, in degrees clockwise from up the map, and the arc
+    # its weapon covers, (the way it points, its width in degrees), if the ruleset has them.
+    facing: float | None = None
+    arc: tuple[float, float] | None = None
 
     def json(self, speaker: Speaker) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -118,6 +122,10 @@ class Token:
             out["models"] = [list(m) for m in self.models]
         if self.heading:
             out["heading"] = self.heading
+        if self.facing is not None:
+            out["facing"] = self.facing
+        if self.arc is not None:
+            out["arc"] = list(self.arc)
         return out
 
 

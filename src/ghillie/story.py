@@ -418,6 +418,10 @@ def _tokens(drawn: Mapping[str, Any]) -> list[str]:
         at = token["at"]
         where = f"hex {at}" if isinstance(at, str) else _plain(at, {})
         heading = f", heading {token['heading']}" if token.get("heading") else ""
+        if token.get("facing") is not None:
+            heading += f", facing {token['facing']:g}°"
+        if token.get("arc") and token["arc"][1] < 360:
+            heading += f", weapon arc {token['arc'][1]:g}° toward {token['arc'][0]:g}°"
         out.append(f"{token['label']} at {where}{heading}")
     return out
 

@@ -142,7 +142,9 @@ def test_the_dragons_teeth_played_through_both_pages(
         form = soviets.form("return_fire")
         pages.fill(form, {"fire": True, "chance": 55})
         odds = form.locator(".odds")
-        odds.filter(has_text="hit").wait_for()
+        # Priced again as the chance is typed: wait for the price of the 55 (a busy machine
+        # shows the price of the empty field first).
+        odds.filter(has_text="35.00%").wait_for()
         assert "35" in odds.inner_text(), odds.inner_text()
         shoot(players, "3-challenge-fire", SHOTS)
         soviets.submit(form)
@@ -189,7 +191,11 @@ def test_the_dragons_teeth_played_through_both_pages(
         reason = germans.refused(again)
         assert reason == "It took Challenge Fire this turn: it may not fire again until next turn."
         give(germans, soviets, step(17))
+        # Turn 2: the PaK swung round through the turn form, in everyone's sight.
         give(germans, soviets, step(18))
+        for player in players.values():
+            assert "PaK 40 now faces 90° (toward the right edge)." in log(player)
+        give(germans, soviets, step(19))
         for player in players.values():
             player.page.wait_for_function("() => window.ghillie.view.phase === 'over'")
             assert "The game is over." in log(player)

@@ -27,13 +27,29 @@ SCRIPT = Script(
             {
                 "type": "conceal",
                 "units": [
-                    {"unit": "pak", "at": [30.4, 19.2], "note": "dug in at the edge of the wood"},
-                    {"unit": "grenadiers", "at": [50, 36], "note": "in the hedgerow"},
-                    {"unit": "pioneers", "at": [48, 10], "note": "in the ditch by the stream"},
+                    {
+                        "unit": "pak",
+                        "at": [30.4, 19.2],
+                        "facing": 130,
+                        "note": "dug in at the edge of the wood",
+                    },
+                    {
+                        "unit": "grenadiers",
+                        "at": [50, 36],
+                        "facing": 100,
+                        "note": "in the hedgerow",
+                    },
+                    {
+                        "unit": "pioneers",
+                        "at": [48, 10],
+                        "facing": 90,
+                        "note": "in the ditch by the stream",
+                    },
                 ],
             },
-            "The Germans record, in secret, where their three concealed units wait. The "
-            "Soviets see none of them: concealed units are off the table.",
+            "The Germans record, in secret, where their three concealed units wait and which "
+            "way each faces: the PaK toward the gap, the others east. The Soviets see none of "
+            "it: concealed units are off the table, their facings as secret as their places.",
         ),
         Step(
             GERMANS,
@@ -96,7 +112,8 @@ SCRIPT = Script(
         Step(
             SOVIETS,
             {"type": "return_fire", "fire": True, "chance": 55},
-            "The lead tank's turret faces the PaK: it fires back at 20 less. Both shots "
+            "The lead tank's turret, trained on the wood, has the PaK in its arc: it fires "
+            "back at 20 less. Both shots "
             "together; the lead tank is destroyed, and the rest of the column stops.",
         ),
         Step(
@@ -143,6 +160,13 @@ SCRIPT = Script(
             "fire until next turn.",
         ),
         Step(GERMANS, {"type": "end_step"}, "Turn 2."),
+        Step(
+            GERMANS,
+            {"type": "turn", "units": [{"unit": "pak", "facing": 90}]},
+            "The Germans move first: the PaK, revealed, is swung round to face the tanks. "
+            "Everyone sees it turn; turning it is moving it, so it may not take Challenge "
+            "Fire this turn or next.",
+        ),
         Step(GERMANS, {"type": "end_game"}, "The game ends; every record can be audited."),
     ),
 )

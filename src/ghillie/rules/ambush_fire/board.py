@@ -1,7 +1,7 @@
 """The ambush-fire board: turns and phases, who moves, and each unit's history.
 
 The history is what the eligibility rules read (BMF-R02, R07, R14, A20): for every unit,
-the turns in which it moved, fired, turned its turret, took Challenge Fire or fought a
+the turns in which it moved, turned, fired, turned its turret, took Challenge Fire or fought a
 close combat. ghillie writes it from the commands themselves; no side declares it.
 Everything here is public: a concealed unit's history is on its own piece, in secret.
 """
@@ -32,6 +32,9 @@ class Did(StrEnum):
     MOVED = "moved"
     FIRED = "fired"
     TURNED = "turned"  # its turret
+    # Turned its hull, or a figure its front (``facing``): a move for the eligibility
+    # rules (BMF-R02, R07, R14), kept apart from MOVED so that the unit may still move.
+    FACED = "faced"
     CHALLENGED = "challenged"  # took Challenge Fire (BMF-R05, R07)
     CLOSE_COMBAT = "close_combat"
     RETURNED_FIRE = "returned_fire"  # fired back at a challenger or an ambusher (BMF-A12)

@@ -1,11 +1,12 @@
 """Commands a side could sensibly give now, from what it can see: the contract tests'
 random games play ambush-fire with these.
 
-They set up (concealed places, then Ready with none, one, three or the most standing orders a
-side may hold, each with a note: the two-worlds tests vary how many), move units a few
-hundred metres toward the enemy's edge (a concealed unit by one of two routes, so that the
-two-worlds tests have a secret to vary), answer every window (a live side's prompt with
-hold, or each own unit's ambush and close combat at each enemy in view), fire at what is in view and
+They set up (concealed places and facings, then Ready with none, one, three or the most
+standing orders a side may hold, each with a note: the two-worlds tests vary how many), move
+units a few hundred metres toward the enemy's edge (a concealed unit by one of two routes,
+so that the two-worlds tests have a secret to vary), turn units and turrets (concealed ones
+one way or another, a secret too), answer every window (a live side's prompt with hold, or
+each own unit's ambush and close combat at each enemy in view), fire at what is in view and
 end each step. Places are inches from the table's top-left corner, as a player enters
 them."""
 
@@ -75,13 +76,38 @@ def _setup(state: GameState[Board], side: str, scenario: AmbushFireScenario) -> 
             for i, p in enumerate(hidden):
                 x = scenario.width * (0.3 + 0.4 * ((i + shift) % 2)) + 37 * i
                 y = scenario.depth * (0.2 + 0.15 * i) % scenario.depth
-                rows.append({"unit": p.id, "at": _entered(scenario, (x, y)), "note": "by the gap"})
+                at = _entered(scenario, (x, y))
+                # Its facing too, as secret as its place: the other world's faces the other way.
+                row = {"unit": p.id, "at": at, "facing": 45 + 180 * shift, "note": "by the gap"}
+                if p.public.get("turret"):
+                    row["turret"] = 90 + 180 * shift
+                rows.append(row)
             out.append({"type": "conceal", "units": rows})
         out.append({"type": "conceal", "units": [{k: r[k] for k in ("unit", "at")} for r in rows]})
     orders = _orders(state, side, scenario)
     # Ready with more or fewer standing orders: the two worlds may differ in how many.
     for n in sorted({0, 1, 3, MAX_ORDERS}):
         out.append({"type": "ready", "orders": orders[:n]})
+    return out
+
+
+def _turns(state: GameState[Board], side: str) -> list[Facts]:
+    """Turn orders in the side's movement: its concealed units all one way or the other
+    (their facing is a secret the two worlds may vary), and each unit in view a quarter
+    turn, its turret too if it has one. (At set-up a concealed unit's facing comes with its
+    place, in ``conceal``.)"""
+    out: list[Facts] = []
+    hidden = [p for p in state.owned(side, UNIT) if p.public.get("concealed")]
+    if hidden:
+        for way in (45, 225):
+            out.append({"type": "turn", "units": [{"unit": p.id, "facing": way} for p in hidden]})
+    for p in state.owned(side, UNIT):
+        if p.public.get("concealed"):
+            continue
+        ahead = (float(p.public.get("facing", 0)) + 90) % 360
+        out.append({"type": "turn", "units": [{"unit": p.id, "facing": ahead}]})
+        if p.public.get("turret"):
+            out.append({"type": "turn", "units": [{"unit": p.id, "turret": ahead}]})
     return out
 
 
@@ -195,7 +221,7 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
                 if p.public.get("column") and not p.public.get("concealed") and end == ends[0]:
                     columns.setdefault(str(p.public["column"]), []).append(row)
         out += [{"type": "move", "units": rows} for rows in columns.values() if len(rows) > 1]
-        return out
+        return out + _turns(state, side)
     enemies = _in_view(state, side)
     for i, p in enumerate(state.owned(side, UNIT)):
         for target in enemies[:2]:

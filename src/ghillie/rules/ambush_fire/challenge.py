@@ -19,7 +19,7 @@ from ghillie.ruling import Ruling
 from ghillie.state import Level, Window
 from ghillie.words import say
 
-from . import checks, geometry, transit, triggers, units
+from . import checks, facing, transit, triggers, units
 from .board import Board, Did
 from .commands import ReturnFire
 from .scenario import AmbushFireScenario
@@ -104,12 +104,7 @@ def check_reply(
         order = ruling.piece(str(pending["order"]))
         firer = ruling.piece(order.secret["unit"])
         target = ruling.piece(str(pending["target"]))
-        if not geometry.faces(
-            units.where(target),
-            float(target.public.get("facing", 0)),
-            float(target.public["arc"]),
-            units.where(firer),
-        ):
+        if not facing.faces(target, units.where(firer)):  # its turret's, if it has one
             raise Refusal(
                 NOT_FACING,
                 "Its weapon does not face the firer: it may not fire back.",

@@ -28,6 +28,11 @@ WAYPOINTS = 40
 MOVE_WAYPOINTS = 80
 
 
+# A facing: degrees clockwise from the table's top edge (0 toward the top, 90 toward the
+# right), as the scenario gives it.
+Degrees = Annotated[float, Field(ge=0, lt=360, allow_inf_nan=False)]
+
+
 class Part(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -37,6 +42,10 @@ class Hidden(Part):
     # Where it waits: inches from the table's top-left corner (measured on a real table or
     # tapped on ghillie's map), which ghillie converts with the ground scale (§2.6).
     at: XY
+    # Which way it faces there, and its turret, if given (degrees from the top edge): as
+    # secret as the place, and written with it, in the one command that hides the units.
+    facing: Degrees | None = None
+    turret: Degrees | None = None
     note: str = Field("", max_length=200)
 
 
@@ -149,6 +158,23 @@ class Fire(Command):
     chance: int = Field(ge=0, le=100)
 
 
+class Facing(Part):
+    unit: Ref
+    facing: Degrees | None = None  # the hull's (a vehicle) or the front's (infantry)
+    turret: Degrees | None = None  # its turret's, if it has one
+
+
+class Turn(Command):
+    """Turn units, their turrets, or both: at set-up, free (the facing each starts with);
+    in the side's movement, a hull turn is movement and a turret turn breaks "stationary"
+    (BMF-R02, R07, A20). A concealed unit's facing is as secret as the unit."""
+
+    type: Literal["turn"] = "turn"
+    phases = frozenset({Phase.SETUP, Phase.PLAY})
+    secret_fields = frozenset({"units"})
+    units: list[Facing] = Field(min_length=1, max_length=60)
+
+
 class EndStep(Command):
     """End this side's movement, or its part of the fire phase."""
 
@@ -176,6 +202,7 @@ COMMANDS: dict[str, type[Command]] = {
     "conceal": Conceal,
     "ready": Ready,
     "move": Move,
+    "turn": Turn,
     "return_fire": ReturnFire,
     "retreat": Retreat,
     "react": React,

@@ -12,6 +12,8 @@ from .board import Did, did
 from .scenario import Diet
 
 History = Mapping[str, list[str]]
+# A turn of the hull (or of a figure's front) is movement for every rule here (``facing``).
+MOVING = (Did.MOVED, Did.FACED)
 
 
 def challenge(history: History, turn: int) -> str | None:
@@ -20,7 +22,7 @@ def challenge(history: History, turn: int) -> str | None:
     not fire again until next turn."""
     if did(history, turn, Did.CHALLENGED):
         return N_("It took Challenge Fire this turn: it may not fire again until next turn.")
-    if did(history, turn - 1, Did.MOVED, Did.TURNED) or did(history, turn, Did.MOVED, Did.TURNED):
+    if did(history, turn - 1, *MOVING, Did.TURNED) or did(history, turn, *MOVING, Did.TURNED):
         return N_(
             "Challenge Fire needs a firer that has not moved, nor turned its turret, since "
             "the start of last turn."
@@ -34,9 +36,9 @@ def ambush(concealed: bool, history: History, turn: int) -> str | None:
     the host's concealment rules decide whether it is still concealed)."""
     if not concealed:
         return N_("Ambush Fire needs a concealed firer.")
-    if did(history, turn - 1, Did.MOVED, Did.FIRED):
+    if did(history, turn - 1, *MOVING, Did.FIRED):
         return N_("Ambush Fire needs a firer that neither moved nor fired last turn.")
-    if did(history, turn, Did.MOVED, Did.CHALLENGED):
+    if did(history, turn, *MOVING, Did.CHALLENGED):
         return N_("Ambush Fire needs a firer that has not moved or taken Challenge Fire this turn.")
     return None
 
@@ -49,9 +51,9 @@ def close_combat(concealed: bool, diet: Diet, history: History, turn: int) -> st
         return N_("Only carnivores and omnivores, people included, make Ambush Close Combat.")
     if not concealed:
         return N_("Ambush Close Combat needs a concealed attacker.")
-    if did(history, turn - 1, Did.MOVED, Did.FIRED):
+    if did(history, turn - 1, *MOVING, Did.FIRED):
         return N_("Ambush Close Combat needs an attacker that neither moved nor fired last turn.")
-    if did(history, turn, Did.MOVED, Did.CLOSE_COMBAT):
+    if did(history, turn, *MOVING, Did.CLOSE_COMBAT):
         return N_(
             "Ambush Close Combat needs an attacker that has not moved or fought a close combat "
             "this turn."

@@ -16,6 +16,7 @@ from ghillie.scenario import Mode
 from ghillie.state import REFEREE, GameState, Piece
 from ghillie.words import N_, say
 
+from . import facing
 from .board import ORDER, UNIT, Board
 from .geometry import reach
 from .scenario import AmbushFireScenario, TerrainArea
@@ -40,7 +41,8 @@ def map_view(state: GameState[Board], observer: str) -> MapView | None:
         "inches",
         say(
             "Inches across from the left edge and down from the top edge; one inch is {m} m "
-            "of ground. Tap a unit or an area to see what it is.",
+            "of ground. A unit's pointer shows the way it faces, the pale wedge its weapon's "
+            "arc. Tap a unit or an area to see what it is.",
             m=f"{scale:g}",
         ),
         width=size[0],
@@ -142,7 +144,18 @@ def _token(state: GameState[Board], observer: str, piece: Piece) -> Token | None
     style = token_style(state, observer, piece.owner)
     label = _label(str(piece.public["name"]))
     shape: Shape = "square" if piece.public["class"] == "vehicle" else "disc"
-    return Token(label, words, style, inches(scenario, at), piece.id, shape=shape, radius=0.6)
+    return Token(
+        label,
+        words,
+        style,
+        inches(scenario, at),
+        piece.id,
+        shape=shape,
+        radius=0.6,
+        # Its facing: the token is drawn only for a reader who may see the unit where it is.
+        facing=facing.hull(piece),
+        arc=(facing.weapon(piece), float(piece.public["arc"])),
+    )
 
 
 def _label(name: str) -> str:

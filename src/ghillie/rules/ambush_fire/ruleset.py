@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from ghillie.dice.check import Check
 from ghillie.events import BoardChange
+from ghillie.forms import Order
 from ghillie.maps import MapView
 from ghillie.ruleset import Command, Reaction, Ruleset, SecretWords
 from ghillie.ruling import Ruling
@@ -16,7 +17,7 @@ from ghillie.state import Facts, GameState, Phase, Piece, Window
 from ghillie.words import N_, Say, say
 from ghillie.words.piece import PieceWords
 
-from . import fire, live, movement, opening, setup, words
+from . import facing, fire, live, movement, opening, setup, turning, words
 from .board import MAX_ORDERS, Board, Step, fold
 from .commands import (
     COMMANDS,
@@ -29,6 +30,7 @@ from .commands import (
     Ready,
     Retreat,
     ReturnFire,
+    Turn,
 )
 from .odds import LABELS, ODDS, PRICED, priced
 from .scenario import AmbushFireScenario
@@ -43,7 +45,7 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
     map_modes = ("table", "map")
     scenario_model = AmbushFireScenario
     commands = COMMANDS
-    orders = words.ORDERS
+    orders: ClassVar[Mapping[str, Order]] = {**words.ORDERS, "turn": turning.ORDER}
     odds_queries = ODDS
     # A standing order is written once, in the side's Ready with all its others (every side
     # sees only that the side is ready), and never rewritten: its opening proves it came
@@ -78,11 +80,12 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
 
     def secret_facts(self, scenario: AmbushFireScenario) -> int:
         # A concealed unit's place, its note, its running table, the route it is on, its
-        # walk in legs, the way it walked still untold and what it did while concealed; a
+        # walk in legs, the way it walked still untold, what it did while concealed and
+        # which way it and its turret face; a
         # standing order's unit, reaction, trigger, words, chance, note and missile in
         # flight — and one more order, a reaction given live, written as it fires.
         units = Counter(u.side for u in scenario.units)
-        return 7 * max(units.values(), default=0) + 7 * (MAX_ORDERS + 1)
+        return 9 * max(units.values(), default=0) + 7 * (MAX_ORDERS + 1)
 
     def may_act(self, state: GameState[Board], side: str, command: type[Command]) -> bool:
         if command is EndGame:
@@ -90,10 +93,10 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
         if command is React:
             return False  # only in its window, where the engine decides (live.py)
         if state.phase is Phase.SETUP:
-            return command in (Conceal, Ready) and side not in state.board.deployed
+            return command in (Conceal, Turn, Ready) and side not in state.board.deployed
         board = state.board
         if board.step is Step.MOVEMENT:
-            return side == board.moving and command in (Move, EndStep)
+            return side == board.moving and command in (Move, Turn, EndStep)
         # "The side that moves first will designate fire second."
         return side == board.moving and command in (Fire, EndStep)
 
@@ -109,6 +112,8 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
                 setup.ready(ruling, scenario, side, command)
             case Move():
                 movement.move(ruling, scenario, side, command)
+            case Turn():
+                turning.turn(ruling, scenario, side, command)
             case ReturnFire():
                 movement.return_fire(ruling, scenario, side, command)
             case Retreat():
@@ -124,11 +129,13 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
                 ruling.tell_public({"text": say("The game is over.")})
             case _:
                 raise AssertionError(command)
+        facing.show_revealed(ruling)
 
     def close(self, ruling: Ruling[Board], window: Window) -> None:
         scenario = ruling.state.scenario
         assert isinstance(scenario, AmbushFireScenario)
         movement.close(ruling, scenario, window)
+        facing.show_revealed(ruling)
 
     def fold(self, board: Board, change: BoardChange) -> Board:
         return fold(board, change)

@@ -99,6 +99,9 @@ class UnitSpec(Strict):
     facing: float = Field(0, ge=0, lt=360)  # degrees, clockwise from the top edge
     arc: float = Field(180, gt=0, le=360)  # its weapon's (or turret's) arc (BMF-A18)
     turret: bool = False
+    # Where its turret points at the start, in degrees like ``facing`` (default: the hull's
+    # way); its arc is then the turret's, centred on it (BMF-A18).
+    turret_facing: float | None = Field(None, ge=0, lt=360)
     column: str = Field("", max_length=60)  # the formation it moves nose to tail with (A19)
     concealed: bool = False  # it begins concealed (its owner records where)
     # A unit that begins in view: where it stands, in metres on the ground in both modes (a
@@ -114,6 +117,8 @@ class UnitSpec(Strict):
         )
         if machine and self.diet is not Diet.NONE:
             raise ValueError(f"{self.name}: a vehicle or a gun has no diet (BMF-A15)")
+        if self.turret_facing is not None and not self.turret:
+            raise ValueError(f"{self.name}: only a unit with a turret has a turret facing")
         if "open" not in self.running:
             raise ValueError(f"{self.name}: give its running distance on open ground")
         return self

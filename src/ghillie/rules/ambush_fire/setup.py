@@ -13,7 +13,7 @@ from ghillie.ruling import Ruling
 from ghillie.state import Level, Phase, Piece
 from ghillie.words import say, says
 
-from . import geometry, triggers
+from . import facing, geometry, triggers
 from .board import ORDER, UNIT, Board
 from .commands import Conceal, Ready, StandingOrder
 from .scenario import AmbushFireScenario
@@ -24,6 +24,7 @@ BAD_ZONE = "bad_zone"
 NOT_CONCEALED = "not_concealed"
 NOT_PLACED = "not_placed"
 NEEDS_ZONE = "needs_zone"
+NO_TURRET = "no_turret"
 # What a standing order's opening shows when it fires: its words, which state its unit, its
 # trigger's every number and its base chance (one line on a page, checked against the
 # commitment). Its trigger as data and its note stay its owner's.
@@ -55,11 +56,14 @@ def create(ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
             "concealed": u.concealed,
             "history": {},
         }
-        if not u.concealed:
-            public["facing"] = u.facing
-            if u.at is not None:
-                public["at"] = list(u.at)
-        piece = Piece(ruling.new_id(), u.side, UNIT, public, {"running": dict(u.running)})
+        secret: dict[str, Any] = {"running": dict(u.running)}
+        # Its facing is as secret as the unit: a concealed one's is its owner's (``facing``).
+        (secret if u.concealed else public).update(
+            facing.start(u.facing, u.turret, u.turret_facing)
+        )
+        if not u.concealed and u.at is not None:
+            public["at"] = list(u.at)
+        piece = Piece(ruling.new_id(), u.side, UNIT, public, secret)
         # A concealed unit is not on the table at all (BMF S1): the enemy does not know it.
         others = ruling.state.others(u.side)
         ruling.place(piece, {} if u.concealed else dict.fromkeys(others, Level.IDENTIFIED))
@@ -96,6 +100,15 @@ def conceal(
         if not ground.on_ground(where):
             raise Refusal(BAD_PLACE, "That place is off the ground.", field=f"units.{i}.at")
         secret: dict[str, Any] = {"at": list(where)}
+        if entry.turret is not None and not unit.public.get("turret"):
+            raise Refusal(NO_TURRET, "That unit has no turret.", field=f"units.{i}.turret")
+        if entry.facing is not None:
+            secret.update(facing.start(entry.facing, False, None))
+            if unit.public.get("turret"):  # the turret turns with it (``facing``)
+                turned = facing.weapon(unit) + entry.facing - facing.hull(unit)
+                secret["turret_facing"] = facing.number(turned)
+        if entry.turret is not None:
+            secret["turret_facing"] = facing.number(entry.turret)
         if entry.note:
             secret["note"] = entry.note
         ruling.update(unit.id, secret=secret)

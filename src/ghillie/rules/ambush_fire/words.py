@@ -10,6 +10,7 @@ from ghillie.state import REFEREE, GameState, Phase, Piece
 from ghillie.words import N_, Say, say
 from ghillie.words.piece import PieceWords
 
+from . import facing
 from .board import ORDER, UNIT, Board, Step
 
 CLASS_WORDS = {
@@ -56,11 +57,22 @@ PATH_HELP = N_(
 ORDERS: dict[str, Order] = {
     "conceal": Order(
         N_("Record the concealed units"),
-        N_("Where each concealed unit waits: only you know it, and ghillie."),
+        N_("Where each concealed unit waits, and which way it faces: only you and ghillie know."),
         fields={
             "units": Ask(N_("Concealed units"), item=N_("unit")),
             "units.unit": Ask(N_("Unit"), pieces=_concealed),
             "units.at": Ask(N_("Waits at"), kind="place", where="point"),
+            "units.facing": Ask(
+                N_("Faces"),
+                N_(
+                    "Degrees clockwise from the table's top edge: 0 toward the top, 90 toward "
+                    "the right. As secret as the place."
+                ),
+                unit=N_("degrees"),
+            ),
+            "units.turret": Ask(
+                N_("Turret faces"), N_("Only for a unit with a turret."), unit=N_("degrees")
+            ),
             "units.note": Ask(N_("Note"), N_("For your eyes only.")),
         },
         defaults=_conceal_rows,
@@ -235,6 +247,7 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
         scale = state.scenario.ground_scale  # type: ignore[attr-defined]
         x, y = round(at[0] / scale, 1), round(at[1] / scale, 1)  # inches, as players give them
         details.append((N_("At"), f"{x:g}, {y:g}"))
+    details += facing.details(piece, observer in (piece.owner, REFEREE))
     return PieceWords(str(p["name"]), about, details)
 
 

@@ -492,7 +492,31 @@ function drawToken(token, [x, y], scale, stack = 0) {
       x2: x + (r + 0.22 * scale) * Math.cos(angle), y2: y + (r + 0.22 * scale) * Math.sin(angle),
     }));
   }
+  if (typeof token.at !== "string") drawFacing(g, token, [x, y], r);
   const [lx, ly] = models[0];
   g.append(s("text", { class: "label", x: lx, y: ly - r - 0.25, dy: `${-1.15 * stack}em`, "text-anchor": "middle" }, token.label));
   return g;
+}
+
+/** On an inches map: the arc a piece's weapon covers (a faint wedge, none if it covers all
+ * round) and a pointer the way the piece faces, both in degrees clockwise from up the map. */
+function drawFacing(g, token, [x, y], r) {
+  const toward = (degrees, reach) => {
+    const a = (degrees - 90) * (Math.PI / 180);
+    return [x + reach * Math.cos(a), y + reach * Math.sin(a)];
+  };
+  if (Array.isArray(token.arc) && token.arc[1] < 360) {
+    const [centre, width] = token.arc;
+    const reach = r + 2.4;
+    const [x1, y1] = toward(centre - width / 2, reach);
+    const [x2, y2] = toward(centre + width / 2, reach);
+    const large = width > 180 ? 1 : 0;
+    g.prepend(s("path", { class: "arc", d: `M${x},${y} L${x1},${y1} A${reach},${reach} 0 ${large} 1 ${x2},${y2} Z` }));
+  }
+  if (typeof token.facing === "number") {
+    const [tx, ty] = toward(token.facing, r + 0.7);
+    const [lx, ly] = toward(token.facing - 35, r + 0.1);
+    const [rx, ry] = toward(token.facing + 35, r + 0.1);
+    g.append(s("polygon", { class: "facing", points: `${tx},${ty} ${lx},${ly} ${rx},${ry}` }));
+  }
 }
