@@ -10,7 +10,7 @@ from __future__ import annotations
 from ghillie import lookup
 from ghillie.errors import Refusal
 from ghillie.ruling import Ruling
-from ghillie.state import Window
+from ghillie.state import Piece, Window
 
 from . import ambush, challenge, close_combat, eligibility, geometry, live, transit, triggers, units
 from .board import MAX_ORDERS, ORDER, UNIT, Board, Did
@@ -76,10 +76,25 @@ def move(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
             raise Refusal(IMPASSABLE, OFF_OR_IMPASSABLE, field=f"units.{i}.path")
     cuts = dict(zip(routes, cut, strict=True))
     for unit_id, route in routes.items():
-        ruling.update(unit_id, secret={"route": [units.xy(p, places=None) for p in route]})
+        cover = between_cover(ruling.piece(unit_id), route, ground)
+        ruling.update(
+            unit_id, secret={"route": [units.xy(p, places=None) for p in route], "cover": cover}
+        )
         units.note(ruling, ruling.piece(unit_id), Did.MOVED)
     live.begin(ruling, scenario, side, list(routes))
     advance(ruling, scenario, side, list(routes), cuts)
+
+
+def between_cover(unit: Piece, route: list[tuple[float, float]], ground: geometry.Ground) -> bool:
+    """BMF-R01: does this move take the unit "from one concealed position to another"? Read
+    once, when the move is given, for the whole of the unit's movement this turn (a unit
+    moves once a turn): a walk stopped by a standing order and resumed is the same move,
+    from the same start to the same end, however often it is stopped. A concealed unit
+    starts in a concealed position by what concealed means (S1), so only a unit in view,
+    whose place is public, can start in the open; where it ends is the end of the path it
+    was given (its owner's secret, read by the referee as a referee at the table would)."""
+    started = bool(unit.public.get("concealed")) or ground.is_concealing(route[0])
+    return started and ground.is_concealing(route[-1])
 
 
 def longest(scenario: AmbushFireScenario) -> float:
@@ -176,6 +191,7 @@ def advance(
             ruling.piece(m).public["class"],
             tuple((float(p[0]), float(p[1])) for p in ruling.piece(m).secret["route"]),
             bool(ruling.piece(m).public.get("concealed")),
+            bool(ruling.piece(m).secret.get("cover", True)),
         )
         for m in movers
         if m in ruling.state.pieces and "route" in ruling.piece(m).secret

@@ -13,8 +13,9 @@ costs is set by the movers' paths, the ground and the public count alone.
 What each trigger is, as its owner's words state it (``words.order_words``):
 
 * **Challenge Fire** (BMF-R01, A04): the first point where the mover is both in the zone
-  and on exposed ground. With ``bmf.challenge_requires_zone`` off, an order with no zone
-  takes the first exposed point within its distance of the firer, or 1250 m.
+  and on exposed ground, if its move runs from one concealed position to another. With
+  ``bmf.challenge_requires_zone`` off, an order with no zone takes the first exposed point
+  within its distance of the firer, or 1250 m.
 * **Ambush Fire** (BMF-R08): the first point in its zone *or* within its distance (or, with
   neither, anywhere: "within range") that is within 1250 m of the firer.
 * **Ambush Close Combat** (BMF-R15): the first point in its zone or within its distance —
@@ -77,6 +78,9 @@ class Mover:
     unit_class: str
     path: tuple[XY, ...]
     concealed: bool = False  # seen only on its exposed stretches (BMF S2)
+    # BMF-R01: its move this turn runs from one concealed position to another (only such a
+    # mover is open to Challenge Fire; ``movement.between_cover``).
+    between_cover: bool = True
 
 
 @dataclass(frozen=True)
@@ -260,6 +264,9 @@ def sweep(
     seen = np.minimum.reduceat(seen, starts[:-1], axis=1).reshape(by_mover).min(axis=1)
     concealed = np.array([m.concealed for m in movers], dtype=bool)
     along = np.where(read.shown[:, None] | concealed[None, :], seen, anywhere)
+    # BMF-R01: Challenge Fire only at a mover going from one concealed position to another.
+    between = np.array([m.between_cover for m in movers], dtype=bool)
+    along = np.where(read.shown[:, None] & ~between[None, :], NEVER, along)
     return Sweep(tuple(slots), tuple(movers), along)
 
 
