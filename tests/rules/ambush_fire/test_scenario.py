@@ -34,7 +34,7 @@ SCENARIO: dict[str, Any] = {
         # one concealed position to another, as Challenge Fire needs.
         {
             "name": "the orchard",
-            "kind": "woods",
+            "kind": "orchard",
             "outline": [[1750, 650], [1900, 650], [1900, 750], [1750, 750]],
             "conceals": True,
         },

@@ -12,7 +12,18 @@ from ghillie.errors import Refusal
 from ghillie.ruling import Ruling
 from ghillie.state import Piece, Window
 
-from . import ambush, challenge, close_combat, eligibility, geometry, live, transit, triggers, units
+from . import (
+    ambush,
+    challenge,
+    close_combat,
+    eligibility,
+    geometry,
+    live,
+    reach,
+    transit,
+    triggers,
+    units,
+)
 from .board import MAX_ORDERS, ORDER, UNIT, Board, Did
 from .commands import MOVE_WAYPOINTS, Move, ReturnFire
 from .scenario import AmbushFireScenario, AmbushTiming
@@ -147,7 +158,8 @@ def standing_orders(
                 trigger["target_class"],
                 scenario.switches.challenge_requires_zone,
                 ready and s["reaction"] in kinds and "flight" not in s,
-                float(firer.secret["running"]["open"]) if firer is not None else 0.0,
+                max(firer.secret["running"].values()) if firer is not None else 0.0,
+                tuple(sorted(firer.secret["running"].items())) if firer is not None else (),
             )
         )
     return out
@@ -199,12 +211,14 @@ def advance(
     left = live.leg_left(ruling, scenario, [w.id for w in walkers])
     orders = _orders(ruling, scenario, side)
     swept = triggers.sweep(orders, walkers, ground, order_count(ruling, side), cuts)
-    fired = _in_leg(swept.first(), left)
+    swept, found = reach.reached_first(swept, ground)
+    fired = _in_leg(found, left)
     while fired is not None and ambush.unseen_launch(ruling, scenario, fired):
         # BMF-A23 at arrival: the missile flies unseen, and the move goes on untouched.
         ambush.launch(ruling, scenario, side, fired, movers)
         ready = [o.id for o in _orders(ruling, scenario, side) if o.ready]
-        fired = _in_leg(swept.first(ready), left)
+        swept, found = reach.reached_first(swept, ground, ready)
+        fired = _in_leg(found, left)
     if fired is None and left is not None:
         # The leg ends: the movers pause where it ends, and the live sides are asked.
         for walker in walkers:
