@@ -23,6 +23,7 @@ from . import (
     transit,
     triggers,
     units,
+    voids,
 )
 from .board import MAX_ORDERS, ORDER, UNIT, Board, Did
 from .commands import MOVE_WAYPOINTS, Move, ReturnFire
@@ -86,12 +87,24 @@ def move(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
         if found.first_blocked is not None:
             raise Refusal(IMPASSABLE, OFF_OR_IMPASSABLE, field=f"units.{i}.path")
     cuts = dict(zip(routes, cut, strict=True))
+    # What the move voids of the movers' own standing orders (BMF-R07, R14, R02), read
+    # before it is noted; told to their owner alone, after it.
+    last = scenario.turns
+    voided = {
+        order.id: voids.voided_turns(
+            ruling.piece(unit_id), str(order.secret["reaction"]), ruling.board.turn, last
+        )
+        for unit_id in routes
+        for order in voids.orders_of(ruling.state, ruling.piece(unit_id))
+    }
     for unit_id, route in routes.items():
         cover = between_cover(ruling.piece(unit_id), route, ground)
         ruling.update(
             unit_id, secret={"route": [units.xy(p, places=None) for p in route], "cover": cover}
         )
         units.note(ruling, ruling.piece(unit_id), Did.MOVED)
+        for line in voids.told(ruling.state, ruling.piece(unit_id), voided):
+            ruling.tell(side, {"text": line})
     live.begin(ruling, scenario, side, list(routes))
     advance(ruling, scenario, side, list(routes), cuts)
 

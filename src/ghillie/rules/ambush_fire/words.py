@@ -26,6 +26,17 @@ def _own(state: GameState[Board], side: str) -> list[Choice]:
     return [Choice(p.id, str(p.public["name"])) for p in state.owned(side, UNIT)]
 
 
+def _movers(state: GameState[Board], side: str) -> list[Choice]:
+    """The side's units for a move, each with what moving it would void of its own standing
+    orders (BMF-R07, R14, R02: ``voids``), shown once it is chosen."""
+    from .voids import warnings
+
+    return [
+        Choice(p.id, str(p.public["name"]), warn=tuple(warnings(state, p)))
+        for p in state.owned(side, UNIT)
+    ]
+
+
 def _enemies(state: GameState[Board], side: str) -> list[Choice]:
     return [
         Choice(pid, str(state.pieces[pid].public["name"]))
@@ -103,7 +114,7 @@ ORDERS: dict[str, Order] = {
         N_("A unit, or a column nose to tail through the same gap."),
         fields={
             "units": Ask(N_("Units"), item=N_("unit")),
-            "units.unit": Ask(N_("Unit"), pieces=_own),
+            "units.unit": Ask(N_("Unit"), pieces=_movers),
             "units.path": Ask(N_("Path"), PATH_HELP, item=N_("waypoint")),
         },
     ),
@@ -222,6 +233,11 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
         ordered: list[tuple[str, Any]] = [(N_("Order"), str(piece.secret.get("order", "")))]
         if piece.secret.get("note"):
             ordered.append((N_("Note"), piece.secret["note"]))
+        if state.phase is Phase.PLAY:
+            from .voids import readiness
+
+            # Whether it may fire now (BMF-R07, R14, R02): a unit that moved has voided it.
+            ordered.append((N_("Ready"), readiness(state, piece)))
         return PieceWords(name, (), ordered)
     about: list[str | Say] = [CLASS_WORDS.get(str(p["class"]), str(p["class"]))]
     if p.get("concealed"):
