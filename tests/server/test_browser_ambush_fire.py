@@ -178,7 +178,7 @@ def test_the_dragons_teeth_played_through_both_pages(
         # The pioneers' dash is stopped by the stream: left in the open.
         give(soviets, germans, step(11))
         for player in players.values():
-            assert "but short of it! Left in the open at 48.6, 10.4" in log(player)
+            assert "blocks the way! Left in the open at 48.6, 10.1" in log(player)
         shoot(players, "5-failed-contact", SHOTS)
 
         # The fire phase: the side that moved second fires first.

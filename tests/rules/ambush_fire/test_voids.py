@@ -43,9 +43,8 @@ def move_choices(game: Game, side: str) -> dict[str, Any]:
     return {c["label"]: c for c in move["choices"]["units.unit"]}
 
 
-def order_details(game: Game, side: str) -> dict[str, str]:
-    (order,) = [p for p in view(game, side)["pieces"] if p["kind"] == "order"]
-    return {d["label"]: d["value"] for d in order["details"]}
+def status(game: Game, side: str) -> list[str]:
+    return list(view(game, side)["status"])
 
 
 @pytest.mark.spec("BMF-R07")
@@ -67,22 +66,24 @@ def test_bmf_r07_on_the_last_turn_the_warning_says_this_turn_only() -> None:
 @pytest.mark.spec("BMF-R07")
 def test_bmf_r07_after_the_move_its_owner_is_told_and_its_page_shows_the_order_not_ready() -> None:
     game = germans_to_move([AMBUSH])
-    assert order_details(game, GERMANS)["Ready"] == "yes"
+    assert not any("cannot fire now" in line for line in status(game, GERMANS))
     game.command(GERMANS, IN_THE_WOOD)
     assert said(game, GERMANS)[-1] == (
         "Grenadiers moved: its Ambush Fire order cannot fire this turn or next."
     )
-    assert order_details(game, GERMANS)["Ready"] == (
-        "not now: Ambush Fire needs a firer that has not moved or taken Challenge Fire this turn."
-    )
+    not_now = "Standing order 1, the Ambush Fire of Grenadiers, cannot fire now: "
+    assert not_now + (
+        "Ambush Fire needs a firer that has not moved or taken Challenge Fire this turn."
+    ) in status(game, GERMANS)
+    assert not any("cannot fire now" in line for line in status(game, SOVIETS))
     assert "warn" not in move_choices(game, GERMANS)["Grenadiers"]  # nothing more to void
     game.command(GERMANS, {"type": "end_step"})
     for _ in range(2):  # the Soviets' move, then the fire phase: both sides end it
         game.command(SOVIETS, {"type": "end_step"})
     game.command(GERMANS, {"type": "end_step"})
     assert game.state.board.turn == 2
-    assert order_details(game, GERMANS)["Ready"] == (
-        "not now: Ambush Fire needs a firer that neither moved nor fired last turn."
+    assert not_now + "Ambush Fire needs a firer that neither moved nor fired last turn." in (
+        status(game, GERMANS)
     )
 
 

@@ -2,9 +2,10 @@
 table need 4): a unit that moves may not take Ambush Fire or Ambush Close Combat this turn
 or next (BMF-R07, R14: "did not move ... during the previous turn and did not move ...
 during the current turn"), nor Challenge Fire (R02, A20). Nothing forbids the move; the
-owner is warned before it (the move form) and told after it, and its page shows the order
-as not ready. The turns are read from the eligibility rules themselves, not written here:
-each turn from this one on is looked at with the move added to the unit's history.
+owner is warned before it (the move form) and told after it, and its page's status says
+the order cannot fire now, and why. The turns are read from the eligibility rules
+themselves, not written here: each turn from this one on is looked at with the move added
+to the unit's history.
 
 Everything here reads the owner's own pieces (its units and its standing orders), so it is
 shown only to the owner: never to the other side, whose view holds none of it.
@@ -110,15 +111,29 @@ def told(state: GameState[Board], unit: Piece, turns_of: dict[str, list[int]]) -
     return out
 
 
-def readiness(state: GameState[Board], order: Piece) -> Say | str:
-    """Whether the order may fire now, in its owner's words: "ready", or why not (the
-    eligibility rule's own sentence)."""
-    unit = state.pieces.get(str(order.secret.get("unit")))
-    if unit is None:
-        return say("no: its unit is gone")
-    if "flight" in order.secret:
-        return say("no: its missile is in flight")
-    why = eligibility.barred(unit, str(order.secret["reaction"]), state.board.turn)
-    if why is None:
-        return say("yes")
-    return say("not now: {why}", why=say(why))
+def not_ready(state: GameState[Board], side: str) -> list[Say]:
+    """The side's own standing orders that may not fire now, each with the eligibility
+    rule's own reason ("Standing order 2, the Ambush Fire of Grenadiers, cannot fire now:
+    Ambush Fire needs a firer that has not moved or taken Challenge Fire this turn."). An
+    order whose missile is in flight is waiting for it, not barred: it is left out."""
+    out = []
+    firing = (state.board.pending or {}).get("order")  # the order being carried out now
+    for order in sorted(state.owned(side, ORDER), key=lambda p: int(p.public["number"])):
+        unit = state.pieces.get(str(order.secret.get("unit")))
+        if unit is None or "flight" in order.secret or order.public.get("live"):
+            continue
+        if order.id == firing:
+            continue
+        reaction = str(order.secret["reaction"])
+        why = eligibility.barred(unit, reaction, state.board.turn)
+        if why is not None:
+            out.append(
+                say(
+                    "Standing order {n}, the {reaction} of {unit}, cannot fire now: {why}",
+                    n=order.public["number"],
+                    reaction=REACTION_WORDS[reaction],
+                    unit=unit.public["name"],
+                    why=say(why),
+                )
+            )
+    return out

@@ -233,11 +233,7 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
         ordered: list[tuple[str, Any]] = [(N_("Order"), str(piece.secret.get("order", "")))]
         if piece.secret.get("note"):
             ordered.append((N_("Note"), piece.secret["note"]))
-        if state.phase is Phase.PLAY:
-            from .voids import readiness
 
-            # Whether it may fire now (BMF-R07, R14, R02): a unit that moved has voided it.
-            ordered.append((N_("Ready"), readiness(state, piece)))
         return PieceWords(name, (), ordered)
     about: list[str | Say] = [CLASS_WORDS.get(str(p["class"]), str(p["class"]))]
     if p.get("concealed"):
@@ -263,8 +259,15 @@ def status(state: GameState[Board], observer: str) -> list[str | Say]:
                 "standing orders."
             )
         ]
+    from .voids import not_ready
+
+    # Its own standing orders that may not fire now (BMF-R07, R14, R02), for its eyes only.
+    own = not_ready(state, observer) if observer in state.sides else []
     if board.step is Step.MOVEMENT and board.moving is not None:
         return [
-            say("Turn {turn}: {side} move.", turn=board.turn, side=scenario.side_name(board.moving))
+            say(
+                "Turn {turn}: {side} move.", turn=board.turn, side=scenario.side_name(board.moving)
+            ),
+            *own,
         ]
-    return [say("Turn {turn}: the fire phase.", turn=board.turn)]
+    return [say("Turn {turn}: the fire phase.", turn=board.turn), *own]
