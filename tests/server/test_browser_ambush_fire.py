@@ -108,7 +108,7 @@ def test_the_dragons_teeth_played_through_both_pages(
         shoot({GERMANS: germans}, "1-set-up-form", SHOTS)
         germans.submit(form)
         soviets.wait_seq(germans.seq())
-        assert "Standing order 3 written: Pioneers will react as ordered" in log(germans)
+        assert "Standing order 3 written: Pioneers: Ambush Close Combat" in log(germans)
         # The Germans' map shows what their orders watch; the Soviets' shows none of it.
         assert germans.page.locator("#map .layer.zone-own polygon").count() == 3
         assert soviets.page.locator("#map .layer.zone-own polygon").count() == 0

@@ -259,6 +259,17 @@ def land(
             continue
         if not flight["seen"]:
             _reveal(ruling, scenario, order_id, target_id)  # BMF-A23: at the arrival
+        else:  # its launch was told: now its arrival, before its roll (BMF-A10)
+            ruling.tell_public(
+                {
+                    "text": say(
+                        "The missile of {firer} arrives at {target}.",
+                        firer=ruling.piece(order.secret["unit"]).public["name"],
+                        target=ruling.piece(target_id).public["name"],
+                        rules=("BMF-A10",),
+                    )
+                }
+            )
         _hit(
             ruling,
             scenario,

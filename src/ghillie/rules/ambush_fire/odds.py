@@ -65,6 +65,8 @@ ODDS = {
 REPLIES = {
     "challenge": checks.RETURN_CHALLENGE,
     "ambush": checks.RETURN_AMBUSH,
+    # A launcher whose missile flies is fired back at as an ambusher (R12, A23).
+    "launch": checks.RETURN_AMBUSH,
     "close_combat": checks.DEFENCE,
 }
 PRICED = ("return_fire", "fire")
