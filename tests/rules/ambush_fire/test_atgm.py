@@ -233,3 +233,20 @@ def test_bmf_a10_a_missile_in_flight_arrives_when_a_column_stops() -> None:
         if len(outcomes) == 2:
             return
     pytest.fail(f"only {outcomes} in 40 seeds")
+
+
+@pytest.mark.spec("BMF-A23")
+@pytest.mark.spec("BMF-R12")
+def test_bmf_a23_a_reply_to_a_launch_is_priced_at_10_less_while_it_is_given() -> None:
+    """The page shows a reply's odds as it is given: a reply to a missile's launch is
+    return fire at an ambusher (R12), 10 less (it used to have no price, and an error)."""
+    from ghillie.rules.ambush_fire.commands import ReturnFire
+    from ghillie.rules.ambush_fire.ruleset import AmbushFire
+
+    game = ready(AT_1250)
+    game.command(SOVIETS, DRIVE)
+    assert game.state.board.pending is not None
+    assert game.state.board.pending["kind"] == "launch"
+    check = AmbushFire().odds(game.state, SOVIETS, ReturnFire(fire=True, chance=55))
+    assert check is not None
+    assert str(check.odds()["hit"]) == "9/20"
