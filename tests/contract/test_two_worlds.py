@@ -102,13 +102,15 @@ def _public_updates(event: Event | tuple[str, ...]) -> list[Any]:
 
 def _board_told(event: Event | tuple[str, ...], hider: str) -> list[Any]:
     """What an event records on the ruleset's own board for the sides other than the hider
-    (an ambush field's partial information, BSG-R15: the arc a scanner found it in)."""
+    (an ambush field's partial information, BSG-R15: the arc a scanner found it in; where a
+    concealed unit was seen crossing open ground, ambush-fire's S2, told to every side)."""
     if not isinstance(event, Event):
         return []
     return [
         (e.name, e.data)
         for e in event.effects
-        if isinstance(e, BoardChange) and e.data.get("side") not in (None, hider)
+        if isinstance(e, BoardChange)
+        and (e.data.get("side") not in (None, hider) or e.name == "crossed")
     ]
 
 
