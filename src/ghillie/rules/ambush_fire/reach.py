@@ -7,7 +7,8 @@ is made and fails (T08, R19: left in the open where the dash stopped).
 A standing order's trigger (``triggers``) is worked out with the disc its dash could reach on
 its fastest ground; this module then finds, along the move, the first point in the trigger
 that the dash over the ground really reaches: the mover's path inside that disc is looked at
-every :data:`STEP` metres, and the first such point is then found to a hair by halving.
+every :data:`STEP` metres, and the first such point is then found to a hair by looking
+finer and finer (every look's dashes cut at the terrain's edges in one go).
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from collections.abc import Sequence
 from shapely.geometry import Point
 
 from . import geometry, triggers
+from .geometry import Ground
 from .geometry.paths import segments
 
 XY = tuple[float, float]
 STEP = 1.0  # metres between the points looked at, inside the disc the dash could reach
-HALVINGS = 40  # then the first point to well under a millimetre
+SPLITS = 64  # then the metre where it is first reached, in 64 parts, three times over:
+ROUNDS = 3  # 1 m / 64**3, about 4 micrometres
 
 
 def disc(running: dict[str, float]) -> float:
@@ -70,31 +73,43 @@ def _near(path: Sequence[XY], centre: XY, radius: float, start: float) -> list[t
     return out
 
 
+def _oks(
+    order: triggers.Order, path: Sequence[XY], at: list[float], concealed: bool, ground: Ground
+) -> list[bool]:
+    """At each of these points along the path: is the mover in the order's trigger, and does
+    the order's dash reach it? Every point's dash is cut at the terrain's edges at once."""
+    points = [geometry.point_along(path, a) for a in at]
+    reached = geometry.reaches_all(order.firer, points, dict(order.paces), ground)
+    return [
+        r and _in_trigger(order, p, concealed, ground) for p, r in zip(points, reached, strict=True)
+    ]
+
+
 def first(
     order: triggers.Order, mover: triggers.Mover, along: float, ground: geometry.Ground
 ) -> float | None:
     """The first point, ``along`` metres or more down the mover's path, where it is in the
-    order's trigger and the order's dash reaches it; None if there is none."""
+    order's trigger and the order's dash reaches it; None if there is none. The path inside
+    the disc the dash could reach is looked at every :data:`STEP` metres, all at once; then
+    the metre where it is first reached is looked at :data:`SPLITS` times finer, and again,
+    :data:`ROUNDS` times (to well under a millimetre)."""
     path = mover.path
-
-    def ok(at: float) -> bool:
-        point = geometry.point_along(path, at)
-        return _in_trigger(order, point, mover.concealed, ground) and reached(order, point, ground)
-
     for lo, hi in _near(path, order.firer, order.running / 2, along):
         steps = max(1, math.ceil((hi - lo) / STEP))
-        before = None
-        for k in range(steps + 1):
-            at = lo + (hi - lo) * k / steps
-            if ok(at):
-                if before is None:
-                    return at
-                good = at
-                for _ in range(HALVINGS):
-                    middle = (before + good) / 2
-                    before, good = (before, middle) if ok(middle) else (middle, good)
-                return good
-            before = at
+        at = [lo + (hi - lo) * k / steps for k in range(steps + 1)]
+        oks = _oks(order, path, at, mover.concealed, ground)
+        if not any(oks):
+            continue
+        k = oks.index(True)
+        if k == 0:
+            return at[0]
+        before, good = at[k - 1], at[k]
+        for _ in range(ROUNDS):
+            finer = [before + (good - before) * j / SPLITS for j in range(1, SPLITS + 1)]
+            found = _oks(order, path, finer, mover.concealed, ground)
+            j = found.index(True)  # the last of them is ``good``: one is
+            before, good = (finer[j - 1] if j else before), finer[j]
+        return good
     return None
 
 
