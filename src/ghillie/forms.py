@@ -46,6 +46,9 @@ class Choice:
     # Offered only while these other fields of its group hold these values: the models of
     # the unit chosen, not every unit's.
     when: Mapping[str, Any] = field(default_factory=dict)
+    # What choosing it would cost, shown beside the field once it is chosen (a unit whose
+    # move voids its own standing order): the side's own business, from its own pieces.
+    warn: tuple[str | Say, ...] = ()
 
     def json(self, speaker: Speaker) -> dict[str, Any]:
         out: dict[str, Any] = {"value": self.value, "label": speaker.text(self.label)}
@@ -53,6 +56,8 @@ class Choice:
             out["fills"] = dict(self.fills)
         if self.when:
             out["when"] = dict(self.when)
+        if self.warn:
+            out["warn"] = [speaker.text(w) for w in self.warn]
         return out
 
 

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from ghillie import Game, Refusal, clock, examples, registry
 from ghillie.events import BoardChange, Event, Know, Open, Remove, Update
+from ghillie.fairness import referee
 from ghillie.ruleset import Ruleset
 
 from .harness import SCENARIOS, STATS, comparable, first_difference, observers
@@ -53,11 +54,16 @@ def _secret_variants(
     return [c for c in candidates if c != command and _public_part(ruleset, c) == public]
 
 
-def _try(game: Game, side: str, command: dict[str, Any]) -> Event | tuple[str, str]:
-    """What the game would answer now: the event, or the refusal's code and detail. Tried on
-    copies of the game's dice and ids, so the game itself is untouched."""
+def _try(
+    game: Game, side: str, command: dict[str, Any], now: str | None = None
+) -> Event | tuple[str, str]:
+    """What the game would answer at ``now`` (the time the command is then given at: a live
+    prompt's answer is refused once its time is up): the event, or the refusal's code and
+    detail. Tried on copies of the game's dice and ids, so the game itself is untouched."""
     try:
-        event, _ = game.trial(side, command)
+        event, _ = referee.trial(
+            game.ledger, game.state, side, command, game.ids, game.dice, now=now
+        )
     except Refusal as refusal:
         return (refusal.code, refusal.detail)
     return event
@@ -102,13 +108,15 @@ def _public_updates(event: Event | tuple[str, ...]) -> list[Any]:
 
 def _board_told(event: Event | tuple[str, ...], hider: str) -> list[Any]:
     """What an event records on the ruleset's own board for the sides other than the hider
-    (an ambush field's partial information, BSG-R15: the arc a scanner found it in)."""
+    (an ambush field's partial information, BSG-R15: the arc a scanner found it in; where a
+    concealed unit was seen crossing open ground, ambush-fire's S2, told to every side)."""
     if not isinstance(event, Event):
         return []
     return [
         (e.name, e.data)
         for e in event.effects
-        if isinstance(e, BoardChange) and e.data.get("side") not in (None, hider)
+        if isinstance(e, BoardChange)
+        and (e.data.get("side") not in (None, hider) or e.name == "crossed")
     ]
 
 
@@ -175,17 +183,17 @@ def _play_on(a: Game, b: Game, hider: str, data: st.DataObject, steps: int) -> N
         if not candidates:
             continue
         command = data.draw(st.sampled_from(candidates), label="command")
-        answer_a = _try(a, side, command)
+        answer_a = _try(a, side, command, now)
         other = command
         if side == hider:
             variants = [
                 v
                 for v in _secret_variants(ruleset, command, candidates)
-                if isinstance(_try(b, side, v), Event) == isinstance(answer_a, Event)
+                if isinstance(_try(b, side, v, now), Event) == isinstance(answer_a, Event)
             ]
             if variants:
                 other = data.draw(st.sampled_from(variants), label="world B's secret")
-        answer_b = _try(b, side, other)
+        answer_b = _try(b, side, other, now)
         varied = _varied(a, b)
         if (
             _declassifies(answer_a, varied, hider)

@@ -63,7 +63,7 @@ def test_an_ambush_fire_game_over_the_api(client: TestClient) -> None:
         "Scouts",  # revealed by the ambush: a unit of the other side
         "Return fire from Riflemen at the ambusher",
         "Grenadiers: a retreat to",
-        "but short of it",
+        "impassable ground blocks the way",
     ):
         assert line in told, line
     assert api.view(SOVIETS)["phase"] == "over"

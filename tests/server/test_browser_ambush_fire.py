@@ -108,7 +108,7 @@ def test_the_dragons_teeth_played_through_both_pages(
         shoot({GERMANS: germans}, "1-set-up-form", SHOTS)
         germans.submit(form)
         soviets.wait_seq(germans.seq())
-        assert "Standing order 3 written: Pioneers will react as ordered" in log(germans)
+        assert "Standing order 3 written: Pioneers: Ambush Close Combat" in log(germans)
         # The Germans' map shows what their orders watch; the Soviets' shows none of it.
         assert germans.page.locator("#map .layer.zone-own polygon").count() == 3
         assert soviets.page.locator("#map .layer.zone-own polygon").count() == 0
@@ -180,7 +180,7 @@ def test_the_dragons_teeth_played_through_both_pages(
         # The pioneers' dash is stopped by the stream: left in the open.
         give(soviets, germans, step(11))
         for player in players.values():
-            assert "but short of it! Left in the open at 48.6, 10.4" in log(player)
+            assert "blocks the way! Left in the open at 48.6, 10.1" in log(player)
         shoot(players, "5-failed-contact", SHOTS)
 
         # The fire phase: the side that moved second fires first.

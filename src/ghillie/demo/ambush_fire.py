@@ -134,9 +134,10 @@ SCRIPT = Script(
         ),
         Step(
             SOVIETS,
-            {"type": "move", "units": [{"unit": "smg", "path": [[49.3, 11.2]]}]},
+            {"type": "move", "units": [{"unit": "smg", "path": [[49.4, 10.2]]}]},
             "The submachine gunners come down the far bank of the stream. The pioneers dash "
-            "out, but the stream stops them: they are left in the open.",
+            "out as soon as their run across the ditch can reach them, but the stream stops "
+            "them: they are left in the open.",
         ),
         Step(
             SOVIETS, {"type": "end_step"}, "The fire phase: the side that moved second fires first."

@@ -97,7 +97,8 @@ def test_bmf_a10_at_exactly_1250_m_the_ambush_is_legal_but_the_missile_flies() -
     game.command(SOVIETS, {"type": "return_fire"})
     after = said(game, SOVIETS, seen)
     assert after[0] == "T-34 (1): moved to 900, 700."  # the move went on first
-    assert after[1] in {
+    assert after[1] == "The missile of ATGM team arrives at T-34 (1)."
+    assert after[2] in {
         "T-34 (1): destroyed (70% to hit).",
         "T-34 (1): missed (70% to hit).",
     }
@@ -226,8 +227,26 @@ def test_bmf_a10_a_missile_in_flight_arrives_when_a_column_stops() -> None:
         else:
             # The column drives on to the end of its move; then the missile arrives.
             assert lines[1:3] == ["T-34 (1): moved to 900, 700.", "T-34 (2): moved to 950, 700."]
-            assert lines[3].startswith("T-34 (1): ")
+            assert lines[3] == "The missile of ATGM team arrives at T-34 (1)."
+            assert lines[4].startswith("T-34 (1): ")
             outcomes.add("arrived")
         if len(outcomes) == 2:
             return
     pytest.fail(f"only {outcomes} in 40 seeds")
+
+
+@pytest.mark.spec("BMF-A23")
+@pytest.mark.spec("BMF-R12")
+def test_bmf_a23_a_reply_to_a_launch_is_priced_at_10_less_while_it_is_given() -> None:
+    """The page shows a reply's odds as it is given: a reply to a missile's launch is
+    return fire at an ambusher (R12), 10 less (it used to have no price, and an error)."""
+    from ghillie.rules.ambush_fire.commands import ReturnFire
+    from ghillie.rules.ambush_fire.ruleset import AmbushFire
+
+    game = ready(AT_1250)
+    game.command(SOVIETS, DRIVE)
+    assert game.state.board.pending is not None
+    assert game.state.board.pending["kind"] == "launch"
+    check = AmbushFire().odds(game.state, SOVIETS, ReturnFire(fire=True, chance=55))
+    assert check is not None
+    assert str(check.odds()["hit"]) == "9/20"

@@ -85,9 +85,10 @@ def test_bmf_t08_a_blocked_dash_is_a_failed_contact_in_the_open() -> None:
     # The grenadiers wait behind the rubble: the tank comes within 50 m, but the way is shut.
     game, ids = lying_in_wait([1100, 745], seed=2, terrain=[WALL])
     lines = said(game, SOVIETS)
-    failed = next(line for line in lines if "but short of it" in line)
+    failed = next(line for line in lines if "blocks the way" in line)
     assert failed.startswith(
-        "Ambush Close Combat: Grenadiers out of cover in a dash at T-34 (1), but short of it!"
+        "Ambush Close Combat: Grenadiers out of cover in a dash at T-34 (1), but impassable "
+        "ground blocks the way!"
     )
     assert failed.endswith("no more moving this turn.")
     grenadiers = game.state.pieces[ids["grenadiers"]]

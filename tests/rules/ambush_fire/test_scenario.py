@@ -30,6 +30,20 @@ SCENARIO: dict[str, Any] = {
             "outline": [[500, 500], [700, 500], [700, 700]],
             "impassable": True,
         },
+        # BMF-R01: the tanks wait in the orchard and drive through the gap to the farm, from
+        # one concealed position to another, as Challenge Fire needs.
+        {
+            "name": "the orchard",
+            "kind": "orchard",
+            "outline": [[1750, 650], [1900, 650], [1900, 750], [1750, 750]],
+            "conceals": True,
+        },
+        {
+            "name": "the farm",
+            "kind": "buildings",
+            "outline": [[860, 660], [960, 660], [960, 740], [860, 740]],
+            "conceals": True,
+        },
     ],
     "units": [
         {"key": "pak", "side": "germans", "name": "PaK 40", "class": "at_gun", "concealed": True},

@@ -89,7 +89,14 @@ def test_a_standing_order_is_a_secret_only_its_owner_knows() -> None:
     assert "first tank" not in soviets
     assert orders[0].id not in soviets
     said = [line["text"] for e in view(g, GERMANS)["log"] for line in e["said"]]
-    assert "Standing order 1 written: PaK 40 will react as ordered, with no prompt." in said
+    # Its owner reads the order in words, as it will be opened when it fires (issue 25).
+    written = (
+        "Standing order 1 written: PaK 40: Challenge Fire at the first vehicle that crosses "
+        "the gap from 900, 400 to 900, 600, base chance 60%. ghillie carries it out when its "
+        "trigger comes, with no prompt."
+    )
+    assert written in said
+    assert "PaK 40: Challenge Fire" not in soviets
 
 
 def _set_up(orders: list[dict[str, Any]]) -> Game:

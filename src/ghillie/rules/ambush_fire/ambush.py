@@ -259,6 +259,17 @@ def land(
             continue
         if not flight["seen"]:
             _reveal(ruling, scenario, order_id, target_id)  # BMF-A23: at the arrival
+        else:  # its launch was told: now its arrival, before its roll (BMF-A10)
+            ruling.tell_public(
+                {
+                    "text": say(
+                        "The missile of {firer} arrives at {target}.",
+                        firer=ruling.piece(order.secret["unit"]).public["name"],
+                        target=ruling.piece(target_id).public["name"],
+                        rules=("BMF-A10",),
+                    )
+                }
+            )
         _hit(
             ruling,
             scenario,
@@ -274,6 +285,20 @@ def land(
     return False
 
 
+def strength(scenario: AmbushFireScenario) -> bool:
+    """Does the host's close combat roll strength numbers (BMF-A02's other reading)?"""
+    return scenario.switches.close_combat is checks.CloseCombatReading.STRENGTH
+
+
+def reply(scenario: AmbushFireScenario, close: bool, base: int) -> int:
+    """The number a reply to an Ambush Fire (R12) or an Ambush Close Combat (R17) is rolled
+    at, from the base the replying side gives."""
+    sw = scenario.switches
+    if close:
+        return checks.defence(base, sw.penalty_mode, sw.close_combat, sw.strength_rounding)
+    return checks.chance(base, checks.Penalty.RETURN_AMBUSH, sw.penalty_mode)
+
+
 def after(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -> None:
     pending = ruling.board.pending
     assert pending is not None
@@ -286,14 +311,22 @@ def after(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -
             close = pending["kind"] == "close_combat"
             if not close:  # a defence in close combat is no fire (BMF-A12)
                 units.note(ruling, target, Did.RETURNED_FIRE)
-            penalty = checks.Penalty.DEFENCE if close else checks.Penalty.RETURN_AMBUSH
-            percent = checks.chance(
-                int(answer.get("chance", 0)), penalty, scenario.switches.penalty_mode
-            )
+            percent = reply(scenario, close, int(answer.get("chance", 0)))
             _values, outcome = checks.shot(percent).roll(lambda label, die: ruling.roll(label, die))
             firer_gone = outcome == checks.HIT
             result = say("the ambusher is destroyed") if firer_gone else say("a miss")
-            if close:
+            if close and strength(scenario):
+                # BMF-R17, A02's other reading: nine tenths of the defender's strength.
+                text = say(
+                    "The defence of {target} (strength {percent}: nine tenths of {base} for "
+                    "the surprise): {result}.",
+                    target=target.public["name"],
+                    percent=percent,
+                    base=int(answer.get("chance", 0)),
+                    result=result,
+                    rules=("BMF-R17", "BMF-A02"),
+                )
+            elif close:
                 # BMF-R17, A02: a defensive close combat, 10 less for the surprise.
                 text = say(
                     "The defence of {target} ({percent}%, 10 less for the surprise): {result}.",

@@ -37,6 +37,55 @@ class PenaltyMode(StrEnum):
     MULTIPLICATIVE = "multiplicative"
 
 
+class CloseCombatReading(StrEnum):
+    """RULES-SPEC BMF-A02 (``bmf.close_combat``): what the host's close combat rolls, and so
+    what "a 10% reduction in strength" takes off the defence (BMF-R17)."""
+
+    # DEFAULT: a percent chance, 10 lower as ``bmf.penalty_mode`` reads it (50% -> 40%).
+    PERCENT = "percent"
+    # A strength number: nine tenths of it, rounded with the host's rule
+    # (``bmf.strength_rounding``): 50 -> 45, 55 -> 49.5 -> 50 (half up). ghillie rolls a
+    # strength as it rolls every number of the text, on a d100, at or under it.
+    STRENGTH = "strength"
+
+
+class Rounding(StrEnum):
+    """The host's rule for rounding a strength × 0.9 to a whole number (BMF-A02)."""
+
+    HALF_UP = "half_up"  # DEFAULT: 49.5 -> 50, 49.4 -> 49
+    DOWN = "down"  # 49.9 -> 49
+    UP = "up"  # 49.1 -> 50
+
+
+def surprised(strength: int, rounding: Rounding) -> int:
+    """BMF-R17, A02 read as a strength number: ``strength`` × 0.9, rounded with the host's
+    rule (integer arithmetic: no float decides a roll).
+
+    >>> surprised(50, Rounding.HALF_UP), surprised(55, Rounding.HALF_UP)
+    (45, 50)
+    >>> surprised(55, Rounding.DOWN), surprised(51, Rounding.UP), surprised(0, Rounding.UP)
+    (49, 46, 0)
+    """
+    _percent(strength, "a strength")
+    tenths = strength * 9
+    extra = {Rounding.HALF_UP: 5, Rounding.DOWN: 0, Rounding.UP: 9}[Rounding(rounding)]
+    return (tenths + extra) // 10
+
+
+def defence(base: int, mode: PenaltyMode, reading: CloseCombatReading, rounding: Rounding) -> int:
+    """The defence's number after the surprise (BMF-R17): 10 lower as a percent chance
+    (A01's reading), or nine tenths of a strength (A02's other reading).
+
+    >>> defence(50, PenaltyMode.ADDITIVE, CloseCombatReading.PERCENT, Rounding.HALF_UP)
+    40
+    >>> defence(50, PenaltyMode.ADDITIVE, CloseCombatReading.STRENGTH, Rounding.HALF_UP)
+    45
+    """
+    if CloseCombatReading(reading) is CloseCombatReading.STRENGTH:
+        return surprised(base, rounding)
+    return chance(base, Penalty.DEFENCE, mode)
+
+
 class Penalty:
     """How many percent lower than normal each shot of the text is (BMF-A01 reads them)."""
 

@@ -41,19 +41,30 @@ def attack(
     units.note(ruling, ruling.piece(attacker.id), Did.CLOSE_COMBAT)
     ruling.remove(order.id)
     if not run.contact:
-        ruling.tell_public(
-            {
-                "text": say(
-                    "Ambush Close Combat: {attacker} out of cover in a dash at {target}, but "
-                    "short of it! Left in the open at {x}, {y}; no more moving this turn.",
-                    attacker=attacker.public["name"],
-                    target=target.public["name"],
-                    x=units.told(ruling, end)[0],
-                    y=units.told(ruling, end)[1],
-                    rules=("BMF-R19", "BMF-A16"),
-                )
-            }
-        )
+        where = {
+            "attacker": attacker.public["name"],
+            "target": target.public["name"],
+            "x": units.told(ruling, end)[0],
+            "y": units.told(ruling, end)[1],
+        }
+        # Only a blocked dash is made and fails: one its run cannot reach is never made
+        # (BMF-R15, ``reach``); "short of it" stays for a dash a hair short at its edge.
+        if run.reason == geometry.BLOCKED:
+            text = say(
+                "Ambush Close Combat: {attacker} out of cover in a dash at {target}, but "
+                "impassable ground blocks the way! Left in the open at {x}, {y}; no more "
+                "moving this turn.",
+                rules=("BMF-R19", "BMF-A16"),
+                **where,
+            )
+        else:
+            text = say(
+                "Ambush Close Combat: {attacker} out of cover in a dash at {target}, but "
+                "short of it! Left in the open at {x}, {y}; no more moving this turn.",
+                rules=("BMF-R19", "BMF-A16"),
+                **where,
+            )
+        ruling.tell_public({"text": text})
         units.go_on(ruling, scenario, side, movers, then)
         return
     percent = checks.chance(int(order.secret["chance"]), 0, scenario.switches.penalty_mode)

@@ -108,6 +108,11 @@ def walking(ruling: Ruling[Board], side: str) -> list[str]:
     return [p.id for p in sorted(found, key=lambda p: int(p.secret.get("walk", {}).get("n", 0)))]
 
 
+OUT_OF_REACH = (
+    "Its target is beyond its reach: half its running distance over the ground between them."
+)
+
+
 def check(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: React) -> None:
     """Refuse a reaction the rules do not allow now (the state unchanged)."""
     if command.reaction is Live.HOLD:
@@ -136,12 +141,10 @@ def check(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, comman
     at, firer = units.where(target), units.where(unit)
     far = geometry.distance(at, firer)
     if reaction == "close_combat":
-        if far > geometry.reach(float(unit.secret["running"]["open"])) + geometry.EPS:
-            raise Refusal(
-                OUT_OF_RANGE,
-                "Its target is beyond its reach: half its running distance on open ground.",
-                field="target",
-            )
+        # BMF-R15, T08: measured over the ground the dash crosses (woods slow it); a dash
+        # blocked by impassable ground within its reach is made, and fails (R19).
+        if not geometry.reaches(firer, at, unit.secret["running"], units.ground(scenario)):
+            raise Refusal(OUT_OF_RANGE, OUT_OF_REACH, field="target")
         return
     if not geometry.in_ambush_range(far):
         raise Refusal(OUT_OF_RANGE, "Its target is beyond 1250 metres.", field="target")

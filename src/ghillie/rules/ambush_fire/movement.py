@@ -10,9 +10,21 @@ from __future__ import annotations
 from ghillie import lookup
 from ghillie.errors import Refusal
 from ghillie.ruling import Ruling
-from ghillie.state import Window
+from ghillie.state import Piece, Window
 
-from . import ambush, challenge, close_combat, eligibility, geometry, live, transit, triggers, units
+from . import (
+    ambush,
+    challenge,
+    close_combat,
+    eligibility,
+    geometry,
+    live,
+    reach,
+    transit,
+    triggers,
+    units,
+    voids,
+)
 from .board import MAX_ORDERS, ORDER, UNIT, Board, Did
 from .commands import MOVE_WAYPOINTS, Move, ReturnFire
 from .scenario import AmbushFireScenario, AmbushTiming
@@ -75,11 +87,38 @@ def move(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command
         if found.first_blocked is not None:
             raise Refusal(IMPASSABLE, OFF_OR_IMPASSABLE, field=f"units.{i}.path")
     cuts = dict(zip(routes, cut, strict=True))
+    # What the move voids of the movers' own standing orders (BMF-R07, R14, R02), read
+    # before it is noted; told to their owner alone, after it.
+    last = scenario.turns
+    voided = {
+        order.id: voids.voided_turns(
+            ruling.piece(unit_id), str(order.secret["reaction"]), ruling.board.turn, last
+        )
+        for unit_id in routes
+        for order in voids.orders_of(ruling.state, ruling.piece(unit_id))
+    }
     for unit_id, route in routes.items():
-        ruling.update(unit_id, secret={"route": [units.xy(p, places=None) for p in route]})
+        cover = between_cover(ruling.piece(unit_id), route, ground)
+        ruling.update(
+            unit_id, secret={"route": [units.xy(p, places=None) for p in route], "cover": cover}
+        )
         units.note(ruling, ruling.piece(unit_id), Did.MOVED)
+        for line in voids.told(ruling.state, ruling.piece(unit_id), voided):
+            ruling.tell(side, {"text": line})
     live.begin(ruling, scenario, side, list(routes))
     advance(ruling, scenario, side, list(routes), cuts)
+
+
+def between_cover(unit: Piece, route: list[tuple[float, float]], ground: geometry.Ground) -> bool:
+    """BMF-R01: does this move take the unit "from one concealed position to another"? Read
+    once, when the move is given, for the whole of the unit's movement this turn (a unit
+    moves once a turn): a walk stopped by a standing order and resumed is the same move,
+    from the same start to the same end, however often it is stopped. A concealed unit
+    starts in a concealed position by what concealed means (S1), so only a unit in view,
+    whose place is public, can start in the open; where it ends is the end of the path it
+    was given (its owner's secret, read by the referee as a referee at the table would)."""
+    started = bool(unit.public.get("concealed")) or ground.is_concealing(route[0])
+    return started and ground.is_concealing(route[-1])
 
 
 def longest(scenario: AmbushFireScenario) -> float:
@@ -132,7 +171,8 @@ def standing_orders(
                 trigger["target_class"],
                 scenario.switches.challenge_requires_zone,
                 ready and s["reaction"] in kinds and "flight" not in s,
-                float(firer.secret["running"]["open"]) if firer is not None else 0.0,
+                max(firer.secret["running"].values()) if firer is not None else 0.0,
+                tuple(sorted(firer.secret["running"].items())) if firer is not None else (),
             )
         )
     return out
@@ -176,6 +216,7 @@ def advance(
             ruling.piece(m).public["class"],
             tuple((float(p[0]), float(p[1])) for p in ruling.piece(m).secret["route"]),
             bool(ruling.piece(m).public.get("concealed")),
+            bool(ruling.piece(m).secret.get("cover", True)),
         )
         for m in movers
         if m in ruling.state.pieces and "route" in ruling.piece(m).secret
@@ -183,12 +224,14 @@ def advance(
     left = live.leg_left(ruling, scenario, [w.id for w in walkers])
     orders = _orders(ruling, scenario, side)
     swept = triggers.sweep(orders, walkers, ground, order_count(ruling, side), cuts)
-    fired = _in_leg(swept.first(), left)
+    swept, found = reach.reached_first(swept, ground)
+    fired = _in_leg(found, left)
     while fired is not None and ambush.unseen_launch(ruling, scenario, fired):
         # BMF-A23 at arrival: the missile flies unseen, and the move goes on untouched.
         ambush.launch(ruling, scenario, side, fired, movers)
         ready = [o.id for o in _orders(ruling, scenario, side) if o.ready]
-        fired = _in_leg(swept.first(ready), left)
+        swept, found = reach.reached_first(swept, ground, ready)
+        fired = _in_leg(found, left)
     if fired is None and left is not None:
         # The leg ends: the movers pause where it ends, and the live sides are asked.
         for walker in walkers:

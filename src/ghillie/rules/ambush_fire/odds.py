@@ -30,6 +30,10 @@ LABELS = {checks.HIT: "hit", checks.MISS: "miss"}
 
 def _query(kind: str, name: str, what: str, rules: str) -> OddsQuery:
     def check(p: Shot, sw: AmbushFireSwitches) -> Check[Any]:
+        if kind == checks.DEFENCE:  # BMF-A02: a percent chance or a strength number
+            return checks.shot(
+                checks.defence(p.chance, sw.penalty_mode, sw.close_combat, sw.strength_rounding)
+            )
         return checks.check_for(kind, p.chance, sw.penalty_mode)
 
     def title(p: Shot, built: Check[Any]) -> str:
@@ -61,6 +65,8 @@ ODDS = {
 REPLIES = {
     "challenge": checks.RETURN_CHALLENGE,
     "ambush": checks.RETURN_AMBUSH,
+    # A launcher whose missile flies is fired back at as an ambusher (R12, A23).
+    "launch": checks.RETURN_AMBUSH,
     "close_combat": checks.DEFENCE,
 }
 PRICED = ("return_fire", "fire")
@@ -77,6 +83,11 @@ def priced(state: GameState[Board], side: str, command: Command) -> Check[Any] |
         pending = state.board.pending
         if not command.fire or pending is None:
             return None
+        if pending["kind"] == "close_combat":
+            sw = scenario.switches
+            return checks.shot(
+                checks.defence(command.chance, mode, sw.close_combat, sw.strength_rounding)
+            )
         return checks.check_for(REPLIES[str(pending["kind"])], command.chance, mode)
     if isinstance(command, Fire):
         return checks.shot(command.chance)

@@ -6,7 +6,8 @@ Ambush Close Combat orders fire during the enemy's moves, and those still waitin
 one more chance; with ``fire_phase`` they wait for it alone. Here, before anyone fires
 normally, each such order whose unit may still take it (BMF-R07, R14) fires at its
 trigger's target if one stands then in its zone or within its distance (and within 1250 m
-for Ambush Fire, R08): an enemy unit in view — a concealed unit is in cover (S2), and no
+for Ambush Fire, R08; where its dash over the ground reaches, for Ambush Close Combat, R15):
+an enemy unit in view — a concealed unit is in cover (S2), and no
 order aims at it — of the order's class, if it gives one; the nearest to the firer if there
 are several. The orders go in the order the fire phase does — those of the side that moved
 second first — and each side's in the order they were given. Each is carried out as during
@@ -21,7 +22,7 @@ import numpy as np
 
 from ghillie.ruling import Ruling
 
-from . import ambush, close_combat, geometry, triggers, units
+from . import ambush, close_combat, geometry, reach, triggers, units
 from .board import UNIT, Board
 from .movement import order_count, standing_orders
 from .scenario import AmbushFireScenario
@@ -55,6 +56,10 @@ def _targets(
     firers = np.array([o.firer for o in swept.orders], dtype=np.float64).reshape(-1, 2)
     far = np.hypot(*(places[None, :, :] - firers[:, None, :]).transpose(2, 0, 1))
     takes = swept.takes()
+    for row, order in enumerate(swept.orders):  # BMF-R15: only where its dash reaches
+        if order.reaction == "close_combat":
+            for column in np.flatnonzero(takes[row]).tolist():
+                takes[row, column] = reach.reached(order, movers[column].path[0], ground)
     # The nearest, then the first by name (the movers are in name order; argmin keeps it).
     nearest = np.where(takes, far, np.inf).argmin(axis=1)
     found: dict[str, triggers.Fired] = {}

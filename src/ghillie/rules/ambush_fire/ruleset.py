@@ -79,13 +79,13 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
         setup.create(ruling, scenario)
 
     def secret_facts(self, scenario: AmbushFireScenario) -> int:
-        # A concealed unit's place, its note, its running table, the route it is on, its
-        # walk in legs, the way it walked still untold, what it did while concealed and
-        # which way it and its turret face; a
-        # standing order's unit, reaction, trigger, words, chance, note and missile in
-        # flight — and one more order, a reaction given live, written as it fires.
+        # A concealed unit's place, its note, its running table, the route it is on, whether
+        # that runs between concealed positions (BMF-R01), its walk in legs, the way it
+        # walked still untold, what it did while concealed and which way it and its turret
+        # face; a standing order's unit, reaction, trigger, words, chance, note and missile
+        # in flight — and one more order, a reaction given live, written as it fires.
         units = Counter(u.side for u in scenario.units)
-        return 9 * max(units.values(), default=0) + 7 * (MAX_ORDERS + 1)
+        return 10 * max(units.values(), default=0) + 7 * (MAX_ORDERS + 1)
 
     def may_act(self, state: GameState[Board], side: str, command: type[Command]) -> bool:
         if command is EndGame:

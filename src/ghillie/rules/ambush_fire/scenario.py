@@ -20,7 +20,7 @@ from pydantic import Field, model_validator
 from ghillie.measure.tabletop import terrain_too_big
 from ghillie.scenario import SIDE_ID, Scenario, Strict, Switches
 
-from .checks import PenaltyMode
+from .checks import CloseCombatReading, PenaltyMode, Rounding
 from .geometry import Area, Ground
 
 KEY = r"^[a-z][a-z0-9_]{0,39}$"
@@ -73,6 +73,10 @@ class AmbushFireSwitches(Switches):
     # BMF-A22: fire other than Ambush Fire reveals a concealed firer to those it fired at.
     fire_reveals: bool = Field(True, alias="bmf.fire_reveals")
     atgm_reveal_at: AtgmRevealAt = Field(AtgmRevealAt.LAUNCH, alias="bmf.atgm_reveal_at")
+    # BMF-A02: the host's close combat rolls a percent chance (the defence 10 points lower),
+    # or a strength number (the defence × 0.9, rounded with the host's rule).
+    close_combat: CloseCombatReading = Field(CloseCombatReading.PERCENT, alias="bmf.close_combat")
+    strength_rounding: Rounding = Field(Rounding.HALF_UP, alias="bmf.strength_rounding")
 
 
 class TerrainArea(Strict):

@@ -179,10 +179,12 @@ def standing_order(
     ruling.tell(
         side,
         {
+            # Its owner reads what it ordered, in the words its opening will show (issue 25).
             "text": say(
-                "Standing order {n} written: {unit} will react as ordered, with no prompt.",
+                "Standing order {n} written: {order}. ghillie carries it out when its trigger "
+                "comes, with no prompt.",
                 n=number,
-                unit=unit.public["name"],
+                order=secret["order"],
             )
         },
     )

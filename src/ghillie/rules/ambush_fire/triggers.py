@@ -13,8 +13,9 @@ costs is set by the movers' paths, the ground and the public count alone.
 What each trigger is, as its owner's words state it (``words.order_words``):
 
 * **Challenge Fire** (BMF-R01, A04): the first point where the mover is both in the zone
-  and on exposed ground. With ``bmf.challenge_requires_zone`` off, an order with no zone
-  takes the first exposed point within its distance of the firer, or 1250 m.
+  and on exposed ground, if its move runs from one concealed position to another. With
+  ``bmf.challenge_requires_zone`` off, an order with no zone takes the first exposed point
+  within its distance of the firer, or 1250 m.
 * **Ambush Fire** (BMF-R08): the first point in its zone *or* within its distance (or, with
   neither, anywhere: "within range") that is within 1250 m of the firer.
 * **Ambush Close Combat** (BMF-R15): the first point in its zone or within its distance —
@@ -62,7 +63,10 @@ class Order:
     # order with no zone takes the first exposed point within ``within`` (or 1250 m).
     needs_zone: bool = True
     ready: bool = True
-    running: float = 0.0  # the firer's running distance on open ground (BMF-R15's reach)
+    # The firer's fastest running distance (BMF-R15: its reach is half of it at most) and
+    # its running distances by terrain kind (the dash over the ground: ``reach``).
+    running: float = 0.0
+    paces: tuple[tuple[str, float], ...] = ()
 
 
 # What makes up the count: an order that can never fire, worked out like any other.
@@ -77,6 +81,9 @@ class Mover:
     unit_class: str
     path: tuple[XY, ...]
     concealed: bool = False  # seen only on its exposed stretches (BMF S2)
+    # BMF-R01: its move this turn runs from one concealed position to another (only such a
+    # mover is open to Challenge Fire; ``movement.between_cover``).
+    between_cover: bool = True
 
 
 @dataclass(frozen=True)
@@ -151,7 +158,8 @@ def read_all(orders: Sequence[Order]) -> Triggers:
     stretches = np.where(one, 1, np.maximum(counts - 1, 0))
     zone_own = np.arange(ROWS - 1)[None, :] < stretches[:, None]
     # The disc round the firer: its distance; with none, a close combat's reach (BMF-R15:
-    # half its running distance, as ``geometry.reach``) or 1250 m ("within range").
+    # half its fastest running distance, as ``geometry.reach``; ``reach`` then measures the
+    # dash over the ground) or 1250 m ("within range").
     zoned = counts > 0
     disc = np.where(given, within, np.where(close_combat, running / 2, AMBUSH_FIRE_RANGE))
     disc_own = (challenge & ~zoned & ~needs) | ((ambush | close_combat) & (given | ~zoned))
@@ -205,6 +213,16 @@ class Sweep:
         order, mover = self.orders[row], self.movers[column]
         at = float(along[row, column])
         return Fired(order.id, mover.id, at, point_along(mover.path, at))
+
+    def later(self, order: str, mover: str, along: float | None) -> Sweep:
+        """The same sweep, the order's trigger along the mover's path coming first at
+        ``along`` metres instead (never if None): an Ambush Close Combat's dash that could
+        not reach where its trigger came (``reach``)."""
+        row = next(i for i, o in enumerate(self.orders) if o.id == order)
+        column = next(i for i, m in enumerate(self.movers) if m.id == mover)
+        moved = self.along.copy()
+        moved[row, column] = NEVER if along is None else along
+        return Sweep(self.orders, self.movers, moved)
 
     def crossing(self, order: int, mover: int) -> Crossing | None:
         """Where order ``order`` (by position) first comes along mover ``mover``'s path,
@@ -260,6 +278,9 @@ def sweep(
     seen = np.minimum.reduceat(seen, starts[:-1], axis=1).reshape(by_mover).min(axis=1)
     concealed = np.array([m.concealed for m in movers], dtype=bool)
     along = np.where(read.shown[:, None] | concealed[None, :], seen, anywhere)
+    # BMF-R01: Challenge Fire only at a mover going from one concealed position to another.
+    between = np.array([m.between_cover for m in movers], dtype=bool)
+    along = np.where(read.shown[:, None] & ~between[None, :], NEVER, along)
     return Sweep(tuple(slots), tuple(movers), along)
 
 

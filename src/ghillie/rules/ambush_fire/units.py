@@ -87,7 +87,7 @@ def arrive(ruling: Ruling[Board], unit_id: str, where: Any, *, final: bool = Tru
             )
     if final:
         held = ruling.piece(unit_id).secret
-        done = tuple(k for k in ("walk", "untold") if k in held)
+        done = tuple(k for k in ("walk", "untold", "cover") if k in held)
         ruling.update(unit_id, unset=("route", *done))
 
 

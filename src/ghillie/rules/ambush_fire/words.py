@@ -27,6 +27,17 @@ def _own(state: GameState[Board], side: str) -> list[Choice]:
     return [Choice(p.id, str(p.public["name"])) for p in state.owned(side, UNIT)]
 
 
+def _movers(state: GameState[Board], side: str) -> list[Choice]:
+    """The side's units for a move, each with what moving it would void of its own standing
+    orders (BMF-R07, R14, R02: ``voids``), shown once it is chosen."""
+    from .voids import warnings
+
+    return [
+        Choice(p.id, str(p.public["name"]), warn=tuple(warnings(state, p)))
+        for p in state.owned(side, UNIT)
+    ]
+
+
 def _enemies(state: GameState[Board], side: str) -> list[Choice]:
     return [
         Choice(pid, str(state.pieces[pid].public["name"]))
@@ -118,7 +129,7 @@ ORDERS: dict[str, Order] = {
         N_("A unit, or a column nose to tail through the same gap."),
         fields={
             "units": Ask(N_("Units"), item=N_("unit")),
-            "units.unit": Ask(N_("Unit"), pieces=_own),
+            "units.unit": Ask(N_("Unit"), pieces=_movers),
             "units.path": Ask(N_("Path"), PATH_HELP, item=N_("waypoint"), line=True, starts="unit"),
         },
     ),
@@ -237,6 +248,7 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
         ordered: list[tuple[str, Any]] = [(N_("Order"), str(piece.secret.get("order", "")))]
         if piece.secret.get("note"):
             ordered.append((N_("Note"), piece.secret["note"]))
+
         return PieceWords(name, (), ordered)
     about: list[str | Say] = [CLASS_WORDS.get(str(p["class"]), str(p["class"]))]
     if p.get("concealed"):
@@ -263,8 +275,15 @@ def status(state: GameState[Board], observer: str) -> list[str | Say]:
                 "standing orders."
             )
         ]
+    from .voids import not_ready
+
+    # Its own standing orders that may not fire now (BMF-R07, R14, R02), for its eyes only.
+    own = not_ready(state, observer) if observer in state.sides else []
     if board.step is Step.MOVEMENT and board.moving is not None:
         return [
-            say("Turn {turn}: {side} move.", turn=board.turn, side=scenario.side_name(board.moving))
+            say(
+                "Turn {turn}: {side} move.", turn=board.turn, side=scenario.side_name(board.moving)
+            ),
+            *own,
         ]
-    return [say("Turn {turn}: the fire phase.", turn=board.turn)]
+    return [say("Turn {turn}: the fire phase.", turn=board.turn), *own]

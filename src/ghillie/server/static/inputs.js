@@ -109,10 +109,19 @@ export function pieces(info, schema) {
     const i = find(widget.value);
     select.value = i >= 0 ? key(offered[i], i) : "";
     if (i < 0) widget.value = undefined;
+    if (widget.el) warn();
   };
   const chosen = () => {
     const i = [...select.options].findIndex((o) => o.selected) - 1;
     return i >= 0 && select.value !== "" ? offered[i] : null;
+  };
+  // What choosing it would cost (a unit whose move voids its own standing order), shown
+  // beside the field once it is chosen.
+  const warning = h("small", { class: "hint warn", role: "status", hidden: true });
+  const warn = () => {
+    const said = (chosen() || {}).warn || [];
+    warning.replaceChildren(...said.map((w) => h("span", {}, w, " ")));
+    warning.hidden = !said.length;
   };
   const widget = {
     value: undefined,
@@ -129,10 +138,13 @@ export function pieces(info, schema) {
       widget.value = blank(value) ? undefined : value;
       const i = find(widget.value);
       select.value = i >= 0 ? key(offered[i], i) : "";
+      warn();
     },
   };
+  widget.el.append(warning);
   select.addEventListener("change", () => {
     const choice = chosen();
+    warn();
     widget.value = choice ? choice.value : undefined;
     if (choice && choice.fills) fillSiblings(ctx, path, choice.fills);
     ctx.form.refresh(); // choices that depend on this one follow it

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ghillie.measure.tabletop import XY
 
-from .ground import Ground, running_on
+from .ground import Area, Ground, Piece, running_on
 from .measures import (
     BLOCKED,
     EPS,
@@ -130,6 +130,60 @@ def dash(start: XY, target: XY, running: float | Mapping[str, float], ground: Gr
     Whether the target is within reach at all (T08: 60 m → the attack is not allowed) is
     :func:`within_reach`, for the ruleset to ask before the dash.
     """
+    return _run(start, target, running, ground, stop_at_impassable=True)
+
+
+def reaches(start: XY, target: XY, running: float | Mapping[str, float], ground: Ground) -> bool:
+    """BMF-R15, T08: is ``target`` within the reach of an Ambush Close Combat from
+    ``start``, measured along the ground the dash crosses (each stretch at that ground's
+    running distance: 20 m of woods costs what 40 m of open ground does for a unit that runs
+    50 m in woods and 100 m in the open)? Impassable ground on the way does not put the
+    target out of reach — the dash is blocked there (T08: "a human at 40 m whose path is
+    blocked → failed contact"), which :func:`dash` tells; it is measured at the pace of the
+    other ground it lies in (open ground if none).
+
+    >>> from .ground import Area
+    >>> wood = Area("the wood", "woods", ((0, 0), (20, 0), (20, 20), (0, 20)))
+    >>> ground = Ground(200, 200, [wood])
+    >>> reaches((0, 10), (40, 10), {"open": 100, "woods": 50}, ground)  # 20/50 + 20/100
+    False
+    >>> reaches((0, 10), (30, 10), {"open": 100, "woods": 50}, ground)  # 20/50 + 10/100
+    True
+    """
+    return _run(start, target, running, ground, stop_at_impassable=False).contact
+
+
+def reaches_all(
+    start: XY, targets: Sequence[XY], running: Mapping[str, float], ground: Ground
+) -> list[bool]:
+    """:func:`reaches` for many targets from one start, their dashes cut at the terrain's
+    edges all at once (``Ground.cut_all``): the work of one cut, not of one a target."""
+    cuts = ground.cut_all([coords([start, t]) for t in targets])
+    out = []
+    for target, cut in zip(targets, cuts, strict=True):
+        areas: list[list[Area]] = [[] for _ in cut.start]
+        for piece, area in zip(*cut.met, strict=True):
+            areas[int(piece)].append(ground.areas[int(area)])
+        pieces = [
+            Piece(float(a), float(b), tuple(areas[i]), bool(cut.blocked[i]))
+            for i, (a, b) in enumerate(zip(cut.start, cut.end, strict=True))
+            if b > a
+        ]
+        out.append(
+            _run(start, target, running, ground, stop_at_impassable=False, pieces=pieces).contact
+        )
+    return out
+
+
+def _run(
+    start: XY,
+    target: XY,
+    running: float | Mapping[str, float],
+    ground: Ground,
+    *,
+    stop_at_impassable: bool,
+    pieces: Sequence[Piece] | None = None,
+) -> Dash:
     table: Mapping[str, float] = running if isinstance(running, Mapping) else {OPEN: float(running)}
     uniform = not isinstance(running, Mapping)
     for value in table.values():
@@ -140,8 +194,8 @@ def dash(start: XY, target: XY, running: float | Mapping[str, float], ground: Gr
     if total == 0:
         return Dash(True, target, 0.0)
     left = 0.5  # the share of a run still to spend
-    for piece in ground.pieces(points):
-        if piece.blocked:
+    for piece in ground.pieces(points) if pieces is None else pieces:
+        if piece.blocked and stop_at_impassable:
             return Dash(False, point_along(points, piece.start), piece.start, BLOCKED)
         pace = table[OPEN] if uniform else running_on(piece.areas, table)
         length = piece.end - piece.start
