@@ -246,20 +246,21 @@ def test_the_audit_passes_a_record_with_typed_dice_and_lists_them_by_side(
     tmp_path: Path,
 ) -> None:
     # The camouflage demo: the Nomads type in the Caliban's two dice of a Face to Face Roll
-    # (event 7; ghillie rolls the Fusilier's), PanOceania two Discovers' dice.
+    # (event 7; ghillie rolls the Fusilier's), PanOceania two Discovers' dice (events 15
+    # and 20, after the Fireteam the demo forms).
     path = _demo(tmp_path, "camouflage")
     result = runner.invoke(app, ["audit", str(path)])
     assert result.exit_code == 0, result.output
     said = " ".join(result.output.split())
     assert "some dice were typed in, rolled at the table" in said
     assert "Nomads: event 7 (5, 11)" in result.output
-    assert "PanOceania: event 14 (17); event 19 (4)" in result.output
+    assert "PanOceania: event 15 (17); event 20 (4)" in result.output
     report = json.loads(runner.invoke(app, ["audit", str(path), "--json"]).output)
     assert report["ok"]
     assert report["typed"] == [
         {"event": 7, "by": "nomads", "dice": [5, 11]},
-        {"event": 14, "by": "panoceania", "dice": [17]},
-        {"event": 19, "by": "panoceania", "dice": [4]},
+        {"event": 15, "by": "panoceania", "dice": [17]},
+        {"event": 20, "by": "panoceania", "dice": [4]},
     ]
 
 
@@ -283,7 +284,7 @@ def test_replay_says_who_typed_each_die_and_lists_them_by_side(tmp_path: Path) -
     assert "(entered)" not in out
     tail = out.rsplit("═" * 78, 1)[1]
     assert "Dice typed in, rolled at the table" in tail
-    assert "  Nomads: event 7 (5, 11)\n  PanOceania: event 14 (17); event 19 (4)" in tail
+    assert "  Nomads: event 7 (5, 11)\n  PanOceania: event 15 (17); event 20 (4)" in tail
 
 
 def test_replay_of_a_record_written_before_typers_were_named(tmp_path: Path) -> None:
