@@ -221,6 +221,21 @@ def test_INF_R12_a_trooper_with_no_line_of_fire_during_the_first_skill_reacts_to
 
 
 @pytest.mark.spec("INF-R12")
+def test_INF_R12_no_line_of_fire_during_the_first_skill_is_refused_in_the_first_aros() -> None:
+    game = revealed_caliban()
+    fusilier = pid(game, "fusilier")
+    order(game, NOMADS, pid(game, "caliban"), {"skill": "move"})
+    before = len(game.events())
+    refusal = refused(
+        game,
+        PANO,
+        {"type": "aros", "aros": [{"piece": fusilier, "aro": "dodge", "gained_lof": True}]},
+    )
+    assert (refusal.code, refusal.field) == ("not_the_second_skill", "aros.0.gained_lof")
+    assert len(game.events()) == before
+
+
+@pytest.mark.spec("INF-R12")
 def test_INF_R12_the_delaying_trooper_may_declare_any_aro_after_the_reveal() -> None:
     """The branch the text gives: the one that delayed may now declare any ARO, not only
     the R11 list (Dodge here), while its fellow that said nothing may not."""

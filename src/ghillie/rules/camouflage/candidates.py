@@ -8,6 +8,7 @@ from typing import Any
 from ghillie.state import Facts, GameState, Phase
 
 from .board import MARKER, Board, Stage
+from .orders import SECOND_AROS
 from .scenario import CamouflageScenario
 from .skills import SkillName
 from .words import _camouflaged, _enemies, _own_actors
@@ -97,13 +98,14 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
                     }
                 )
             # After a marker's second skill, a trooper that had no line of fire at the
-            # first (INF-R12).
-            out.append(
-                {
-                    "type": "aros",
-                    "aros": [{"piece": c.value, "aro": "dodge", "gained_lof": True}],
-                }
-            )
+            # first (INF-R12); before it, the slip of saying so (refused).
+            if window.name == SECOND_AROS or i == 0:
+                out.append(
+                    {
+                        "type": "aros",
+                        "aros": [{"piece": c.value, "aro": "dodge", "gained_lof": True}],
+                    }
+                )
         return out
     order = board.order
     if order is None:

@@ -11,6 +11,7 @@ ARO_AGAINST_MARKER = "aro_against_marker"  # INF-R11
 NOTHING_TO_DELAY = "nothing_to_delay"  # INF-R12: only against a Camouflaged trooper
 ARO_LOST = "aro_lost"  # INF-R12: the second half did not reveal it
 ARO_NOT_DELAYED = "aro_not_delayed"  # INF-R12, N3 FAQ: a delay is declared explicitly
+NOT_THE_SECOND_SKILL = "not_the_second_skill"  # no line of fire "during the first skill"
 ARO_GIVEN = "aro_given"  # one ARO per trooper per Order
 NEEDS_TARGET = "needs_target"
 LONG_SKILL_ALONE = "long_skill_alone"  # a Long Skill is the whole Order

@@ -24,6 +24,7 @@ from .codes import (
     NOT_A_MARKER,
     NOT_AN_ARO,
     NOT_AN_ATTACK,
+    NOT_THE_SECOND_SKILL,
     NOTHING_TO_DELAY,
     OUT_OF_RANGE,
 )
@@ -323,6 +324,15 @@ def aros(ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command
         _check_aro(state, order, active, second, trooper, entry.aro, field)
         if second:
             _check_late(order, trooper, entry.gained_lof, field)
+        elif entry.gained_lof:
+            # Said of the first skill, it can only be said once the second is declared: a
+            # slip, refused rather than quietly ignored.
+            raise Refusal(
+                NOT_THE_SECOND_SKILL,
+                "A trooper can have had no line of fire during the first skill only in an "
+                "ARO to the second skill: leave that box unticked now.",
+                field=f"{field}.gained_lof",
+            )
         if entry.aro is SkillName.DELAY:
             delayed.append(trooper.id)
             continue
