@@ -21,6 +21,9 @@ from .capsules import Segments
 from .measures import EPS, OPEN
 from .paths import Path, coords, shape_of
 
+# Dashes are met with edges this many (dash, edge) pairs at a time (memory, not work).
+_CELLS = 1 << 20
+
 # --- terrain ------------------------------------------------------------------------------
 
 
@@ -228,6 +231,68 @@ class Ground:
                 )
             )
         return out
+
+
+    def concealing_all(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """:meth:`is_concealing` for many points at once."""
+        out = np.zeros(len(points), dtype=bool)
+        point, area = self._tree.query(shapely.points(points), predicate="intersects")
+        out[point[self._conceals[area]]] = True
+        return out
+
+    def dash_costs(
+        self,
+        starts: NDArray[np.float64],
+        ends: NDArray[np.float64],
+        table: NDArray[np.intp],
+        slowness: NDArray[np.float64],
+        open_slowness: NDArray[np.float64],
+    ) -> NDArray[np.float64]:
+        """What each straight dash ``starts[i]`` → ``ends[i]`` costs: the sum, over its
+        pieces (cut at every area edge), of their length times the runner's slowness there
+        (``slowness[table[i], area]``, 1 over its running distance in that area, 0 for an
+        area that does not count, as impassable ground; the slowest area there, else
+        ``open_slowness[table[i]]``). Every dash is met with every edge, in chunks of a
+        size set by their numbers alone: the work of many dashes, not of a loop over them."""
+        n, edges = len(starts), max(1, len(self._edge_from))
+        out = np.zeros(n)
+        chunk = max(1, _CELLS // edges)
+        for lo in range(0, n, chunk):
+            part = slice(lo, min(n, lo + chunk))
+            out[part] = self._costs(starts[part], ends[part], table[part], slowness, open_slowness)
+        return out
+
+    def _costs(
+        self,
+        p: NDArray[np.float64],
+        q: NDArray[np.float64],
+        table: NDArray[np.intp],
+        slowness: NDArray[np.float64],
+        open_slowness: NDArray[np.float64],
+    ) -> NDArray[np.float64]:
+        count = len(p)
+        d = q - p
+        length = np.hypot(d[:, 0], d[:, 1])
+        t = [np.zeros(count), np.ones(count)]
+        on = [np.arange(count), np.arange(count)]
+        if len(self._edge_from):
+            at, along = _edge_cuts(p, d, self._edge_from, self._edge_way)
+            t.append(along)
+            on.append(at)
+        owners, cuts = np.concatenate(on), np.concatenate(t)
+        order = np.lexsort((cuts, owners))
+        owners, cuts = owners[order], cuts[order]
+        same = owners[1:] == owners[:-1]
+        first, last, owner = cuts[:-1][same], cuts[1:][same], owners[:-1][same]
+        metres = (last - first) * length[owner]
+        kept = metres > 1e-9  # two cuts at one edge, a float apart, are one
+        first, last, owner, metres = first[kept], last[kept], owner[kept], metres[kept]
+        middle = p[owner] + d[owner] * ((first + last) / 2)[:, None]
+        piece, area = self._tree.query(shapely.points(middle), predicate="intersects")
+        slow = np.zeros(len(owner))
+        np.maximum.at(slow, piece, slowness[table[owner[piece]], area])
+        slow = np.where(slow > 0, slow, open_slowness[table[owner]])
+        return np.bincount(owner, weights=metres * slow, minlength=count)
 
 
 class TooIntricate(ValueError):
