@@ -195,7 +195,8 @@ PAST_GRENADIERS = [[56, 40.4], [44, 40.4]]
 def thicket_scenario(west: float) -> dict[str, Any]:
     """The bundled ground and a strip of woods 25 m deep between the hedgerow and the
     T-34's way, from ``west`` to 1500 m: from 1000 m, half a run of woods keeps every dash
-    from the way; from 1245 m, the dash reaches only 49 m after the tank enters its disc."""
+    from the way; from 1245 m, the dash reaches only 49 m after the tank enters its disc;
+    from 1300 m, where it enters."""
     data = copy.deepcopy(AMBUSH)
     outline = [[west, 980], [1500, 980], [1500, 1005], [west, 1005]]
     thicket = {"name": "the thicket", "kind": "woods", "outline": outline}
@@ -216,7 +217,7 @@ def ambush_reach(samples: int, budget: float) -> None:
             ambush_world(_close_combats(8), scenario=kept_out, hidden=AT_THE_HEDGE),
         ),
         "1 close combat striking at once | late": (
-            ambush_world(_close_combats(1), scenario=AMBUSH, hidden=AT_THE_HEDGE),
+            ambush_world(_close_combats(1), scenario=thicket_scenario(1300), hidden=AT_THE_HEDGE),
             ambush_world(_close_combats(1), scenario=thicket_scenario(1245), hidden=AT_THE_HEDGE),
         ),
     }

@@ -30,6 +30,7 @@ from numpy.typing import NDArray
 
 from . import geometry, triggers
 from .geometry import EPS, OPEN, Ground, capsules
+from .geometry.ground import running_on
 from .scenario import AmbushFireScenario
 
 Array = NDArray[np.float64]
@@ -72,14 +73,16 @@ class _Slots:
     @classmethod
     def of(cls, orders: Sequence[triggers.Order], ground: Ground) -> _Slots:
         read = triggers.read_all(orders)
-        slowness = np.zeros((len(orders), len(ground.areas)))
+        cells = ground.cells.areas
+        slowness = np.zeros((len(orders), len(cells)))
         open_slowness = np.zeros(len(orders))
         for i, order in enumerate(orders):
             table = dict(order.paces) or {OPEN: 1.0}  # a blank: any pace, set aside after
             open_slowness[i] = _slow(table.get(OPEN, 1.0))
-            for j, area in enumerate(ground.areas):
-                pace = table.get(area.kind, table.get(OPEN, 1.0))
-                slowness[i, j] = 0.0 if area.impassable else _slow(pace)
+            for j, members in enumerate(cells):
+                # The slowest of the cell's areas (impassable ones only costed: R15, T08).
+                areas = [ground.areas[k] for k in members]
+                slowness[i, j] = _slow(running_on(areas, table | {OPEN: table.get(OPEN, 1.0)}))
         return cls(
             np.array([o.firer for o in orders], dtype=np.float64).reshape(-1, 2),
             np.array([o.running / 2 for o in orders], dtype=np.float64),
@@ -89,9 +92,9 @@ class _Slots:
             open_slowness,
         )
 
-    def oks(self, slot: NDArray[np.intp], points: Array, concealed: Array, ground: Ground) -> Array:
+    def oks(self, slot: NDArray[np.intp], points: Array, hidden: Array, ground: Ground) -> Array:
         """At each point (its slot's): is a mover there in the slot's trigger, where the order
-        can see it (a concealed mover: out of cover), and does its dash reach it?"""
+        can see it (``hidden``: a concealed mover in cover), and does its dash reach it?"""
         costs = ground.dash_costs(
             self.firer[slot], points, slot, self.slowness, self.open_slowness
         )
@@ -104,12 +107,11 @@ class _Slots:
         t = np.clip(np.einsum("nkj,nkj->nk", ap, ab) / np.where(squared > 0, squared, 1.0), 0, 1)
         gap = ap - ab * t[:, :, None]
         inside = (np.hypot(gap[..., 0], gap[..., 1]) <= r + EPS) & self.own[slot]
-        hidden = concealed & ground.concealing_all(points)
         return np.asarray((costs <= HALF_A_RUN) & inside.any(axis=1) & ~hidden)
 
 
 def _slow(pace: float) -> float:
-    return 1 / pace if pace > 0 else math.inf
+    return 1 / pace if pace > 0 else 1e12  # no way through: more than any dash may spend
 
 
 @dataclass(frozen=True)
@@ -177,15 +179,31 @@ def amend(swept: triggers.Sweep, ground: Ground, far: float) -> triggers.Sweep:
         for i, m in enumerate(movers)
     ]  # fmt: skip
 
+    # BMF S2: a concealed mover is seen only on its exposed stretches (the sweep's own).
+    shown = [
+        (np.array([s.start for s in cut.exposed()]), np.array([s.end for s in cut.exposed()]))
+        for cut in ground.cut_all([m.path for m in movers])
+    ]
+
+    def hidden(mover: triggers.Mover, seen: tuple[Array, Array], along: Array) -> Array:
+        opens, closes = seen
+        if not mover.concealed:
+            return np.zeros(along.size, dtype=bool)
+        at = np.searchsorted(closes, along.ravel() - EPS)
+        out = np.ones(along.size, dtype=bool)
+        inside = at < len(closes)
+        out[inside] = opens[at[inside]] > along.ravel()[inside] + EPS
+        return out
+
     def oks(us: list[Array]) -> list[Array]:
         """Every look's points (slots × k each, by mover) looked at in one go."""
         placed = [look.place(u) for look, u in zip(looks, us, strict=True)]
         points = np.concatenate([p.reshape(-1, 2) for _, p in placed])
         slot = np.concatenate([np.repeat(rows, u.shape[1]) for u in us])
-        concealed = np.concatenate(
-            [np.full(u.size, m.concealed) for m, u in zip(movers, us, strict=True)]
+        unseen = np.concatenate(
+            [hidden(m, seen, a) for m, seen, (a, _) in zip(movers, shown, placed, strict=True)]
         )
-        found = slots.oks(slot, points, concealed, ground)
+        found = slots.oks(slot, points, unseen, ground)
         bounds = np.cumsum([0, *(u.size for u in us)])
         return [
             found[bounds[i] : bounds[i + 1]].reshape(u.shape) & look.valid.any(axis=1)[:, None]

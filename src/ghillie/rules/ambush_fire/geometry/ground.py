@@ -22,7 +22,8 @@ from .measures import EPS, OPEN
 from .paths import Path, coords, shape_of
 
 # Dashes are met with edges this many (dash, edge) pairs at a time (memory, not work).
-_CELLS = 1 << 20
+_PAIRS = 1 << 18
+_HAIR = 1e-7  # metres: a dash along an edge is looked at this far to each side of it
 
 # --- terrain ------------------------------------------------------------------------------
 
@@ -233,12 +234,10 @@ class Ground:
         return out
 
 
-    def concealing_all(self, points: NDArray[np.float64]) -> NDArray[np.bool_]:
-        """:meth:`is_concealing` for many points at once."""
-        out = np.zeros(len(points), dtype=bool)
-        point, area = self._tree.query(shapely.points(points), predicate="intersects")
-        out[point[self._conceals[area]]] = True
-        return out
+    @cached_property
+    def cells(self) -> Cells:
+        """The ground cut into cells where no edge runs (:class:`Cells`), made once."""
+        return Cells.of(self.areas)
 
     def dash_costs(
         self,
@@ -248,51 +247,94 @@ class Ground:
         slowness: NDArray[np.float64],
         open_slowness: NDArray[np.float64],
     ) -> NDArray[np.float64]:
-        """What each straight dash ``starts[i]`` → ``ends[i]`` costs: the sum, over its
-        pieces (cut at every area edge), of their length times the runner's slowness there
-        (``slowness[table[i], area]``, 1 over its running distance in that area, 0 for an
-        area that does not count, as impassable ground; the slowest area there, else
-        ``open_slowness[table[i]]``). Every dash is met with every edge, in chunks of a
-        size set by their numbers alone: the work of many dashes, not of a loop over them."""
-        n, edges = len(starts), max(1, len(self._edge_from))
+        """What each straight dash ``starts[i]`` → ``ends[i]`` costs: its length on each
+        cell of the ground (:attr:`cells`) times the runner's slowness there
+        (``slowness[table[i], cell]``: 1 over its running distance, the slowest of the
+        cell's areas, impassable ones left out) and on open ground
+        (``open_slowness[table[i]]``). Every dash is met with every cell's every edge, in
+        chunks of a size set by their numbers: the same arithmetic whatever the numbers
+        are, so the time does not say where the dashes run (TRUST.md §3.7)."""
+        n, edges = len(starts), max(1, len(self.cells.edge_from))
         out = np.zeros(n)
-        chunk = max(1, _CELLS // edges)
+        chunk = max(1, _PAIRS // edges)
         for lo in range(0, n, chunk):
             part = slice(lo, min(n, lo + chunk))
-            out[part] = self._costs(starts[part], ends[part], table[part], slowness, open_slowness)
+            right, left = self.cells.lengths(starts[part], ends[part])
+            run = np.hypot(*(ends[part] - starts[part]).T)
+            base = open_slowness[table[part]]
+            more = slowness[table[part]] - base[:, None]
+            # Along an edge a dash is in the area (edges are in): the dearer side counts.
+            costs = np.einsum("nc,nc->n", more, right), np.einsum("nc,nc->n", more, left)
+            out[part] = base * run + np.maximum(*costs)
         return out
 
-    def _costs(
-        self,
-        p: NDArray[np.float64],
-        q: NDArray[np.float64],
-        table: NDArray[np.intp],
-        slowness: NDArray[np.float64],
-        open_slowness: NDArray[np.float64],
-    ) -> NDArray[np.float64]:
-        count = len(p)
+
+@dataclass(frozen=True)
+class Cells:
+    """The ground cut into cells at every area's edge (areas that overlap make a cell
+    where they do), each cell the areas it lies in; by rows, every cell's edges (its
+    outline anticlockwise, its holes clockwise) and whose they are."""
+
+    edge_from: NDArray[np.float64]
+    edge_way: NDArray[np.float64]
+    edge_cell: NDArray[np.intp]
+    areas: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def of(cls, areas: Sequence[Area]) -> Cells:
+        if not areas:
+            return cls(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0, dtype=np.intp), ())
+        lines = shapely.union_all([a.shape.boundary for a in areas])
+        faces = shapely.get_parts(shapely.polygonize(shapely.get_parts(lines)))
+        starts, ways, owners, members = [], [], [], []
+        for face in faces:
+            inside = face.representative_point()
+            mine = tuple(i for i, a in enumerate(areas) if a.shape.contains(inside))
+            if not mine:  # open ground that areas ring round
+                continue
+            face = shapely.orient_polygons(face)  # its outline anticlockwise
+            for ring in (face.exterior, *face.interiors):
+                xy = np.asarray(ring.coords, dtype=np.float64)
+                starts.append(xy[:-1])
+                ways.append(xy[1:] - xy[:-1])
+                owners.append(np.full(len(xy) - 1, len(members)))
+            members.append(mine)
+        return cls(
+            np.concatenate(starts), np.concatenate(ways), np.concatenate(owners), tuple(members)
+        )
+
+    def lengths(
+        self, p: NDArray[np.float64], q: NDArray[np.float64]
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """How many metres of each segment ``p[i]`` → ``q[i]`` lie in each cell
+        (``(segments, cells)``), the segment moved a hair to its right, then to its left (so
+        that where it runs along an edge it is in the cell on that side). Its line is
+        followed from far behind its start, out of every cell: at every edge it crosses it
+        goes into a cell (the edge's left) or out of it, for the rest of the segment from
+        there (the whole of it, if that is behind its start). An edge is crossed where one
+        of its ends lies left of the line and the other does not."""
+        count, cells = len(p), len(self.areas)
+        if not cells:
+            return np.zeros((count, 0)), np.zeros((count, 0))
         d = q - p
         length = np.hypot(d[:, 0], d[:, 1])
-        t = [np.zeros(count), np.ones(count)]
-        on = [np.arange(count), np.arange(count)]
-        if len(self._edge_from):
-            at, along = _edge_cuts(p, d, self._edge_from, self._edge_way)
-            t.append(along)
-            on.append(at)
-        owners, cuts = np.concatenate(on), np.concatenate(t)
-        order = np.lexsort((cuts, owners))
-        owners, cuts = owners[order], cuts[order]
-        same = owners[1:] == owners[:-1]
-        first, last, owner = cuts[:-1][same], cuts[1:][same], owners[:-1][same]
-        metres = (last - first) * length[owner]
-        kept = metres > 1e-9  # two cuts at one edge, a float apart, are one
-        first, last, owner, metres = first[kept], last[kept], owner[kept], metres[kept]
-        middle = p[owner] + d[owner] * ((first + last) / 2)[:, None]
-        piece, area = self._tree.query(shapely.points(middle), predicate="intersects")
-        slow = np.zeros(len(owner))
-        np.maximum.at(slow, piece, slowness[table[owner[piece]], area])
-        slow = np.where(slow > 0, slow, open_slowness[table[owner]])
-        return np.bincount(owner, weights=metres * slow, minlength=count)
+        across = np.stack([-d[:, 1], d[:, 0]], axis=1)
+        left_of = across / np.where(length > 0, length, 1.0)[:, None]
+        a, e = self.edge_from[None, :, :], self.edge_way[None, :, :]
+        owner = np.zeros((len(self.edge_cell), cells))
+        owner[np.arange(len(self.edge_cell)), self.edge_cell] = 1.0
+        dx, dy = d[:, 0, None], d[:, 1, None]
+        turn = dx * e[..., 1] - dy * e[..., 0]  # cross(d, e): not 0 where an edge is crossed
+        out = []
+        for hair in (-_HAIR, _HAIR):  # to its right, then to its left
+            start = p + left_of * hair
+            wx, wy = a[..., 0] - start[:, 0, None], a[..., 1] - start[:, 1, None]
+            side_a = dx * wy - dy * wx
+            crossed = (side_a > 0) != (side_a + turn > 0)
+            s = (wx * e[..., 1] - wy * e[..., 0]) / np.where(crossed, turn, 1.0)
+            going = np.sign(-turn) * (1 - np.clip(s, 0.0, 1.0)) * length[:, None]
+            out.append(np.asarray(np.where(crossed & (s <= 1), going, 0.0) @ owner))
+        return out[0], out[1]
 
 
 class TooIntricate(ValueError):
