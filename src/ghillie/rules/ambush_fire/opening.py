@@ -55,11 +55,10 @@ def _targets(
     places = np.array([m.path[0] for m in movers], dtype=np.float64)
     firers = np.array([o.firer for o in swept.orders], dtype=np.float64).reshape(-1, 2)
     far = np.hypot(*(places[None, :, :] - firers[:, None, :]).transpose(2, 0, 1))
-    takes = swept.takes()
-    for row, order in enumerate(swept.orders):  # BMF-R15: only where its dash reaches
-        if order.reaction == "close_combat":
-            for column in np.flatnonzero(takes[row]).tolist():
-                takes[row, column] = reach.reached(order, movers[column].path[0], ground)
+    # BMF-R15: a close combat only where its dash reaches (every order's dash costed alike).
+    close = np.array([o.reaction == "close_combat" for o in swept.orders], dtype=bool)
+    dashes = reach.reached_each(swept.orders, [m.path[0] for m in movers], ground)
+    takes = swept.takes() & (~close[:, None] | dashes)
     # The nearest, then the first by name (the movers are in name order; argmin keeps it).
     nearest = np.where(takes, far, np.inf).argmin(axis=1)
     found: dict[str, triggers.Fired] = {}

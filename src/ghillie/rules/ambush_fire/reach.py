@@ -34,6 +34,7 @@ from .geometry.ground import running_on
 from .scenario import AmbushFireScenario
 
 Array = NDArray[np.float64]
+Mask = NDArray[np.bool_]
 XY = tuple[float, float]
 STEP = 1.0  # metres at most between the points first looked at, inside the disc
 SPLITS = 32  # then the step where it is first reached, in 32 parts, three times over:
@@ -48,14 +49,19 @@ def disc(running: dict[str, float]) -> float:
 
 def bound(scenario: AmbushFireScenario, side: str) -> float:
     """The farthest any of the side's enemies could ever dash (public: the scenario's)."""
-    return max(
-        (disc(dict(u.running)) for u in scenario.units if u.side != side), default=0.0
-    )
+    return max((disc(dict(u.running)) for u in scenario.units if u.side != side), default=0.0)
 
 
-def reached(order: triggers.Order, point: XY, ground: geometry.Ground) -> bool:
-    """Does the order's dash reach ``point`` over the ground (BMF-R15)?"""
-    return geometry.reaches(order.firer, point, dict(order.paces), ground)
+def reached_each(
+    orders: Sequence[triggers.Order], points: Sequence[XY], ground: Ground
+) -> NDArray[np.bool_]:
+    """Does each order's dash reach each point (orders by rows)? Every order's dash to every
+    point is costed alike, whatever the order is (the fire phase's targets, A17)."""
+    slots = _Slots.of(orders, ground)
+    rows = np.repeat(np.arange(len(orders)), len(points))
+    at = np.tile(np.asarray(points, dtype=np.float64).reshape(-1, 2), (len(orders), 1))
+    costs = ground.dash_costs(slots.firer[rows], at, rows, slots.slowness, slots.open_slowness)
+    return np.asarray(costs <= HALF_A_RUN).reshape(len(orders), len(points))
 
 
 @dataclass(frozen=True)
@@ -92,12 +98,10 @@ class _Slots:
             open_slowness,
         )
 
-    def oks(self, slot: NDArray[np.intp], points: Array, hidden: Array, ground: Ground) -> Array:
+    def oks(self, slot: NDArray[np.intp], points: Array, hidden: Mask, ground: Ground) -> Mask:
         """At each point (its slot's): is a mover there in the slot's trigger, where the order
         can see it (``hidden``: a concealed mover in cover), and does its dash reach it?"""
-        costs = ground.dash_costs(
-            self.firer[slot], points, slot, self.slowness, self.open_slowness
-        )
+        costs = ground.dash_costs(self.firer[slot], points, slot, self.slowness, self.open_slowness)
         rows = triggers.ROWS
         a = self.shapes.a.reshape(-1, rows, 2)[slot]
         b = self.shapes.b.reshape(-1, rows, 2)[slot]
@@ -128,7 +132,9 @@ class _Look:
     points: int  # how many to look at first
 
     @classmethod
-    def of(cls, path: Sequence[XY], centre: Array, radius: Array, start: Array, far: float) -> _Look:
+    def of(
+        cls, path: Sequence[XY], centre: Array, radius: Array, start: Array, far: float
+    ) -> _Look:
         s = capsules.Segments.of(list(path))
         w = s.p[None, :, :] - centre[:, None, :]
         half = np.einsum("sgj,gj->sg", w, s.u)
@@ -154,9 +160,7 @@ class _Look:
         index = np.argmax(fits, axis=2)
         rows = np.arange(len(u))[:, None]
         begun = self.ends[rows, index] - self.length[rows, index]
-        along = np.where(
-            fits.any(axis=2), self.lo[rows, index] + np.maximum(u - begun, 0.0), 0.0
-        )
+        along = np.where(fits.any(axis=2), self.lo[rows, index] + np.maximum(u - begun, 0.0), 0.0)
         s = self.segments
         seg = np.clip(np.searchsorted(s.along, along, side="right") - 1, 0, len(s) - 1)
         into = np.clip(along - s.along[seg], 0.0, s.length[seg])
@@ -174,10 +178,10 @@ def amend(swept: triggers.Sweep, ground: Ground, far: float) -> triggers.Sweep:
     count = len(orders)
     rows = np.arange(count)
     came = swept.along
+    start = np.where(np.isfinite(came), came, 0.0)  # a trigger never met: looked at all the same
     looks = [
-        _Look.of(m.path, slots.firer, slots.radius, np.where(np.isfinite(came[:, i]), came[:, i], 0.0), far)
-        for i, m in enumerate(movers)
-    ]  # fmt: skip
+        _Look.of(m.path, slots.firer, slots.radius, start[:, i], far) for i, m in enumerate(movers)
+    ]
 
     # BMF S2: a concealed mover is seen only on its exposed stretches (the sweep's own).
     shown = [
@@ -185,7 +189,7 @@ def amend(swept: triggers.Sweep, ground: Ground, far: float) -> triggers.Sweep:
         for cut in ground.cut_all([m.path for m in movers])
     ]
 
-    def hidden(mover: triggers.Mover, seen: tuple[Array, Array], along: Array) -> Array:
+    def hidden(mover: triggers.Mover, seen: tuple[Array, Array], along: Array) -> Mask:
         opens, closes = seen
         if not mover.concealed:
             return np.zeros(along.size, dtype=bool)
@@ -195,7 +199,7 @@ def amend(swept: triggers.Sweep, ground: Ground, far: float) -> triggers.Sweep:
         out[inside] = opens[at[inside]] > along.ravel()[inside] + EPS
         return out
 
-    def oks(us: list[Array]) -> list[Array]:
+    def oks(us: list[Array]) -> list[Mask]:
         """Every look's points (slots × k each, by mover) looked at in one go."""
         placed = [look.place(u) for look, u in zip(looks, us, strict=True)]
         points = np.concatenate([p.reshape(-1, 2) for _, p in placed])
@@ -205,9 +209,10 @@ def amend(swept: triggers.Sweep, ground: Ground, far: float) -> triggers.Sweep:
         )
         found = slots.oks(slot, points, unseen, ground)
         bounds = np.cumsum([0, *(u.size for u in us)])
+        somewhere = [np.asarray(look.valid.any(axis=1)) for look in looks]
         return [
-            found[bounds[i] : bounds[i + 1]].reshape(u.shape) & look.valid.any(axis=1)[:, None]
-            for i, (look, u) in enumerate(zip(looks, us, strict=True))
+            found[bounds[i] : bounds[i + 1]].reshape(u.shape) & somewhere[i][:, None]
+            for i, u in enumerate(us)
         ]
 
     coarse = [look.total[:, None] * np.linspace(0.0, 1.0, look.points)[None, :] for look in looks]
@@ -218,7 +223,10 @@ def amend(swept: triggers.Sweep, ground: Ground, far: float) -> triggers.Sweep:
     before = [u[rows, np.maximum(j - 1, 0)] for u, j in zip(coarse, k, strict=True)]
     parts = np.arange(1, SPLITS + 1) / SPLITS
     for _ in range(ROUNDS):
-        finer = [b[:, None] + (g - b)[:, None] * parts[None, :] for b, g in zip(before, good, strict=True)]
+        finer = [
+            b[:, None] + (g - b)[:, None] * parts[None, :]
+            for b, g in zip(before, good, strict=True)
+        ]
         looked = oks(finer)
         for i, (ok, u) in enumerate(zip(looked, finer, strict=True)):
             j = np.where(ok.any(axis=1), np.argmax(ok, axis=1), SPLITS - 1)

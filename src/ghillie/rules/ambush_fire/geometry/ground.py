@@ -233,7 +233,6 @@ class Ground:
             )
         return out
 
-
     @cached_property
     def cells(self) -> Cells:
         """The ground cut into cells where no edge runs (:class:`Cells`), made once."""
@@ -286,7 +285,10 @@ class Cells:
             return cls(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0, dtype=np.intp), ())
         lines = shapely.union_all([a.shape.boundary for a in areas])
         faces = shapely.get_parts(shapely.polygonize(shapely.get_parts(lines)))
-        starts, ways, owners, members = [], [], [], []
+        starts: list[NDArray[np.float64]] = []
+        ways: list[NDArray[np.float64]] = []
+        owners: list[NDArray[np.intp]] = []
+        members: list[tuple[int, ...]] = []
         for face in faces:
             inside = face.representative_point()
             mine = tuple(i for i, a in enumerate(areas) if a.shape.contains(inside))
