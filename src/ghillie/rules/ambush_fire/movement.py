@@ -225,7 +225,7 @@ def advance(
     orders = _orders(ruling, scenario, side)
     swept = triggers.sweep(orders, walkers, ground, order_count(ruling, side), cuts)
     # BMF-R15: a close combat only where its dash reaches, every order looked at alike.
-    swept = reach.amend(swept, ground, reach.bound(scenario, side))
+    swept = reach.amend(swept, ground, reach.bound(scenario))
     found = swept.first()
     fired = _in_leg(found, left)
     while fired is not None and ambush.unseen_launch(ruling, scenario, fired):

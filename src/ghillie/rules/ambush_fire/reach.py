@@ -47,21 +47,22 @@ def disc(running: dict[str, float]) -> float:
     return geometry.reach(max(running.values(), default=0.0))
 
 
-def bound(scenario: AmbushFireScenario, side: str) -> float:
-    """The farthest any of the side's enemies could ever dash (public: the scenario's)."""
-    return max((disc(dict(u.running)) for u in scenario.units if u.side != side), default=0.0)
+def bound(scenario: AmbushFireScenario) -> float:
+    """The farthest any unit could ever dash (public: the scenario's)."""
+    return max((disc(dict(u.running)) for u in scenario.units), default=0.0)
 
 
 def reached_each(
-    orders: Sequence[triggers.Order], points: Sequence[XY], ground: Ground
+    orders: Sequence[triggers.Order], points: Sequence[XY], ground: Ground, far: float
 ) -> NDArray[np.bool_]:
     """Does each order's dash reach each point (orders by rows)? Every order's dash to every
     point is costed alike, whatever the order is (the fire phase's targets, A17)."""
     slots = _Slots.of(orders, ground)
     rows = np.repeat(np.arange(len(orders)), len(points))
     at = np.tile(np.asarray(points, dtype=np.float64).reshape(-1, 2), (len(orders), 1))
-    costs = ground.dash_costs(slots.firer[rows], at, rows, slots.slowness, slots.open_slowness)
-    return np.asarray(costs <= HALF_A_RUN).reshape(len(orders), len(points))
+    costs = ground.dash_costs(slots.firer, rows, at, slots.slowness, slots.open_slowness, far)
+    short = np.hypot(*(at - slots.firer[rows]).T) <= far + EPS  # none dashes farther
+    return np.asarray((costs <= HALF_A_RUN) & short).reshape(len(orders), len(points))
 
 
 @dataclass(frozen=True)
@@ -98,10 +99,12 @@ class _Slots:
             open_slowness,
         )
 
-    def oks(self, slot: NDArray[np.intp], points: Array, hidden: Mask, ground: Ground) -> Mask:
+    def oks(
+        self, slot: NDArray[np.intp], points: Array, hidden: Mask, ground: Ground, far: float
+    ) -> Mask:
         """At each point (its slot's): is a mover there in the slot's trigger, where the order
         can see it (``hidden``: a concealed mover in cover), and does its dash reach it?"""
-        costs = ground.dash_costs(self.firer[slot], points, slot, self.slowness, self.open_slowness)
+        costs = ground.dash_costs(self.firer, slot, points, self.slowness, self.open_slowness, far)
         rows = triggers.ROWS
         a = self.shapes.a.reshape(-1, rows, 2)[slot]
         b = self.shapes.b.reshape(-1, rows, 2)[slot]
@@ -207,7 +210,7 @@ def amend(swept: triggers.Sweep, ground: Ground, far: float) -> triggers.Sweep:
         unseen = np.concatenate(
             [hidden(m, seen, a) for m, seen, (a, _) in zip(movers, shown, placed, strict=True)]
         )
-        found = slots.oks(slot, points, unseen, ground)
+        found = slots.oks(slot, points, unseen, ground, far)
         bounds = np.cumsum([0, *(u.size for u in us)])
         somewhere = [np.asarray(look.valid.any(axis=1)) for look in looks]
         return [
