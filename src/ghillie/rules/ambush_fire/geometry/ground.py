@@ -25,6 +25,7 @@ from .paths import Path, coords, shape_of
 # Dashes are met with edges this many (dash, edge) pairs at a time (memory, not work).
 _PAIRS = 1 << 18
 _HAIR = 1e-7  # metres: a dash along an edge is looked at this far to each side of it
+_BACK = 1e-6  # metres: and followed from this far behind its start
 
 # --- terrain ------------------------------------------------------------------------------
 
@@ -376,11 +377,11 @@ class Cells:
         """How many metres of each segment ``p[i]`` → ``q[i]`` lie in each cell
         (``(segments, cells)``), the segment moved a hair to its right, then to its left (so
         that where it runs along an edge it is in the cell on that side). It is followed
-        from ``behind[i]``, a point by its start in the cells ``inside[i]``, to its start,
-        then along it, meeting the edges ``near[i]``: at every edge crossed it goes into a
-        cell (the edge's left) or out of it, for the rest of the segment from there (the
-        whole of it, on the way to its start). An edge is crossed where one of its ends
-        lies left of the line and the other does not."""
+        from ``behind[i]``, a point by its start in the cells ``inside[i]``, to a point on
+        its line just behind its start, then along it, meeting the edges ``near[i]``: at
+        every edge crossed it goes into a cell (the edge's left) or out of it, for the rest
+        of the segment from there (the whole of it, before its start). An edge is crossed
+        where one of its ends lies left of the line and the other does not."""
         count, cells = len(p), len(self.areas)
         if not cells:
             return np.zeros((count, 0)), np.zeros((count, 0))
@@ -390,21 +391,26 @@ class Cells:
         left_of = across / np.where(length > 0, length, 1.0)[:, None]
         a, e = self.edge_from[near], self.edge_way[near]
         slot = np.arange(count)[:, None] * cells + self.edge_cell[near]
+        unit = d / np.where(length > 0, length, 1.0)[:, None]
+        # Along it from a little behind its start (off every edge but in a pathological
+        # case, as ``behind`` is), so that an edge through its start is crossed once.
+        back = -np.where(length > 0, _BACK / np.where(length > 0, length, 1.0), 0.0)
         out = []
         for hair in (-_HAIR, _HAIR):  # to its right, then to its left
             start = p + left_of * hair
             got = inside * length[:, None]
-            for origin, way, last, weight in (
-                (behind, start - behind, 1.0 - 1e-12, None),  # to its start: the whole
-                (start, d, 1.0, length),  # then along it: the rest from there
+            for origin, way, first, weight in (
+                (behind, start - unit * _BACK - behind, 0.0, None),  # the whole of it
+                (start, d, back[:, None], length),  # the rest of it from there
             ):
                 dx, dy = way[:, 0, None], way[:, 1, None]
                 turn = dx * e[..., 1] - dy * e[..., 0]  # not 0 where an edge is crossed
                 wx, wy = a[..., 0] - origin[:, 0, None], a[..., 1] - origin[:, 1, None]
                 side_a = dx * wy - dy * wx
                 crossed = (side_a > 0) != (side_a + turn > 0)
-                s = (wx * e[..., 1] - wy * e[..., 0]) / np.where(crossed, turn, 1.0)
-                crossed &= (s >= 0) & (s <= last)
+                with np.errstate(over="ignore"):  # a crossing at a grazing angle: far off
+                    s = (wx * e[..., 1] - wy * e[..., 0]) / np.where(crossed, turn, 1.0)
+                crossed &= (s >= first) & (s <= 1)
                 rest = (
                     length[:, None] if weight is None else (1 - np.clip(s, 0, 1)) * weight[:, None]
                 )
