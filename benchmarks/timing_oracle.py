@@ -291,6 +291,18 @@ def _column(reach: float = 1550) -> Command:
     return (SOVIETS, {"type": "move", "units": units})
 
 
+def _strokes() -> Command:
+    """12 units, 80 waypoints in all, in strokes of 90 m east of the combs: every order's
+    reach is looked for along 80 stretches of 90 m (near the most there may be: a disc of
+    the grenadiers' reach meets a stretch in 100 m at most)."""
+    units = []
+    for i in range(1, 13):
+        y = _start(i)[1]
+        path = [[1705 + 90 * (k % 2), y + 2 * k] for k in range(7 if i <= 8 else 6)]
+        units.append({"unit": f"t34_{i}", "path": _inches(path)})
+    return (SOVIETS, {"type": "move", "units": units})
+
+
 def bounds(samples: int) -> None:
     print("ambush-fire at the bounds: the slowest commands found (ms: median, max)")
     hidden = [
@@ -303,6 +315,10 @@ def bounds(samples: int) -> None:
         "a 12-unit column, 80 waypoints, 192 edges": (world, _column()),
         "the same, concealed: its stretches in the open told": (unseen, _column()),
         "the same, 390 edges: refused": (world, _column(reach=COMB_WEST - 10)),
+        "8 close combats; the column in 90 m strokes": (
+            ambush_world(_close_combats(8), scenario=bounds_scenario()),
+            _strokes(),
+        ),
         "the fire phase's opening, 8 orders x 12 units": (
             _after(world, _column()),
             (SOVIETS, {"type": "end_step"}),
