@@ -12,8 +12,8 @@ Nor may the time that takes tell anything (issue 24, TRUST.md §3.7 "Time is a c
 every order slot of the sweep — a close combat or not, blank or not, its trigger met or not,
 its dash reaching or not — is looked at along every mover's path in exactly the same way.
 The mover's path inside the slot's disc is looked at in as many points as the path's own
-length and the farthest reach any enemy unit has (the scenario's, public) could ever need at
-:data:`STEP` metres apart; then, between the last point out of reach and the first in it,
+segments and the farthest reach any unit of the scenario has (public) could ever need at
+:data:`STEP` metres apart (a disc meets a straight segment in its diameter at most); then, between the last point out of reach and the first in it,
 :data:`SPLITS` times finer, :data:`ROUNDS` times over — for every slot and mover alike, a
 slot with nothing found looking at a stand-in window — and only then are all but the close
 combats' answers set aside. Every look's dashes are costed at once (``Ground.dash_costs``).
