@@ -14,9 +14,10 @@ its dash reaching or not — is looked at along every mover's path in exactly th
 The mover's path inside the slot's disc is looked at in as many points as the path's own
 segments and the farthest reach any unit of the scenario has (public) could ever need at
 :data:`STEP` metres apart (a disc meets a straight segment in its diameter at most); then,
-between the last point out of reach and the first in it, :data:`SPLITS` times finer, :data:`ROUNDS` times over — for every slot and mover alike, a
-slot with nothing found looking at a stand-in window — and only then are all but the close
-combats' answers set aside. Every look's dashes are costed at once (``Ground.dash_costs``).
+between the last point out of reach and the first in it, :data:`SPLITS` times finer,
+:data:`ROUNDS` times over — for every slot and mover alike, a slot with nothing found
+looking at a stand-in window — and only then are all but the close combats' answers set
+aside. Every look's dashes are costed at once (``Ground.dash_costs``).
 """
 
 from __future__ import annotations
