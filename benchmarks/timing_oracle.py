@@ -140,11 +140,12 @@ def ambush_world(
     moved: str | None = None,
     scenario: dict[str, Any] = AMBUSH,
     soviets: list[dict[str, Any]] | None = None,
+    hidden: dict[str, list[float]] = HIDDEN,
 ) -> Setup:
     def setup(seed: int) -> Game:
         game = Game.create(copy.deepcopy(scenario), seed=seed)
         getattr(game.scenario, "ground", None)  # the ground, made once a scenario, made now
-        places = [{"unit": k, "at": at} for k, at in HIDDEN.items()]
+        places = [{"unit": k, "at": at} for k, at in hidden.items()]
         game.command(GERMANS, {"type": "conceal", "units": places})
         written = [{**order, "chance": 50} for order in orders]
         game.command(GERMANS, {"type": "ready", "orders": written})
@@ -181,6 +182,47 @@ def ambush_fire(samples: int, budget: float) -> None:
     for path_name, path in (("ordinary", ORDINARY), ("zig-zag", ZIGZAG)):
         for name, (one, other) in pairs.items():
             compare(f"{path_name}: {name}", one, other, _move(path), samples, budget)
+
+
+# --- ambush-fire: the close combats' reach over the ground (BMF-R15) ----------------------
+
+# The grenadiers wait at the hedgerow's southern edge (1250, 975 m); the T-34 passes 35 m
+# south of them, along y = 1010 m westward (their reach in the open: 50 m).
+AT_THE_HEDGE = {**HIDDEN, "grenadiers": [50, 39]}
+PAST_GRENADIERS = [[56, 40.4], [44, 40.4]]
+
+
+def thicket_scenario(west: float) -> dict[str, Any]:
+    """The bundled ground and a strip of woods 25 m deep between the hedgerow and the
+    T-34's way, from ``west`` to 1500 m: from 1000 m, half a run of woods keeps every dash
+    from the way; from 1245 m, the dash reaches only 49 m after the tank enters its disc;
+    from 1300 m, where it enters."""
+    data = copy.deepcopy(AMBUSH)
+    outline = [[west, 980], [1500, 980], [1500, 1005], [west, 1005]]
+    thicket = {"name": "the thicket", "kind": "woods", "outline": outline}
+    data["terrain"] = [*data["terrain"], thicket]
+    return data
+
+
+def _close_combats(count: int) -> list[dict[str, Any]]:
+    return [_order("grenadiers", "close_combat", {}) for _ in range(count)]
+
+
+def ambush_reach(samples: int, budget: float) -> None:
+    print("ambush-fire: the T-34 passes within the grenadiers' reach; they hold (A | B)")
+    kept_out = thicket_scenario(1000)
+    pairs = {
+        "no orders | 8 close combats the woods keep out": (
+            ambush_world([], scenario=kept_out, hidden=AT_THE_HEDGE),
+            ambush_world(_close_combats(8), scenario=kept_out, hidden=AT_THE_HEDGE),
+        ),
+        "1 close combat striking at once | late": (
+            ambush_world(_close_combats(1), scenario=thicket_scenario(1300), hidden=AT_THE_HEDGE),
+            ambush_world(_close_combats(1), scenario=thicket_scenario(1245), hidden=AT_THE_HEDGE),
+        ),
+    }
+    for name, (one, other) in pairs.items():
+        compare(name, one, other, _move(PAST_GRENADIERS), samples, budget)
 
 
 # --- ambush-fire at the bounds -----------------------------------------------------------
@@ -249,6 +291,18 @@ def _column(reach: float = 1550) -> Command:
     return (SOVIETS, {"type": "move", "units": units})
 
 
+def _strokes() -> Command:
+    """12 units, 80 waypoints in all, in strokes of 90 m east of the combs: every order's
+    reach is looked for along 80 stretches of 90 m (near the most there may be: a disc of
+    the grenadiers' reach meets a stretch in 100 m at most)."""
+    units = []
+    for i in range(1, 13):
+        y = _start(i)[1]
+        path = [[1705 + 90 * (k % 2), y + 2 * k] for k in range(7 if i <= 8 else 6)]
+        units.append({"unit": f"t34_{i}", "path": _inches(path)})
+    return (SOVIETS, {"type": "move", "units": units})
+
+
 def bounds(samples: int) -> None:
     print("ambush-fire at the bounds: the slowest commands found (ms: median, max)")
     hidden = [
@@ -261,6 +315,10 @@ def bounds(samples: int) -> None:
         "a 12-unit column, 80 waypoints, 192 edges": (world, _column()),
         "the same, concealed: its stretches in the open told": (unseen, _column()),
         "the same, 390 edges: refused": (world, _column(reach=COMB_WEST - 10)),
+        "8 close combats; the column in 90 m strokes": (
+            ambush_world(_close_combats(8), scenario=bounds_scenario()),
+            _strokes(),
+        ),
         "the fire phase's opening, 8 orders x 12 units": (
             _after(world, _column()),
             (SOVIETS, {"type": "end_step"}),
@@ -339,7 +397,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--samples", type=int, default=25)
     parser.add_argument("--budget", type=float, default=30.0, help="seconds a comparison")
-    parser.add_argument("--only", choices=("ambush-fire", "bounds", "camouflage"))
+    parser.add_argument("--only", choices=("ambush-fire", "reach", "bounds", "camouflage"))
     parser.add_argument(
         "--clock",
         choices=tuple(CLOCKS),
@@ -353,6 +411,8 @@ def main() -> None:
     print(f"clock: {args.clock}; samples a world: up to {args.samples}")
     if args.only in (None, "ambush-fire"):
         ambush_fire(args.samples, args.budget)
+    if args.only in (None, "reach"):
+        ambush_reach(args.samples, args.budget)
     if args.only in (None, "camouflage"):
         camouflage(args.samples, args.budget)
     if args.only in (None, "bounds"):

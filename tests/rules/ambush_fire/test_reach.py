@@ -6,11 +6,15 @@ impassable ground within reach is made and fails (test_close_combat: T08's third
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ghillie import Game, Refusal
+from ghillie.rules.ambush_fire import geometry, reach, triggers
 
 from .test_challenge import SECOND_TANK, column_move, pid, said
 from .test_scenario import SCENARIO
@@ -108,3 +112,47 @@ def test_bmf_r15_a_live_close_combat_the_woods_put_out_of_reach_is_refused() -> 
     )
     open_ground.command(GERMANS, react)
     assert any(line.startswith("Ambush Close Combat") for line in said(open_ground, SOVIETS))
+
+
+# Woods, a hedge over them, a marsh, a ditch inside a wood: edges to run along, corners to
+# run through, overlaps to cost at the slowest ground.
+TANGLE = [
+    geometry.Area("the wood", "woods", ((0, 0), (20, 0), (20, 20), (0, 20))),
+    geometry.Area("the hedge", "hedge", ((10, 10), (40, 10), (40, 30), (10, 30))),
+    geometry.Area("the marsh", "marsh", ((50, 0), (60, 0), (60, 30), (50, 30)), impassable=True),
+    geometry.Area("the copse", "woods", ((25, -20), (45, -20), (35, 5)), conceals=True),
+    geometry.Area("the spinney", "woods", ((0, 40), (30, 40), (30, 60), (0, 60))),
+    geometry.Area("the ditch", "ditch", ((5, 45), (15, 45), (15, 55), (5, 55))),
+]
+PACES = {"open": 100.0, "woods": 50.0, "hedge": 60.0}
+# Places on a 5 m grid (on edges and corners) or anywhere.
+PLACES = st.one_of(
+    st.tuples(st.integers(-2, 14), st.integers(-2, 14)).map(lambda p: (5.0 * p[0], 5.0 * p[1])),
+    st.tuples(st.integers(-10_000, 70_000), st.integers(-10_000, 70_000)).map(
+        lambda p: (p[0] / 1000, p[1] / 1000)  # anywhere, to the millimetre
+    ),
+)
+
+
+@pytest.mark.spec("BMF-R15")
+@pytest.mark.spec("BMF-T08")
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(PLACES, PLACES), min_size=1, max_size=8))
+def test_bmf_r15_every_dash_looked_at_alike_is_costed_as_the_rule_says(
+    dashes: list[tuple[geometry.XY, geometry.XY]],
+) -> None:
+    """The dashes every order's look costs at once (edges near its firer, the ground cut into
+    cells where areas overlap) reach where one dash measured stretch by stretch does: along
+    an edge at the wood's pace, through a corner, across a marsh at the other ground's pace."""
+    ground = geometry.Ground(200, 200, TANGLE)
+    paces = tuple(PACES.items())
+    orders = [
+        triggers.Order(str(i), i, "close_combat", start, running=100.0, paces=paces)
+        for i, (start, _) in enumerate(dashes)
+    ]
+    ends = [end for _, end in dashes]
+    found = reach.reached_each(orders, ends, ground, 50.0)
+    for i, (start, _) in enumerate(dashes):
+        for j, end in enumerate(ends):
+            near = math.dist(start, end) <= 50.0
+            assert found[i, j] == (near and geometry.reaches(start, end, PACES, ground))

@@ -24,18 +24,25 @@ from typing import Any
 import pytest
 
 from ghillie import Game
-from ghillie.rules.ambush_fire import geometry, triggers
+from ghillie.rules.ambush_fire import geometry, reach, triggers
 
 from .test_scenario import SCENARIO
 
 GERMANS, SOVIETS = "germans", "soviets"
-WATCHED = (str(Path(triggers.__file__)), str(Path(geometry.__file__).parent))
+WATCHED = (
+    str(Path(triggers.__file__)),
+    str(Path(reach.__file__)),
+    str(Path(geometry.__file__).parent),
+)
 
 # The T-34 zig-zags over the open ground east of the marsh: 40 waypoints, the red team's
 # move, as long as a path may be (once round the ground's edge, 7 km); and an ordinary
 # move of two waypoints.
 ZIGZAG = [[1700 + 170 * (i % 2), 620 + 20 * (i % 7)] for i in range(40)]
 ORDINARY = [[1500, 700], [1200, 650]]
+# North of the wood, then into it 40 m east of the grenadiers (350, 200): inside their reach
+# on open ground (50 m), but 40 m of woods is 0.8 of their run (BMF-R15), so never reached.
+INTO_THE_WOOD = [[1800, 80], [390, 80], [390, 350]]
 
 
 def _within(reach: float, target: str | None = "vehicle") -> dict[str, Any]:
@@ -61,6 +68,8 @@ WORLDS: dict[str, list[tuple[str, str, dict[str, Any]]]] = {
         ("grenadiers", "ambush", _within(30, None)),
         ("pak", "ambush", STREET),
     ],
+    # Close combats whose reach the move crosses, the woods keeping every dash from it.
+    "kept out": [("grenadiers", "close_combat", {}) for _ in range(8)],
 }
 
 
@@ -175,3 +184,19 @@ def test_the_fire_phase_opening_costs_the_same_work_whatever_orders_wait() -> No
     for game in (base, changed):
         game.command(SOVIETS, _move(ORDINARY))
     assert work(base, SOVIETS, {"type": "end_step"}) == work(changed, SOVIETS, {"type": "end_step"})
+
+
+@pytest.mark.spec("BMF-R15")
+@pytest.mark.spec("BMF-T08")
+def test_a_move_costs_the_same_work_whether_close_combats_it_passes_cannot_reach_it() -> None:
+    """The T-34 goes into the wood 40 m from the grenadiers, within their reach on open
+    ground. With eight close combats waiting, whose dashes the woods keep from every point
+    of the move (so none is made), the move costs the same work as with none: where a dash
+    first reaches is looked for along every move for every order alike."""
+    base, changed = world(WORLDS["none"]), world(WORLDS["kept out"])
+    move = _move(INTO_THE_WOOD)
+    assert work(base, SOVIETS, move) == work(changed, SOVIETS, move)
+    for game in (base, changed):
+        assert game.state.window is None  # nothing fired
+        places = [p.public.get("at") for p in game.state.pieces.values()]
+        assert [390, 350] in places  # the T-34 went all the way

@@ -224,13 +224,15 @@ def advance(
     left = live.leg_left(ruling, scenario, [w.id for w in walkers])
     orders = _orders(ruling, scenario, side)
     swept = triggers.sweep(orders, walkers, ground, order_count(ruling, side), cuts)
-    swept, found = reach.reached_first(swept, ground)
+    # BMF-R15: a close combat only where its dash reaches, every order looked at alike.
+    swept = reach.amend(swept, ground, reach.bound(scenario))
+    found = swept.first()
     fired = _in_leg(found, left)
     while fired is not None and ambush.unseen_launch(ruling, scenario, fired):
         # BMF-A23 at arrival: the missile flies unseen, and the move goes on untouched.
         ambush.launch(ruling, scenario, side, fired, movers)
         ready = [o.id for o in _orders(ruling, scenario, side) if o.ready]
-        swept, found = reach.reached_first(swept, ground, ready)
+        found = swept.first(ready)
         fired = _in_leg(found, left)
     if fired is None and left is not None:
         # The leg ends: the movers pause where it ends, and the live sides are asked.

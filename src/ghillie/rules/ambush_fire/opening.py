@@ -36,6 +36,7 @@ def _targets(
     owner: str,
     ground: geometry.Ground,
     count: int,
+    longest: float,
 ) -> dict[str, triggers.Fired]:
     """Each ready order's target now, if it has one: the enemy unit in view (of its class)
     in its zone or within its distance, the nearest to the firer (then by name). Every
@@ -55,11 +56,10 @@ def _targets(
     places = np.array([m.path[0] for m in movers], dtype=np.float64)
     firers = np.array([o.firer for o in swept.orders], dtype=np.float64).reshape(-1, 2)
     far = np.hypot(*(places[None, :, :] - firers[:, None, :]).transpose(2, 0, 1))
-    takes = swept.takes()
-    for row, order in enumerate(swept.orders):  # BMF-R15: only where its dash reaches
-        if order.reaction == "close_combat":
-            for column in np.flatnonzero(takes[row]).tolist():
-                takes[row, column] = reach.reached(order, movers[column].path[0], ground)
+    # BMF-R15: a close combat only where its dash reaches (every order's dash costed alike).
+    close = np.array([o.reaction == "close_combat" for o in swept.orders], dtype=bool)
+    dashes = reach.reached_each(swept.orders, [m.path[0] for m in movers], ground, longest)
+    takes = swept.takes() & (~close[:, None] | dashes)
     # The nearest, then the first by name (the movers are in name order; argmin keeps it).
     nearest = np.where(takes, far, np.inf).argmin(axis=1)
     found: dict[str, triggers.Fired] = {}
@@ -86,7 +86,8 @@ def opening_fire(ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
         # The orders of this side: those its enemies' pieces must fear.
         enemy = next(s for s in sides if s != side)
         orders = standing_orders(ruling, scenario, enemy, KINDS)  # the side's, blanks too
-        targets = _targets(ruling, orders, side, ground, order_count(ruling, enemy))
+        count = order_count(ruling, enemy)
+        targets = _targets(ruling, orders, side, ground, count, reach.bound(scenario))
         if chosen is None:
             ready = sorted((o for o in orders if o.id in targets), key=lambda o: o.number)
             if ready:

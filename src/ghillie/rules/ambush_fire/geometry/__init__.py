@@ -60,7 +60,7 @@ from .measures import (
     reveal_radius,
     revealed,
 )
-from .moves import Dash, Verdict, dash, reach, reaches, reaches_all, retreat_ok, within_reach
+from .moves import Dash, Verdict, dash, reach, reaches, retreat_ok, within_reach
 from .paths import between, path_length, path_until, point_along
 from .zones import ChallengeZone, Crossing, challenge_point, column_order, first_crossing
 
@@ -106,7 +106,6 @@ __all__ = [
     "point_to_metres",
     "reach",
     "reaches",
-    "reaches_all",
     "retreat_ok",
     "reveal_radius",
     "revealed",

@@ -3,6 +3,7 @@ on it — cover, open stretches, impassable ground, the running distance."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -20,6 +21,11 @@ from ghillie.measure.tabletop import XY, area_shape
 from .capsules import Segments
 from .measures import EPS, OPEN
 from .paths import Path, coords, shape_of
+
+# Dashes are met with edges this many (dash, edge) pairs at a time (memory, not work).
+_PAIRS = 1 << 18
+_HAIR = 1e-7  # metres: a dash along an edge is looked at this far to each side of it
+_BACK = 1e-6  # metres: and followed from this far behind its start
 
 # --- terrain ------------------------------------------------------------------------------
 
@@ -228,6 +234,195 @@ class Ground:
                 )
             )
         return out
+
+    @cached_property
+    def cells(self) -> Cells:
+        """The ground cut into cells where no edge runs (:class:`Cells`), made once."""
+        return Cells.of(self.areas)
+
+    def dash_costs(
+        self,
+        firers: NDArray[np.float64],
+        table: NDArray[np.intp],
+        ends: NDArray[np.float64],
+        slowness: NDArray[np.float64],
+        open_slowness: NDArray[np.float64],
+        far: float,
+    ) -> NDArray[np.float64]:
+        """What each straight dash from ``firers[table[i]]`` to ``ends[i]`` (``far`` metres
+        at most: longer ones cost at least that) costs: its length on each cell of the
+        ground (:attr:`cells`) times the runner's slowness there (``slowness[table[i],
+        cell]``: 1 over its running distance, the slowest of the cell's areas, impassable
+        ones left out) and on open ground (``open_slowness[table[i]]``).
+
+        Every dash is met with as many edges — those near its firer, and stand-ins up to
+        the most edges near any point of the ground — in chunks of a size set by their
+        numbers: the same arithmetic whatever the numbers are, so the time does not say
+        where the dashes run (TRUST.md §3.7)."""
+        cells = self.cells
+        near, inside, behind = cells.around(firers, far)
+        n, width = len(ends), near.shape[1]
+        out = np.zeros(n)
+        chunk = max(1, _PAIRS // max(1, width))
+        for lo in range(0, n, chunk):
+            part = slice(lo, min(n, lo + chunk))
+            slot = table[part]
+            right, left = cells.lengths(
+                firers[slot], ends[part], near[slot], inside[slot], behind[slot]
+            )
+            run = np.hypot(*(ends[part] - firers[slot]).T)
+            base = open_slowness[slot]
+            more = slowness[slot] - base[:, None]
+            # Along an edge a dash is in the area (edges are in): the dearer side counts.
+            costs = np.einsum("nc,nc->n", more, right), np.einsum("nc,nc->n", more, left)
+            out[part] = base * run + np.maximum(*costs)
+        return out
+
+
+# A point this far from a firer, off every edge but in a pathological case, whose cells are
+# known: a dash's line is followed from there (``Cells.lengths``).
+_BEHIND = np.array([3.1e-4, 1.7e-4])
+
+
+@dataclass(frozen=True)
+class Cells:
+    """The ground cut into cells at every area's edge (areas that overlap make a cell
+    where they do), each cell the areas it lies in; by rows, every cell's edges (its
+    outline anticlockwise, its holes clockwise) and whose they are. The last edge is a
+    stand-in of no length, that nothing crosses."""
+
+    edge_from: NDArray[np.float64]
+    edge_way: NDArray[np.float64]
+    edge_cell: NDArray[np.intp]
+    areas: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def of(cls, areas: Sequence[Area]) -> Cells:
+        starts: list[NDArray[np.float64]] = [np.zeros((0, 2))]
+        ways: list[NDArray[np.float64]] = [np.zeros((0, 2))]
+        owners: list[NDArray[np.intp]] = [np.zeros(0, dtype=np.intp)]
+        members: list[tuple[int, ...]] = []
+        lines = shapely.union_all([a.shape.boundary for a in areas]) if areas else None
+        faces = shapely.get_parts(shapely.polygonize(shapely.get_parts(lines))) if areas else []
+        for face in faces:
+            inside = face.representative_point()
+            mine = tuple(i for i, a in enumerate(areas) if a.shape.contains(inside))
+            if not mine:  # open ground that areas ring round
+                continue
+            face = shapely.orient_polygons(face)  # its outline anticlockwise
+            for ring in (face.exterior, *face.interiors):
+                xy = np.asarray(ring.coords, dtype=np.float64)
+                starts.append(xy[:-1])
+                ways.append(xy[1:] - xy[:-1])
+                owners.append(np.full(len(xy) - 1, len(members)))
+            members.append(mine)
+        return cls(
+            np.concatenate([*starts, np.full((1, 2), -1e9)]),
+            np.concatenate([*ways, np.zeros((1, 2))]),
+            np.concatenate([*owners, np.zeros(1, dtype=np.intp)]),
+            tuple(members),
+        )
+
+    def _grid(self, far: float) -> tuple[float, dict[tuple[int, int], NDArray[np.intp]], int]:
+        """The edges by squares of ``far`` (and a metre) a side, each square's those of
+        the nine round it: every edge within ``far`` of a point of the square; and the
+        most any square has."""
+        side = far + 1.0
+        ends = np.stack([self.edge_from[:-1], self.edge_from[:-1] + self.edge_way[:-1]], 1)
+        low = np.floor(ends.min(axis=1) / side).astype(int)
+        high = np.floor(ends.max(axis=1) / side).astype(int)
+        squares: dict[tuple[int, int], list[int]] = {}
+        for k in range(len(low)):
+            for i in range(low[k, 0] - 1, high[k, 0] + 2):
+                for j in range(low[k, 1] - 1, high[k, 1] + 2):
+                    squares.setdefault((i, j), []).append(k)
+        grid = {key: np.array(found, dtype=np.intp) for key, found in squares.items()}
+        return side, grid, max((len(g) for g in grid.values()), default=0)
+
+    def around(
+        self, firers: NDArray[np.float64], far: float
+    ) -> tuple[NDArray[np.intp], NDArray[np.float64], NDArray[np.float64]]:
+        """For each firer: the edges near it (every edge within ``far``), as many for
+        every firer (stand-ins make up the most any square of the ground has); the cells
+        a point just :data:`_BEHIND` it lies in (0 or 1 each); and that point."""
+        side, grid, most = self._grids.get(far) or self._grids.setdefault(far, self._grid(far))
+        stand_in = len(self.edge_from) - 1
+        near = np.full((len(firers), most), stand_in, dtype=np.intp)
+        for row, (x, y) in enumerate(firers):
+            found = grid.get((math.floor(x / side), math.floor(y / side)), _NONE)
+            near[row, : len(found)] = found
+        behind = firers + _BEHIND
+        a, e = self.edge_from[None, :-1], self.edge_way[None, :-1]
+        x, y = behind[:, 0, None], behind[:, 1, None]
+        ay, by = a[..., 1], a[..., 1] + e[..., 1]
+        spans = (ay > y) != (by > y)
+        across = a[..., 0] + (y - ay) * e[..., 0] / np.where(spans, e[..., 1], 1.0)
+        ray = (spans & (across > x)).astype(np.float64)
+        owner = np.zeros((len(self.edge_cell) - 1, len(self.areas)))
+        owner[np.arange(len(self.edge_cell) - 1), self.edge_cell[:-1]] = 1.0
+        return near, (ray @ owner) % 2, behind
+
+    @cached_property
+    def _grids(self) -> dict[float, tuple[float, dict[tuple[int, int], NDArray[np.intp]], int]]:
+        return {}
+
+    def lengths(
+        self,
+        p: NDArray[np.float64],
+        q: NDArray[np.float64],
+        near: NDArray[np.intp],
+        inside: NDArray[np.float64],
+        behind: NDArray[np.float64],
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """How many metres of each segment ``p[i]`` → ``q[i]`` lie in each cell
+        (``(segments, cells)``), the segment moved a hair to its right, then to its left (so
+        that where it runs along an edge it is in the cell on that side). It is followed
+        from ``behind[i]``, a point by its start in the cells ``inside[i]``, to a point on
+        its line just behind its start, then along it, meeting the edges ``near[i]``: at
+        every edge crossed it goes into a cell (the edge's left) or out of it, for the rest
+        of the segment from there (the whole of it, before its start). An edge is crossed
+        where one of its ends lies left of the line and the other does not."""
+        count, cells = len(p), len(self.areas)
+        if not cells:
+            return np.zeros((count, 0)), np.zeros((count, 0))
+        d = q - p
+        length = np.hypot(d[:, 0], d[:, 1])
+        across = np.stack([-d[:, 1], d[:, 0]], axis=1)
+        left_of = across / np.where(length > 0, length, 1.0)[:, None]
+        a, e = self.edge_from[near], self.edge_way[near]
+        slot = np.arange(count)[:, None] * cells + self.edge_cell[near]
+        unit = d / np.where(length > 0, length, 1.0)[:, None]
+        # Along it from a little behind its start (off every edge but in a pathological
+        # case, as ``behind`` is), so that an edge through its start is crossed once.
+        back = -np.where(length > 0, _BACK / np.where(length > 0, length, 1.0), 0.0)
+        out = []
+        for hair in (-_HAIR, _HAIR):  # to its right, then to its left
+            start = p + left_of * hair
+            got = inside * length[:, None]
+            for origin, way, first, weight in (
+                (behind, start - unit * _BACK - behind, 0.0, None),  # the whole of it
+                (start, d, back[:, None], length),  # the rest of it from there
+            ):
+                dx, dy = way[:, 0, None], way[:, 1, None]
+                turn = dx * e[..., 1] - dy * e[..., 0]  # not 0 where an edge is crossed
+                wx, wy = a[..., 0] - origin[:, 0, None], a[..., 1] - origin[:, 1, None]
+                side_a = dx * wy - dy * wx
+                crossed = (side_a > 0) != (side_a + turn > 0)
+                with np.errstate(over="ignore"):  # a crossing at a grazing angle: far off
+                    s = (wx * e[..., 1] - wy * e[..., 0]) / np.where(crossed, turn, 1.0)
+                crossed &= (s >= first) & (s <= 1)
+                rest = (
+                    length[:, None] if weight is None else (1 - np.clip(s, 0, 1)) * weight[:, None]
+                )
+                going = np.where(crossed, np.sign(-turn) * rest, 0.0)
+                got += np.bincount(slot.ravel(), going.ravel(), minlength=count * cells).reshape(
+                    count, cells
+                )
+            out.append(got)
+        return out[0], out[1]
+
+
+_NONE = np.zeros(0, dtype=np.intp)
 
 
 class TooIntricate(ValueError):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ghillie.measure.tabletop import XY
 
-from .ground import Area, Ground, Piece, running_on
+from .ground import Ground, running_on
 from .measures import (
     BLOCKED,
     EPS,
@@ -153,28 +153,6 @@ def reaches(start: XY, target: XY, running: float | Mapping[str, float], ground:
     return _run(start, target, running, ground, stop_at_impassable=False).contact
 
 
-def reaches_all(
-    start: XY, targets: Sequence[XY], running: Mapping[str, float], ground: Ground
-) -> list[bool]:
-    """:func:`reaches` for many targets from one start, their dashes cut at the terrain's
-    edges all at once (``Ground.cut_all``): the work of one cut, not of one a target."""
-    cuts = ground.cut_all([coords([start, t]) for t in targets])
-    out = []
-    for target, cut in zip(targets, cuts, strict=True):
-        areas: list[list[Area]] = [[] for _ in cut.start]
-        for piece, area in zip(*cut.met, strict=True):
-            areas[int(piece)].append(ground.areas[int(area)])
-        pieces = [
-            Piece(float(a), float(b), tuple(areas[i]), bool(cut.blocked[i]))
-            for i, (a, b) in enumerate(zip(cut.start, cut.end, strict=True))
-            if b > a
-        ]
-        out.append(
-            _run(start, target, running, ground, stop_at_impassable=False, pieces=pieces).contact
-        )
-    return out
-
-
 def _run(
     start: XY,
     target: XY,
@@ -182,7 +160,6 @@ def _run(
     ground: Ground,
     *,
     stop_at_impassable: bool,
-    pieces: Sequence[Piece] | None = None,
 ) -> Dash:
     table: Mapping[str, float] = running if isinstance(running, Mapping) else {OPEN: float(running)}
     uniform = not isinstance(running, Mapping)
@@ -194,7 +171,7 @@ def _run(
     if total == 0:
         return Dash(True, target, 0.0)
     left = 0.5  # the share of a run still to spend
-    for piece in ground.pieces(points) if pieces is None else pieces:
+    for piece in ground.pieces(points):
         if piece.blocked and stop_at_impassable:
             return Dash(False, point_along(points, piece.start), piece.start, BLOCKED)
         pace = table[OPEN] if uniform else running_on(piece.areas, table)
