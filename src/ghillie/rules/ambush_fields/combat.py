@@ -68,39 +68,13 @@ def assign_ew(
         ship=target.secret["name"],
     )
     on, rating = _load(ruling, side, target.id, command.points)
-    if rating is not None and on > rating:
-        text = says(
-            "{spent}: {total} point on it this turn, more than the rating of its field, "
-            "{rating}, so it gives itself away.",
-            "{spent}: {total} points on it this turn, more than the rating of its field, "
-            "{rating}, so it gives itself away.",
-            on,
-            spent=spent,
-            total=on,
-            rating=rating,
-            rules=("BSG-R08", "BSG-A03", "BSG-A04"),
-        )
-    elif rating is not None:
-        text = says(
-            "{spent}: {total} point on it this turn, within the rating of its field, {rating}: "
-            "it stays hidden.",
-            "{spent}: {total} points on it this turn, within the rating of its field, "
-            "{rating}: it stays hidden.",
-            on,
-            spent=spent,
-            total=on,
-            rating=rating,
-            rules=("BSG-R07", "BSG-R08"),
-        )
-    else:
-        text = say("{spent}.", spent=spent)
-    ruling.tell(side, {"event": "ew", "text": text})
+    ruling.tell(side, {"event": "ew", "text": _verdict(spent, on, rating)})
     given_away = [target.id] if rating is not None and on > rating else []
     if scenario.switches.count_emitted_points and scout.id != target.id:
         emitted, rating = _load(ruling, side, scout.id, command.points)
         if rating is not None:
-            text = _emitted(scout.secret["name"], emitted, rating)
-            ruling.tell(side, {"event": "ew", "text": text})
+            counted = say("The points {scout} emits count on it too", scout=scout.secret["name"])
+            ruling.tell(side, {"event": "ew", "text": _verdict(counted, emitted, rating)})
             if emitted > rating:
                 given_away.append(scout.id)
     for ship_id in given_away:
@@ -118,30 +92,33 @@ def _load(ruling: Ruling[Board], side: str, ship_id: str, points: int) -> tuple[
     return on, cover_rating(at, side, field_geometry(ruling.state)) if at else None
 
 
-def _emitted(scout: str, on: int, rating: int) -> Say:
-    """What a scout's owner reads of the points it emitted (``bsg.count_emitted_points``)."""
+def _verdict(spent: Say, on: int, rating: int | None) -> Say:
+    """What the owner reads of ``on`` points of EW on a ship this turn in a field of
+    ``rating`` (None: in no field), after ``spent``, what the points were."""
+    if rating is None:
+        return say("{spent}.", spent=spent)
     if on > rating:
         return says(
-            "The points {scout} emits count on it too: {total} point this turn, more than the "
-            "rating of its field, {rating}, so it gives itself away.",
-            "The points {scout} emits count on it too: {total} points this turn, more than "
-            "the rating of its field, {rating}, so it gives itself away.",
+            "{spent}: {total} point on it this turn, more than the rating of its field, "
+            "{rating}, so it gives itself away.",
+            "{spent}: {total} points on it this turn, more than the rating of its field, "
+            "{rating}, so it gives itself away.",
             on,
-            scout=scout,
+            spent=spent,
             total=on,
             rating=rating,
-            rules=("BSG-R08", "BSG-A03"),
+            rules=("BSG-R08", "BSG-A03", "BSG-A04"),
         )
     return says(
-        "The points {scout} emits count on it too: {total} point this turn, within the rating "
-        "of its field, {rating}: it stays hidden.",
-        "The points {scout} emits count on it too: {total} points this turn, within the "
-        "rating of its field, {rating}: it stays hidden.",
+        "{spent}: {total} point on it this turn, within the rating of its field, {rating}: "
+        "it stays hidden.",
+        "{spent}: {total} points on it this turn, within the rating of its field, "
+        "{rating}: it stays hidden.",
         on,
-        scout=scout,
+        spent=spent,
         total=on,
         rating=rating,
-        rules=("BSG-R07", "BSG-A03"),
+        rules=("BSG-R07", "BSG-R08"),
     )
 
 
