@@ -177,6 +177,13 @@ function watchSeats(created) {
   watching = setInterval(update, 3000);
 }
 
+/** Does this link point at the computer it was made on only (served without --lan)? A phone
+ * opening it would look for ghillie on itself. */
+function onlyHere(url) {
+  const host = new URL(url).hostname;
+  return host === "localhost" || host === "[::1]" || host.startsWith("127.");
+}
+
 function showLinks(created, clients) {
   $("game-title").textContent = created.title;
   $("clients-note").hidden = !clients;
@@ -184,6 +191,7 @@ function showLinks(created, clients) {
   const rank = (l) => ({ spectator: 1, referee: 2 })[l.observer] || 0;
   const links = [...created.links].sort((a, b) => rank(a) - rank(b));
   $("link-list").replaceChildren(...links.map(linkCard));
+  $("loopback-note").hidden = !links.every((l) => onlyHere(l.url));
   watchSeats(created);
   $("new-game").hidden = true;
   $("links").hidden = false;
