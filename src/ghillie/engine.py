@@ -12,11 +12,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
-from ghillie import clock, forms, ranges, registry
+from ghillie import clock, forms, host, ranges, registry
 from ghillie.bounds import first_out_of_bounds
 from ghillie.dice.source import DiceSource
 from ghillie.dice.steps import NOT_A_DIE
@@ -28,11 +28,9 @@ from ghillie.errors import (
     NO_TYPED_DICE,
     NOT_NOW,
     NOT_YOUR_TURN,
-    TIME_NOT_UP,
     TIME_UP,
     UNKNOWN_COMMAND,
     UNKNOWN_SIDE,
-    WINDOW_CLOSED,
     Refusal,
 )
 from ghillie.events import Event
@@ -42,7 +40,6 @@ from ghillie.ruleset import Command, Ruleset
 from ghillie.ruling import Ruling
 from ghillie.scenario import Scenario
 from ghillie.state import GameState, Phase
-from ghillie.words import say
 
 
 def create(scenario: Scenario, dice: DiceSource, ids: IdSource) -> tuple[Event, GameState[Any]]:
@@ -97,32 +94,12 @@ def parse_command(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any]) -> Command
     return command
 
 
-class TimeOut(BaseModel):
-    """The host's own command, the only one: the time limit of the reaction window that
-    event ``window`` opened has run out, and the host answers for every side still awaited
-    with the reaction's default. Recorded like a side's command (``Event.side`` None), so
-    the audit replays it; refused unless that window is still open and its time is up, so
-    a timer that fires late, twice, or in two processes at once changes nothing."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, hide_input_in_errors=True)
-
-    type: Literal["time_out"] = "time_out"
-    window: int = Field(ge=1)
-
-
 def given(state: GameState[Any], side: str | None, raw: Mapping[str, Any]) -> dict[str, Any]:
     """The command as its event will record it (refuses a malformed one first): a side's,
     or with ``side`` None the host's."""
     if side is None:
-        return _parse_time_out(raw).model_dump(mode="json")
+        return host.parse(raw).model_dump(mode="json")
     return parse_command(registry.get(state.ruleset), raw).model_dump(mode="json")
-
-
-def _parse_time_out(raw: Mapping[str, Any]) -> TimeOut:
-    try:
-        return TimeOut.model_validate(raw)
-    except ValidationError:
-        raise Refusal(UNKNOWN_COMMAND, "The host gives no such command.") from None
 
 
 def apply(
@@ -135,10 +112,10 @@ def apply(
 ) -> tuple[Event, GameState[Any]]:
     """Rule on one command. Returns the event and the new state, or raises Refusal.
 
-    ``side`` None is the host's time-out (:func:`time_out`). ``now`` is the host's time
+    ``side`` None is the host's own command (:mod:`ghillie.host`). ``now`` is the host's time
     (:mod:`ghillie.clock`), for a ruling that reads it; a replay gives the event's ``at``."""
     if side is None:
-        return time_out(state, raw, dice, ids, now)
+        return host.apply(state, raw, dice, ids, now)
     ruleset = registry.get(state.ruleset)
     if side not in state.sides:
         raise Refusal(UNKNOWN_SIDE, "There is no such side in this game.")
@@ -165,51 +142,6 @@ def apply(
     if ruling.state.phase is Phase.OVER and ruling.state.window is not None:
         ruling.close_window()  # a game that ends waits for nobody
     event = ruling.finish(state.seq + 1, given)
-    return event, replace(ruling.state, seq=event.seq)
-
-
-def time_out(
-    state: GameState[Any],
-    raw: Mapping[str, Any],
-    dice: DiceSource,
-    ids: IdSource,
-    now: str | None,
-) -> tuple[Event, GameState[Any]]:
-    """Rule on the host's time-out (:class:`TimeOut`) at the host's time ``now``: every side
-    the window still awaits is answered with the reaction's default and everyone is told,
-    then the ruleset goes on as after any last answer (``Ruleset.close``).
-
-    Raises Refusal ``window_closed`` if the window the command names is not the one open
-    (it was answered, or closed, or another opened since), ``time_not_up`` if its limit has
-    not run out at ``now`` (or it has none); ValueError if ``now`` is not given."""
-    ruleset = registry.get(state.ruleset)
-    if state.phase is Phase.OVER:
-        raise Refusal(GAME_OVER, "The game is over.")
-    command = _parse_time_out(raw)
-    window = state.window
-    if window is None or window.opened != command.window or window.awaiting is None:
-        raise Refusal(WINDOW_CLOSED, "That reaction window is no longer open.")
-    if now is None:
-        raise ValueError("a time-out is ruled at the host's time, and was given none")
-    if window.ends is None or clock.parse(now) < clock.parse(window.ends):
-        raise Refusal(TIME_NOT_UP, "That reaction window's time has not run out.")
-    reaction = ruleset.reactions[window.name]
-    assert reaction.default is not None  # Ruling.open_window gives no limit without one
-    model = ruleset.commands[reaction.answer]
-    default = model.model_validate({**reaction.default, "type": reaction.answer})
-    answer = default.model_dump(mode="json")
-    ruling = Ruling(state, ruleset, None, dice, ids, now=now, acting=window.by)
-    ruling.clock()  # the record says when the time ran out
-    closed = None
-    while closed is None:
-        late = ruling.state.window.awaiting if ruling.state.window else None
-        assert late is not None
-        ruling.tell_public({"text": say(reaction.timed_out, side=state.scenario.side_name(late))})
-        closed = ruling.answer_window(late, answer)
-    ruleset.close(ruling, closed)
-    if ruling.state.phase is Phase.OVER and ruling.state.window is not None:
-        ruling.close_window()
-    event = ruling.finish(state.seq + 1, command.model_dump(mode="json"))
     return event, replace(ruling.state, seq=event.seq)
 
 

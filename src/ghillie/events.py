@@ -86,6 +86,14 @@ class OpenWindow:
 
 
 @dataclass(frozen=True)
+class ExtendWindow:
+    """The open window's time now ends at ``ends``: the host was down while it ran
+    (``engine.extend``), and its clock does not run while nobody can answer."""
+
+    ends: str
+
+
+@dataclass(frozen=True)
 class Answer:
     """``side`` answered the open window with ``answer`` (the command as given)."""
 
@@ -107,6 +115,7 @@ Effect = (
     | BoardChange
     | Open
     | OpenWindow
+    | ExtendWindow
     | Answer
     | CloseWindow
 )
@@ -183,6 +192,8 @@ def effect_to_json(effect: Effect) -> dict[str, Any]:
             if limit is not None:  # absent: no limit, as every record before limits was
                 out |= {"limit": limit, "ends": ends}
             return out
+        case ExtendWindow(ends):
+            return {"op": "extend", "ends": ends}
         case Answer(side, answer):
             return {"op": "answer", "side": side, "answer": dict(answer)}
         case CloseWindow():
@@ -214,6 +225,8 @@ def effect_from_json(data: Mapping[str, Any]) -> Effect:
             data.get("limit"),
             data.get("ends"),
         )
+    if op == "extend":
+        return ExtendWindow(data["ends"])
     if op == "answer":
         return Answer(data["side"], data["answer"])
     if op == "close":

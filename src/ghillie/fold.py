@@ -11,6 +11,7 @@ from ghillie.events import (
     CloseWindow,
     Effect,
     Event,
+    ExtendWindow,
     Know,
     Open,
     OpenWindow,
@@ -71,6 +72,11 @@ def fold_effect(
                 name, by, asks, dict(about), opened=state.seq + 1, limit=limit, ends=ends
             )
             return replace(state, window=opened)
+        case ExtendWindow(ends):
+            window = state.window
+            if window is None or window.ends is None:
+                raise ValueError("no timed window to extend")
+            return replace(state, window=replace(window, ends=ends))
         case Answer(side, answer):
             window = state.window
             if window is None or window.awaiting != side:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ghillie import engine, registry
+from ghillie import engine, host, registry
 from ghillie.dice.source import DiceSource
 from ghillie.events import Event
 from ghillie.fairness import referee
@@ -124,8 +124,15 @@ class Game:
         limit run out (``engine.time_out``). Raises Refusal ``window_closed`` if no window is
         open, ``time_not_up`` if its time is not up at ``now`` (by default, the clock's)."""
         window = self.state.window
-        timeout = engine.TimeOut(window=window.opened if window else 1)
+        timeout = host.TimeOut(window=window.opened if window else 1)
         return self._rule(None, timeout.model_dump(mode="json"), now)
+
+    def extend(self, since: str, *, now: str | None = None) -> Event:
+        """The host was down from ``since`` until ``now`` while the open window ran: its end
+        moves on by that time (``ghillie.host``). Refused like :meth:`time_out`'s."""
+        window = self.state.window
+        extend = host.Extend(window=window.opened if window else 1, since=since)
+        return self._rule(None, extend.model_dump(mode="json"), now)
 
     def _rule(self, side: str | None, command: Mapping[str, Any], now: str | None) -> Event:
         event, state = referee.apply(

@@ -21,6 +21,7 @@ from ghillie.events import (
     CloseWindow,
     Effect,
     Event,
+    ExtendWindow,
     Know,
     Open,
     OpenWindow,
@@ -173,6 +174,10 @@ class Ruling(Generic[B]):
                 raise ValueError(f"reaction {name!r} has a time limit and no default answer")
             ends = later(self.clock(), limit)
         self._add(OpenWindow(name, by, asks, dict(about or {}), limit, ends))
+
+    def extend_window(self, ends: str) -> None:
+        """Move the open timed window's end to ``ends`` (``engine.extend``)."""
+        self._add(ExtendWindow(ends))
 
     def answer_window(self, side: str, answer: Facts) -> Window | None:
         """The engine records ``side``'s answer; the window, if that was the last answer

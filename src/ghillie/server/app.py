@@ -254,10 +254,12 @@ def create_app(
         # Timers of windows left open and rolls left waiting run from start-up on.
         await app.state.hub.resume_timers()
         sweeping = asyncio.create_task(app.state.hub.sweep_every(limits.sweep_seconds))
+        beating = asyncio.create_task(app.state.hub.outages.beat_every())
         yield
-        sweeping.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await sweeping
+        for task in (sweeping, beating):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         if hub is None:
             app.state.hub.close()
 

@@ -23,7 +23,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from ghillie import clock, engine
+from ghillie import clock, host
 from ghillie.errors import (
     ANCHOR_FIXED,
     BAD_CONTRIBUTION,
@@ -148,8 +148,16 @@ class Commands:
         deadline timer, ghillie.server.deadlines): given like a side's command, with no
         side; refused unless that window is open and its time is up."""
         game = await self.games.live(game_id)
-        raw = engine.TimeOut(window=window).model_dump(mode="json")
+        raw = host.TimeOut(window=window).model_dump(mode="json")
         await self._give(game, None, f"time-out/{window}", raw, None, "en")
+
+    async def extend(self, game_id: str, window: int, since: str) -> None:
+        """The host's extension of the window event ``window`` opened, for its outage from
+        ``since`` (ghillie.server.outages); refused unless that window is open and was
+        running then."""
+        game = await self.games.live(game_id)
+        raw = host.Extend(window=window, since=since).model_dump(mode="json")
+        await self._give(game, None, f"extend/{window}/{since}", raw, None, "en")
 
     async def _give(
         self,

@@ -10,8 +10,8 @@ exact or exclusive, only prompt.
 A game has at most one timer: that of its open window, if the window has a limit. The hub
 calls :meth:`Deadlines.follow` whenever a game's state moves — an event committed here,
 another process's events caught up, the game loaded from the store — so a restarted server
-schedules a window's time-out from its recorded end (at once if that has passed) as soon as
-the game is loaded again, which its pages do when they reconnect.
+schedules a window's time-out from its recorded end as soon as the game is loaded again, once
+it has extended the window by the time it was down (:mod:`ghillie.server.outages`).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ Fire = Callable[[str, int], Awaitable[object]]  # (game id, the window's opening
 @dataclass(eq=False)
 class _Timer:
     opened: int  # the window it is for, named by the seq of the event that opened it
+    ends: str  # when it ends: a window extended after an outage (ghillie.host) is timed anew
     task: asyncio.Task[None] | None = None
     firing: bool = False  # giving the time-out now: the event it commits must not cancel it
 
@@ -54,6 +55,18 @@ class Deadlines:
         self._fire = fire
         self._now = now
         self._timers: dict[str, _Timer] = {}
+        # Games whose time-out must wait: a restarted host first extends their windows by
+        # the time it was down (ghillie.server.outages), then lets them run out.
+        self._held: dict[str, asyncio.Event] = {}
+
+    def hold(self, game_id: str) -> None:
+        """Give no time-out in ``game_id`` until :meth:`release`."""
+        self._held.setdefault(game_id, asyncio.Event())
+
+    def release(self, game_id: str) -> None:
+        held = self._held.pop(game_id, None)
+        if held is not None:
+            held.set()
 
     def follow(self, game_id: str, window: Window | None) -> None:
         """The game's open window is now ``window``: time it if it has a limit and still
@@ -61,17 +74,23 @@ class Deadlines:
         timed = window is not None and window.ends is not None and window.awaiting is not None
         current = self._timers.get(game_id)
         if current is not None:
-            if timed and window is not None and current.opened == window.opened:
+            if (
+                timed
+                and window is not None
+                and (current.opened, current.ends)
+                == (
+                    window.opened,
+                    window.ends,
+                )
+            ):
                 return
             del self._timers[game_id]
             if current.task is not None and not current.firing:
                 current.task.cancel()
         if timed and window is not None and window.ends is not None:
-            timer = _Timer(window.opened)
+            timer = _Timer(window.opened, window.ends)
             self._timers[game_id] = timer
-            timer.task = asyncio.get_running_loop().create_task(
-                self._run(game_id, timer, window.ends)
-            )
+            timer.task = asyncio.get_running_loop().create_task(self._run(game_id, timer))
 
     def timed(self) -> dict[str, int]:
         """The windows timed now: game id → the seq that opened its window."""
@@ -83,9 +102,13 @@ class Deadlines:
                 timer.task.cancel()
         self._timers.clear()
 
-    async def _run(self, game_id: str, timer: _Timer, ends: str) -> None:
+    async def _run(self, game_id: str, timer: _Timer) -> None:
         while self._timers.get(game_id) is timer:
-            left = (clock.parse(ends) - self._now()).total_seconds()
+            held = self._held.get(game_id)
+            if held is not None:
+                await held.wait()
+                continue  # the window may have been extended, answered or closed meanwhile
+            left = (clock.parse(timer.ends) - self._now()).total_seconds()
             await asyncio.sleep(max(0.0, left) + MARGIN)
             if self._timers.get(game_id) is not timer:
                 return

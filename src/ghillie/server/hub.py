@@ -41,6 +41,7 @@ from ghillie.server.fanout import FanOut
 from ghillie.server.games import Games, shared_scenario
 from ghillie.server.limits import Limits
 from ghillie.server.live import QUEUE_SIZE, LiveGame, Watcher, status, with_status
+from ghillie.server.outages import Outages, outage_start
 from ghillie.server.problems import BUSY, Problem, where
 from ghillie.server.sync import Sync
 from ghillie.server.tokens import new_token, token_hash
@@ -84,6 +85,8 @@ class Hub:
         self.random_bytes = random_bytes
         self.deadlines = Deadlines(self.time_out)  # timed reaction windows' timers
         self.waits = Waits(self.give_up)  # how long a roll waits for the pages
+        self.outages = Outages(store, self.deadlines)  # windows' clocks stop while it is down
+        self._extending: set[asyncio.Task[None]] = set()
         self.fanout = FanOut(self.deadlines, self.waits)
         self.games = Games(store, self.limits, self.fanout, self.deadlines)
         self.sync = Sync(store, self.games, self.fanout)
@@ -106,6 +109,8 @@ class Hub:
         self.watch_view = self.fanout.watch_view
 
     def close(self) -> None:
+        for task in self._extending:
+            task.cancel()
         self.commands.close()
         self.deadlines.close()
         self.waits.close()
@@ -113,16 +118,34 @@ class Hub:
     async def resume_timers(self) -> int:
         """At start-up: load every game something is timed in (a timed reaction window
         open, a roll waiting for the pages), so that its time-out comes when it is due and
-        not when someone next opens the game. The number of games loaded."""
+        not when someone next opens the game; a window that was running when the host went
+        down is first extended by the time it was down (ghillie.server.outages). The number
+        of games loaded."""
         loaded = 0
-        for game_id in await io(self.store.timed):
+        timed = await io(self.store.timed)
+        beats = await self.outages.last_beats(timed)
+        for game_id in timed:
+            self.deadlines.hold(game_id)
             try:
-                await self.games.live(game_id)
+                game = await self.games.live(game_id)
             except Exception as exc:  # one game that cannot load must not stop the others
+                self.deadlines.release(game_id)
                 log.warning("a timed game could not be loaded: %s", where(exc))
-            else:
-                loaded += 1
+                continue
+            loaded += 1
+            since = outage_start(game, beats.get(game_id))
+            if since is None or game.state.window is None:
+                self.deadlines.release(game_id)
+                continue
+            extending = self.outages.extend(game_id, game.state.window.opened, since, self.extend)
+            task = asyncio.create_task(extending)
+            self._extending.add(task)
+            task.add_done_callback(self._extending.discard)
         return loaded
+
+    async def extend(self, game_id: str, window: int, since: str) -> None:
+        """The host was down from ``since`` while the window event ``window`` opened ran."""
+        await self.commands.extend(game_id, window, since)
 
     async def give_up(self, game_id: str, k: int) -> None:
         """A roll waited for the pages as long as the game allows (its timer,

@@ -181,6 +181,16 @@ class EventStore(Protocol):
         that their timers run whether or not anyone opens them."""
         ...
 
+    def beat(self, game_ids: Sequence[str], at: str) -> None:
+        """The host is alive at ``at`` with a timed window running in each of ``game_ids``:
+        its last sign of life before an outage, from which a restarted host extends them
+        (ghillie.host). Kept per game, so that a process owning some games beats only them."""
+        ...
+
+    def beats(self, game_ids: Sequence[str]) -> dict[str, str]:
+        """The last beat of each of ``game_ids`` that has one."""
+        ...
+
     def take_seat(
         self, game_id: str, observer: str, holder: str, signing: tuple[str, int] | None = None
     ) -> Seat:

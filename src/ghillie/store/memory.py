@@ -38,6 +38,7 @@ class MemoryStore:
         self._rolls: dict[str, dict[int, tuple[str, dict[str, str]]]] = {}
         self._seats: dict[str, dict[str, Seat]] = {}
         self._due: dict[str, str] = {}  # game -> when its open timed window ends
+        self._beats: dict[str, str] = {}  # game -> the host's last sign of life (beat)
         self._offers: dict[tuple[str, str], str] = {}  # (game, observer) -> offered code hash
         self._lock = threading.Lock()
 
@@ -189,6 +190,14 @@ class MemoryStore:
     def timed(self) -> list[str]:
         with self._lock:
             return sorted(set(self._due) | {g for g, rolls in self._rolls.items() if rolls})
+
+    def beat(self, game_ids: Sequence[str], at: str) -> None:
+        with self._lock:
+            self._beats.update(dict.fromkeys(game_ids, at))
+
+    def beats(self, game_ids: Sequence[str]) -> dict[str, str]:
+        with self._lock:
+            return {g: self._beats[g] for g in game_ids if g in self._beats}
 
     def take_seat(
         self, game_id: str, observer: str, holder: str, signing: tuple[str, int] | None = None

@@ -35,6 +35,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -99,6 +100,14 @@ rolls = Table(
     Column("k", Integer, primary_key=True, autoincrement=False),
     Column("body", Text, nullable=False),  # side, command id, command, signed request
     Column("elements", Text, nullable=False),  # party -> hex element, as the pages gave them
+)
+# The host's last sign of life while a timed window ran in the game (EventStore.beat): no
+# foreign key, as a beat is only a hint and must never fail on a game being dropped.
+host_beats = Table(
+    "beats",
+    metadata,
+    Column("game_id", String(64), primary_key=True),
+    Column("at", String(40), nullable=False),
 )
 # Capability tokens, stored only as hashes: a leaked database row is not a working link.
 tokens = Table(
@@ -572,6 +581,19 @@ class SqlStore:
             windows = conn.execute(select(games.c.game_id).where(games.c.due.is_not(None)))
             waiting = conn.execute(select(rolls.c.game_id).distinct())
             return sorted({row[0] for row in windows} | {row[0] for row in waiting})
+
+    def beat(self, game_ids: Sequence[str], at: str) -> None:
+        if not game_ids:
+            return
+        with self._writing() as conn:  # a delete and an insert: the same on both databases
+            conn.execute(delete(host_beats).where(host_beats.c.game_id.in_(game_ids)))
+            conn.execute(insert(host_beats), [{"game_id": g, "at": at} for g in game_ids])
+
+    def beats(self, game_ids: Sequence[str]) -> dict[str, str]:
+        with self.engine.connect() as conn:
+            query = select(host_beats).where(host_beats.c.game_id.in_(game_ids))
+            rows = conn.execute(query).all()
+        return {row.game_id: row.at for row in rows}
 
     def take_seat(
         self, game_id: str, observer: str, holder: str, signing: tuple[str, int] | None = None

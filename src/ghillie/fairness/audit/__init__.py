@@ -210,6 +210,7 @@ def _audit(
             ("chain", event.seq, "the host's signature on this head is not valid"),
         )
         hashes.append(head.hex())
+    time.outages(report, events)
 
     # 2. receipts
     chain = receipts_.Chain(game_id, public_key, events, hashes, shown, receipts_form, sides)

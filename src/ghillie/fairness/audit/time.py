@@ -20,9 +20,12 @@ answer the host could hold back.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
+from ghillie import clock
 from ghillie.errors import STALE_ORDER, TIME_UP, WINDOW_CLOSED
 from ghillie.events import Event
 from ghillie.fairness.audit.report import Report, fail
@@ -82,6 +85,34 @@ def check(
                     f"{name}'s page sent an order with {(ends - order['sent']) / 1000:.1f} s "
                     f"of its {limit} s left, yet the host answered for it when its time ran out",
                 )
+
+
+def outages(report: Report, events: Sequence[Event]) -> None:
+    """Each extension of a timed window (ghillie.host) claims the host was down from its
+    ``since`` until it ruled the extension, and moves the window's end on by that much (the
+    replay checks the arithmetic). The claim is held to the record: a host that ruled an
+    event after ``since`` was not down then, and would have given the awaited side time it
+    never lost."""
+    last: datetime | None = None
+    for event in events:
+        command = event.command or {}
+        if event.side is None and event.seq > 0 and command.get("type") == "extend":
+            try:
+                since = clock.parse(command["since"])
+            except (KeyError, TypeError, ValueError):
+                since = None  # not a command the host gives: the replay names it
+            if since is not None and last is not None and since < last:
+                fail(
+                    report,
+                    "time",
+                    event.seq,
+                    f"it extends a window for an outage from {clock.stamp(since)}, yet the "
+                    f"host ruled an event at {clock.stamp(last)}",
+                )
+        if event.at is not None:
+            with contextlib.suppress(ValueError):
+                at = clock.parse(event.at)
+                last = at if last is None else max(last, at)
 
 
 def _signed_id(event: Event) -> str | None:
