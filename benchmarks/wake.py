@@ -135,9 +135,12 @@ def in_play(jungle: Any, orks: Any) -> None:
 def wake_once(browser: Any, server: Server) -> tuple[float, float]:
     """(ms from waking to the woken page live, to the other side's view moving on)."""
     links = server.game()
-    with seated(browser, links["jungle"]) as (_, jungle), seated(browser, links["orks"]) as (
-        orks_context,
-        orks,
+    with (
+        seated(browser, links["jungle"]) as (_, jungle),
+        seated(browser, links["orks"]) as (
+            orks_context,
+            orks,
+        ),
     ):
         in_play(jungle, orks)
         orks.evaluate(SLEEPY)
@@ -151,8 +154,9 @@ def wake_once(browser: Any, server: Server) -> tuple[float, float]:
         )
         jungle.evaluate(WATCH, 3)
         orks.evaluate(WATCH, 3)
+        woke = orks.evaluate("() => Date.now()")  # its network wakes first, then its screen
         orks_context.set_offline(False)
-        woke = orks.evaluate("() => window.__sleep(false)")
+        orks.evaluate("() => window.__sleep(false)")
         jungle.wait_for_function("() => window.__at.seq")
         orks.wait_for_function("() => window.__at.live")
         return (
@@ -165,9 +169,12 @@ def restarts(browser: Any, server: Server, count: int, outage: float) -> list[tu
     """(s from the server answering again to the awaited page live, to the idle page live)."""
     links = server.game()
     out = []
-    with seated(browser, links["jungle"]) as (_, jungle), seated(browser, links["orks"]) as (
-        _,
-        orks,
+    with (
+        seated(browser, links["jungle"]) as (_, jungle),
+        seated(browser, links["orks"]) as (
+            _,
+            orks,
+        ),
     ):
         in_play(jungle, orks)
         for _ in range(count):
@@ -211,13 +218,15 @@ def main() -> None:
         server.start()
         try:
             woken = [wake_once(browser, server) for _ in range(options.runs)]
-            print(figures("wake → the woken page live", [a for a, _ in woken], "ms"))
-            print(figures("wake → the roll drawn, the other side's view moved on", [b for _, b in woken], "ms"))
+            live, drawn = [a for a, _ in woken], [b for _, b in woken]
+            print(figures("wake → the woken page live", live, "ms"))
+            print(figures("wake → the roll drawn, the other side's view moved on", drawn, "ms"))
             if options.restarts:
                 back = restarts(browser, server, options.restarts, options.outage)
                 print(f"server down {options.outage:g} s, then:")
-                print(figures("  server answers → the awaited page live", [a for a, _ in back], "s"))
-                print(figures("  server answers → the idle page live", [b for _, b in back], "s"))
+                awaited, idle = [a for a, _ in back], [b for _, b in back]
+                print(figures("  server answers → the awaited page live", awaited, "s"))
+                print(figures("  server answers → the idle page live", idle, "s"))
         finally:
             server.kill()
             browser.close()

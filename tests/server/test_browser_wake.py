@@ -156,7 +156,7 @@ def test_a_phone_that_slept_while_a_roll_waited_for_it_wakes_and_the_game_goes_o
         line = jungle.view()["log"][-1]["said"][-1]["text"]
         news = orks.page.locator("#wake .wake-news")
         news.wait_for(state="visible")
-        assert news.inner_text().startswith(f"While this page slept: {line}"), news.inner_text()
+        assert news.inner_text().startswith(f"While you were away: {line}"), news.inner_text()
         table.wait_for_function("() => !document.querySelector('p.wake-note')")
         assert jungle.page.locator("p.wake-note").count() == 0
         # Put away by its player, the line goes.

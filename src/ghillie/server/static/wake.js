@@ -198,12 +198,14 @@ export class Waker {
     }
     this.asleep = null;
     this.woken = { mark: asleep.mark, at: Date.now(), viewAt: null, cap: null };
-    if (this.live.socket && Date.now() - asleep.at >= LONG_SLEEP_MS) {
-      // The socket may be dead without the browser knowing: a new one at once, not a ping
-      // that would be given up only after a heartbeat's wait.
-      this.live.lose("heartbeat");
+    const live = this.live;
+    if (live.answering && live.heard < asleep.at && Date.now() - asleep.at >= LONG_SLEEP_MS) {
+      // Not heard from since it slept, the socket may be dead without the browser knowing:
+      // a new one at once, not a ping given up only after a heartbeat's wait. (One made
+      // while it slept, the network back first, is left to bring its view.)
+      live.lose("heartbeat");
     } else {
-      this.live.check();
+      live.check();
     }
   }
 
@@ -243,8 +245,8 @@ export class Waker {
     if (!missed.length) return null;
     const latest = missed[missed.length - 1].text;
     const text = missed.length === 1
-      ? t("While this page slept: {line}", { line: latest })
-      : t("While this page slept, {count} things happened. The latest: {line}", { count: missed.length, line: latest });
+      ? t("While you were away: {line}", { line: latest })
+      : t("While you were away, {count} things happened. The latest: {line}", { count: missed.length, line: latest });
     const ok = h("button", { type: "button", class: "wake-ok" }, t("OK"));
     ok.addEventListener("click", () => {
       this.woken = null;
