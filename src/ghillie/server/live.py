@@ -132,11 +132,26 @@ def status(game: LiveGame) -> dict[str, Any]:
     if game.pending is not None and game.ledger is not None:
         out["request"] = game.pending.request.public(game.game_id)
         out["waiting"] = waiting_for(game.pending, game.ledger)
+        until = wait_until(game)
+        if until is not None and out["waiting"]:
+            # When the roll stops waiting for the pages (waits.py): the table screen and the
+            # pages say whom to wake, and for how long the game still waits for them.
+            out["until"] = until
         gone = without(game.pending)
         if gone:
             # The roll goes on without these sides' elements (their pages were away).
             out["without"] = sorted(gone, key=game.state.sides.index)
     return out
+
+
+def wait_until(game: LiveGame) -> str | None:
+    """The host's time at which the pending roll goes on without the pages' elements still
+    missing (its time asked plus the game's ``wait_for_pages``, as :class:`Waits` times it);
+    None if no roll waits or the game waits for ever."""
+    wait = game.header["fair"].get("wait")
+    if game.pending is None or not isinstance(wait, int):
+        return None
+    return clock.later(game.pending.asked, wait)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -13,6 +13,7 @@ import * as panels from "./panels.js";
 import { sideName } from "./pieces.js";
 import { Live } from "./socket.js";
 import { language, t, useLanguage } from "./i18n.js";
+import { ScreenAwake, Waker, awaited, wakeNote } from "./wake.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -42,6 +43,8 @@ let live = null;
 let outbox = null;
 let fairplay = null;
 let seat = null;
+let waker = null; // the page's sleep and waking (wake.js)
+let screenAwake = null; // the screen kept on while this side is awaited
 
 let connection = ["connecting", 0]; // the last state shown, to word again in a new language
 
@@ -106,11 +109,12 @@ function render(view) {
   document.body.classList.toggle("referee", referee);
   // Before the start, and while a roll waits long for someone, the status says who.
   const notes = [fairplay.joiningNote(view), fairplay.slowRoll(view), ...fairplay.chainNotes(view)].filter(Boolean);
+  showWake(view);
   // Once the game is over, every secret is public: step through it, each view beside the truth.
   const after = view.phase === "over"
     ? h("p", {}, h("a", { class: "replay-link", href: `/replay/${encodeURIComponent(game)}#${token}` }, t("Step through the game: what each side saw, beside the truth")))
     : null;
-  const parts = [panels.status(view), after, ...notes.map((note) => h("p", { class: "fair-note" }, note))];
+  const parts = [panels.status(view), after, ...notes.map((note) => h("p", { class: "fair-note" }, note)), wakeNote(view, view.you)];
   $("status").replaceChildren(...parts.filter(Boolean)); // replaceChildren would write "null"
   $("alarms").replaceChildren(fairplay.alarmBox() || "");
   $("fair").replaceChildren(seat.panel(view) || "", fairplay.panel(view), newChainButton());
@@ -154,6 +158,12 @@ function render(view) {
   const ruleset = catalogue.find((r) => r.id === view.ruleset) || { commands: {} };
   const titles = (name) => (ruleset.commands[name] || {}).title || name;
   $("log").replaceChildren(panels.log(view, (entry) => fairplay.openingLines(entry), titles));
+}
+
+/** While this side is awaited, the screen stays on; after a sleep, what happened meanwhile. */
+function showWake(view) {
+  screenAwake.want(seat.playing && awaited(view, view.you));
+  $("wake").replaceChildren(waker.news(view) || "");
 }
 
 /** A device that holds its seat but lost its chain (storage cleared) can start a new one. */
@@ -214,6 +224,7 @@ function main() {
         fairplay.observe(view, whole);
       }
       outbox.seen(view);
+      waker.seen();
       render(view);
     },
     onStatus: showConnection,
@@ -224,7 +235,11 @@ function main() {
       if (!seat.received(message)) fairplay.replied(message);
     },
     hello: () => seat.hello(),
+    // Awaited, the page tries again about every second after a lost connection.
+    urgent: () => Boolean(seat.playing && awaited(current, current && current.you)),
   });
+  waker = new Waker(live, { changed: () => current && render(current) });
+  screenAwake = new ScreenAwake();
   outbox = new Outbox(game, live, {
     changed: () => orders && orders.showOutbox(),
     sign: (id, command) => (seat.playing ? fairplay.sign(id, command) : null),
@@ -232,8 +247,9 @@ function main() {
     refused: (id, problem) => fairplay.refused(id, problem),
   });
   // The page's api helper, for the odd script or test that drives a side without forms.
-  window.ghillie = { game, token, api, live, outbox, fairplay, seat, get view() { return current; } };
+  window.ghillie = { game, token, api, live, outbox, fairplay, seat, waker, screenAwake, get view() { return current; } };
   live.start();
+  waker.start();
   loadCatalogue().then((rulesets) => {
     catalogue = rulesets;
     if (current) render(current);

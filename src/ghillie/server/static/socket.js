@@ -15,6 +15,7 @@ const PING_MS = 10_000; // a heartbeat this long after the server was last heard
 const PONG_MS = 4_000; // a heartbeat unanswered this long: the connection is gone
 const OPEN_MS = 8_000; // a connection that has not brought its view by then is given up
 const TICK_MS = 1_000;
+const URGENT_MS = 1_000; // between tries while the game waits for this page (hooks.urgent)
 
 /** Merge a log into the one we hold, by sequence number: entries we already have are
  * replaced by the newer copy, later ones appended; nothing is shown twice. */
@@ -34,13 +35,15 @@ export class Live {
    *   onStatus: (status: string, seconds?: number) => void,
    *   onReady?: () => void,
    *   onAnswer?: (message: {command_id: string, answer?: object, problem?: object}) => void,
-   *   onMessage?: (message: object) => void, hello?: () => object}} hooks onView gets the
+   *   onMessage?: (message: object) => void, hello?: () => object,
+   *   urgent?: () => boolean}} hooks onView gets the
    *   merged view (whole: a new connection's or a resync's view, with every key); onStatus
    *   the connection's state ("connecting", "live", "reconnecting", "offline", "bad-link";
    *   seconds until the next try); onReady runs once each new connection has brought its
    *   view; onAnswer gets the answers to commands (alone, or riding in an update);
    *   onMessage anything else the server sends (the roll protocol's "fair" replies, the
-   *   seat, problems); hello gives fields for the first message
+   *   seat, problems); hello gives fields for the first message; urgent says the game
+   *   waits for this page (then it tries again about every second, not backing off)
    */
   constructor(game, token, hooks) {
     this.game = game;
@@ -273,7 +276,10 @@ export class Live {
 
   schedule(wait) {
     clearTimeout(this.retry);
-    const ms = wait === undefined ? this.delay * (0.75 + Math.random() / 2) : wait;
+    let ms = wait === undefined ? this.delay * (0.75 + Math.random() / 2) : wait;
+    // While the game waits for this side (wake.js), about every second: a reaction window's
+    // time or a roll waits on this page. Idle pages back off, not to storm a server down long.
+    if (this.hooks.urgent && this.hooks.urgent()) ms = Math.min(ms, URGENT_MS * (0.75 + Math.random() / 2));
     this.delay = Math.min(this.delay * 2, 15000);
     this.status("offline", Math.round(ms / 1000));
     this.retry = setTimeout(() => this.connect(), ms);

@@ -11,6 +11,7 @@ import { pieceName, sideName, summary } from "./pieces.js";
 import * as panels from "./panels.js";
 import { Live } from "./socket.js";
 import { language, t, useLanguage } from "./i18n.js";
+import { wakeNote } from "./wake.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -84,7 +85,8 @@ function status(view) {
       parties: waiting.map((party) => partyName(view, party)).join(t(", ")),
     }));
   }
-  return [panels.status(view), ...notes.map((note) => h("p", { class: "fair-note" }, note))];
+  // And, once the roll has waited a moment, whose phone to wake and for how long it waits.
+  return [panels.status(view), ...notes.map((note) => h("p", { class: "fair-note" }, note)), wakeNote(view)].filter(Boolean);
 }
 
 /** The last public lines of the log, newest first; the newest event's stand out. */
