@@ -106,7 +106,9 @@ class Teller:
     def _headline(self, side: str | None, command: Mapping[str, Any] | None) -> str:
         if not command:
             return "The game is created."
-        if not side:  # the host's own command, the only one: a reaction window's time-out
+        if not side:  # the host's own commands: a window's time-out, or its extension
+            if command.get("type") == "extend":
+                return "The host: it was down, and the time to answer is extended."
             return "The host: the time to answer ran out."
         return f"{self.side_name(side)}: {self.title(str(command.get('type', '')))}"
 

@@ -188,11 +188,14 @@ export function log(view, more = () => null, titles = (name) => name) {
 function refereeEntry(entry, view, titles) {
   const command = entry.command || {};
   const who = entry.side ? sideName(view, entry.side) : "ghillie";
-  // The host's own command (a reply's time ran out) is the engine's, in no ruleset's list.
+  // The host's own commands (a reply's time ran out, or was extended after the host was
+  // down) are the engine's, in no ruleset's list.
   const what =
     command.type === "time_out"
       ? t("the time to answer ran out")
-      : command.type
+      : command.type === "extend"
+        ? t("it was down, and the time to answer is extended")
+        : command.type
         ? titles(command.type)
         : t("the game is set up");
   const rolls = (entry.rolls || []).map(
