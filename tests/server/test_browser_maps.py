@@ -159,7 +159,8 @@ def test_a_phone_shows_hex_numbers_once_the_hexes_are_large_enough(
 _AREAS = """() => {
     const area = (el) => { const r = el.getBoundingClientRect(); return r.width * r.height; };
     const seen = (el) => { const r = el.getBoundingClientRect();
-        return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1; };
+        return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 1 &&
+            r.right <= innerWidth + 1; };
     const phase = document.querySelector('#status .phase');
     const news = document.querySelector('#news li');
     return {
@@ -232,7 +233,8 @@ def test_the_replay_draws_each_sides_map_beside_the_truth(
         drawn = page.page.evaluate(_REPLAY_MAPS)
         assert set(drawn) == {"germans", "soviets", REFEREE}
         truth, germans, soviets = drawn[REFEREE], drawn["germans"], drawn["soviets"]
-        assert set(germans) <= set(truth) and set(soviets) <= set(truth)
+        assert set(germans) <= set(truth)
+        assert set(soviets) <= set(truth)
         concealed = set(germans) - set(soviets)
         assert concealed, "the Germans' map shows nothing the Soviets' does not"
         assert concealed <= set(truth)
@@ -240,7 +242,8 @@ def test_the_replay_draws_each_sides_map_beside_the_truth(
         if size == 1280:
             boxes = page.page.evaluate(
                 "() => [...document.querySelectorAll('.replay-map svg')]"
-                ".map((b) => { const r = b.getBoundingClientRect(); return [r.left, r.top, r.height]; })"
+                ".map((b) => b.getBoundingClientRect())"
+                ".map((r) => [r.left, r.top, r.height])"
             )
             assert len({round(left) for left, _, _ in boxes}) == 3
             tops = [top for _, top, _ in boxes]
@@ -262,3 +265,56 @@ def test_the_replay_shows_no_map_while_the_game_goes_on(
         assert page.page.locator(".replay-map").count() == 0
     finally:
         page.close()
+
+
+# labels.js on its own: many crowds of pieces, each laid out twice.
+_PLACE = """async (crowds) => {
+    const { place, overlaps } = await import('/static/labels.js');
+    return crowds.map(({ items, bounds }) => {
+        const obstacles = items.map(({ x, y, r }) => [x - r, y - r, x + r, y + r]);
+        const laid = place(items, obstacles, bounds);
+        const again = place(items, obstacles, bounds);
+        const clashes = [];
+        laid.forEach((a, i) => laid.forEach((b, j) => {
+            if (i < j && overlaps(a.box, b.box)) clashes.push([i, j]);
+        }));
+        const sizes = laid.every((one, i) =>
+            Math.abs(one.box[2] - one.box[0] - items[i].width) < 1e-9 &&
+            Math.abs(one.box[3] - one.box[1] - items[i].height) < 1e-9);
+        return { clashes, same: JSON.stringify(laid) === JSON.stringify(again), sizes,
+                 moved: laid.map((one) => one.moved) };
+    });
+}"""
+
+
+def test_labels_js_places_crowds_of_labels_without_overlap(browser: Any, server: str) -> None:
+    import random
+
+    chance = random.Random(26)
+    crowds = []
+    for _ in range(200):
+        # Up to 12 pieces within a few label heights of each other, labels of 1 to 24
+        # letters: the three tanks in one spot, a lieutenant by his sergeant's squad.
+        spread = chance.choice([0.0, 0.5, 2.0, 8.0])
+        items = [
+            {
+                "x": 20 + chance.uniform(-spread, spread),
+                "y": 20 + chance.uniform(-spread, spread),
+                "r": chance.choice([0.3, 0.5, 1.0]),
+                "width": chance.randint(1, 24) * 0.6,
+                "height": 1.2,
+            }
+            for _ in range(chance.randint(1, 12))
+        ]
+        crowds.append({"items": items, "bounds": [0, 0, 40, 40]})
+    lone = {"items": [{"x": 5, "y": 5, "r": 0.5, "width": 3, "height": 1.2}], "bounds": None}
+    crowds.append(lone)
+    page = browser.new_page()
+    try:
+        page.goto(server + "/")
+        found = page.evaluate(_PLACE, crowds)
+    finally:
+        page.close()
+    assert all(not one["clashes"] for one in found), [o["clashes"] for o in found if o["clashes"]]
+    assert all(one["same"] and one["sizes"] for one in found)
+    assert found[-1]["moved"] == [False]  # a label with room stays above its piece
