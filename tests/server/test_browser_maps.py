@@ -182,7 +182,7 @@ def test_the_table_screens_map_fills_the_screen(
         assert found["map"] >= 0.75, f"the map takes {found['map']:.0%} of the screen"
         # Where the game stands and the news stay on the screen, large enough to read across
         # a table.
-        assert found["phase"] >= 22
+        assert found["phase"] >= 30
         assert found["news"] >= 17
         assert not page.errors
     finally:
