@@ -111,9 +111,17 @@ def _token(state: GameState[Board], observer: str, piece: Piece) -> Token | None
 
 
 def _map_caption(scenario: GridAmbushScenario) -> Say:
+    """The map in the game's own measure: the squares the orders name (DWV-A02), as the
+    letters and numbers beside the drawn table show them."""
+    grid = scenario.grid
     return say(
-        "Inches across from the left edge and down from the top edge, the edge of {near}. "
-        "Tap a piece, a square or an area to see what it is.",
+        "The table in squares of {size} inches, as the orders name them: columns {first}–{last}, "
+        "rows 1–{rows}, marked beside the map; the edge of {near} is at the top. Tap a piece, a "
+        "square or an area to see what it is.",
+        size=f"{grid.size:g}",
+        first=column_letters(0),
+        last=column_letters(grid.columns - 1),
+        rows=grid.rows,
         near=scenario.side_name(scenario.near_side()),
     )
 

@@ -10,10 +10,12 @@
 import { clear, h, s } from "./dom.js";
 import { center, corners, fromLabel, mapHexes, nearestHex } from "./hexes.js";
 import { t } from "./i18n.js";
+import { nearestPoint, place } from "./labels.js";
 
 const MARGIN = 2.5; // around a tabletop, in inches, for the rulers
 const MIN_TEXT = 12; // CSS pixels: map words stay readable at any zoom
 const MAX_ZOOM = 12;
+const HEX_ACROSS = 40; // CSS pixels across a hex from which its number is drawn
 
 export function hasMap(view) {
   return Boolean(view.map);
@@ -22,11 +24,13 @@ export function hasMap(view) {
 export class Board {
   /** `options.minText()`: the least height of the map's words, in CSS pixels (a screen read
    * from across a table asks for more than a phone in the hand); `options.maxHeight()`: the
-   * most the map may be tall, in CSS pixels (70% of the window's height unless told). */
+   * most the map may be tall, in CSS pixels (70% of the window's height unless told);
+   * `options.whole`: open on the whole map, even where a phone opens on its own pieces. */
   constructor(container, options = {}) {
     this.container = container;
     this.minText = options.minText || (() => MIN_TEXT);
     this.maxHeight = options.maxHeight || (() => window.innerHeight * 0.7);
+    this.whole = Boolean(options.whole); // opens on the whole map, even on a phone
     this.picking = null; // {label, where, done} while the player picks on the map
     this.zoom = 1;
     this.centre = null; // [x, y] in map units
@@ -77,13 +81,14 @@ export class Board {
     clear(this.paths).append(...(map.lines || []).map(drawLine));
     this.mine.hidden = !(map.focus && map.focus.length); // the referee has no pieces of its own
     clear(this.pieces).append(...this.drawTokens(map.tokens));
+    this.laidOut = null; // new labels: lay them out again (apply)
     this.drawPlans(); // a plan drawn from a piece follows it
     this.drawLegend(map);
     if (!this.picking) this.caption.textContent = map.caption;
     if (!this.focused) {
       this.focused = true;
       // A phone opens on the side's own pieces; a desktop shows the whole map.
-      const narrow = this.frame.clientWidth < 700;
+      const narrow = !this.whole && this.frame.clientWidth < 700;
       this.fit(narrow ? this.focusBox() : null);
     } else {
       this.apply();
@@ -102,7 +107,7 @@ export class Board {
       for (const one of this.hexes) {
         g.append(
           s("polygon", { class: "hex", points: corners(one.xy), dataset: { hex: one.label } }),
-          s("text", { class: "hex-label small", x: one.xy[0], y: one.xy[1] - 0.55, "text-anchor": "middle" }, one.label),
+          s("text", { class: "hex-label", x: one.xy[0], y: one.xy[1] - 0.42, "text-anchor": "middle" }, one.label),
         );
       }
     } else {
@@ -110,9 +115,12 @@ export class Board {
       this.hexes = null;
       this.extent = [-MARGIN, -MARGIN, width + MARGIN, depth + MARGIN];
       g.append(s("rect", { class: map.schematic ? "table schematic" : "table", x: 0, y: 0, width, height: depth }));
-      const ruler = s("g", { class: "ruler" });
-      for (let x = 0; x <= width; x += 6) ruler.append(s("text", { class: "small", x, y: -0.8, "text-anchor": "middle" }, String(x)));
-      for (let y = 6; y <= depth; y += 6) ruler.append(s("text", { class: "small", x: -0.8, y: y + 0.4, "text-anchor": "end" }, String(y)));
+      const squares = Object.keys(map.squares || {}).length ? squaresRuler(map.squares) : null;
+      const ruler = squares || s("g", { class: "ruler" });
+      if (!squares) {
+        for (let x = 0; x <= width; x += 6) ruler.append(s("text", { class: "small", x, y: -0.8, "text-anchor": "middle" }, String(x)));
+        for (let y = 6; y <= depth; y += 6) ruler.append(s("text", { class: "small", x: -0.8, y: y + 0.4, "text-anchor": "end" }, String(y)));
+      }
       g.append(ruler);
     }
     for (const [ref, [x0, y0, x1, y1]] of Object.entries(map.squares || {})) {
@@ -157,7 +165,7 @@ export class Board {
       list.forEach((token, i) => {
         const dx = (i - (list.length - 1) / 2) * (list.length > 2 ? 0.42 : 0.6);
         const dy = list.length > 2 ? (i % 2 ? 0.18 : -0.08) : 0;
-        out.push(drawToken(token, [cx + dx, cy + dy], list.length > 1 ? 0.7 : 1, i));
+        out.push(drawToken(token, [cx + dx, cy + dy], list.length > 1 ? 0.7 : 1));
       });
     }
     return out;
@@ -288,8 +296,65 @@ export class Board {
     // Map words stay at least minText CSS pixels high: a size in map units per zoom.
     const shown = this.svg.getBoundingClientRect();
     const perUnit = Math.min(shown.width / width, shown.height / height) || 1;
-    this.svg.style.setProperty("--text", `${(this.minText() / perUnit).toFixed(3)}px`);
+    const size = Number((this.minText() / perUnit).toFixed(3));
+    this.svg.style.setProperty("--text", `${size}px`);
     this.svg.classList.toggle("close", perUnit > 28);
+    this.showHexNumbers(perUnit);
+    if (this.laidOut !== size) this.layoutLabels(size);
+  }
+
+  /** Hex numbers once a hex is large enough on the screen to read its number in words of
+   * the least size (HEX_ACROSS CSS pixels across), whatever the rest of the map's small
+   * words do. */
+  showHexNumbers(perUnit) {
+    this.svg.classList.toggle("hex-numbers", Boolean(this.hexes) && 2 * perUnit >= HEX_ACROSS);
+  }
+
+  /** Move the pieces' labels so that none overlaps another or a piece (labels.js), at the
+   * words' size now (`size`, in map units): a label moved away from its piece gets a
+   * leader line to it. Again whenever the zoom changes the words' size on the map. */
+  layoutLabels(size) {
+    this.laidOut = size;
+    const tokens = [...this.pieces.querySelectorAll("g.token")].filter((g) => g.labelAt);
+    const obstacles = [];
+    for (const g of tokens) {
+      const { r, models } = g.labelAt;
+      for (const [mx, my] of models) obstacles.push([mx - r, my - r, mx + r, my + r]);
+    }
+    const items = [];
+    const shown = [];
+    for (const g of tokens) {
+      const text = g.querySelector("text.label");
+      const leader = g.querySelector("line.leader");
+      if (leader) leader.remove();
+      if (!text || !text.textContent) continue;
+      const { x, y, r } = g.labelAt;
+      text.setAttribute("x", x);
+      text.setAttribute("y", y);
+      // Measured where drawn (the words' own font); estimated when the map is not shown.
+      const box = text.getBBox();
+      const width = box.width || text.textContent.length * 0.6 * size;
+      const height = box.height || 1.2 * size;
+      const rise = box.height ? box.y - y : -0.9 * size; // baseline to the top of the words
+      items.push({ x, y, r, width, height });
+      shown.push({ g, text, rise });
+    }
+    const laid = place(items, obstacles, this.extent);
+    laid.forEach(({ box, leader }, i) => {
+      const { g, text, rise } = shown[i];
+      text.setAttribute("x", ((box[0] + box[2]) / 2).toFixed(3));
+      text.setAttribute("y", (box[1] - rise).toFixed(3));
+      if (leader) {
+        const { x, y, r } = g.labelAt;
+        const [ex, ey] = nearestPoint(box, [x, y]);
+        const far = Math.hypot(ex - x, ey - y) || 1;
+        g.insertBefore(s("line", {
+          class: "leader",
+          x1: (x + ((ex - x) * r) / far).toFixed(3), y1: (y + ((ey - y) * r) / far).toFixed(3),
+          x2: ex.toFixed(3), y2: ey.toFixed(3),
+        }), text);
+      }
+    });
   }
 
   listen() {
@@ -429,6 +494,31 @@ export class Board {
   }
 }
 
+/** A map of squares (a grid game's table) measures in squares, as its rules do: each
+ * column's letters and each row's number beside the table, in the middle of the squares
+ * they name, along whichever edge the grid runs (it may be turned). */
+function squaresRuler(squares) {
+  const ruler = s("g", { class: "ruler squares" });
+  const spans = new Map(); // a column's letters or a row's number -> the box of its squares
+  for (const [ref, [x0, y0, x1, y1]] of Object.entries(squares)) {
+    const match = /^([A-Za-z]+)(\d+)$/.exec(ref);
+    if (!match) continue;
+    for (const name of [match[1], match[2]]) {
+      const [a0, b0, a1, b1] = spans.get(name) || [x0, y0, x1, y1];
+      spans.set(name, [Math.min(a0, x0), Math.min(b0, y0), Math.max(a1, x1), Math.max(b1, y1)]);
+    }
+  }
+  for (const [name, [x0, y0, x1, y1]] of spans) {
+    // A column (or row) of squares is one square across one way and the table's length the
+    // other: named above the table if it runs down it, left of the table if across.
+    const down = x1 - x0 <= y1 - y0;
+    ruler.append(down
+      ? s("text", { class: "ruler-square", x: (x0 + x1) / 2, y: -0.8, "text-anchor": "middle" }, name)
+      : s("text", { class: "ruler-square", x: -0.8, y: (y0 + y1) / 2, "text-anchor": "end", "dominant-baseline": "middle" }, name));
+  }
+  return ruler;
+}
+
 /** A route or other path of the map's `lines`, under the tokens. */
 function drawLine(line) {
   const points = line.points.map(([x, y]) => `${x},${y}`).join(" ");
@@ -468,8 +558,8 @@ function gap(pointers) {
 
 const HEXSIDES = ["A", "B", "C", "D", "E", "F"];
 
-/** A token; `stack` > 0 lifts its label above those of the tokens before it in its hex. */
-function drawToken(token, [x, y], scale, stack = 0) {
+/** A token; its label is placed by Board.layoutLabels. */
+function drawToken(token, [x, y], scale) {
   const g = s("g", { class: `token ${token.style} ${token.shape}`, dataset: { piece: token.id || "", title: token.title } });
   const r = (token.radius || 0.5) * (typeof token.at === "string" ? 0.6 * scale : 1);
   const models = token.models && token.models.length ? token.models : [[x, y]];
@@ -494,7 +584,8 @@ function drawToken(token, [x, y], scale, stack = 0) {
   }
   if (typeof token.at !== "string") drawFacing(g, token, [x, y], r);
   const [lx, ly] = models[0];
-  g.append(s("text", { class: "label", x: lx, y: ly - r - 0.25, dy: `${-1.15 * stack}em`, "text-anchor": "middle" }, token.label));
+  g.append(s("text", { class: "label", x: lx, y: ly - r - 0.25, "text-anchor": "middle" }, token.label));
+  g.labelAt = { x: lx, y: ly, r, models };
   return g;
 }
 

@@ -1,8 +1,11 @@
 // After the game: step through it event by event, each side's view as its page showed it
 // beside the referee's, which shows every secret. The server builds each past view with the
 // same view() as during the game (GET /api/games/{id}/story?seq=N, once the game is over).
+// Each column draws its view's map, as that side's page drew it then, the truth's with every
+// piece where it really was: the maps side by side show what each side did not know.
 
 import * as api from "./api.js";
+import { Board, hasMap } from "./board.js";
 import { h } from "./dom.js";
 import * as panels from "./panels.js";
 import { t } from "./i18n.js";
@@ -11,6 +14,20 @@ const $ = (id) => document.getElementById(id);
 const game = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const token = location.hash.slice(1);
 let asked = 0;
+const maps = new Map(); // observer -> {box, board}: kept from step to step, zoom and all
+
+/** The observer's map at this step, drawn on the board it had at the step before. */
+function mapOf(view) {
+  if (!hasMap(view)) return null;
+  let found = maps.get(view.you);
+  if (!found) {
+    const box = h("div", { class: "map-box replay-map", dataset: { observer: view.you } });
+    // The whole map, not one's own pieces: the columns are compared side by side.
+    found = { box, board: new Board(box, { maxHeight: () => window.innerHeight * 0.55, whole: true }) };
+    maps.set(view.you, found);
+  }
+  return found;
+}
 
 function said(view, seq) {
   const entry = (view.log || []).find((e) => e.seq === seq);
@@ -28,11 +45,13 @@ function column(view, seq) {
   const referee = view.you === "referee";
   const name = referee ? t("The whole truth (referee)") : (view.sides.find((s) => s.id === view.you) || {}).name;
   const news = said(view, seq);
+  const drawn = mapOf(view);
   return h(
     "section",
     { class: `panel column${referee ? " truth" : ""}`, dataset: { observer: view.you } },
     h("h2", {}, name),
     h("div", { class: "status" }, panels.status(view)),
+    drawn ? drawn.box : null,
     h("h3", {}, t("Told at this event")),
     news.length ? h("ul", { class: "news" }, news.map((text) => h("li", {}, text))) : h("p", { class: "empty" }, t("Nothing.")),
     h("h3", {}, referee ? t("Every piece") : t("Its forces")),
@@ -64,6 +83,11 @@ async function show(seq) {
   $("what").textContent = who ? t("Event {n}: {side} gave an order.", { n: story.seq, side: who }) : t("Event {n}: the game is set up.", { n: story.seq });
   const order = [...views.filter((v) => v.you !== "referee"), truth];
   $("columns").replaceChildren(...order.map((view) => column(view, story.seq)));
+  // Drawn once in the page, so that each map measures the width its column gives it.
+  for (const view of order) {
+    const drawn = mapOf(view);
+    if (drawn) drawn.board.draw(view);
+  }
   history.replaceState(null, "", `#${token}`);
   current = story.seq;
 }

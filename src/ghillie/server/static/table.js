@@ -192,31 +192,6 @@ function mapRoom() {
   return Math.max(160, bottom - frame.getBoundingClientRect().top - below);
 }
 
-/** On a wide screen the map's column is as wide as the map drawn at the height it has (a
- * squarish map leaves the news more room beside it), between a third and 62% of the page.
- * Measured with the column at its default width, so that the answer never feeds on itself
- * (a narrower column wraps the caption, which leaves the map less height…); again only
- * when the map's shape or the window changes. */
-let fitted = null;
-
-function fitColumns() {
-  const main = $("app");
-  if (!map || !map.extent || !WIDE.matches) {
-    main.style.removeProperty("--map-share");
-    fitted = null;
-    return;
-  }
-  const key = `${map.extent.join(",")} ${window.innerWidth}x${window.innerHeight}`;
-  if (key === fitted) return;
-  fitted = key;
-  main.style.removeProperty("--map-share");
-  const [x0, y0, x1, y1] = map.extent;
-  const wanted = (mapRoom() * (x1 - x0)) / (y1 - y0) + 48; // the panel's padding and border
-  const share = Math.min(0.62, Math.max(0.34, wanted / (main.clientWidth || 1)));
-  main.style.setProperty("--map-share", share.toFixed(3));
-  map.apply();
-}
-
 function render(view) {
   // The page's own words follow the language the server speaks this game in for this reader.
   if (view.lang && view.lang !== language()) {
@@ -242,7 +217,6 @@ function render(view) {
     $("map-box").hidden = false;
     if (!map) map = new Board($("map"), { minText: () => (WIDE.matches ? MAP_TEXT : PHONE_TEXT), maxHeight: mapRoom });
     map.draw(view);
-    fitColumns();
   }
   $("news").replaceChildren(...news(view));
   $("pieces").replaceChildren(onTheTable(view));
@@ -261,7 +235,8 @@ function main() {
   // For the odd script or test that reads what the screen shows.
   window.ghillie = { game, live, get view() { return current; } };
   live.start();
-  window.addEventListener("resize", () => map && fitColumns());
+  // The map is as tall as the screen lets it be (mapRoom): again when the screen changes.
+  window.addEventListener("resize", () => map && map.apply());
 }
 
 main();
