@@ -71,7 +71,17 @@ _LABELS = """() => {
             if (x > 0.5 && y > 0.5) overlaps.push(`${boxes[i].text} over ${boxes[j].text}`);
         }
     }
-    return { count: boxes.length, overlaps };
+    // A label partly past the edge of the map on the screen is cut off (one wholly off it
+    // belongs to a piece out of view, and comes with it).
+    const frame = document.querySelector('#map svg').getBoundingClientRect();
+    const cut = boxes.filter(({ r }) => {
+        const across = Math.min(r.right, frame.right) - Math.max(r.left, frame.left);
+        const down = Math.min(r.bottom, frame.bottom) - Math.max(r.top, frame.top);
+        const inside = r.left >= frame.left - 0.5 && r.right <= frame.right + 0.5 &&
+            r.top >= frame.top - 0.5 && r.bottom <= frame.bottom + 0.5;
+        return across > 0 && down > 0 && !inside;
+    }).map(({ text }) => text);
+    return { count: boxes.length, overlaps, cut };
 }"""
 
 
@@ -106,6 +116,8 @@ def test_no_label_on_the_map_covers_another(
         assert whole["count"] > 0, "the map shows no labelled piece"
         assert not first["overlaps"], f"as the page opens: {first['overlaps']}"
         assert not whole["overlaps"], f"on the whole map: {whole['overlaps']}"
+        assert not first["cut"], f"cut off at the map's edge as the page opens: {first['cut']}"
+        assert not whole["cut"], f"cut off at the map's edge on the whole map: {whole['cut']}"
         assert not page.errors
     finally:
         page.close()

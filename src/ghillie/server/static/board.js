@@ -300,7 +300,11 @@ export class Board {
     this.svg.style.setProperty("--text", `${size}px`);
     this.svg.classList.toggle("close", perUnit > 28);
     this.showHexNumbers(perUnit);
-    if (this.laidOut !== size) this.layoutLabels(size);
+    // Labels stay within what is on the screen (a label pushed past the edge of a zoomed
+    // phone map is cut off): laid out again when the words' size or the part shown changes.
+    const seen = [cx - width / 2, cy - height / 2, cx + width / 2, cy + height / 2];
+    const key = `${size}|${seen.map((v) => v.toFixed(1)).join(",")}`;
+    if (this.laidOut !== key) this.layoutLabels(size, seen, key);
   }
 
   /** Hex numbers once a hex is large enough on the screen to read its number in words of
@@ -312,9 +316,9 @@ export class Board {
 
   /** Move the pieces' labels so that none overlaps another or a piece (labels.js), at the
    * words' size now (`size`, in map units): a label moved away from its piece gets a
-   * leader line to it. Again whenever the zoom changes the words' size on the map. */
-  layoutLabels(size) {
-    this.laidOut = size;
+X
+  layoutLabels(size, seen = this.extent, key = size) {
+    this.laidOut = key;
     const tokens = [...this.pieces.querySelectorAll("g.token")].filter((g) => g.labelAt);
     const obstacles = [];
     for (const g of tokens) {
@@ -339,7 +343,7 @@ export class Board {
       items.push({ x, y, r, width, height });
       shown.push({ g, text, rise });
     }
-    const laid = place(items, obstacles, this.extent);
+    const laid = place(items, obstacles, seen);
     laid.forEach(({ box, leader }, i) => {
       const { g, text, rise } = shown[i];
       text.setAttribute("x", ((box[0] + box[2]) / 2).toFixed(3));
