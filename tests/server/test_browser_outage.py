@@ -102,11 +102,13 @@ def test_a_window_open_when_the_server_is_killed_keeps_the_time_it_had(
         # longer than the old end gave it.
         red.page.wait_for_selector("#conn[data-state=live]", timeout=5000)
         told = red.page.locator("text=The host was down for")
-        told.first.wait_for(timeout=10_000)
+        told.first.wait_for(timeout=20_000)
         line = told.first.inner_text()
         assert "Red has that much longer to answer." in line
+        # The 8 s it had when the server went down, less the moments since it came back
+        # (its old end is long past: without the extension there would be no countdown).
         left = int(countdown.inner_text().split()[0])
-        assert 3 <= left <= 8, countdown.inner_text()
+        assert 1 <= left <= 8, countdown.inner_text()
         give(red, {"type": "shoot", "fire": True})
         red.page.locator("text=Red fire.").first.wait_for()
         assert red.page.locator("text=Time ran out").count() == 0

@@ -66,12 +66,13 @@ def server(tmp_path: Path) -> Iterator[Server]:
     running.kill()
 
 
-def new_game(server: Server, wait: int | str) -> dict[str, str]:
+def new_game(server: Server, wait: int | str, chains: str = "clients") -> dict[str, str]:
     """A game of the table's grid ambush in which no unit sets up in ambush (both sides get
-    ready at once, and the game is in play at event 2); each side's page holds its chain."""
+    ready at once, and the game is in play at event 2); each side's page holds its chain
+    (``chains="host"``: the host holds them)."""
     data = examples.data("grid-ambush-table")
     data["units"] = [{**unit, "ambush": False} for unit in data["units"]]
-    body = {"scenario_data": data, "chains": "clients", "wait_for_pages": wait}
+    body = {"scenario_data": data, "chains": chains, "wait_for_pages": wait}
     status, created = request(server.port, "POST", "/api/games", body)
     assert status == 201, created
     return {link["observer"]: link["url"] for link in created["links"]}
@@ -238,7 +239,8 @@ OUTAGE_S = 8.0  # the server is down this long: the next try of a backed-off pag
 def test_an_awaited_page_reconnects_within_a_second_or_so_where_an_idle_one_backs_off(
     browser: Any, server: Server
 ) -> None:
-    links = new_game(server, 90)
+    # The host holds the dice: the Orks' page is needed for nothing while the Veterans move.
+    links = new_game(server, 90, chains="host")
     jungle = FairPlayer(browser, links["jungle"], PHONE)
     orks = FairPlayer(browser, links["orks"], DESKTOP)
     try:
@@ -263,6 +265,37 @@ def test_an_awaited_page_reconnects_within_a_second_or_so_where_an_idle_one_back
         orks.page.wait_for_selector("#conn[data-state=live]", timeout=30_000)
         print(f"\nthe awaited page was live {again:.2f} s after the server answered again")
         # It carries the game: an order goes through.
+        jungle.press("end_phase")
+        for player in (jungle, orks):
+            player.wait_seq(3)
+        no_alarm(jungle, orks)
+    finally:
+        jungle.close()
+        orks.close()
+
+
+def test_in_a_game_whose_pages_hold_their_dice_every_page_comes_back_at_once(
+    browser: Any, server: Server
+) -> None:
+    """Every order of either side, and the host's own (a window extended after the server
+    was down), waits for every page's dice: a page that held back would stall them all."""
+    links = new_game(server, 90)
+    jungle = FairPlayer(browser, links["jungle"], PHONE)
+    orks = FairPlayer(browser, links["orks"], DESKTOP)
+    try:
+        in_play(jungle, orks)
+        for player in (jungle, orks):
+            player.page.evaluate(STEADY)
+        assert not orks.view()["your_move"]
+        server.kill()
+        lost = time.monotonic()
+        for player in (jungle, orks):
+            player.page.wait_for_selector("#conn[data-state=offline]")
+        time.sleep(max(0.0, OUTAGE_S - (time.monotonic() - lost)))
+        server.start()
+        # The Orks' page, not awaited, is live again well before its back-off (7.5 s after
+        # the restart, its jitter fixed) would have tried.
+        orks.page.wait_for_selector("#conn[data-state=live]", timeout=5_000)
         jungle.press("end_phase")
         for player in (jungle, orks):
             player.wait_seq(3)

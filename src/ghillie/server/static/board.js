@@ -316,7 +316,8 @@ export class Board {
 
   /** Move the pieces' labels so that none overlaps another or a piece (labels.js), at the
    * words' size now (`size`, in map units): a label moved away from its piece gets a
-X
+   * leader line to it, within `seen`, the part of the map on the screen. Again whenever the
+   * zoom changes the words' size or the part shown. */
   layoutLabels(size, seen = this.extent, key = size) {
     this.laidOut = key;
     const tokens = [...this.pieces.querySelectorAll("g.token")].filter((g) => g.labelAt);

@@ -13,7 +13,7 @@ import * as panels from "./panels.js";
 import { sideName } from "./pieces.js";
 import { Live } from "./socket.js";
 import { language, t, useLanguage } from "./i18n.js";
-import { ScreenAwake, Waker, awaited, wakeNote } from "./wake.js";
+import { ScreenAwake, Waker, awaited, urgent, wakeNote } from "./wake.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -236,7 +236,7 @@ function main() {
     },
     hello: () => seat.hello(),
     // Awaited, the page tries again about every second after a lost connection.
-    urgent: () => Boolean(seat.playing && awaited(current, current && current.you)),
+    urgent: () => Boolean(seat.playing && current && urgent(current, current.you)),
   });
   waker = new Waker(live, { changed: () => current && render(current) });
   screenAwake = new ScreenAwake();

@@ -38,6 +38,16 @@ export function awaited(view, me) {
   return view.you === me && Boolean(view.your_move);
 }
 
+/** Must this page come back at once after a lost connection? While its side is awaited,
+ * and, in a game whose pages hold their own dice chains, all through play: every order of
+ * either side waits for this page's dice, the host's own included (a window extended after
+ * the server was down waits for every page before it is ruled). */
+export function urgent(view, me) {
+  if (awaited(view, me)) return true;
+  const chains = (view && view.fairness && view.fairness.chains) || {};
+  return Boolean(me) && view.phase !== "over" && chains[me] === "client";
+}
+
 /** The sides (not the host) whose page a roll has waited for long enough to say so. */
 function slowSides(view) {
   const fairness = view.fairness || {};
