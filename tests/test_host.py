@@ -49,10 +49,12 @@ def test_the_window_ends_later_by_the_time_the_host_was_down_and_every_side_is_t
     game = _stepped()
     # Down 12 s after the window opened, back 20 s later: 18 s of the 30 were left.
     event = game.extend(_at(12), now=_at(32))
-    assert event.side is None and event.at == _at(32)
+    assert event.side is None
+    assert event.at == _at(32)
     assert event.command == {"type": "extend", "window": 1, "since": _at(12)}
     window = game.state.window
-    assert window is not None and window.ends == _at(50)  # 18 s from _at(32)
+    assert window is not None
+    assert window.ends == _at(50)
     for observer in ("blue", "red", SPECTATOR):
         assert _said(game, observer)[-1] == (
             "The host was down for 20 s: Red has that much longer to answer."
@@ -116,7 +118,8 @@ def test_a_since_that_is_no_time_is_refused_as_no_such_command() -> None:
     before = game.state
     with pytest.raises(Refusal) as caught:
         game._rule(None, {"type": "extend", "window": 1, "since": "yesterday"}, _at(9))
-    assert caught.value.code == UNKNOWN_COMMAND and game.state == before
+    assert caught.value.code == UNKNOWN_COMMAND
+    assert game.state == before
 
 
 def test_an_outage_claimed_from_before_the_last_event_the_host_ruled_fails_the_audit() -> None:

@@ -68,7 +68,8 @@ def test_a_window_left_open_is_extended_by_the_outage_and_times_out_at_its_new_e
             down = _seconds(last_beat, extension.at)
             assert down >= 3.0
             window = (await again.live(game_id)).state.window
-            assert window is not None and window.ends == clock.later(old_end, down)
+            assert window is not None
+            assert window.ends == clock.later(old_end, down)
             for observer in ("blue", "red"):
                 view = await again.view(game_id, observer)
                 assert view["reaction"]["ends"] == window.ends  # every page is told
