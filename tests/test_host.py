@@ -57,7 +57,7 @@ def test_the_window_ends_later_by_the_time_the_host_was_down_and_every_side_is_t
     assert window.ends == _at(50)
     for observer in ("blue", "red", SPECTATOR):
         assert _said(game, observer)[-1] == (
-            "The host was down for 20 s: Red has that much longer to answer."
+            "The host was down for 20 s: the time for Red to answer ends 20 s later."
         )
         assert game.view(observer)["reaction"]["ends"] == _at(50)
 

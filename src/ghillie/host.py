@@ -31,7 +31,9 @@ from ghillie.state import GameState, Phase, Window
 from ghillie.words import N_, say
 
 # What every side is told when a window is extended ({side}: the side it waits for).
-EXTENDED = N_("The host was down for {seconds} s: {side} has that much longer to answer.")
+EXTENDED = N_(
+    "The host was down for {seconds} s: the time for {side} to answer ends {seconds} s later."
+)
 
 
 class TimeOut(BaseModel):

@@ -22,7 +22,6 @@ from ..timed import TimedScenario, registered, scenario
 __all__ = ["registered"]  # the fixture, used by name
 
 pytestmark = pytest.mark.usefixtures("registered")
-_RED_ANSWERS = "Red has that much longer to answer."
 
 
 def _timed(limit: int) -> TimedScenario:
@@ -74,7 +73,10 @@ def test_a_window_left_open_is_extended_by_the_outage_and_times_out_at_its_new_e
                 view = await again.view(game_id, observer)
                 assert view["reaction"]["ends"] == window.ends  # every page is told
                 said = [line["text"] for line in view["log"][-1]["said"]]
-                assert said == [f"The host was down for {round(down)} s: {_RED_ANSWERS}"]
+                n = round(down)
+                assert said == [
+                    f"The host was down for {n} s: the time for Red to answer ends {n} s later."
+                ]
             # Its old end is long past, yet the time-out waits for the new one ...
             assert _commands(store, game_id)[-1]["type"] == "extend"
             left = _seconds(clock.now(), window.ends)

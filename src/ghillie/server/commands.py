@@ -250,9 +250,10 @@ class Commands:
             pending = Pending(
                 request, observer, command_id, dict(raw), held, origin=origin, order=order, at=at
             )
-            if observer is None and window is not None:
+            if observer is None and window is not None and raw.get("type") == "time_out":
                 # The host's time-out never waits for the sides whose time ran out: a page
-                # that did not answer in time may be one that is away.
+                # that did not answer in time may be one that is away. (Its extension after
+                # an outage waits for every page, as any command: the audit excuses none.)
                 pending.excused = {s for s in window.asks if s not in window.answers}
             if ruled is not None:
                 game.pending = pending
