@@ -257,8 +257,16 @@ ORDERS: dict[str, Order] = {
         {"unit": Ask(N_("Unit"), pieces=to_activate)},
         rules=("SW-R10", "SW-R18", "SW-R06"),
     ),
-    "pass": Order(N_("Pass"), N_("Activate nothing now. Two passes in a row end the turn.")),
-    "end_activation": Order(N_("End the activation"), N_("Give up the actions left.")),
+    "pass": Order(
+        N_("Pass"),
+        N_("Activate nothing now. Two passes in a row end the turn."),
+        confirm=N_("Pass, activating nothing now? Two passes in a row end the turn."),
+    ),
+    "end_activation": Order(
+        N_("End the activation"),
+        N_("Give up the actions left."),
+        confirm=N_("End this activation and give up the actions left?"),
+    ),
     "observe": Order(
         N_("Observe a marker"),
         N_("One action: look at a marker to find out what is there."),
