@@ -63,6 +63,9 @@ class Choice:
 
 Chooser = Callable[["GameState[Any]", str], list[Choice]]
 Defaults = Callable[["GameState[Any]", str], Mapping[str, Any]]
+# Whether an order applies now to any of the side's own pieces (a sniper's covert move, while
+# the unit activated is a squad, does not): from what the side can see, like its choices.
+Applies = Callable[["GameState[Any]", str], bool]
 # Words beside some fields that depend on the game now (how many dice a roll takes, and
 # whose), by field path: from what the side can see, like its choices.
 Notes = Callable[["GameState[Any]", str], Mapping[str, "str | Say | None"]]
@@ -132,6 +135,9 @@ class Order:
     anytime: bool = False
     defaults: Defaults | None = None  # the values the form starts from, from the side's view
     notes: Notes | None = None  # words beside fields, from the side's view now
+    # Offered only while it applies (None: whenever the turn structure allows it). The rules
+    # still refuse it, with a code of their own, if it is given anyway.
+    applies: Applies | None = None
     rules: tuple[str, ...] = ()  # RULES-SPEC ids: a tooltip beside the title, never text
 
     def json(self, speaker: Speaker) -> dict[str, Any]:
@@ -199,6 +205,8 @@ def offered(
     out = []
     for name in names:
         order_ = order(ruleset, name)
+        if order_.applies is not None and not order_.applies(state, side):
+            continue
         model = ruleset.commands[name]
         choices = {
             path: [c.json(speaker) for c in ask.pieces(state, side)]

@@ -149,6 +149,7 @@ class Player:
         """Send the form; wait for the answer and the view that follows it."""
         before = self.seq()
         form.locator("button.send").click()
+        self.confirm()
         return self._answered(before)
 
     def refused(self, form: Any) -> str:
@@ -163,7 +164,15 @@ class Player:
     def press(self, command: str) -> str:
         before = self.seq()
         self.page.locator(f"button.command-button[data-command={command}]").click()
+        self.confirm()
         return self._answered(before)
+
+    def confirm(self) -> None:
+        """An order that cannot be taken back asks first, in the page (confirm.js): answer
+        with the order's own button, as the player means it."""
+        asked = self.page.locator("dialog.confirm[open] button.go")
+        if asked.count():
+            asked.click()
 
     def _answered(self, before: int) -> str:
         self.page.wait_for_function(

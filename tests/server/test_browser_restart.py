@@ -101,6 +101,7 @@ def test_a_page_held_game_survives_kill_9_between_the_request_and_the_contributi
         orks_seat = seat_key(orks, game)
         away(orks)
         jungle.page.locator("button.command-button[data-command=end_phase]").click()
+        jungle.confirm()
         asked = waiting_for_orks(jungle, 3)  # jungle's page gave its share; orks' is away
         server.kill()
         kills += 1
@@ -129,6 +130,7 @@ def test_a_page_held_game_survives_kill_9_between_the_request_and_the_contributi
         #    sends it again with its id once the server is back; it waits for the same roll.
         away(orks)
         jungle.page.locator("button.command-button[data-command=end_phase]").click()
+        jungle.confirm()
         asked = waiting_for_orks(jungle, 4)
         server.kill()
         kills += 1

@@ -183,6 +183,7 @@ def test_an_order_waiting_for_the_other_pages_dice_says_whose_and_goes_through_b
             }"""
         )
         jungle.page.locator("button.command-button[data-command=end_phase]").click()
+        jungle.confirm()
         k = before + 1
         waiting = f"Waiting for the dice of Ork warband's page (roll {k})…"
         jungle.wait_result(waiting)
@@ -390,6 +391,7 @@ def test_a_dropped_socket_and_a_killed_server_resume_from_the_last_event_held(
         #    their page gives once it is back, resumed from the last event it held.
         orks.page.evaluate("() => window.ghillie.live.socket.close()")
         jungle.page.locator("button.command-button[data-command=end_phase]").click()
+        jungle.confirm()
         for player in (jungle, orks):
             player.wait_seq(held + 1)
         jungle.page.wait_for_selector("#result.ok")
@@ -401,6 +403,7 @@ def test_a_dropped_socket_and_a_killed_server_resume_from_the_last_event_held(
         restartable.kill()
         jungle.page.wait_for_selector("#conn[data-state=offline]")
         jungle.page.locator("button.command-button[data-command=end_phase]").click()
+        jungle.confirm()
         jungle.wait_result(NOT_SENT_DOWN)
         restartable.start()
         started = time.monotonic()  # the server answers again

@@ -17,6 +17,7 @@ from ghillie.fairness.audit import audit as run_audit
 from ghillie.fairness.record import FORMAT
 from ghillie.game import load_scenario
 from ghillie.story import tell_record
+from ghillie.words.possessive import possessive
 
 console = Console()
 
@@ -118,9 +119,9 @@ def _notes(report: Report, names: Mapping[str, str]) -> list[tuple[str, list[str
     for side, k in report.new_chains:
         notes.append(
             (
-                f"from event {k} on, {name(side)}'s rolls use a new dice chain (its seat moved "
-                "to another device, or its device was lost); every roll before that event "
-                "uses the chain it gave at the start.",
+                f"from event {k} on, {possessive(name(side))} rolls use a new dice chain "
+                "(its seat moved to another device, or its device was lost); every roll before "
+                "that event uses the chain it gave at the start.",
                 [],
             )
         )
@@ -150,9 +151,9 @@ def _notes(report: Report, names: Mapping[str, str]) -> list[tuple[str, list[str
     for side, k in report.new_keys:
         notes.append(
             (
-                f"from event {k} on, {name(side)}'s orders are signed with a new key (its seat "
-                "moved to another device, or was taken over); every order before that event "
-                "was signed with the key before.",
+                f"from event {k} on, {possessive(name(side))} orders are signed with a new key "
+                "(its seat moved to another device, or was taken over); every order before "
+                "that event was signed with the key before.",
                 [],
             )
         )

@@ -108,7 +108,7 @@ SCRIPT = Script(
         Step("lianra", {"type": "activate", "unit": "sniper"}, "Lianra's hidden sniper activates."),
         Step(
             "lianra",
-            {"type": "covert_move", "to": "S2"},
+            {"type": "covert_move", "to": "S3"},
             "He tries to slip to another of his markers: his d8 (6) beats his leadership d6 "
             "(3). Keno sees the roll but never learns whether he moved.",
         ),

@@ -10,6 +10,7 @@ from typing import Any
 from babel.lists import format_list
 from babel.numbers import format_decimal
 
+from ghillie.words import possessive
 from ghillie.words.catalog import SOURCE, languages, translations
 from ghillie.words.say import N_, Say, from_json
 
@@ -73,7 +74,8 @@ class Speaker:
 
 def _fill(template: str, args: Mapping[str, str]) -> str:
     # str.format_map, not string.Formatter: the same format, at C speed (every line of the
-    # log is spoken for every view).
+    # log is spoken for every view). "{side}'s" takes the possessive: "Nomads' page".
+    template, args = possessive.fill(template, args)
     return template.format_map(args)
 
 

@@ -100,7 +100,7 @@ def test_scan_is_offered_at_the_start_of_the_shooting_phase_with_the_scanning_mo
         {"value": tactical, "label": "Tactical squad Arvin", "fills": {"model": 0}}
     ]
     assert offer["choices"]["model"] == [
-        {"value": 0, "label": "Sergeant Arvin (Tactical squad Arvin)", "when": {"unit": tactical}}
+        {"value": 0, "label": "Sergeant Arvin", "when": {"unit": tactical}}
     ]
     assert offer["defaults"] == {"unit": tactical, "model": 0}
     # Once a unit has fired, the start of the phase is past.

@@ -241,12 +241,13 @@ def setup_map(
     hidings: Iterable[Mapping[str, Any]] = ({"marker": "M1", "unit": "borz"},),
     sniper: tuple[Iterable[Iterable[float]], int] | None = (((20, 20), (24, 20), (22, 23)), 0),
     ready: bool = True,
+    seed: int = SEED,
 ) -> Game:
     """Create a map-mode game: Lianra lays markers at ``markers`` (by default M1 in the wood
     30" north of Volk, M2 in the open but out of Keno's sight behind the farmhouse), records
     ``hidings``; Keno's sniper takes three markers."""
     dice.queue(*pool)
-    game = create(data, dice)
+    game = create(data, dice, seed)
     spots = [list(p) for p in markers]
     if spots:
         game.command(LIANRA, {"type": "place_markers", "markers": [{"at": p} for p in spots]})

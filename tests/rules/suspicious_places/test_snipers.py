@@ -359,7 +359,7 @@ def test_only_a_hidden_sniper_moves_covertly_and_only_between_its_own_markers() 
     activate(game, KENO, "sergeant")
     with pytest.raises(Refusal) as refused:
         game.command(KENO, {"type": "covert_move"})
-    assert refused.value.code == "not_hidden"
+    assert refused.value.code == "not_a_sniper"  # a squad: test_sniper_orders.py
 
 
 @pytest.mark.spec("SW-T13", "SW-R35", "SW-R36")

@@ -404,6 +404,7 @@ ORDERS: dict[str, Order] = {
             "Phase, then the Movement Phase (plots carried out, hidden ships checked, scans "
             "rolled), then the Combat Phase (losses applied at its end)."
         ),
+        confirm=N_("End this phase for your side? Your ships cannot act in it any more."),
     ),
     "assign_ew": Order(
         N_("Electronic warfare"),

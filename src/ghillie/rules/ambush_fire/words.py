@@ -179,7 +179,10 @@ ORDERS: dict[str, Order] = {
         },
         rules=("BMF-R05", "BMF-R19", "BMF-A22"),
     ),
-    "end_step": Order(N_("End this step")),
+    "end_step": Order(
+        N_("End this step"),
+        confirm=N_("End this step for your side? Your units cannot act in it any more."),
+    ),
     "end_game": Order(N_("End the game"), confirm=N_("End the game for both sides?"), anytime=True),
 }
 

@@ -21,7 +21,6 @@ from ghillie.words.piece import PieceWords
 from .board import Board, Status, Step, can_ambush
 from .commands import Weapon
 from .scenario import GridAmbushScenario, ScanPhase
-from .story import model_name as _model
 from .story import name as _name
 from .turn import revealed_too_recently
 
@@ -228,10 +227,11 @@ def scan_units(state: GameState[Board], side: str) -> list[Choice]:
 
 
 def scan_models(state: GameState[Board], side: str) -> list[Choice]:
-    """The models of the unit chosen that may scan now ("Sergeant Arvin")."""
+    """The models of the unit chosen that may scan now, by the names its unit's players call
+    them ("Sergeant Arvin", "marine 2"): the unit is chosen just above."""
     return [
-        Choice(i, _model(unit, model), when={"unit": unit.id})
-        for unit, i, model in _scanners(state, side)
+        Choice(i, _model_in(unit, [], i), when={"unit": unit.id})
+        for unit, i, _ in _scanners(state, side)
     ]
 
 
@@ -370,6 +370,7 @@ ORDERS: dict[str, Order] = {
             "Movement, then Shooting, then Assault; ending the Assault phase hands the turn "
             "to the enemy."
         ),
+        confirm=N_("End this phase? Your units cannot act in it any more."),
     ),
     "scan": Order(
         N_("Scan for ambushers"),

@@ -400,8 +400,15 @@ def lay_sniper_markers(
     again: bool = False,
 ) -> None:
     """SW-R33 (and SW-R37 when ``again``): three markers, one of them true."""
-    # Labels follow the random ids, not the order given, so a label never says which is true.
-    entries = sorted((ruling.new_id(), i) for i in range(3))
+    # Labels follow the order the markers are laid in (S1 the first laid), as a real table
+    # sees them laid: the player chose which of them is true, so the order tells the enemy
+    # no more than watching them laid would, and "the first marker" of the order is S1.
+    # Hiding again lays the true one first, where the sniper stands (SW-R37 DEFAULT): there
+    # the labels follow the random ids instead, so that the first label never means the true
+    # marker.
+    entries = [(ruling.new_id(), i) for i in range(3)]
+    if again:
+        entries.sort()
     first = ruling.board.labels.get("S", 0) + 1
     ruling.change_board("labels", prefix="S", count=3)
     for n, (marker_id, i) in enumerate(entries):

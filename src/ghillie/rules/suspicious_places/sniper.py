@@ -14,7 +14,7 @@ from ghillie.state import SPECTATOR, Piece
 from ghillie.words import Say, say
 
 from . import setup
-from .activation import NOT_HIDDEN, acting_unit, betrayal, is_hidden_sniper, spend
+from .activation import NOT_A_SNIPER, NOT_HIDDEN, acting_unit, betrayal, is_hidden_sniper, spend
 from .board import SNIPER_MARKER, Board, Status
 from .checks import CovertMove as CovertMoveResult
 from .checks import covert_move
@@ -26,11 +26,19 @@ from .story import die as die_words
 from .story import name, then
 
 
+def only_a_sniper(unit: Piece) -> None:
+    """SW-R05, R36, R37: covert moves and hiding again are a real sniper's alone; a squad's
+    (camouflaged or not, its owner knows which it is) is refused in the same words."""
+    if unit.public["unit_kind"] != UnitKind.SNIPER:
+        raise Refusal(NOT_A_SNIPER, "Only a sniper makes a covert move or hides again.")
+
+
 def plan_covert(
     ruling: Ruling[Board], scenario: Scenario, side: str, command: CovertMove
 ) -> tuple[Piece, list[Piece], Piece | None, Check[CovertMoveResult]]:
     """The sniper, its markers, where it would go, and the check it rolls (or a Refusal)."""
     unit = acting_unit(ruling, side, None)
+    only_a_sniper(unit)
     if not is_hidden_sniper(unit):
         raise Refusal(NOT_HIDDEN, "Only a hidden sniper moves between its markers.")
     markers = sniper_markers(ruling, unit.id)
@@ -150,7 +158,8 @@ def rehide(ruling: Ruling[Board], scenario: Scenario, side: str, command: Rehide
     """SW-R37: a revealed sniper that passed its reaction test at threat +2 hides again: the
     true marker where it stands, two false ones within 6" (SW-R37 DEFAULT)."""
     unit = acting_unit(ruling, side, None)
-    if unit.public["unit_kind"] != UnitKind.SNIPER or unit.public["status"] != Status.ON_TABLE:
+    only_a_sniper(unit)
+    if unit.public["status"] != Status.ON_TABLE:
         raise Refusal(NOT_HIDDEN, "Only a sniper on the table hides again.")
     here = unit.public.get("at") or (0.0, 0.0)
     spots = None

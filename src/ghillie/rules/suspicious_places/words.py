@@ -92,6 +92,28 @@ def to_activate(state: GameState[Any], side: str) -> list[Choice]:
     )
 
 
+def _activated_sniper(state: GameState[Any], side: str, status: Status) -> bool:
+    """Is the unit activated now one of the side's snipers, hidden or on the table?"""
+    activation = state.board.activation
+    unit = state.pieces.get(activation.unit) if activation is not None else None
+    return bool(
+        unit is not None
+        and unit.owner == side
+        and unit.public["unit_kind"] == UnitKind.SNIPER
+        and unit.public["status"] == status
+    )
+
+
+def hidden_sniper_acts(state: GameState[Any], side: str) -> bool:
+    """SW-R36: only a sniper under its markers moves between them."""
+    return _activated_sniper(state, side, Status.HIDDEN)
+
+
+def revealed_sniper_acts(state: GameState[Any], side: str) -> bool:
+    """SW-R37: only a revealed sniper, on the table, hides again."""
+    return _activated_sniper(state, side, Status.ON_TABLE)
+
+
 def acting(state: GameState[Any], side: str) -> list[Choice]:
     """Who takes an action: the activated unit, or a squad acting with its officer's."""
     return _pick(_units(state, side, Status.ON_TABLE, Status.HIDDEN))
@@ -257,8 +279,16 @@ ORDERS: dict[str, Order] = {
         {"unit": Ask(N_("Unit"), pieces=to_activate)},
         rules=("SW-R10", "SW-R18", "SW-R06"),
     ),
-    "pass": Order(N_("Pass"), N_("Activate nothing now. Two passes in a row end the turn.")),
-    "end_activation": Order(N_("End the activation"), N_("Give up the actions left.")),
+    "pass": Order(
+        N_("Pass"),
+        N_("Activate nothing now. Two passes in a row end the turn."),
+        confirm=N_("Pass, activating nothing now? Two passes in a row end the turn."),
+    ),
+    "end_activation": Order(
+        N_("End the activation"),
+        N_("Give up the actions left."),
+        confirm=N_("End this activation and give up the actions left?"),
+    ),
     "observe": Order(
         N_("Observe a marker"),
         N_("One action: look at a marker to find out what is there."),
@@ -308,6 +338,7 @@ ORDERS: dict[str, Order] = {
             "to": Ask(N_("To"), N_("Leave empty to stay and bluff."), pieces=sniper_spots),
             **entered("rolls", {"quality": N_("Quality die"), "leadership": N_("Leadership die")}),
         },
+        applies=hidden_sniper_acts,
         rules=("SW-R36",),
     ),
     "rehide": Order(
@@ -323,6 +354,7 @@ ORDERS: dict[str, Order] = {
             "markers.1": Ask(N_("Second false marker"), kind="place", where="point"),
             "note": Ask(N_("Private note")),
         },
+        applies=revealed_sniper_acts,
         rules=("SW-R37",),
     ),
     "other_action": Order(

@@ -7,6 +7,7 @@
 
 import { h, humanize } from "./dom.js";
 import { FormError, commandForm } from "./forms.js";
+import { askFirst } from "./confirm.js";
 import { OddsPanel } from "./odds.js";
 import { sideName } from "./pieces.js";
 import { hasFields, hasRequired } from "./schema.js";
@@ -97,8 +98,8 @@ export class Orders {
       const button = h("button", { type: "button", class: "command-button", dataset: { command: name } }, title);
       const message = h("p", { class: "message", "aria-live": "polite" });
       const el = h("div", { class: "command simple" }, button, help ? h("small", { class: "hint" }, help, " ", rules) : rules, message);
-      button.addEventListener("click", () => {
-        if (spec.confirm && !confirm(spec.confirm)) return;
+      button.addEventListener("click", async () => {
+        if (spec.confirm && !(await askFirst(spec.confirm, title))) return;
         this.send({ type: name });
       });
       return { el, form: null, message };
@@ -137,7 +138,7 @@ export class Orders {
         {
           dataset: { command: name },
           novalidate: true,
-          onsubmit: (event) => {
+          onsubmit: async (event) => {
             event.preventDefault();
             let value;
             try {
@@ -147,7 +148,7 @@ export class Orders {
               this.refused(form, message, error.message, error.path, true);
               return;
             }
-            if (spec.confirm && !confirm(spec.confirm)) return;
+            if (spec.confirm && !(await askFirst(spec.confirm, title))) return;
             this.send(value);
           },
         },

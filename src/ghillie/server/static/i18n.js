@@ -9,8 +9,12 @@ let current = "en";
 export function t(message, args) {
   const found = table[message] || message;
   if (!args) return found;
-  return found.replace(/\{(\w+)\}/g, (whole, name) => (name in args ? String(args[name]) : whole));
+  // "{side}'s" takes the possessive, as the server's words do: "Nomads' page".
+  return found.replace(/\{(\w+)\}('s\b)?/g, (whole, name, s) => (name in args ? (s ? possessive(String(args[name])) : String(args[name])) : whole));
 }
+
+/** The English possessive of a name: "Orlov's", and "Nomads'" after a final s. */
+export const possessive = (name) => (/s$/i.test(name) ? `${name}'` : `${name}'s`);
 
 export const language = () => current;
 

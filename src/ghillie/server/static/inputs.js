@@ -100,7 +100,11 @@ export function pieces(info, schema) {
     return other && other.get(false) === value;
   });
   const fill = () => {
-    offered = (ctx.choices(wpath) || []).filter(holds);
+    const all = ctx.choices(wpath) || [];
+    offered = all.filter(holds);
+    // Choices that each belong to another field's answer (a unit's models) wait for it: the
+    // field shows once that is chosen, rather than as an empty list.
+    if (widget.el) widget.el.classList.toggle("waits", all.length > 0 && !offered.length && all.every((o) => o.when));
     select.replaceChildren(
       h("option", { value: "" }, offered.length ? t("— choose —") : t("— nothing to choose now —")),
       ...offered.map((o, i) => h("option", { value: key(o, i) }, o.label)),
