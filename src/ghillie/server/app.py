@@ -626,7 +626,8 @@ def create_app(
             # Odds are a side's, built from what it may know: the referee and the table
             # screen give no orders to weigh.
             raise Refusal(UNKNOWN_SIDE, "There is no such side in this game.")
-        return OddsAnswer(**odds_for(game.state, observer, body.command))
+        words = speaker(game.scenario.ruleset, await _reader(hub, game_id, request))
+        return OddsAnswer(**odds_for(game.state, observer, body.command, words))
 
     @app.websocket("/api/games/{game_id}/ws")
     async def websocket(socket: WebSocket, game_id: str) -> None:
