@@ -50,7 +50,7 @@ from ghillie.server.socket import serve_socket
 from ghillie.state import REFEREE, SPECTATOR
 from ghillie.store.base import EventStore
 from ghillie.words import speaker
-from ghillie.words.catalog import LANGUAGES, languages, negotiate, page_words
+from ghillie.words.catalog import LANGUAGES, languages, negotiate, page_plurals, page_words
 
 log = logging.getLogger("ghillie.server")
 
@@ -588,9 +588,11 @@ def create_app(
     @app.get("/api/words")
     async def words(lang: str = "en") -> dict[str, Any]:
         """The pages' own words (headings, buttons, messages) in ``lang``: English message
-        to translation. A page asks for the language its game's view is in."""
+        to translation, and the sentences with a count, English singular to each plural
+        category's form. A page asks for the language its game's view is in."""
         found = page_words(lang if lang in LANGUAGES else "en")
-        return {"lang": lang if found else "en", "words": found}
+        plurals = page_plurals(lang) if found else {}
+        return {"lang": lang if found else "en", "words": found, "plurals": plurals}
 
     @app.get("/api/games/{game_id}/story")
     async def story(
@@ -699,8 +701,8 @@ def ruleset_catalogue(langs: list[str] | None = None) -> list[dict[str, Any]]:
         out.append(
             {
                 "id": ruleset.id,
-                "title": ruleset.title,
-                "summary": ruleset.summary,
+                "title": words.word(ruleset.title),
+                "summary": words.word(ruleset.summary),
                 "modes": list(ruleset.map_modes),
                 "examples": [
                     n for n in examples.names() if examples.data(n)["ruleset"] == ruleset.id

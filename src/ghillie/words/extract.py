@@ -107,10 +107,12 @@ def extract(domain: str) -> Catalog:
                 ("**.py", "python"),
             ]
         ),
-        keywords={"t": None} if pages else KEYWORDS,
+        keywords={"t": None, "tn": (1, 2)} if pages else KEYWORDS,
         comment_tags=("TRANSLATORS:",),
         strip_comment_tags=True,
         directory_filter=wanted,
+        # t("…") inside a `template ${string}` is a message too.
+        options_map={"*.js": {"parse_template_string": "1"}},
     ):
         if not message or (isinstance(message, tuple) and not all(message)):
             continue

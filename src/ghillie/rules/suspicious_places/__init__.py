@@ -276,8 +276,8 @@ ODDS = {
 
 class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
     id = "suspicious-places"
-    title = "Стальная война: camouflage, observation, lone figures and snipers"
-    summary = "Squads hide under d6 suspicious-place markers; step-dice observation finds them."
+    title = N_("Стальная война: camouflage, observation, lone figures and snipers")
+    summary = N_("Squads hide under d6 suspicious-place markers; step-dice observation finds them.")
     map_modes = ("table", "map")
     scenario_model = SuspiciousPlacesScenario
     commands = COMMANDS

@@ -4,12 +4,25 @@
 // the page was last told to use (English until then), its {names} filled in.
 
 let table = {};
+let plurals = {}; // English singular -> {one, few, many, other: the form}
 let current = "en";
 
 export function t(message, args) {
   const found = table[message] || message;
   if (!args) return found;
   return found.replace(/\{(\w+)\}/g, (whole, name) => (name in args ? String(args[name]) : whole));
+}
+
+/** A sentence with a count, in the page's language: `tn("{n} commitment received",
+ * "{n} commitments received", n)`, the form the language's plural rule picks for n (as the
+ * catalogue gives them: 1 обязательство, 2 обязательства, 5 обязательств). */
+export function tn(singular, plural, n, args) {
+  const forms = plurals[singular];
+  const found = forms ? forms[new Intl.PluralRules(current).select(n)] : null;
+  const english = n === 1 ? singular : plural;
+  const message = found || english;
+  const all = { n, ...(args || {}) };
+  return message.replace(/\{(\w+)\}/g, (whole, name) => (name in all ? String(all[name]) : whole));
 }
 
 export const language = () => current;
@@ -21,6 +34,7 @@ export async function useLanguage(lang) {
     const response = await fetch(`/api/words?lang=${encodeURIComponent(lang)}`);
     const answer = await response.json();
     table = answer.words || {};
+    plurals = answer.plurals || {};
     current = answer.lang || "en";
   } catch {
     return false; // the words are a courtesy: English stays

@@ -148,7 +148,7 @@ export function everything(view) {
         sorted((view.pieces || []).filter((p) => p.owner === side.id)).map((p) => {
           const knownBy = Object.entries(knowledge)
             .filter(([, entries]) => entries[p.id])
-            .map(([who, entries]) => `${sideName(view, who)}: ${entries[p.id].level}`);
+            .map(([who, entries]) => `${sideName(view, who)}: ${(LEVELS[entries[p.id].level] || (() => entries[p.id].level))()}`);
           return card(p, knownBy.length ? h("small", { class: "known-by" }, knownBy.join(", ")) : null);
         }),
       ),
@@ -222,7 +222,7 @@ function told(entry, view) {
   for (const [side, lines] of Object.entries(entry.said || {})) {
     const key = JSON.stringify(lines);
     if (!groups.has(key)) groups.set(key, [[], lines]);
-    groups.get(key)[0].push(side === "spectator" ? "spectators" : sideName(view, side));
+    groups.get(key)[0].push(side === "spectator" ? t("spectators") : sideName(view, side));
   }
   return [...groups.values()];
 }
