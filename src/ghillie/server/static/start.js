@@ -30,8 +30,10 @@ function chosen(name) {
 }
 
 function showRulesets() {
+  // First the rules that speak the reader's language, if any does.
+  const first = rulesets.find((r) => r.lang === language()) || rulesets[0];
   $("rulesets").replaceChildren(
-    ...rulesets.map((r, i) => radio("ruleset", r.id, i === 0, r.title, r.summary, null, r.lang)),
+    ...rulesets.map((r) => radio("ruleset", r.id, r === first, r.title, r.summary, null, r.lang)),
   );
   showScenarios();
 }
