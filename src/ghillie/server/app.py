@@ -49,7 +49,7 @@ from ghillie.server.problems import (
 from ghillie.server.socket import serve_socket
 from ghillie.state import REFEREE, SPECTATOR
 from ghillie.store.base import EventStore
-from ghillie.words import speaker
+from ghillie.words import N_, speaker
 from ghillie.words.catalog import LANGUAGES, languages, negotiate, page_plurals, page_words
 
 log = logging.getLogger("ghillie.server")
@@ -374,8 +374,10 @@ def create_app(
                 scenario, clients=body.chains == "clients", wait=wait
             )
         base = public or str(request.base_url).rstrip("/")
-        names = {s.id: s.name for s in scenario.sides} | {REFEREE: "Referee"}
-        names[SPECTATOR] = "Table screen"  # public facts only, for a screen everyone sees
+        words = speaker(scenario.ruleset, negotiate(accepted(request), scenario.ruleset))
+        names = {s.id: s.name for s in scenario.sides} | {REFEREE: words.word(N_("Referee"))}
+        # Public facts only, for a screen everyone sees.
+        names[SPECTATOR] = words.word(N_("Table screen"))
         page = {SPECTATOR: "table"}  # every other link opens the side's (or referee's) page
         urls = {
             o: f"{base}/{page.get(o, 'play')}/{created.game_id}#{t}"

@@ -210,9 +210,7 @@ def place_markers(
         # SW-A04's other reading: which markers are which unit's is the owner's secret, and
         # markers laid in several orders would tell it by how they were batched, so a side
         # lays them all in one (issue 24).
-        raise Refusal(
-            MARKERS_LEFT, "Each unit lays its own markers: lay them all in one order."
-        )
+        raise Refusal(MARKERS_LEFT, "Each unit lays its own markers: lay them all in one order.")
     ruling.change_board("labels", prefix="M", count=len(placed))
     ruling.change_board("placed", side=side, count=len(placed), groups=groups)
     for marker in placed:

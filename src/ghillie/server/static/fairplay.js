@@ -1148,7 +1148,9 @@ export class FairPlay {
       if (checked.length) {
         const good = checked.filter((c) => c.ok === true).length;
         const bad = checked.filter((c) => c.ok === false).length;
-        rows.push(h("p", { class: "fair-openings" }, `Revealed secrets checked against their commitments: ${good} match${bad ? `, ${bad} do NOT` : ""}.`));
+        const matched = tn("Revealed secrets checked against their commitments: {n} matches", "Revealed secrets checked against their commitments: {n} match", good);
+        const failed = bad ? tn(", {n} does NOT", ", {n} do NOT", bad) : "";
+        rows.push(h("p", { class: "fair-openings" }, `${matched}${failed}.`));
       }
     } else {
       // The referee's page plays no side: it holds no chain and no receipts, so it has
