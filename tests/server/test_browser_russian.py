@@ -44,8 +44,9 @@ _TEXT = """() => {
         const el = node.parentElement;
         if (!el || !node.textContent.trim() || el.closest('script, style')) continue;
         if (!el.checkVisibility({ visibilityProperty: true })) continue;
-        out.push([el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
-            (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ')[0] : ''),
+        const kind = typeof el.className === 'string' && el.className ?
+            '.' + el.className.split(' ')[0] : '';
+        out.push([el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + kind,
             langOf(el), node.textContent]);
     }
     for (const select of document.querySelectorAll('select')) {

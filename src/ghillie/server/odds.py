@@ -7,9 +7,9 @@ from typing import Any
 
 from ghillie import engine, registry
 from ghillie.dice.check import percent
+from ghillie.dice.steps import Die
 from ghillie.errors import BAD_DIE, Refusal
 from ghillie.state import GameState
-from ghillie.dice.steps import Die
 from ghillie.words import Speaker, say
 
 
