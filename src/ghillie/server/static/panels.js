@@ -156,11 +156,16 @@ export function everything(view) {
   );
 }
 
+/** The § beside a log line or an order: its tooltip names each rule applied and says it in
+ * a line, as the server gives them in the reader's language (never the spec's ids). */
+export function ruleMark(said) {
+  const lines = said.rule_lines || [];
+  return lines.length ? h("abbr", { class: "rules", title: lines.join("\n") }, "§") : null;
+}
+
 /** One line of the log: the server's sentence, and the rules it applied as a tooltip. */
 function line(entry) {
-  const rules = entry.rules && entry.rules.length
-    ? h("abbr", { class: "rules", title: t("Rules: {rules}", { rules: entry.rules.join(", ") }) }, "§")
-    : null;
+  const rules = ruleMark(entry);
   return h("p", { class: `line ${entry.event || ""}` }, entry.text || "", rules ? " " : null, rules);
 }
 
