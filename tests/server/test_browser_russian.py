@@ -34,8 +34,8 @@ WORD = re.compile(r"[A-Za-z]{3,}")
 NOT_WORDS = re.compile(r"https?://\S+|\S+\.json\b|\b[0-9a-f]{8,}\b|\bX{5}\b")
 
 # The text a player can read, node by node: every visible text node with the language of
-# its element (a ruleset that does not speak Russian marks its card lang="en"), and the
-# words a form shows outside the text (options, values, placeholders).
+# its element (a ruleset that does not speak Russian marks its card lang="en"), the words a
+# form shows outside the text (options, placeholders) and the § tooltips.
 _TEXT = """() => {
     const out = [];
     const langOf = (el) => ((el.closest('[lang]') || document.documentElement).lang || '');
@@ -58,6 +58,10 @@ _TEXT = """() => {
             continue;
         }
         if (input.placeholder) out.push(['placeholder', langOf(input), input.placeholder]);
+    }
+    // The § tooltips: the rules a line or an order applies, named.
+    for (const mark of document.querySelectorAll('abbr.rules')) {
+        out.push(['§ tooltip', langOf(mark), mark.title]);
     }
     return out;
 }"""
@@ -244,3 +248,34 @@ def test_every_page_of_a_suspicious_places_game_is_wholly_russian(
         start.close()
 
     assert found == {}, "\n".join(f"{what}:\n  " + "\n  ".join(w) for what, w in found.items())
+
+
+# --- the § tooltips of every ruleset -------------------------------------------------------------
+
+SPEC_ID = re.compile(r"\b[A-Z]{2,4}-[A-Z]{1,2}\d+")
+_TOOLTIPS = "() => [...document.querySelectorAll('abbr.rules')].map((a) => a.title)"
+
+
+@pytest.mark.parametrize("scenario", [n for n in examples.names() if pages.demo_steps(n)])
+def test_every_rule_tooltip_names_its_rules_and_never_a_spec_id(
+    server: str, browser: Any, scenario: str
+) -> None:
+    """Issue 26, item 4: a § reads "Sniper stealth setup: The sniper figure is not placed.",
+    one line per rule, not "Rules: SW-R33"."""
+    game = pages.create_game(server, scenario)
+    pages.play_steps(server, game, 99)
+    titles: list[str] = []
+    first_side = next(o for o in game.links if o not in ("referee", "spectator"))
+    for observer in ("referee", first_side):
+        page = pages.open_page(browser, game.links[observer], 1280)
+        try:
+            page.rendered()
+            page.open_everything()
+            titles.extend(page.page.evaluate(_TOOLTIPS))
+        finally:
+            page.close()
+    assert titles, "no § on the referee's page or a side's after the demo"
+    for title in titles:
+        assert not SPEC_ID.search(title), title
+        for line in title.splitlines():
+            assert re.match(r"^\w[^:]{2,60}: \S.{2,}$", line), title  # "Name: a line"

@@ -141,15 +141,15 @@ RULES: dict[str, tuple[str, str]] = {
         N_("Every unit that was in the field becomes identified and is placed on the board."),
     ),
     "BSG-A03": (
-        N_('"total amount of modifiers on a ship"'),
+        N_("Total amount of modifiers on a ship"),
         N_("Sum the scout-point EW effects applied to that ship this turn, from any friendly…"),
     ),
     "BSG-A04": (
-        N_('"exceeds"'),
+        N_("Exceeds"),
         N_("Strictly greater (>)."),
     ),
     "BSG-A06": (
-        N_('"ships never have to detect... if there is no cause to…'),
+        N_("Ships never have to detect… if there is no cause to suspect…"),
         N_("Each turn, the detecting side declares which ships scan…"),
     ),
     "BSG-A12": (

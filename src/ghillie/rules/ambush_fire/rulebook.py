@@ -101,7 +101,7 @@ RULES: dict[str, tuple[str, str]] = {
         ),
     ),
     "BMF-A02": (
-        N_('"10% reduction in strength" in close combat'),
+        N_("10% reduction in strength in close combat"),
         N_("If the host close combat uses a % chance: −10 points."),
     ),
     "BMF-A04": (
@@ -113,13 +113,13 @@ RULES: dict[str, tuple[str, str]] = {
         N_("Simultaneous: the challenge shot and the return shot are both resolved, then…"),
     ),
     "BMF-A08": (
-        N_('"All forces within that area are revealed": whose'),
+        N_("All forces within that area are revealed: whose"),
         N_("Every concealed unit of either side inside the area is revealed to…"),
     ),
     "BMF-A09": (
-        N_('"ATGMs... hit immediately"'),
+        N_("ATGMs… hit immediately"),
         N_(
-            "Timing: the missile arrives with no flight time (no intervening phases or reactions), but…"
+            "Timing: the missile arrives with no flight time (no intervening phases or reactions), but the…"
         ),
     ),
     "BMF-A10": (
@@ -137,12 +137,12 @@ RULES: dict[str, tuple[str, str]] = {
         N_("As a reaction during the enemy's movement or at the start of the fire phase…"),
     ),
     "BMF-A18": (
-        N_('"weapon facing the firer"'),
+        N_("Weapon facing the firer"),
         N_("Vehicles: the firer is inside the turret's or weapon's arc."),
     ),
     "BMF-A20": (
-        N_('"stationary for one or more turns"'),
-        N_("The firer had no move and no turret turn in the whole previous turn, and none so…"),
+        N_("Stationary for one or more turns"),
+        N_("The firer had no move and no turret turn in the whole previous turn, and none so far…"),
     ),
     "BMF-A22": (
         N_("Does Challenge Fire (or any fire other than Ambush Fire)…"),

@@ -67,8 +67,8 @@ RULES: dict[str, tuple[str, str]] = {
         ),
     ),
     "INF-A02": (
-        N_('"outside the LoF of enemy Markers or Troopers"'),
-        N_("Checked when the Long Skill is declared, against enemy Models and…"),
+        N_("Outside the LoF of enemy Markers or Troopers"),
+        N_("Checked when the Long Skill is declared, against enemy Models and Markers…"),
     ),
     "INF-A05": (
         N_('How "until the next Player Turn" works'),
@@ -93,7 +93,7 @@ RULES: dict[str, tuple[str, str]] = {
         N_("It keeps what it already knew: the new marker is shown as the…"),
     ),
     "INF-T01": (
-        N_('Worked example: "Camouflage and Surprise Attack"'),
+        N_("Worked example: camouflage and Surprise Attack"),
         N_("A Camouflaged Caliban declares Move (first skill) toward a point in…"),
     ),
 }

@@ -55,7 +55,7 @@ RULES: dict[str, tuple[str, str]] = {
         N_("The unit cannot move in the turn it is revealed."),
     ),
     "DWV-A01": (
-        N_('"squares within the enemy\'s deployment zone": wholly or…'),
+        N_("Squares within the enemy's deployment zone: wholly or…"),
         N_("Forbidden if any part of the square overlaps the enemy…"),
     ),
     "DWV-A04": (
@@ -71,11 +71,11 @@ RULES: dict[str, tuple[str, str]] = {
         N_('Reported as "no ambushers found".'),
     ),
     "DWV-A07": (
-        N_('"Units can\'t move on the turn that they are revealed" when…'),
+        N_("Units can't move on the turn that they are revealed when…"),
         N_("No voluntary movement in that enemy turn."),
     ),
     "DWV-A08": (
-        N_('"at least half the unit"'),
+        N_("At least half the unit"),
         N_("At least ceil(n/2) of the models actually set up are in the recorded square."),
     ),
     "DWV-A09": (
