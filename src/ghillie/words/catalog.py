@@ -99,10 +99,10 @@ def page_plurals(lang: str) -> dict[str, dict[str, str]]:
     # integers never reach in Russian, takes the last form).
     index: dict[str, int] = {}
     for n in range(200):
-        index.setdefault(str(locale.plural_form(n)), int(compiled.plural(n)))  # type: ignore[attr-defined]
+        index.setdefault(str(locale.plural_form(n)), int(compiled.plural(n)))
     out = {}
     for m in catalogue:
-        if not m.pluralizable or not all(m.string):
+        if not m.pluralizable or not isinstance(m.string, tuple) or not all(m.string):
             continue
         forms = [str(f) for f in m.string]
         out[str(m.id[0])] = {
