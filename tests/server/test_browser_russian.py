@@ -196,7 +196,8 @@ def test_every_page_of_a_suspicious_places_game_is_wholly_russian(
         finally:
             page.close()
 
-    # Keno's link on a second device: the seat is taken, and the server says so.
+    # Keno's link on a second device: the seat is taken, and the server says so; a wrong
+    # code to move the seat is refused.
     other = browser.new_context(viewport=pages.SIZES[390], locale=RU)
     try:
         second = other.new_page()
@@ -205,6 +206,10 @@ def test_every_page_of_a_suspicious_places_game_is_wholly_russian(
         second.wait_for_function(
             "() => window.ghillie && window.ghillie.seat && window.ghillie.seat.state === 'taken'"
         )
+        # A wrong move code: the server's seat refusal, in Russian.
+        second.locator("input[name=move-code]").fill("AAAAA-AAAAA")
+        second.locator("form.move-code button[type=submit]").click()
+        second.get_by_text("Это не тот код, который показывает устройство").wait_for()
         sweep(pages.OpenPage(other, second), names, "table game, keno on a second device", found)
     finally:
         other.close()
