@@ -8,6 +8,12 @@ import pytest
 
 from ghillie import Game, examples, view
 
+# The § tooltip of that line: the rule's name and a line of its text, never its id.
+RECORDING = (
+    "Recording: Timing: after table edges and deployment zones are fixed, and before either "
+    "army sets up."
+)
+
 
 @pytest.fixture
 def game() -> Game:
@@ -50,6 +56,7 @@ def test_the_other_side_gets_a_fixed_line_for_a_secret_command(game: Game) -> No
         {
             "text": "Deathworld Veterans write down their ambush orders in secret.",
             "rules": ["DWV-R04"],
+            "rule_lines": [RECORDING],
         }
     ]
 

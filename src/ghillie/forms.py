@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel
 
 from ghillie.words import N_, Say, Speaker
+from ghillie.words.rulebook import rule_lines
 
 if TYPE_CHECKING:
     from ghillie.ruleset import Command, Ruleset
@@ -155,6 +156,7 @@ class Order:
             out["anytime"] = True
         if self.rules:
             out["rules"] = list(self.rules)
+            out["rule_lines"] = rule_lines(self.rules, speaker)  # the § tooltip
         return out
 
 

@@ -57,7 +57,7 @@ class Layer:
     titles: Sequence[str | Say] = ()  # what a tap on each polygon (or the hexes) says
 
     def json(self, speaker: Speaker) -> dict[str, Any]:
-        out: dict[str, Any] = {"style": self.style, "legend": speaker.text(self.legend)}
+        out: dict[str, Any] = {"style": self.style, "legend": _words(self.legend, speaker)}
         if self.polygons:
             out["polygons"] = [[list(p) for p in poly] for poly in self.polygons]
         if self.hexes:
@@ -129,6 +129,12 @@ class Token:
         return out
 
 
+def _words(words: str | Say, speaker: Speaker) -> str:
+    """A caption or a legend's line: a fixed string is an ``N_`` word of the catalogues (the
+    map's caption), a ``Say`` a sentence."""
+    return speaker.word(words) if isinstance(words, str) and words else speaker.text(words)
+
+
 def _title(title: str | Say | PieceWords, speaker: Speaker) -> str:
     if not isinstance(title, PieceWords):
         return speaker.text(title)
@@ -159,19 +165,19 @@ class MapView:
     def json(self, speaker: Speaker) -> dict[str, Any]:
         out: dict[str, Any] = {
             "units": self.units,
-            "caption": speaker.text(self.caption),
+            "caption": _words(self.caption, speaker),
             "layers": [layer.json(speaker) for layer in self.layers],
             "tokens": [token.json(speaker) for token in self.tokens],
             "legend": [
-                {"style": style, "words": speaker.text(words)} for style, words in self.legend
+                {"style": style, "words": _words(words, speaker)} for style, words in self.legend
             ]
             + [
-                {"style": layer.style, "words": speaker.text(layer.legend)}
+                {"style": layer.style, "words": _words(layer.legend, speaker)}
                 for layer in self.layers
                 if layer.legend
             ]
             + [
-                {"style": line.style, "words": speaker.text(line.legend)}
+                {"style": line.style, "words": _words(line.legend, speaker)}
                 for line in self.lines
                 if line.legend
             ],
@@ -274,11 +280,14 @@ def terrain_layers(terrain: Sequence[Any]) -> list[Layer]:
     out = []
     for (kind, cover, blocks), features in kinds.items():
         style = "blocks-sight" if blocks else COVER_STYLE.get(cover, "ground")
+        # The kind is the scenario's word ("wood"); a ruleset whose catalogue has it
+        # ("лес") speaks it in the reader's language.
+        named = say(kind.replace("{", "{{").replace("}", "}}"))
         words = {
-            "ground": say("{kind}: no cover", kind=kind),
-            "soft": say("{kind}: soft cover", kind=kind),
-            "hard": say("{kind}: hard cover", kind=kind),
-            "blocks-sight": say("{kind}: blocks sight", kind=kind),
+            "ground": say("{kind}: no cover", kind=named),
+            "soft": say("{kind}: soft cover", kind=named),
+            "hard": say("{kind}: hard cover", kind=named),
+            "blocks-sight": say("{kind}: blocks sight", kind=named),
         }[style]
         out.append(
             Layer(

@@ -17,6 +17,7 @@ from ghillie.events import Event, Know, Place, Remove, Update, event_to_json, pi
 from ghillie.scenario import Scenario
 from ghillie.state import REFEREE, SPECTATOR, GameState, Level, Phase, Piece
 from ghillie.words import Say, Speaker, say, speaker
+from ghillie.words.rulebook import rule_lines
 from ghillie.words.speak import rules_of
 
 if TYPE_CHECKING:
@@ -244,6 +245,7 @@ def spoken(line: Mapping[str, Any], words: Speaker, scenario: Scenario) -> dict[
         rules = rules_of(line["text"])
         if rules:
             out["rules"] = rules
+            out["rule_lines"] = rule_lines(rules, words)  # the § tooltip: names, not ids
     return out
 
 

@@ -22,6 +22,12 @@ from tests.scenarios import timeless
 # The Veterans write their ambush orders (none) before any side is ready (DWV-R04).
 NO_AMBUSHES = {"type": "record_ambushes", "orders": []}
 
+# The § tooltip of that line: the rule's name and a line of its text, never its id.
+RECORDING = (
+    "Recording: Timing: after table edges and deployment zones are fixed, and before either "
+    "army sets up."
+)
+
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
@@ -365,6 +371,7 @@ def test_the_websocket_sends_the_view_then_every_update_and_takes_commands(
                     {
                         "text": "Deathworld Veterans write down their ambush orders in secret.",
                         "rules": ["DWV-R04"],
+                        "rule_lines": [RECORDING],
                     }
                 ],
             }

@@ -134,3 +134,26 @@ def test_a_grid_ambush_view_asked_for_in_russian_stays_english() -> None:
     asked = view(game, "jungle", "ru")
     assert asked["lang"] == "en"
     assert json.dumps(asked, sort_keys=True) == json.dumps(view(game, "jungle"), sort_keys=True)
+
+
+def test_a_page_counts_in_russian_as_the_catalogue_says() -> None:
+    """The Fairness panel's "{n} commitment(s)" is a plural message: /api/words gives its
+    forms by the plural category a browser's Intl.PluralRules names for a count (the same
+    CLDR rules as Babel's), so 1 обязательство, 2 обязательства, 5 обязательств."""
+    from babel.core import Locale
+
+    from ghillie.words.catalog import page_plurals
+
+    forms = page_plurals("ru")["{side}: {n} commitment to its secrets received"]
+    ru = Locale.parse("ru")
+
+    def said(n: int) -> str:
+        return forms[str(ru.plural_form(n))].format(side="Кено", n=n)
+
+    assert said(1) == "Кено: получено 1 обязательство о её тайнах"
+    assert said(2) == "Кено: получено 2 обязательства о её тайнах"
+    assert said(5) == "Кено: получено 5 обязательств о её тайнах"
+    assert said(11) == "Кено: получено 11 обязательств о её тайнах"
+    assert said(21) == "Кено: получено 21 обязательство о её тайнах"
+    assert said(24) == "Кено: получено 24 обязательства о её тайнах"
+    assert page_plurals("en") == {}

@@ -49,8 +49,8 @@ from ghillie.server.problems import (
 from ghillie.server.socket import serve_socket
 from ghillie.state import REFEREE, SPECTATOR
 from ghillie.store.base import EventStore
-from ghillie.words import speaker
-from ghillie.words.catalog import LANGUAGES, languages, negotiate, page_words
+from ghillie.words import N_, speaker
+from ghillie.words.catalog import LANGUAGES, languages, negotiate, page_plurals, page_words
 
 log = logging.getLogger("ghillie.server")
 
@@ -376,8 +376,10 @@ def create_app(
                 scenario, clients=body.chains == "clients", wait=wait
             )
         base = public or str(request.base_url).rstrip("/")
-        names = {s.id: s.name for s in scenario.sides} | {REFEREE: "Referee"}
-        names[SPECTATOR] = "Table screen"  # public facts only, for a screen everyone sees
+        words = speaker(scenario.ruleset, negotiate(accepted(request), scenario.ruleset))
+        names = {s.id: s.name for s in scenario.sides} | {REFEREE: words.word(N_("Referee"))}
+        # Public facts only, for a screen everyone sees.
+        names[SPECTATOR] = words.word(N_("Table screen"))
         page = {SPECTATOR: "table"}  # every other link opens the side's (or referee's) page
         urls = {
             o: f"{base}/{page.get(o, 'play')}/{created.game_id}#{t}"
@@ -590,9 +592,11 @@ def create_app(
     @app.get("/api/words")
     async def words(lang: str = "en") -> dict[str, Any]:
         """The pages' own words (headings, buttons, messages) in ``lang``: English message
-        to translation. A page asks for the language its game's view is in."""
+        to translation, and the sentences with a count, English singular to each plural
+        category's form. A page asks for the language its game's view is in."""
         found = page_words(lang if lang in LANGUAGES else "en")
-        return {"lang": lang if found else "en", "words": found}
+        plurals = page_plurals(lang) if found else {}
+        return {"lang": lang if found else "en", "words": found, "plurals": plurals}
 
     @app.get("/api/games/{game_id}/story")
     async def story(
@@ -628,7 +632,8 @@ def create_app(
             # Odds are a side's, built from what it may know: the referee and the table
             # screen give no orders to weigh.
             raise Refusal(UNKNOWN_SIDE, "There is no such side in this game.")
-        return OddsAnswer(**odds_for(game.state, observer, body.command))
+        words = speaker(game.scenario.ruleset, await _reader(hub, game_id, request))
+        return OddsAnswer(**odds_for(game.state, observer, body.command, words))
 
     @app.websocket("/api/games/{game_id}/ws")
     async def websocket(socket: WebSocket, game_id: str) -> None:
@@ -700,8 +705,8 @@ def ruleset_catalogue(langs: list[str] | None = None) -> list[dict[str, Any]]:
         out.append(
             {
                 "id": ruleset.id,
-                "title": ruleset.title,
-                "summary": ruleset.summary,
+                "title": words.word(ruleset.title),
+                "summary": words.word(ruleset.summary),
                 "modes": list(ruleset.map_modes),
                 "examples": [
                     n for n in examples.names() if examples.data(n)["ruleset"] == ruleset.id

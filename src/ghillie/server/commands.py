@@ -54,6 +54,7 @@ from ghillie.server.seats import signing_key
 from ghillie.server.sync import Sync
 from ghillie.state import GameState
 from ghillie.store.base import Answer, Append, Conflict, EventStore, UnknownGame
+from ghillie.words import say
 
 log = logging.getLogger("ghillie.hub")
 
@@ -87,10 +88,13 @@ def refuse_archived(game: LiveGame) -> None:
     if game.archived is not None:
         raise Refusal(
             OLD_PROTOCOL,
-            f"This game was started under an earlier version of ghillie's fairness rules "
-            f"(protocol {game.archived}), which this version cannot go on with. Each page can "
-            "still download its record, to check with ghillie audit (add --unfinished if the "
-            "game had not ended).",
+            say(
+                "This game was started under an earlier version of ghillie's fairness rules "
+                "(protocol {protocol}), which this version cannot go on with. Each page can "
+                "still download its record, to check with ghillie audit (add --unfinished if "
+                "the game had not ended).",
+                protocol=str(game.archived),
+            ),
         )
 
 
@@ -320,8 +324,11 @@ class Commands:
         if type(k) is not int or k != ledger.next_k:
             raise Refusal(
                 STALE_ORDER,
-                f"The game moved on (to roll {ledger.next_k}) while this order was on its "
-                "way, so it was not given: look at the game again and give it anew.",
+                say(
+                    "The game moved on (to roll {k}) while this order was on its way, so it "
+                    "was not given: look at the game again and give it anew.",
+                    k=str(ledger.next_k),
+                ),
             )
         try:
             message = order_message(ledger.game_id, k, side, command_id, raw)

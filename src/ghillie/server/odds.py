@@ -7,18 +7,24 @@ from typing import Any
 
 from ghillie import engine, registry
 from ghillie.dice.check import percent
+from ghillie.dice.steps import Die
 from ghillie.errors import BAD_DIE, Refusal
 from ghillie.state import GameState
+from ghillie.words import Speaker, say
 
 
-def odds_for(state: GameState[Any], side: str, raw: Mapping[str, Any]) -> dict[str, Any]:
+def odds_for(
+    state: GameState[Any], side: str, raw: Mapping[str, Any], words: Speaker | None = None
+) -> dict[str, Any]:
     """``{"check", "dice", "outcomes"}`` for the command; empty if it rolls no dice;
     ``{"refused": {code, detail, field}}`` with the very refusal the command would get now,
     so a form can say what to fix before it is sent. The check is built only from what
     ``side`` may know.
 
     A command naming a die the game does not have is no half-written form: its Refusal
-    (``bad_die``) is raised, and answered as a problem, as the command itself would be."""
+    (``bad_die``) is raised, and answered as a problem, as the command itself would be.
+
+    With ``words``, the dice, the outcomes and a refusal are in the reader's language."""
     ruleset = registry.get(state.ruleset)
     try:
         command = engine.parse_command(ruleset, raw)
@@ -29,20 +35,33 @@ def odds_for(state: GameState[Any], side: str, raw: Mapping[str, Any]) -> dict[s
     except Refusal as refusal:
         if refusal.code == BAD_DIE:
             raise
-        return {"refused": refusal.as_dict()}
+        refused = refusal.as_dict()
+        if words is not None:
+            refused["detail"] = refusal.spoken(words)
+        return {"refused": refused}
     if check is None:
         return {}
     labels: Mapping[str, str] = ruleset.odds_labels(command)
+    word = words.word if words is not None else str
     return {
         "check": command.type,
-        "dice": {label: str(die) for label, die in check.dice},
+        "dice": {word(label): _die(die, words) for label, die in check.dice},
         "outcomes": [
             {
                 "outcome": str(outcome),
-                "label": labels.get(str(outcome), str(outcome)),
+                "label": word(labels.get(str(outcome), str(outcome))),
                 "probability": str(p),
                 "percent": percent(p),
             }
             for outcome, p in check.odds().items()
         ],
     }
+
+
+def _die(die: Die, words: Speaker | None) -> str:
+    """A die as the reader's rules write it: d8, or к8 in a Russian rule text."""
+    if words is None:
+        return str(die)
+    if die.plus:
+        return words.text(say("d{faces}+{plus}", faces=str(die.faces), plus=str(die.plus)))
+    return words.text(say("d{faces}", faces=str(die.faces)))

@@ -92,7 +92,9 @@ async def _seated(
         pass
     else:
         return device  # its seat rides in the view's frame: a client of old reads on
-    await socket.send_text(_dumps({"type": "seat", "seat": seats.state(game, observer, device)}))
+    # The language too: a device shown no view still reads the taken seat in its own.
+    seat = seats.state(game, observer, device)
+    await socket.send_text(_dumps({"type": "seat", "seat": seat, "lang": lang}))
     words = speaker(game.scenario.ruleset, lang)
     while True:
         message = _parsed(await socket.receive_text()) or {}

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-from babel.core import negotiate_locale
+from babel.core import Locale, negotiate_locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
@@ -78,6 +78,38 @@ def page_words(lang: str) -> dict[str, str]:
         for m in catalogue
         if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string
     }
+
+
+@cache
+def page_plurals(lang: str) -> dict[str, dict[str, str]]:
+    """The pages' sentences with a count in ``lang``: English singular to its forms, each
+    under the CLDR category (one, few, many, other) that the browser's ``Intl.PluralRules``
+    names for a count, so a page picks "1 обязательство", "2 обязательства", "5
+    обязательств" as Babel's catalogue says. Empty for English."""
+    path = catalogue_path(PAGES, lang)
+    if lang == SOURCE or not path.exists():
+        return {}
+    with path.open("rb") as handle:
+        catalogue = read_po(handle, locale=lang)
+    compiled = _load(path, lang)
+    assert compiled is not None
+    locale = Locale.parse(lang)
+    # Which form of the catalogue each category takes: its counts, through the catalogue's
+    # own plural rule (a category whose counts disagree keeps the first; "other", which
+    # integers never reach in Russian, takes the last form).
+    index: dict[str, int] = {}
+    for n in range(200):
+        index.setdefault(str(locale.plural_form(n)), int(compiled.plural(n)))
+    out = {}
+    for m in catalogue:
+        if not m.pluralizable or not isinstance(m.string, tuple) or not all(m.string):
+            continue
+        forms = [str(f) for f in m.string]
+        out[str(m.id[0])] = {
+            category: forms[index.get(category, len(forms) - 1)]
+            for category in ("zero", "one", "two", "few", "many", "other")
+        }
+    return out
 
 
 @cache

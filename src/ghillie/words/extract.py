@@ -37,9 +37,13 @@ KEYWORDS: Mapping[str, tuple[int, ...] | None] = {
 }
 PACKAGE = Path(__file__).resolve().parent.parent
 RULES = PACKAGE / "rules"
-# Not the players' words in a game: the rulesets (their own domains), the server's pages and
-# transport, the command line and storage.
-NOT_CORE = frozenset({"rules", "server", "cli", "store", "demo", "scenarios"})
+# Not the players' words in a game: the rulesets (their own domains), the command line and
+# storage. The server's refusals (a seat taken, a game not over yet) are the core's words;
+# its pages have their own domain (PAGES).
+NOT_CORE = frozenset({"rules", "cli", "store", "demo", "scenarios"})
+# The roll protocol's refusals name rolls and parties as they go: not yet sentences with
+# arguments, so left to English (ghillie.server.rolls).
+NOT_CORE_FILES = ("server/rolls.py",)
 _FORMATTER = string.Formatter()
 _STAMP = datetime(2026, 1, 1, tzinfo=UTC)  # a catalogue made here: no date to churn the diff
 
@@ -98,12 +102,17 @@ def extract(domain: str) -> Catalog:
         method_map=(
             [("*.js", "javascript"), ("*.html", "ghillie.words.extract:extract_html")]
             if pages
-            else [("**.py", "python")]
+            else [
+                *((f, "ignore") for f in (NOT_CORE_FILES if domain == "core" else ())),
+                ("**.py", "python"),
+            ]
         ),
-        keywords={"t": None} if pages else KEYWORDS,
+        keywords={"t": None, "tn": (1, 2)} if pages else KEYWORDS,
         comment_tags=("TRANSLATORS:",),
         strip_comment_tags=True,
         directory_filter=wanted,
+        # t("…") inside a `template ${string}` is a message too.
+        options_map={"*.js": {"parse_template_string": "1"}},
     ):
         if not message or (isinstance(message, tuple) and not all(message)):
             continue

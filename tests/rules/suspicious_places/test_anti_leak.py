@@ -273,6 +273,6 @@ def test_a_refused_observation_does_not_depend_on_what_the_marker_hides() -> Non
             _refusal(game, KENO, {"type": "fire", "target": "M1", "measured": {"range": 30}})
         )
     assert answers == {
-        ("no_line_of_sight", "The observer cannot see that marker (SW-A06)."),
+        ("no_line_of_sight", "The observer cannot see that marker."),
         ("measurement_required", "Measure the line of sight at the table and enter it."),
     }

@@ -224,11 +224,11 @@ ODDS = {
             ObserveParams,
             _observe_check,
             {
-                "nothing": "nothing (no change)",
-                "flipped": "flipped (one die higher)",
-                "revealed": "revealed (both dice higher)",
-                "betrayed_nothing": "sniper betrayed, nothing seen",
-                "betrayed_flipped": "sniper betrayed, one die higher",
+                "nothing": N_("nothing (no change)"),
+                "flipped": N_("flipped (one die higher)"),
+                "revealed": N_("revealed (both dice higher)"),
+                "betrayed_nothing": N_("sniper betrayed, nothing seen"),
+                "betrayed_flipped": N_("sniper betrayed, one die higher"),
             },
             title=_observe_title,
             rules="SW-R10..R14, SW-R35",
@@ -239,11 +239,11 @@ ODDS = {
             FireParams,
             _fire_check,
             {
-                "miss": "miss (no die higher)",
-                "partial": "partial (one die higher)",
-                "full": "full success (both dice higher)",
-                "betrayed_miss": "sniper betrayed, miss",
-                "betrayed_partial": "sniper betrayed, one die higher",
+                "miss": N_("miss (no die higher)"),
+                "partial": N_("partial (one die higher)"),
+                "full": N_("full success (both dice higher)"),
+                "betrayed_miss": N_("sniper betrayed, miss"),
+                "betrayed_partial": N_("sniper betrayed, one die higher"),
             },
             title=_fire_title,
             rules="SW-R15, SW-R21, SW-R30, SW-R32, SW-R35, SW-A17",
@@ -253,7 +253,11 @@ ODDS = {
             "A sniper's covert move (SW-R36): quality die higher than its own leadership.",
             CovertMoveParams,
             _covert_check,
-            {"success": "success", "failure": "failure", "betrayed": "betrayed (rolled 1)"},
+            {
+                "success": N_("success"),
+                "failure": N_("failure"),
+                "betrayed": N_("betrayed (rolled 1)"),
+            },
             title=_covert_title,
             rules="SW-R36, SW-R35, SW-A11",
         ),
@@ -272,8 +276,8 @@ ODDS = {
 
 class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
     id = "suspicious-places"
-    title = "Стальная война: camouflage, observation, lone figures and snipers"
-    summary = "Squads hide under d6 suspicious-place markers; step-dice observation finds them."
+    title = N_("Стальная война: camouflage, observation, lone figures and snipers")
+    summary = N_("Squads hide under d6 suspicious-place markers; step-dice observation finds them.")
     map_modes = ("table", "map")
     scenario_model = SuspiciousPlacesScenario
     commands = COMMANDS

@@ -30,7 +30,7 @@ def move(ruling: Ruling[Board], scenario: Scenario, side: str, command: Move) ->
     now inside the squad) remove markers and place what they hid."""
     unit = acting_unit(ruling, side, command.unit)
     if is_hidden_sniper(unit):
-        raise Refusal(HIDDEN, "A hidden sniper moves only by a covert move (SW-R36).")
+        raise Refusal(HIDDEN, "A hidden sniper moves only by a covert move.")
     if unit.public["attached_to"]:
         raise Refusal(ATTACHED, "An attached figure moves with its squad.")
     lines: list[Facts] = []

@@ -76,7 +76,7 @@ def plan(ruling: Ruling[Board], scenario: Scenario, side: str, command: Observe)
         raise Refusal(NO_SUCH_MEANS, "That unit has no such means of observation.")
     measure = measure_for(ruling, scenario, side, command.measured)
     if scenario.switches.observe_needs_los and not measure.line_of_sight(unit, target):
-        raise Refusal(NO_LINE_OF_SIGHT, "The observer cannot see that marker (SW-A06).")
+        raise Refusal(NO_LINE_OF_SIGHT, "The observer cannot see that marker.")
     distance = measure.range(unit, target)
     cover = marker_cover(scenario, measure, target)
     target_die = observation_die(distance, cover, scenario.switches)

@@ -210,9 +210,7 @@ def place_markers(
         # SW-A04's other reading: which markers are which unit's is the owner's secret, and
         # markers laid in several orders would tell it by how they were batched, so a side
         # lays them all in one (issue 24).
-        raise Refusal(
-            MARKERS_LEFT, "Each unit lays its own markers: lay them all in one order (SW-A04)."
-        )
+        raise Refusal(MARKERS_LEFT, "Each unit lays its own markers: lay them all in one order.")
     ruling.change_board("labels", prefix="M", count=len(placed))
     ruling.change_board("placed", side=side, count=len(placed), groups=groups)
     for marker in placed:
@@ -266,7 +264,7 @@ def hide(
     if side in ruling.board.hidden:
         raise Refusal(ALREADY_HIDDEN, "What lies under your markers is already recorded.")
     if scenario.switches.place_all_markers and ruling.board.pool.get(side, 0) > 0:
-        raise Refusal(MARKERS_LEFT, "Place every marker you rolled first (SW-A04).")
+        raise Refusal(MARKERS_LEFT, "Place every marker you rolled first.")
     camouflaged = {
         u.id for u in ruling.state.owned(side, UNIT) if u.public["status"] == Status.CAMOUFLAGED
     }
@@ -279,7 +277,7 @@ def hide(
                 BAD_HIDING, "Each marker hides either one unit or a mine, an IED or nothing."
             )
         if marker.id in markers:
-            raise Refusal(DUPLICATE, "A marker is the centre of one unit at most (SW-A04).")
+            raise Refusal(DUPLICATE, "A marker is the centre of one unit at most.")
         markers.add(marker.id)
         if hiding.unit is not None:
             unit = lookup.own(ruling.state, side, hiding.unit, [UNIT])
@@ -386,7 +384,7 @@ def check_sniper_spots(
         raise Refusal(OFF_TABLE, "A marker must lie on the table.")
     spread = scenario.switches.sniper_spread
     if any(math.dist(a, b) > spread + 1e-9 for a, b in itertools.combinations(spots, 2)):
-        raise Refusal(TOO_FAR_APART, 'Sniper markers lie no more than 6" from each other (SW-R33).')
+        raise Refusal(TOO_FAR_APART, 'Sniper markers lie no more than 6" from each other.')
     return [list(p) for p in spots]
 
 

@@ -70,7 +70,7 @@ def plan(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) ->
         if target.public["status"] != Status.ON_TABLE:
             raise Refusal(NOT_ON_TABLE, "That unit is not on the table.")
         if target.public["attached_to"]:
-            raise Refusal(ATTACHED, "Fire at the squad the figure is with (SW-R20).")
+            raise Refusal(ATTACHED, "Fire at the squad the figure is with.")
     elif target.public.get("face") == Face.MINEFIELD:
         raise Refusal(KNOWN_MINEFIELD, "That marker is a known minefield.")
     # Both are one of the game's dice: the command's by its model, the unit's by the scenario's.

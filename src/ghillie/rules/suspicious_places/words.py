@@ -555,3 +555,25 @@ def status(state: GameState[Board], observer: str) -> list[str | Say]:
     if board.passes:
         lines.append(N_("One pass so far: another ends the turn."))
     return lines
+
+
+# The kinds of terrain the rule text names ("рощах, зданиях, оврагах": groves, buildings,
+# ravines) and the bundled scenarios use: a scenario's kind is spoken in the reader's
+# language when the catalogue has it (ghillie.maps.terrain_layers).
+TERRAIN_KINDS = (
+    N_("wood"),
+    N_("grove"),
+    N_("building"),
+    N_("ravine"),
+    N_("hill"),
+    N_("field"),
+    N_("road"),
+    N_("river"),
+    N_("marsh"),
+    N_("hedge"),
+    N_("wall"),
+    N_("ruins"),
+)
+
+# The dice of a check, as the odds a form shows name them ("target d10, quality d8").
+DICE_LABELS = (N_("target"), N_("quality"), N_("means"), N_("weapon"), N_("leadership"))

@@ -53,7 +53,7 @@ export class Board {
       h("button", { type: "button", onclick: () => this.cancelPick() }, t("Cancel")));
     const zoomIn = h("button", { type: "button", class: "zoom", "aria-label": t("Zoom in"), onclick: () => this.zoomBy(1.6) }, "+");
     const zoomOut = h("button", { type: "button", class: "zoom", "aria-label": t("Zoom out"), onclick: () => this.zoomBy(1 / 1.6) }, "−");
-    const whole = h("button", { type: "button", class: "zoom whole", onclick: () => this.fit(null) }, t("Whole map"));
+    const whole = h("button", { type: "button", class: "zoom whole", dataset: { t: "" }, onclick: () => this.fit(null) }, t("Whole map"));
     const mine = h("button", { type: "button", class: "zoom mine", onclick: () => this.fit(this.focusBox()) }, t("My pieces"));
     this.mine = mine;
     this.caption = h("p", { class: "map-caption", "aria-live": "polite" });

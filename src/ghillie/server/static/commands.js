@@ -9,6 +9,7 @@ import { h, humanize } from "./dom.js";
 import { FormError, commandForm } from "./forms.js";
 import { askFirst } from "./confirm.js";
 import { OddsPanel } from "./odds.js";
+import { ruleMark } from "./panels.js";
 import { sideName } from "./pieces.js";
 import { hasFields, hasRequired } from "./schema.js";
 import { t } from "./i18n.js";
@@ -85,7 +86,7 @@ export class Orders {
     const spec = this.options.ruleset.commands[name] || { schema: { properties: {} }, fields: {} };
     const title = spec.title || humanize(name);
     const help = spec.help || "";
-    const rules = spec.rules && spec.rules.length ? h("abbr", { class: "rules", title: t("Rules: {rules}", { rules: spec.rules.join(", ") }) }, "§") : null;
+    const rules = ruleMark(spec);
     const view = this.options.getView();
     const mode = view.mode === "map" ? "map" : "table";
     const typed = view.typed_dice !== false; // does this game take dice typed in?

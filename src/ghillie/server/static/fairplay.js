@@ -26,7 +26,7 @@
 import * as api from "./api.js";
 import { h } from "./dom.js";
 import * as fair from "./fair.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { HostClock } from "./panels.js";
 import { pieceName, sideName } from "./pieces.js";
 
@@ -1076,7 +1076,7 @@ export class FairPlay {
   slowRoll(view) {
     const waiting = this.waiting(view);
     if (!waiting || Date.now() - this.pending.since < SLOW_ROLL_MS) return null;
-    return `${this.rollWords(view)} is waiting for: ${waiting}.`;
+    return t("{roll} is waiting for: {waiting}.", { roll: this.rollWords(view), waiting });
   }
 
   rollWords(view) {
@@ -1086,9 +1086,9 @@ export class FairPlay {
 
   /** A side's name as this game gives it; anything else the host wrote is not repeated. */
   partyName(view, id) {
-    if (id === HOST) return "the host";
-    if (id === this.me) return "this page";
-    return (view.sides || []).some((s) => s && s.id === id) ? sideName(view, id) : "a party this game does not have";
+    if (id === HOST) return t("the host");
+    if (id === this.me) return t("this page");
+    return (view.sides || []).some((s) => s && s.id === id) ? sideName(view, id) : t("a party this game does not have");
   }
 
   /** Before the game starts: who has not opened their page yet; else null. */
@@ -1121,10 +1121,10 @@ export class FairPlay {
           "p",
           { class: "fair-receipts" },
           t("Receipts kept: {length}", { length: heads.length + receipts.requests.length }),
-          latest ? ` (latest head: event ${latest.seq}, ` : "",
+          latest ? t(" (latest signed head: event {seq}, ", { seq: latest.seq }) : "",
           latest ? h("code", {}, short(latest.hash)) : "",
           latest ? ")." : ".",
-          this.storage.persistent ? "" : " This browser keeps no storage for this page: they are lost when it closes.",
+          this.storage.persistent ? "" : t(" This browser keeps no storage for this page: they are lost when it closes."),
         ),
       );
       const others = (view.sides || []).filter((s) => s.id !== this.me);
@@ -1137,8 +1137,8 @@ export class FairPlay {
             return h(
               "li",
               { dataset: { side: side.id } },
-              `${side.name}: ${roots.length} commitment(s) to its secrets received`,
-              roots.length ? [", latest ", h("code", {}, short(roots[roots.length - 1]))] : "",
+              tn("{side}: {n} commitment to its secrets received", "{side}: {n} commitments to its secrets received", roots.length, { side: side.name }),
+              roots.length ? [t(", latest "), h("code", {}, short(roots[roots.length - 1]))] : "",
               ".",
             );
           }),
@@ -1148,7 +1148,9 @@ export class FairPlay {
       if (checked.length) {
         const good = checked.filter((c) => c.ok === true).length;
         const bad = checked.filter((c) => c.ok === false).length;
-        rows.push(h("p", { class: "fair-openings" }, `Revealed secrets checked against their commitments: ${good} match${bad ? `, ${bad} do NOT` : ""}.`));
+        const matched = tn("Revealed secrets checked against their commitments: {n} matches", "Revealed secrets checked against their commitments: {n} match", good);
+        const failed = bad ? tn(", {n} does NOT", ", {n} do NOT", bad) : "";
+        rows.push(h("p", { class: "fair-openings" }, `${matched}${failed}.`));
       }
     } else {
       // The referee's page plays no side: it holds no chain and no receipts, so it has
@@ -1250,14 +1252,14 @@ export class FairPlay {
     // a write proof that checked names an event no later.
     const rootSeq = opening.root_seq;
     if (ok === true && at !== null) {
-      const published = at === rootSeq ? "the commitment published then" : `the commitments published then and at event ${rootSeq}`;
+      const published = at === rootSeq ? t("the commitment published then") : t("the commitments published then and at event {n}", { n: rootSeq });
       return h("p", { class: "line opening opening-ok" }, t("✓ {what} was written at event {at} and has not changed since: it matches {published}.", { what, at, published }));
     }
     if (ok === true) {
       return h("p", { class: "line opening opening-ok" }, t("✓ {what}: matches the commitment published at event {n}.", { what, n: rootSeq }));
     }
     if (ok === false) {
-      const events = isCount(rootSeq) ? (at !== null && at !== rootSeq ? ` (events ${at} and ${rootSeq})` : ` (event ${rootSeq})`) : "";
+      const events = isCount(rootSeq) ? (at !== null && at !== rootSeq ? t(" (events {at} and {n})", { at, n: rootSeq }) : t(" (event {n})", { n: rootSeq })) : "";
       return h("p", { class: "line opening opening-bad" }, t("✗ {what} does NOT match its commitment{events} — {audit}.", { what, events, audit: audit() }));
     }
     return h("p", { class: "line opening opening-unknown" }, t("? {what}: this page never received the commitment of event {n} to check it against.", { what, n: missing }));

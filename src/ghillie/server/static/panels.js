@@ -148,7 +148,7 @@ export function everything(view) {
         sorted((view.pieces || []).filter((p) => p.owner === side.id)).map((p) => {
           const knownBy = Object.entries(knowledge)
             .filter(([, entries]) => entries[p.id])
-            .map(([who, entries]) => `${sideName(view, who)}: ${entries[p.id].level}`);
+            .map(([who, entries]) => `${sideName(view, who)}: ${(LEVELS[entries[p.id].level] || (() => entries[p.id].level))()}`);
           return card(p, knownBy.length ? h("small", { class: "known-by" }, knownBy.join(", ")) : null);
         }),
       ),
@@ -156,11 +156,16 @@ export function everything(view) {
   );
 }
 
+/** The § beside a log line or an order: its tooltip names each rule applied and says it in
+ * a line, as the server gives them in the reader's language (never the spec's ids). */
+export function ruleMark(said) {
+  const lines = said.rule_lines || [];
+  return lines.length ? h("abbr", { class: "rules", title: lines.join("\n") }, "§") : null;
+}
+
 /** One line of the log: the server's sentence, and the rules it applied as a tooltip. */
 function line(entry) {
-  const rules = entry.rules && entry.rules.length
-    ? h("abbr", { class: "rules", title: t("Rules: {rules}", { rules: entry.rules.join(", ") }) }, "§")
-    : null;
+  const rules = ruleMark(entry);
   return h("p", { class: `line ${entry.event || ""}` }, entry.text || "", rules ? " " : null, rules);
 }
 
@@ -225,7 +230,7 @@ function told(entry, view) {
   for (const [side, lines] of Object.entries(entry.said || {})) {
     const key = JSON.stringify(lines);
     if (!groups.has(key)) groups.set(key, [[], lines]);
-    groups.get(key)[0].push(side === "spectator" ? "spectators" : sideName(view, side));
+    groups.get(key)[0].push(side === "spectator" ? t("spectators") : sideName(view, side));
   }
   return [...groups.values()];
 }

@@ -77,6 +77,7 @@ function showSeat(view) {
   if (screen) {
     $("seat").replaceChildren(screen);
     $("who").textContent = t("Taking a seat");
+    if (connection) $("conn").textContent = CONNECTION[connection[0]](connection[1]); // its words may have changed
   }
   return Boolean(screen);
 }

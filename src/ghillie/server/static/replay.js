@@ -8,7 +8,7 @@ import * as api from "./api.js";
 import { Board, hasMap } from "./board.js";
 import { h } from "./dom.js";
 import * as panels from "./panels.js";
-import { t } from "./i18n.js";
+import { t, useLanguage } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const game = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -72,6 +72,8 @@ async function show(seq) {
   }
   if (ticket !== asked) return;
   const views = Object.values(story.views);
+  await useLanguage(views[0].lang); // the page's own words in the language of the views
+  if (ticket !== asked) return;
   $("title").textContent = views[0].title;
   $("step").max = String(story.last);
   $("step").value = String(story.seq);

@@ -9,7 +9,7 @@
 import * as api from "./api.js";
 import { h, qrImage } from "./dom.js";
 import * as fair from "./fair.js";
-import { t } from "./i18n.js";
+import { t, useLanguage } from "./i18n.js";
 import { sideName } from "./pieces.js";
 
 const seatKeyName = (game, token) => `ghillie:seat:${game}:${fair.hex(fair.sha256(fair.utf8(token))).slice(0, 32)}`;
@@ -63,6 +63,8 @@ export class Seat {
   received(message) {
     if (!message || message.type !== "seat") return false;
     this.busy = false;
+    // A device shown no view learns the game's language for this reader from the seat.
+    if (message.lang) useLanguage(message.lang).then((changed) => changed && this.hooks.changed());
     if (message.problem) {
       this.problem = message.problem.detail || message.problem.code;
     } else if (message.seat && typeof message.seat === "object") {

@@ -4,6 +4,7 @@
 
 import * as api from "./api.js";
 import { h, qrImage } from "./dom.js";
+import { language, t, useLanguage } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -12,11 +13,12 @@ let scenarios = [];
 let upload = null; // {name, body} of a chosen scenario file
 let reading = Promise.resolve(); // the file being read, if any: create waits for it
 
-function radio(name, value, checked, title, detail, extra) {
+function radio(name, value, checked, title, detail, extra, lang) {
   const input = h("input", { type: "radio", name, value, checked, id: `${name}-${value}` });
   return h(
     "label",
-    { class: "choice", for: input.id },
+    // A ruleset that does not speak the page's language shows its own words, marked as such.
+    { class: "choice", for: input.id, lang: lang || null },
     input,
     h("span", { class: "choice-text" }, h("strong", {}, title), extra || null, detail ? h("small", {}, detail) : null),
   );
@@ -28,8 +30,10 @@ function chosen(name) {
 }
 
 function showRulesets() {
+  // First the rules that speak the reader's language, if any does.
+  const first = rulesets.find((r) => r.lang === language()) || rulesets[0];
   $("rulesets").replaceChildren(
-    ...rulesets.map((r, i) => radio("ruleset", r.id, i === 0, r.title, r.summary)),
+    ...rulesets.map((r) => radio("ruleset", r.id, r === first, r.title, r.summary, null, r.lang)),
   );
   showScenarios();
 }
@@ -37,10 +41,11 @@ function showRulesets() {
 function showScenarios() {
   const ruleset = chosen("ruleset");
   const list = scenarios.filter((sc) => sc.ruleset === ruleset);
+  const lang = (rulesets.find((r) => r.id === ruleset) || {}).lang;
   $("scenarios").replaceChildren(
     ...list.map((sc, i) =>
       radio("scenario", sc.name, i === 0, sc.title, sc.description,
-        h("span", { class: `badge mode ${sc.mode}` }, sc.mode === "map" ? "on ghillie's map" : "at a real table")),
+        h("span", { class: `badge mode ${sc.mode}` }, sc.mode === "map" ? t("on ghillie's map") : t("at a real table")), lang),
     ),
   );
 }
@@ -51,7 +56,7 @@ async function readUpload(file) {
     try {
       return { scenario_data: JSON.parse(text) };
     } catch {
-      throw new Error("That .json file is not valid JSON.");
+      throw new Error(t("That .json file is not valid JSON."));
     }
   }
   return { scenario_toml: text };
@@ -75,7 +80,7 @@ async function create(event) {
       body = upload.body;
     } else {
       const name = chosen("scenario");
-      if (!name) throw new Error("Choose a scenario, or upload a scenario file.");
+      if (!name) throw new Error(t("Choose a scenario, or upload a scenario file."));
       body = { scenario: name };
     }
     // "clients": each side's page holds its own dice chain; "host": the host holds them all.
@@ -89,7 +94,7 @@ async function create(event) {
 }
 
 function qrCode(svgText, label) {
-  return qrImage(svgText, `QR code of the link for ${label}`) || h("p", {}, "(no QR code)");
+  return qrImage(svgText, t("QR code of the link for {name}", { name: label })) || h("p", {}, t("(no QR code)"));
 }
 
 async function copy(input, button) {
@@ -112,38 +117,38 @@ async function copy(input, button) {
       ok = false;
     }
   }
-  button.textContent = ok ? "Copied!" : "Select and copy";
-  setTimeout(() => (button.textContent = "Copy"), 2000);
+  button.textContent = ok ? t("Copied!") : t("Select and copy");
+  setTimeout(() => (button.textContent = t("Copy")), 2000);
 }
 
 // The referee's link and the table screen's are not a side's: each says what it is for.
 const SPECIAL = {
-  referee: {
-    badge: h("span", { class: "badge secret" }, "sees everything"),
-    hint: "For the host or an umpire only.",
-    open: "Open the referee's page",
-  },
-  spectator: {
-    badge: h("span", { class: "badge public" }, "shows no secrets"),
-    hint: "For a tablet or TV everyone at the table can see: where the game stands, the map and what is on the table, the latest news. It shows no side's secrets and gives no orders.",
-    open: "Open the table screen",
-  },
+  referee: () => ({
+    badge: h("span", { class: "badge secret" }, t("sees everything")),
+    hint: t("For the host or an umpire only."),
+    open: t("Open the referee's page"),
+  }),
+  spectator: () => ({
+    badge: h("span", { class: "badge public" }, t("shows no secrets")),
+    hint: t("For a tablet or TV everyone at the table can see: where the game stands, the map and what is on the table, the latest news. It shows no side's secrets and gives no orders."),
+    open: t("Open the table screen"),
+  }),
 };
 
 function linkCard(link) {
-  const special = SPECIAL[link.observer];
-  const input = h("input", { type: "text", readOnly: true, value: link.url, class: "url", "aria-label": `link for ${link.name}`, onfocus: (e) => e.target.select() });
-  const button = h("button", { type: "button", class: "copy" }, "Copy");
+  const special = SPECIAL[link.observer] ? SPECIAL[link.observer]() : null;
+  const input = h("input", { type: "text", readOnly: true, value: link.url, class: "url", "aria-label": t("link for {name}", { name: link.name }), onfocus: (e) => e.target.select() });
+  const button = h("button", { type: "button", class: "copy" }, t("Copy"));
   button.addEventListener("click", () => copy(input, button));
   return h(
     "li",
     { class: `link${special ? ` ${link.observer}` : ""}`, dataset: { observer: link.observer } },
     h("h3", {}, link.name, special ? special.badge.cloneNode(true) : null),
-    h("p", { class: "hint" }, special ? special.hint : `For the player of ${link.name} only.`),
+    h("p", { class: "hint" }, special ? special.hint : t("For the player of {name} only.", { name: link.name })),
     h("div", { class: "qr" }, qrCode(link.qr_svg, link.name)),
     h("div", { class: "url-row" }, input, button),
-    special ? null : h("p", { class: "seat-status", dataset: { taken: "false" }, "aria-live": "polite" }, "Seat not taken yet."),
-    h("a", { href: link.url, target: "_blank", rel: "noopener noreferrer", class: "open" }, special ? special.open : "Open this side's page"),
+    special ? null : h("p", { class: "seat-status", dataset: { taken: "false" }, "aria-live": "polite" }, t("Seat not taken yet.")),
+    h("a", { href: link.url, target: "_blank", rel: "noopener noreferrer", class: "open" }, special ? special.open : t("Open this side's page")),
   );
 }
 
@@ -168,9 +173,13 @@ function watchSeats(created) {
       const line = document.querySelector(`li.link[data-observer="${CSS.escape(side)}"] .seat-status`);
       if (!line || !seat) continue;
       const when = seat.since ? new Date(seat.since) : null;
-      const at = when && !Number.isNaN(when.getTime()) ? ` at ${when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` : "";
+      const at = when && !Number.isNaN(when.getTime()) ? when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
       line.dataset.taken = seat.taken ? "true" : "false";
-      line.textContent = seat.taken ? `Seat taken by a device${at}. Only that device plays this side now.` : "Seat not taken yet.";
+      line.textContent = !seat.taken
+        ? t("Seat not taken yet.")
+        : at
+          ? t("Seat taken by a device at {time}. Only that device plays this side now.", { time: at })
+          : t("Seat taken by a device. Only that device plays this side now.");
     }
   };
   update();
@@ -206,7 +215,7 @@ async function chooseFile(file) {
   if (!file) return;
   try {
     upload = { name: file.name, body: await readUpload(file) };
-    $("file-note").textContent = `The game will use ${file.name}.`;
+    $("file-note").textContent = t("The game will use {file}.", { file: file.name });
     $("file-note").hidden = false;
     document.querySelectorAll('input[name="scenario"]').forEach((i) => (i.checked = false));
   } catch (error) {
@@ -214,11 +223,22 @@ async function chooseFile(file) {
   }
 }
 
+/** The page's own words in the first of the browser's languages the pages speak. */
+async function speakTheReadersLanguage() {
+  for (const tag of navigator.languages || [navigator.language]) {
+    const lang = String(tag || "").split("-")[0].toLowerCase();
+    if (lang === "en") return;
+    await useLanguage(lang);
+    if (language() === lang) return;
+  }
+}
+
 async function main() {
+  await speakTheReadersLanguage();
   try {
     [rulesets, scenarios] = await Promise.all([api.rulesets(), api.scenarios()]);
   } catch {
-    $("rulesets").replaceChildren(h("p", { class: "message error" }, "Could not reach the server. Reload the page to try again."));
+    $("rulesets").replaceChildren(h("p", { class: "message error" }, t("Could not reach the server. Reload the page to try again.")));
     return;
   }
   showRulesets();
