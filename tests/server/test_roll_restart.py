@@ -22,6 +22,7 @@ from ghillie.server.hub import Hub, LiveGame
 from ghillie.server.problems import Problem
 from ghillie.store import Append, EventStore, MemoryStore
 from ghillie.store.sql import SqlStore
+from ghillie.words.speak import speaker
 from tests.scenarios import no_ambushers
 
 SIDES = ("jungle", "orks")
@@ -180,6 +181,11 @@ def test_a_restart_between_the_request_and_the_contributions_resumes_the_same_re
                 "Roll 3 is waiting for the dice of this side's page (Ork warband), for an "
                 "order Deathworld Veterans gave. Give yours once it is through."
             ), busy.detail
+            # In Russian too (the roll protocol's words are the core's, with their arguments).
+            assert busy.spoken(speaker("core", "ru")) == (
+                "Бросок 3 ждёт кубов от страницы этой стороны (Ork warband) для приказа "
+                "стороны «Deathworld Veterans». Отдайте свой приказ, когда он будет выполнен."
+            )
             # The side whose order waits, giving a new one after the outage, is told so.
             again = await _refused(hub, game_id, "jungle", "c2", END_GAME)
             assert again.code == "roll_pending"

@@ -26,6 +26,7 @@ from ghillie.errors import ROLL_PENDING, Refusal
 from ghillie.fairness.ledger import HOST, Ledger, Order, Request
 from ghillie.scenario import Scenario
 from ghillie.store.base import StoredRoll
+from ghillie.words import say
 
 log = logging.getLogger("ghillie.rolls")
 
@@ -144,32 +145,57 @@ def busy(pending: Pending, ledger: Ledger, scenario: Scenario, observer: str | N
     """The refusal of a command given while another waits for its dice. It says whose order
     waits and for whom (what every side's status shows anyway), so that a player who gave a
     new order after an outage knows the earlier one is still coming, not lost."""
-    names = []
+    names: list[Any] = []
     for party in waiting_for(pending, ledger):
         if party == HOST:
-            names.append("the host")
+            names.append(say("the host"))
         elif party == observer:
-            names.append(f"this side's page ({scenario.side_name(party)})")
+            names.append(say("this side's page ({side})", side=scenario.side_name(party)))
         else:
             names.append(scenario.side_name(party))
-    whom = ", ".join(names) if names else "nobody: it is being ruled on"
+    whom: Any = names if names else say("nobody: it is being ruled on")
     k = pending.request.k
     if pending.side == observer:
         return Refusal(
             ROLL_PENDING,
-            f"Your earlier order is still waiting for the dice of {whom} (roll {k}); it goes "
-            "ahead once they are in. Give this order after it.",
+            say(
+                "Your earlier order is still waiting for the dice of {whom} (roll {k}); it "
+                "goes ahead once they are in. Give this order after it.",
+                whom=whom,
+                k=k,
+            ),
         )
     if pending.side is None and pending.raw is None:
-        return Refusal(ROLL_PENDING, f"The game's first roll is waiting for the dice of {whom}.")
+        return Refusal(
+            ROLL_PENDING, say("The game's first roll is waiting for the dice of {whom}.", whom=whom)
+        )
+    if pending.side is None and (pending.raw or {}).get("type") == "extend":
+        return Refusal(
+            ROLL_PENDING,
+            say(
+                "Roll {k} is waiting for the dice of {whom}, for the host's extension of the "
+                "time to answer after it was down. Give yours once it is through.",
+                whom=whom,
+                k=k,
+            ),
+        )
     if pending.side is None:
         return Refusal(
             ROLL_PENDING,
-            f"Roll {k} is waiting for the dice of {whom}, for the host's answer for a side "
-            "whose time ran out. Give yours once it is through.",
+            say(
+                "Roll {k} is waiting for the dice of {whom}, for the host's answer for a side "
+                "whose time ran out. Give yours once it is through.",
+                whom=whom,
+                k=k,
+            ),
         )
     return Refusal(
         ROLL_PENDING,
-        f"Roll {k} is waiting for the dice of {whom}, for an order "
-        f"{scenario.side_name(pending.side)} gave. Give yours once it is through.",
+        say(
+            "Roll {k} is waiting for the dice of {whom}, for an order {side} gave. Give yours "
+            "once it is through.",
+            whom=whom,
+            k=k,
+            side=scenario.side_name(pending.side),
+        ),
     )

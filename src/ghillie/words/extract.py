@@ -41,9 +41,8 @@ RULES = PACKAGE / "rules"
 # storage. The server's refusals (a seat taken, a game not over yet) are the core's words;
 # its pages have their own domain (PAGES).
 NOT_CORE = frozenset({"rules", "cli", "store", "demo", "scenarios"})
-# The roll protocol's refusals name rolls and parties as they go: not yet sentences with
-# arguments, so left to English (ghillie.server.rolls).
-NOT_CORE_FILES = ("server/rolls.py",)
+# Files of the core's folders that hold no players' words.
+NOT_CORE_FILES: tuple[str, ...] = ()
 _FORMATTER = string.Formatter()
 _STAMP = datetime(2026, 1, 1, tzinfo=UTC)  # a catalogue made here: no date to churn the diff
 
