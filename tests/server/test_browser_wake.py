@@ -236,6 +236,28 @@ STEADY = "() => { Math.random = () => 0.5; }"
 OUTAGE_S = 8.0  # the server is down this long: the next try of a backed-off page is at 15.5 s
 
 
+def _server_down(server: Server, *players: FairPlayer) -> float:
+    """Kill the server with the pages' jitter fixed, keep it down OUTAGE_S while every page
+    sees it gone, start it again; the monotonic time it answered again."""
+    for player in players:
+        player.page.evaluate(STEADY)
+    server.kill()
+    lost = time.monotonic()
+    for player in players:
+        player.page.wait_for_selector("#conn[data-state=offline]")
+    time.sleep(max(0.0, OUTAGE_S - (time.monotonic() - lost)))
+    server.start()
+    return time.monotonic()
+
+
+def _goes_on(jungle: FairPlayer, orks: FairPlayer) -> None:
+    """An order goes through on both pages, and neither raised an alarm."""
+    jungle.press("end_phase")
+    for player in (jungle, orks):
+        player.wait_seq(3)
+    no_alarm(jungle, orks)
+
+
 def test_an_awaited_page_reconnects_within_a_second_or_so_where_an_idle_one_backs_off(
     browser: Any, server: Server
 ) -> None:
@@ -245,18 +267,10 @@ def test_an_awaited_page_reconnects_within_a_second_or_so_where_an_idle_one_back
     orks = FairPlayer(browser, links["orks"], DESKTOP)
     try:
         in_play(jungle, orks)
-        for player in (jungle, orks):
-            player.page.evaluate(STEADY)
         # The Veterans' move: their page is awaited, the Orks' is not.
         assert jungle.view()["your_move"]
         assert not orks.view()["your_move"]
-        server.kill()
-        lost = time.monotonic()
-        for player in (jungle, orks):
-            player.page.wait_for_selector("#conn[data-state=offline]")
-        time.sleep(max(0.0, OUTAGE_S - (time.monotonic() - lost)))
-        server.start()
-        back = time.monotonic()
+        back = _server_down(server, jungle, orks)
         # The awaited page is live again while the idle one still waits out its back-off.
         jungle.page.wait_for_selector("#conn[data-state=live]", timeout=15_000)
         again = time.monotonic() - back
@@ -264,11 +278,7 @@ def test_an_awaited_page_reconnects_within_a_second_or_so_where_an_idle_one_back
         assert orks.page.inner_text("#conn").startswith("offline — trying again in ")
         orks.page.wait_for_selector("#conn[data-state=live]", timeout=30_000)
         print(f"\nthe awaited page was live {again:.2f} s after the server answered again")
-        # It carries the game: an order goes through.
-        jungle.press("end_phase")
-        for player in (jungle, orks):
-            player.wait_seq(3)
-        no_alarm(jungle, orks)
+        _goes_on(jungle, orks)  # the awaited page carries the game
     finally:
         jungle.close()
         orks.close()
@@ -284,22 +294,12 @@ def test_in_a_game_whose_pages_hold_their_dice_every_page_comes_back_at_once(
     orks = FairPlayer(browser, links["orks"], DESKTOP)
     try:
         in_play(jungle, orks)
-        for player in (jungle, orks):
-            player.page.evaluate(STEADY)
         assert not orks.view()["your_move"]
-        server.kill()
-        lost = time.monotonic()
-        for player in (jungle, orks):
-            player.page.wait_for_selector("#conn[data-state=offline]")
-        time.sleep(max(0.0, OUTAGE_S - (time.monotonic() - lost)))
-        server.start()
+        _server_down(server, jungle, orks)
         # The Orks' page, not awaited, is live again well before its back-off (7.5 s after
         # the restart, its jitter fixed) would have tried.
         orks.page.wait_for_selector("#conn[data-state=live]", timeout=5_000)
-        jungle.press("end_phase")
-        for player in (jungle, orks):
-            player.wait_seq(3)
-        no_alarm(jungle, orks)
+        _goes_on(jungle, orks)
     finally:
         jungle.close()
         orks.close()
