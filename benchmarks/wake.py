@@ -120,6 +120,10 @@ def seated(browser: Any, url: str) -> Iterator[tuple[Any, Any]]:
 
 def press(page: Any, command: str) -> None:
     page.locator(f"button.command-button[data-command={command}]").click()
+    # An order that ends a phase asks first, in the page (confirm.js): answered as meant.
+    asked = page.locator("dialog.confirm[open] button.go")
+    if asked.count():
+        asked.click()
 
 
 def in_play(jungle: Any, orks: Any) -> None:

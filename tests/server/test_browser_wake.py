@@ -136,6 +136,7 @@ def test_a_phone_that_slept_while_a_roll_waited_for_it_wakes_and_the_game_goes_o
         in_play(jungle, orks)
         fall_asleep(orks)
         jungle.page.locator("button.command-button[data-command=end_phase]").click()
+        jungle.confirm()
         waiting_for_orks(jungle, 3)  # the Veterans' page gave its share; the Orks' sleeps
 
         # Whom to wake, and for how long the game still waits: on the table screen and on
@@ -148,6 +149,14 @@ def test_a_phone_that_slept_while_a_roll_waited_for_it_wakes_and_the_game_goes_o
             assert text.endswith(" more for their page, then rolls without its dice."), text
             seconds = int(text.split("The game waits ")[1].split(" s more")[0])
             assert 0 < seconds <= 90
+        # The table screen is read from across the table and scrolled by nobody: the line
+        # stands within what its status box shows, not below its fold.
+        shown = table.evaluate(
+            """() => { const box = document.getElementById('status-box').getBoundingClientRect();
+                const note = document.querySelector('p.wake-note').getBoundingClientRect();
+                return note.top >= box.top && note.bottom <= box.bottom; }"""
+        )
+        assert shown, "the table screen's line on whom to wake is below its status box's fold"
         assert jungle.seq() == 2
 
         wake_up(orks)
@@ -181,6 +190,7 @@ def test_the_table_screen_names_whom_to_wake_in_a_game_that_waits_for_ever(
         in_play(jungle, orks)
         fall_asleep(orks)
         jungle.page.locator("button.command-button[data-command=end_phase]").click()
+        jungle.confirm()
         waiting_for_orks(jungle, 3)
         note = table.locator("p.wake-note")
         note.wait_for(state="visible")

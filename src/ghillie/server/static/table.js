@@ -86,7 +86,10 @@ function status(view) {
     }));
   }
   // And, once the roll has waited a moment, whose phone to wake and for how long it waits.
-  return [panels.status(view), ...notes.map((note) => h("p", { class: "fair-note" }, note)), wakeNote(view)].filter(Boolean);
+  // A game that waits for a page comes first: the status box is read from across the table
+  // and, beside a large map, shows only its first lines without scrolling.
+  const waits = [...notes.map((note) => h("p", { class: "fair-note" }, note)), wakeNote(view)];
+  return [...waits, panels.status(view)].filter(Boolean);
 }
 
 /** The last public lines of the log, newest first; the newest event's stand out. */
