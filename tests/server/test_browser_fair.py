@@ -281,7 +281,7 @@ def test_two_pages_share_every_roll_and_their_record_passes_the_audit(
             # The other side's roster roots, one per event.
             other = player.page.locator("#fair .fair-roots li").inner_text()
             assert re.match(
-                rf"[\w ]+: {seq + 1} commitment\(s\) to its secrets received, latest \w{{12}}\.",
+                rf"[\w ]+: {seq + 1} commitments? to its secrets received, latest \w{{12}}\.",
                 other,
             ), other
             assert player.page.locator(".alarm").count() == 0

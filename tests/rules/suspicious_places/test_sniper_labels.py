@@ -29,7 +29,8 @@ SPOTS = ((20, 20), (24, 20), (22, 23))
 
 
 def _laid(true: int, seed: int = 1) -> Game:
-    return setup_map(map_data(), QueuedDice(), sniper=(SPOTS, true), seed=seed)
+    data = {**map_data(), "sniper_labels": "laid"}  # as every bundled scenario says
+    return setup_map(data, QueuedDice(), sniper=(SPOTS, true), seed=seed)
 
 
 def _labels(game: Game, observer: str, key: str) -> dict[str, Any]:

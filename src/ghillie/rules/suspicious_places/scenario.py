@@ -11,7 +11,13 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import (
+    BeforeValidator,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from ghillie.dice.steps import STEP_DICE, Die, Overflow, StepDie, StepDieName, game_die, in_words
@@ -193,9 +199,23 @@ class SuspiciousPlacesScenario(Scenario):
     ambusher: str | None = None  # SW-A02: the side that sets the ambush
     first: str | None = None  # the side that activates first
     extra_markers: int = Field(0, ge=0, le=30)  # markers the scenario grants beyond the d6 rolls
+    # How a sniper's three markers are labelled: "laid", S1 the first laid (as a table sees
+    # them laid); "ids", by their random ids, as every game before issue 26 did. Absent from
+    # a record made then, so its default keeps such a record replaying (and auditing) exactly;
+    # the bundled scenarios, and every game made from them, say "laid".
+    sniper_labels: Literal["laid", "ids"] = "ids"
     table: TableSpec = Field(default_factory=TableSpec)
     terrain: tuple[TerrainSpec, ...] = ()
     units: tuple[UnitSpec, ...] = Field(min_length=1)
+
+    @model_serializer(mode="wrap")
+    def _written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """The scenario as ghillie writes it: without ``sniper_labels`` when it is "ids",
+        so that a record made before it existed reads back in the very form it was written."""
+        data: dict[str, Any] = handler(self)
+        if data.get("sniper_labels") == "ids":
+            del data["sniper_labels"]
+        return data
 
     @model_validator(mode="after")
     def _consistent(self) -> SuspiciousPlacesScenario:

@@ -405,7 +405,10 @@ def lay_sniper_markers(
     # the labels follow the random ids instead, so that the first label never means the true
     # marker.
     entries = [(ruling.new_id(), i) for i in range(3)]
-    if again:
+    scenario = ruling.state.scenario
+    if again or (
+        isinstance(scenario, SuspiciousPlacesScenario) and scenario.sniper_labels == "ids"
+    ):
         entries.sort()
     first = ruling.board.labels.get("S", 0) + 1
     ruling.change_board("labels", prefix="S", count=3)
