@@ -115,6 +115,11 @@ def set_up(server: str, game: pages.Game) -> None:
             break
     for side, command in steps[2:6]:
         answer = pages.command(server, game, side, command)
+        for _ in range(7):  # the d6 gave more markers than the hiding used: lay the rest
+            if answer.get("code") != "setup_incomplete":
+                break
+            pages.command(server, game, "lianra", marker)
+            answer = pages.command(server, game, side, command)
         assert "status" not in answer, (command, answer)
 
 
