@@ -117,6 +117,16 @@ def waiting_for_orks(player: FairPlayer, k: int) -> None:
     )
 
 
+def orks_asleep_while_a_roll_waits(jungle: FairPlayer, orks: FairPlayer) -> None:
+    """In play, the Orks' phone locks; the Veterans end the phase, and its roll waits for the
+    Orks' element (the Veterans' page gave its share)."""
+    in_play(jungle, orks)
+    fall_asleep(orks)
+    jungle.page.locator("button.command-button[data-command=end_phase]").click()
+    jungle.confirm()
+    waiting_for_orks(jungle, 3)
+
+
 def no_alarm(*players: FairPlayer) -> None:
     for player in players:
         assert player.page.locator(".alarm").count() == 0, player.page.locator(
@@ -133,11 +143,7 @@ def test_a_phone_that_slept_while_a_roll_waited_for_it_wakes_and_the_game_goes_o
     orks = FairPlayer(browser, links["orks"], DESKTOP)
     table = table_screen(browser, links[SPECTATOR])
     try:
-        in_play(jungle, orks)
-        fall_asleep(orks)
-        jungle.page.locator("button.command-button[data-command=end_phase]").click()
-        jungle.confirm()
-        waiting_for_orks(jungle, 3)  # the Veterans' page gave its share; the Orks' sleeps
+        orks_asleep_while_a_roll_waits(jungle, orks)
 
         # Whom to wake, and for how long the game still waits: on the table screen and on
         # the page of the player whose order waits.
@@ -187,11 +193,7 @@ def test_the_table_screen_names_whom_to_wake_in_a_game_that_waits_for_ever(
     orks = FairPlayer(browser, links["orks"], DESKTOP)
     table = table_screen(browser, links[SPECTATOR])
     try:
-        in_play(jungle, orks)
-        fall_asleep(orks)
-        jungle.page.locator("button.command-button[data-command=end_phase]").click()
-        jungle.confirm()
-        waiting_for_orks(jungle, 3)
+        orks_asleep_while_a_roll_waits(jungle, orks)
         note = table.locator("p.wake-note")
         note.wait_for(state="visible")
         # No time is counted where the game keeps none: it says so, in words that hold.
