@@ -13,7 +13,7 @@ import contextlib
 import random
 import time
 
-from ghillie import Game, examples, registry
+from ghillie import Game, examples
 from ghillie.errors import Refusal
 from ghillie.fairness.audit import audit
 from ghillie.state import Phase
@@ -21,7 +21,7 @@ from ghillie.state import Phase
 
 def long_game(scenario: str, steps: int, seed: int) -> Game:
     game = Game.create(examples.load(scenario), seed=seed)
-    ruleset = registry.get(game.state.ruleset)
+    ruleset = game.state.ruleset
     rng = random.Random(seed)
     tries = 0
     while game.state.seq < steps and tries < steps * 20 and game.state.phase is not Phase.OVER:

@@ -13,7 +13,7 @@ import random
 import statistics
 import time
 
-from ghillie import Game, Refusal, examples, registry
+from ghillie import Game, Refusal, examples
 
 
 def main() -> None:
@@ -27,7 +27,7 @@ def main() -> None:
         accepted = refused = 0
         for seed in range(args.games):
             game = Game.create(examples.load(name), seed=seed)
-            ruleset = registry.get(game.state.ruleset)
+            ruleset = game.state.ruleset
             rng = random.Random(seed)
             for _ in range(args.steps):
                 side = rng.choice(game.state.sides)

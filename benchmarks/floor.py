@@ -30,7 +30,7 @@ import timeit
 from collections.abc import Callable
 from typing import Any
 
-from ghillie import Game, examples, registry
+from ghillie import Game, examples
 from ghillie.errors import Refusal
 from ghillie.fairness import hashlog, ledger
 from ghillie.state import Phase
@@ -98,7 +98,7 @@ def plain(event: Any) -> bool:
 
 def play(scenario: str, steps: int, seed: int, timed: Timed) -> None:
     game = Game.create(examples.load(scenario), seed=seed)
-    ruleset = registry.get(game.state.ruleset)
+    ruleset = game.state.ruleset
     rng = random.Random(seed)
     tries = 0
     while game.state.seq < steps and tries < steps * 20 and game.state.phase is not Phase.OVER:

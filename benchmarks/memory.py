@@ -49,7 +49,7 @@ from typing import Any
 
 import orjson
 
-from ghillie import examples, registry
+from ghillie import examples
 from ghillie.errors import Refusal
 
 PARTS = ("live", "trace", "startup", "evict")
@@ -103,7 +103,7 @@ async def play(
     until ``commands`` were accepted or too many were refused; (accepted, refused). Command
     ids are ``prefix`` and a number (an id given again gets its first answer, nothing new)."""
     game = await hub.live(game_id)
-    ruleset = registry.get(game.state.ruleset)
+    ruleset = game.state.ruleset
     accepted = refused = n = 0
 
     async def give(side: str, command: Mapping[str, Any]) -> None:

@@ -82,9 +82,9 @@ def test_replay_rebuilds_the_state_and_refuses_a_log_with_a_gap(game: Game) -> N
     game.command("jungle", {"type": "ready"})
     game.command("orks", {"type": "ready"})
     events = game.events()
-    assert replay(game.scenario, events) == game.state
+    assert replay(game.state.ruleset, game.scenario, events) == game.state
     with pytest.raises(ValueError, match="gap"):
-        replay(game.scenario, [events[0], events[2]])
+        replay(game.state.ruleset, game.scenario, [events[0], events[2]])
 
 
 def test_a_stored_game_loads_to_the_same_state(game: Game) -> None:
@@ -129,7 +129,7 @@ def test_a_reaction_window_takes_only_the_awaited_sides_answer() -> None:
     # The answer, the window's opening and its closing survive the log's JSON and a replay.
     for event in game.events():
         assert event_from_json(json.loads(json.dumps(event_to_json(event)))) == event
-    assert replay(game.scenario, game.events()) == game.state
+    assert replay(game.state.ruleset, game.scenario, game.events()) == game.state
 
 
 def test_a_windows_answer_is_never_given_outside_its_window() -> None:

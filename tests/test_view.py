@@ -95,13 +95,13 @@ def test_an_update_merged_into_what_was_held_is_the_whole_view() -> None:
     always give exactly the view a fresh projection gives."""
     import random
 
-    from ghillie import Refusal, registry
+    from ghillie import Refusal
     from ghillie.view import project, project_update
 
     for name in examples.names():
         for seed in range(4):
             game = Game.create(examples.load(name), seed=seed)
-            ruleset = registry.get(game.state.ruleset)
+            ruleset = game.state.ruleset
             rng = random.Random(seed)
             observers = (*game.state.sides, "spectator", "referee")
             held = {o: project_update(game.state, game.events(), o, {})[1] for o in observers}

@@ -119,7 +119,7 @@ def test_a_game_with_a_time_out_replays_and_its_record_passes_the_audit() -> Non
     game.command("blue", {"type": "end_game"})
     for event in game.events():
         assert event_from_json(json.loads(json.dumps(event_to_json(event)))) == event
-    assert replay(game.scenario, game.events()) == game.state
+    assert replay(game.state.ruleset, game.scenario, game.events()) == game.state
     report = audit(game.record())
     assert report.ok, report.findings
     # A record whose time-out was moved before the limit no longer replays.

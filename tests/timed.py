@@ -12,7 +12,7 @@ from pydantic import Field
 
 from ghillie import registry
 from ghillie.forms import Order
-from ghillie.ruleset import Command, Reaction, Ruleset
+from ghillie.ruleset import Command, Reaction, Rule, Ruleset
 from ghillie.ruling import Ruling
 from ghillie.scenario import Scenario
 from ghillie.state import GameState, Phase, Window
@@ -36,7 +36,25 @@ class Shoot(Command):
 
 
 class EndGame(Command):
+    anytime: ClassVar[bool] = True
     type: Literal["end_game"] = "end_game"
+
+
+Rules = Ruling[TimedScenario, None]
+
+
+def step(ruling: Rules, side: str, command: Step) -> None:
+    other = ruling.state.others(side)
+    ruling.tell_public({"text": say("A step.")})
+    ruling.open_window(WATCH, asks=other, limit=ruling.scenario.limit)
+
+
+def shoot(ruling: Rules, side: str, command: Shoot) -> None:
+    """The answer: the window records it, and ``close`` goes on once all have answered."""
+
+
+def end_game(ruling: Rules, side: str, command: EndGame) -> None:
+    ruling.set_phase(Phase.OVER)
 
 
 class Timed(Ruleset[TimedScenario, None]):
@@ -45,15 +63,11 @@ class Timed(Ruleset[TimedScenario, None]):
     summary = "Each step asks the other side, within a time limit."
     map_modes = ("table",)
     scenario_model = TimedScenario
-    commands: ClassVar[Mapping[str, type[Command]]] = {
-        "step": Step,
-        "shoot": Shoot,
-        "end_game": EndGame,
-    }
+    rules: ClassVar[Mapping[type[Command], Rule]] = {Step: step, Shoot: shoot, EndGame: end_game}
     orders: ClassVar[Mapping[str, Order]] = {
         "step": Order(N_("Step")),
         "shoot": Order(N_("Fire or hold")),
-        "end_game": Order(N_("End the game"), anytime=True),
+        "end_game": Order(N_("End the game")),
     }
     reactions: ClassVar[Mapping[str, Reaction]] = {
         WATCH: Reaction(
@@ -67,26 +81,18 @@ class Timed(Ruleset[TimedScenario, None]):
     def new_board(self, scenario: TimedScenario) -> None:
         return None
 
-    def setup(self, ruling: Ruling[None], scenario: TimedScenario) -> None:
+    def setup(self, ruling: Rules, scenario: TimedScenario) -> None:
         ruling.set_phase(Phase.PLAY)
 
     def secret_facts(self, scenario: TimedScenario) -> int:
         return 0
 
-    def may_act(self, state: GameState[None], side: str, command: type[Command]) -> bool:
+    def may_act(
+        self, state: GameState[TimedScenario, None], side: str, command: type[Command]
+    ) -> bool:
         return command is EndGame or (command is Step and side == state.sides[0])
 
-    def resolve(self, ruling: Ruling[None], command: Command) -> None:
-        scenario = ruling.state.scenario
-        assert isinstance(scenario, TimedScenario)
-        if isinstance(command, Step):
-            other = ruling.state.others(ruling.state.sides[0])
-            ruling.tell_public({"text": say("A step.")})
-            ruling.open_window(WATCH, asks=other, limit=scenario.limit)
-        elif isinstance(command, EndGame):
-            ruling.set_phase(Phase.OVER)
-
-    def close(self, ruling: Ruling[None], window: Window) -> None:
+    def close(self, ruling: Rules, window: Window) -> None:
         for side, answer in window.answers.items():
             name = ruling.state.scenario.side_name(side)
             said = "{side} fire." if answer["fire"] else "{side} hold fire."

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ghillie import clock, forms, host, ranges, registry
+from ghillie import clock, host, ranges
 from ghillie.bounds import first_out_of_bounds
 from ghillie.dice.source import DiceSource
 from ghillie.dice.steps import NOT_A_DIE
@@ -42,14 +42,15 @@ from ghillie.scenario import Scenario
 from ghillie.state import GameState, Phase
 
 
-def create(scenario: Scenario, dice: DiceSource, ids: IdSource) -> tuple[Event, GameState[Any]]:
+def create(
+    ruleset: Ruleset[Any, Any], scenario: Scenario, dice: DiceSource, ids: IdSource
+) -> tuple[Event, GameState[Any, Any]]:
     """The game's first event (seq 0) and the state after it."""
-    ruleset = registry.get(scenario.ruleset)
-    empty = _empty(ruleset, scenario)
-    ruling = Ruling(empty, ruleset, None, dice, ids)
+    start = empty(ruleset, scenario)
+    ruling = Ruling(start, None, dice, ids)
     ruleset.setup(ruling, scenario)
     event = ruling.finish(0, None)
-    return event, fold(empty, event, ruleset)
+    return event, fold(start, event)
 
 
 def parse_command(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any]) -> Command:
@@ -94,43 +95,55 @@ def parse_command(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any]) -> Command
     return command
 
 
-def given(state: GameState[Any], side: str | None, raw: Mapping[str, Any]) -> dict[str, Any]:
+def given(
+    state: GameState[Any, Any], side: str | None, raw: Mapping[str, Any] | Command
+) -> dict[str, Any]:
     """The command as its event will record it (refuses a malformed one first): a side's,
     or with ``side`` None the host's."""
     if side is None:
         return host.parse(raw).model_dump(mode="json")
-    return parse_command(registry.get(state.ruleset), raw).model_dump(mode="json")
+    return typed(state.ruleset, raw).model_dump(mode="json")
+
+
+def typed(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any] | Command) -> Command:
+    """``raw`` as the ruleset's typed command: parsed (and refused if malformed) unless it
+    already is one of this ruleset's commands, parsed once where it came in."""
+    if isinstance(raw, Command) and ruleset.commands.get(raw.type) is type(raw):
+        return raw
+    if isinstance(raw, Command):
+        raise Refusal(UNKNOWN_COMMAND, "This ruleset has no such command.")
+    return parse_command(ruleset, raw)
 
 
 def apply(
-    state: GameState[Any],
+    state: GameState[Any, Any],
     side: str | None,
-    raw: Mapping[str, Any],
+    raw: Mapping[str, Any] | Command,
     dice: DiceSource,
     ids: IdSource,
     now: str | None = None,
-) -> tuple[Event, GameState[Any]]:
+) -> tuple[Event, GameState[Any, Any]]:
     """Rule on one command. Returns the event and the new state, or raises Refusal.
 
     ``side`` None is the host's own command (:mod:`ghillie.host`). ``now`` is the host's time
     (:mod:`ghillie.clock`), for a ruling that reads it; a replay gives the event's ``at``."""
     if side is None:
         return host.apply(state, raw, dice, ids, now)
-    ruleset = registry.get(state.ruleset)
+    ruleset = state.ruleset
     if side not in state.sides:
         raise Refusal(UNKNOWN_SIDE, "There is no such side in this game.")
     if state.phase is Phase.OVER:
         raise Refusal(GAME_OVER, "The game is over.")
-    command = parse_command(ruleset, raw)
+    command = typed(ruleset, raw)
     if state.phase not in type(command).phases:
         raise Refusal(NOT_NOW, "That command cannot be given in this phase of the game.")
     check_may_act(state, side, type(command))
     timed = _timed_answer(state, ruleset, type(command), now)
-    typed = command.entered_rolls()
-    if typed and not state.scenario.takes_typed_dice:
+    entered = command.entered_rolls()
+    if entered and not state.scenario.takes_typed_dice:
         raise Refusal(NO_TYPED_DICE, "In this game ghillie rolls every die: type none in.")
     ruleset.validate(state, side, command)
-    ruling = Ruling(state, ruleset, side, dice, ids, typed, now=now)
+    ruling = Ruling(state, side, dice, ids, entered, now=now)
     if timed:
         ruling.clock()  # a command given while a timed window is open records its time
     ruleset.resolve(ruling, command)
@@ -146,7 +159,7 @@ def apply(
 
 
 def _timed_answer(
-    state: GameState[Any], ruleset: Ruleset[Any, Any], command: type[Command], now: str | None
+    state: GameState[Any, Any], ruleset: Ruleset[Any, Any], command: type[Command], now: str | None
 ) -> bool:
     """Is a window with a time limit open? Then every command records the host's time (which
     the audit holds the host to), and its answer is refused ``time_up`` if it came after
@@ -164,13 +177,12 @@ def _timed_answer(
     return True
 
 
-def check_may_act(state: GameState[Any], side: str, command: type[Command]) -> None:
+def check_may_act(state: GameState[Any, Any], side: str, command: type[Command]) -> None:
     """Refuse a command ``side`` may not give now: while a reaction window waits, anything
     but its answer (``awaiting_reaction``); otherwise whatever the turn structure forbids."""
     if may_act(state, side, command):
         return
-    ruleset = registry.get(state.ruleset)
-    if state.window is not None and not _answers(ruleset, state, command):
+    if state.window is not None and not _answers(state.ruleset, state, command):
         raise Refusal(
             AWAITING_REACTION,
             "The game is waiting for a reaction to the order being given: that comes first.",
@@ -178,18 +190,17 @@ def check_may_act(state: GameState[Any], side: str, command: type[Command]) -> N
     raise Refusal(NOT_YOUR_TURN, "Your side may not give that command now.")
 
 
-def may_act(state: GameState[Any], side: str, command: type[Command]) -> bool:
+def may_act(state: GameState[Any, Any], side: str, command: type[Command]) -> bool:
     """May ``side`` give a command of this type now? While a reaction window is open, the
     engine decides: only the side it awaits, and only with its answer (any-time orders
     stay open to everyone the ruleset lets give them). A window's answer is never given
     outside its window. Otherwise the ruleset's turn structure decides."""
-    ruleset = registry.get(state.ruleset)
+    ruleset = state.ruleset
     window = state.window
     if window is not None:
         if _answers(ruleset, state, command):
             return side == window.awaiting
-        name = next(n for n, model in ruleset.commands.items() if model is command)
-        if not forms.order(ruleset, name).anytime:
+        if not command.anytime:
             return False
     elif command in _answer_types(ruleset):
         return False
@@ -203,17 +214,19 @@ def _answer_types(ruleset: Ruleset[Any, Any]) -> frozenset[type[Command]]:
     return frozenset(ruleset.commands[r.answer] for r in ruleset.reactions.values())
 
 
-def _answers(ruleset: Ruleset[Any, Any], state: GameState[Any], command: type[Command]) -> bool:
+def _answers(
+    ruleset: Ruleset[Any, Any], state: GameState[Any, Any], command: type[Command]
+) -> bool:
     """Is ``command`` the answer the open window takes?"""
     window = state.window
     return window is not None and ruleset.commands[ruleset.reactions[window.name].answer] is command
 
 
-def allowed_commands(state: GameState[Any], side: str) -> list[str]:
+def allowed_commands(state: GameState[Any, Any], side: str) -> list[str]:
     """The command types ``side`` may give now (before looking at their arguments)."""
     if state.phase is Phase.OVER or side not in state.sides:
         return []
-    ruleset = registry.get(state.ruleset)
+    ruleset = state.ruleset
     return [
         name
         for name, model in ruleset.commands.items()
@@ -221,25 +234,27 @@ def allowed_commands(state: GameState[Any], side: str) -> list[str]:
     ]
 
 
-def replay(scenario: Scenario, events: Iterable[Event]) -> GameState[Any]:
+def replay(
+    ruleset: Ruleset[Any, Any], scenario: Scenario, events: Iterable[Event]
+) -> GameState[Any, Any]:
     """Rebuild the state from the log: the fold of every event, from nothing."""
-    ruleset = registry.get(scenario.ruleset)
-    state = _empty(ruleset, scenario)
+    state = empty(ruleset, scenario)
     for event in events:
-        state = replay_one(state, event, ruleset)
+        state = replay_one(state, event)
     return state
 
 
-def replay_one(state: GameState[Any], event: Event, ruleset: Ruleset[Any, Any]) -> GameState[Any]:
+def replay_one(state: GameState[Any, Any], event: Event) -> GameState[Any, Any]:
     """The state after one more event of the log."""
     if event.seq != state.seq + 1:
         raise ValueError(f"event {event.seq} follows {state.seq}: the log has a gap")
-    return fold(state, event, ruleset)
+    return fold(state, event)
 
 
-def _empty(ruleset: Ruleset[Any, Any], scenario: Scenario) -> GameState[Any]:
+def empty(ruleset: Ruleset[Any, Any], scenario: Scenario) -> GameState[Any, Any]:
+    """The state of a game of ``scenario`` before its first event."""
     return GameState(
-        ruleset=ruleset.id,
+        ruleset=ruleset,
         scenario=scenario,
         sides=scenario.side_ids(),
         board=ruleset.new_board(scenario),

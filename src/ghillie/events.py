@@ -11,8 +11,8 @@ command was accepted.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
 
 from ghillie.state import Facts, Level, Phase, Piece
 
@@ -56,10 +56,37 @@ class SetPhase:
 
 @dataclass(frozen=True)
 class BoardChange:
-    """A change to the ruleset's own board, folded by the ruleset's ``fold`` hook."""
+    """A change to the ruleset's own board as the record writes it: its kind's ``name`` and
+    its fields. The ruleset folds the typed :class:`Change` it reads back from this."""
 
     name: str
     data: Facts = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One kind of change to a ruleset's own board: a frozen dataclass per kind, folded by
+    type like the core's effects (``Ruleset.fold``), declared in ``Ruleset.board_changes``.
+    ``name`` is the kind as the record writes it; the fields are its data."""
+
+    name: ClassVar[str]
+
+    def recorded(self) -> BoardChange:
+        """The change as the record writes it (JSON: tuples and sets as lists, whole floats
+        as ints), so that the change the live ruling folds is the one a replay folds."""
+        return BoardChange(self.name, {f.name: _json(getattr(self, f.name)) for f in fields(self)})
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, Mapping):
+        return {k: _json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json(v) for v in value]
+    if isinstance(value, frozenset | set):
+        return sorted(_json(v) for v in value)
+    return value
 
 
 @dataclass(frozen=True)

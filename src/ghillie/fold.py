@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ghillie.events import (
     Answer,
@@ -22,13 +22,8 @@ from ghillie.events import (
 )
 from ghillie.state import GameState, Known, Level, Piece, Window
 
-if TYPE_CHECKING:
-    from ghillie.ruleset import Ruleset
 
-
-def fold_effect(
-    state: GameState[Any], effect: Effect, ruleset: Ruleset[Any, Any]
-) -> GameState[Any]:
+def fold_effect(state: GameState[Any, Any], effect: Effect) -> GameState[Any, Any]:
     match effect:
         case Place(piece):
             return replace(state, pieces={**state.pieces, piece.id: piece})
@@ -61,7 +56,7 @@ def fold_effect(
         case SetPhase(phase):
             return replace(state, phase=phase)
         case BoardChange():
-            return replace(state, board=ruleset.fold(state.board, effect))
+            return replace(state, board=state.ruleset.fold_recorded(state.board, effect))
         case Open():
             return state
         case OpenWindow(name, by, asks, about, limit, ends):
@@ -89,7 +84,7 @@ def fold_effect(
             return replace(state, window=None)
 
 
-def fold(state: GameState[Any], event: Event, ruleset: Ruleset[Any, Any]) -> GameState[Any]:
+def fold(state: GameState[Any, Any], event: Event) -> GameState[Any, Any]:
     for effect in event.effects:
-        state = fold_effect(state, effect, ruleset)
+        state = fold_effect(state, effect)
     return replace(state, seq=event.seq)

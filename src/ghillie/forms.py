@@ -27,7 +27,7 @@ from ghillie.words import N_, Say, Speaker
 from ghillie.words.rulebook import rule_lines
 
 if TYPE_CHECKING:
-    from ghillie.ruleset import Command, Ruleset
+    from ghillie.ruleset import Ruleset
     from ghillie.state import GameState
 
 Kind = Literal["piece", "place", "choice", "number", "text", "flag", "group", "list", "hidden"]
@@ -62,14 +62,14 @@ class Choice:
         return out
 
 
-Chooser = Callable[["GameState[Any]", str], list[Choice]]
-Defaults = Callable[["GameState[Any]", str], Mapping[str, Any]]
+Chooser = Callable[["GameState[Any, Any]", str], list[Choice]]
+Defaults = Callable[["GameState[Any, Any]", str], Mapping[str, Any]]
 # Whether an order applies now to any of the side's own pieces (a sniper's covert move, while
 # the unit activated is a squad, does not): from what the side can see, like its choices.
-Applies = Callable[["GameState[Any]", str], bool]
+Applies = Callable[["GameState[Any, Any]", str], bool]
 # Words beside some fields that depend on the game now (how many dice a roll takes, and
 # whose), by field path: from what the side can see, like its choices.
-Notes = Callable[["GameState[Any]", str], Mapping[str, "str | Say | None"]]
+Notes = Callable[["GameState[Any, Any]", str], Mapping[str, "str | Say | None"]]
 
 
 @dataclass(frozen=True)
@@ -131,9 +131,6 @@ class Order:
     fields: Mapping[str, Ask] = field(default_factory=dict)
     confirm: str = ""  # asked before sending, for a command that cannot be taken back
     only: Mode | None = None
-    # A command a side may give at any time (end the game): offering it does not mean the
-    # game waits for that side.
-    anytime: bool = False
     defaults: Defaults | None = None  # the values the form starts from, from the side's view
     notes: Notes | None = None  # words beside fields, from the side's view now
     # Offered only while it applies (None: whenever the turn structure allows it). The rules
@@ -152,26 +149,10 @@ class Order:
             out["confirm"] = speaker.word(self.confirm)
         if self.only:
             out["only"] = self.only
-        if self.anytime:
-            out["anytime"] = True
         if self.rules:
             out["rules"] = list(self.rules)
             out["rule_lines"] = rule_lines(self.rules, speaker)  # the § tooltip
         return out
-
-
-def waiting_for(state: GameState[Any]) -> list[str]:
-    """The sides the game waits for now: those the turn structure lets give a command that
-    is not an any-time one. Only the turn structure counts, never what a side holds, so
-    every side may be shown it (a side's own secrets decide only its own offers)."""
-    from ghillie import engine, registry
-
-    ruleset = registry.get(state.ruleset)
-    return [
-        side
-        for side in state.sides
-        if any(not order(ruleset, n).anytime for n in engine.allowed_commands(state, side))
-    ]
 
 
 def order(ruleset: Ruleset[Any, Any], name: str) -> Order:
@@ -186,64 +167,13 @@ def describe(ruleset: Ruleset[Any, Any], speaker: Speaker) -> dict[str, Any]:
         name: {
             **order(ruleset, name).json(speaker),
             **({"odds": True} if ruleset.has_odds(name) else {}),
+            **({"anytime": True} if model.anytime else {}),
             "phases": sorted(p.value for p in model.phases),
             "secret_fields": sorted(model.secret_fields),
             "schema": model.model_json_schema(),
         }
         for name, model in ruleset.commands.items()
     }
-
-
-def offered(
-    state: GameState[Any], side: str, names: list[str], speaker: Speaker
-) -> list[dict[str, Any]]:
-    """The commands ``side`` may give now, each with the choices its fields may take and the
-    values its form starts from. A command whose required piece field has nothing it could
-    name is not offered: there is nothing it could apply to. Everything here is built from
-    what the side can see (the choosers' contract), and the tests hold it to that."""
-    from ghillie import registry
-
-    ruleset = registry.get(state.ruleset)
-    out = []
-    for name in names:
-        order_ = order(ruleset, name)
-        if order_.applies is not None and not order_.applies(state, side):
-            continue
-        model = ruleset.commands[name]
-        choices = {
-            path: [c.json(speaker) for c in ask.pieces(state, side)]
-            for path, ask in order_.fields.items()
-            if ask.pieces is not None
-        }
-        if any(not choices[path] for path in choices if _required(model, path)):
-            continue
-        entry: dict[str, Any] = {"type": name}
-        if choices:
-            entry["choices"] = choices
-        if order_.defaults is not None:
-            defaults = dict(order_.defaults(state, side))
-            if defaults:
-                entry["defaults"] = defaults
-        if order_.notes is not None:
-            notes = {path: speaker.text(v) for path, v in order_.notes(state, side).items() if v}
-            if notes:
-                entry["notes"] = notes
-        out.append(entry)
-    return out
-
-
-def _required(model: type[Command] | type[BaseModel], path: str) -> bool:
-    """Can the command not be given without naming something in ``path``? True when every
-    step of the path is a required field: ``hidings.marker`` when the list of hidings must
-    be given and each hiding must name its marker."""
-    for name in path.split("."):
-        info = model.model_fields.get(name)
-        if info is None or not info.is_required():
-            return False
-        inner = _models(info.annotation)
-        if inner:
-            model = inner[0]
-    return True
 
 
 def paths(model: type[BaseModel]) -> set[str]:
@@ -259,16 +189,17 @@ def _walk(model: type[BaseModel], prefix: str, found: set[str]) -> None:
     for name, info in model.model_fields.items():
         path = f"{prefix}{name}"
         found.add(path)
-        for inner in _models(info.annotation):
+        for inner in models_in(info.annotation):
             _walk(inner, f"{path}.", found)
 
 
-def _models(annotation: Any) -> list[type[BaseModel]]:
+def models_in(annotation: Any) -> list[type[BaseModel]]:
+    """The models a field's annotation holds (``tuple[Order, ...]``: ``Order``)."""
     import typing
 
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return [annotation]
-    return [m for arg in typing.get_args(annotation) for m in _models(arg)]
+    return [m for arg in typing.get_args(annotation) for m in models_in(arg)]
 
 
 def measured(path: str = "measured") -> dict[str, Ask]:

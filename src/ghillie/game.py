@@ -46,7 +46,7 @@ class Game:
         game_id: str,
         store: EventStore,
         scenario: Scenario,
-        state: GameState[Any],
+        state: GameState[Any, Any],
         ledger: Ledger,
         ids: IdSource,
         dice: DiceSource | None = None,
@@ -142,7 +142,7 @@ class Game:
         self.state = state
         return event
 
-    def trial(self, side: str, command: Mapping[str, Any]) -> tuple[Event, GameState[Any]]:
+    def trial(self, side: str, command: Mapping[str, Any]) -> tuple[Event, GameState[Any, Any]]:
         """What ``command`` would do, with the very dice it would get, changing nothing."""
         return referee.trial(self.ledger, self.state, side, command, self.ids, self.dice)
 
@@ -163,7 +163,7 @@ class Game:
 
 def restore(
     game_id: str, scenario: Scenario, header: Mapping[str, Any], events: list[Event]
-) -> tuple[GameState[Any], Ledger]:
+) -> tuple[GameState[Any, Any], Ledger]:
     """The state and the host's ledger after a stored log. A log of another fairness
     protocol than this one's cannot go on (its record is still checked by the audit)."""
     if events and protocol_of(events[0]) != VERSION:
@@ -180,8 +180,8 @@ def restore(
         size=roster_size(scenario),
         fixed=fixed_secrets(scenario),
     )
-    state = engine.replay(scenario, [])
+    state = engine.empty(ruleset, scenario)
     for event in events:
         ledger.restore(state, event)
-        state = engine.replay_one(state, event, ruleset)
+        state = engine.replay_one(state, event)
     return state, ledger

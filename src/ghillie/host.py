@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from ghillie import clock, registry
+from ghillie import clock
 from ghillie.dice.source import DiceSource
 from ghillie.errors import GAME_OVER, TIME_NOT_UP, UNKNOWN_COMMAND, WINDOW_CLOSED, Refusal
 from ghillie.events import Event
@@ -72,8 +72,8 @@ def parse(raw: Any) -> TimeOut | Extend:
 
 
 def apply(
-    state: GameState[Any], raw: Any, dice: DiceSource, ids: IdSource, now: str | None
-) -> tuple[Event, GameState[Any]]:
+    state: GameState[Any, Any], raw: Any, dice: DiceSource, ids: IdSource, now: str | None
+) -> tuple[Event, GameState[Any, Any]]:
     """Rule on a host command at the host's time ``now`` (ValueError if none is given)."""
     if state.phase is Phase.OVER:
         raise Refusal(GAME_OVER, "The game is over.")
@@ -89,25 +89,25 @@ def apply(
 
 
 def _time_out(
-    state: GameState[Any],
+    state: GameState[Any, Any],
     window: Window,
     command: TimeOut,
     dice: DiceSource,
     ids: IdSource,
     now: str,
-) -> tuple[Event, GameState[Any]]:
+) -> tuple[Event, GameState[Any, Any]]:
     """Every side the window still awaits is answered with the reaction's default and
     everyone is told, then the ruleset goes on as after any last answer (``Ruleset.close``).
     Refused ``time_not_up`` if the window's limit has not run out at ``now`` (or it has none)."""
     if window.ends is None or clock.parse(now) < clock.parse(window.ends):
         raise Refusal(TIME_NOT_UP, "That reaction window's time has not run out.")
-    ruleset = registry.get(state.ruleset)
+    ruleset = state.ruleset
     reaction = ruleset.reactions[window.name]
     assert reaction.default is not None  # Ruling.open_window gives no limit without one
     model = ruleset.commands[reaction.answer]
     default = model.model_validate({**reaction.default, "type": reaction.answer})
     answer = default.model_dump(mode="json")
-    ruling = Ruling(state, ruleset, None, dice, ids, now=now, acting=window.by)
+    ruling = Ruling(state, None, dice, ids, now=now, acting=window.by)
     ruling.clock()  # the record says when the time ran out
     closed = None
     while closed is None:
@@ -122,13 +122,13 @@ def _time_out(
 
 
 def _extend(
-    state: GameState[Any],
+    state: GameState[Any, Any],
     window: Window,
     command: Extend,
     dice: DiceSource,
     ids: IdSource,
     now: str,
-) -> tuple[Event, GameState[Any]]:
+) -> tuple[Event, GameState[Any, Any]]:
     """Move the window's end on by ``now - since``. Refused ``time_not_up`` unless the
     window has a limit and was still running at ``since`` (a window whose time had run out
     before the host went down is timed out, not extended), and ``since`` is not after ``now``."""
@@ -136,7 +136,7 @@ def _extend(
     if window.ends is None or since >= clock.parse(window.ends) or since > at:
         raise Refusal(TIME_NOT_UP, "That reaction window was not running while the host was down.")
     down = at - since
-    ruling = Ruling(state, registry.get(state.ruleset), None, dice, ids, now=now, acting=window.by)
+    ruling = Ruling(state, None, dice, ids, now=now, acting=window.by)
     ruling.clock()  # the record says when the host was back: the audit measures from it
     ruling.extend_window(clock.stamp(clock.parse(window.ends) + down))
     late = window.awaiting
@@ -149,7 +149,7 @@ def _extend(
 
 
 def _finish(
-    state: GameState[Any], ruling: Ruling[Any], command: TimeOut | Extend
-) -> tuple[Event, GameState[Any]]:
+    state: GameState[Any, Any], ruling: Ruling[Any, Any], command: TimeOut | Extend
+) -> tuple[Event, GameState[Any, Any]]:
     event = ruling.finish(state.seq + 1, command.model_dump(mode="json"))
     return event, replace(ruling.state, seq=event.seq)

@@ -19,7 +19,7 @@ HANDLES = ("key", "label")
 
 
 def visible(
-    state: GameState[Any], side: str, ref: str, kinds: Iterable[str] | None = None
+    state: GameState[Any, Any], side: str, ref: str, kinds: Iterable[str] | None = None
 ) -> Piece:
     piece = state.pieces.get(ref)
     if piece is None:
@@ -38,14 +38,18 @@ def visible(
     return piece
 
 
-def own(state: GameState[Any], side: str, ref: str, kinds: Iterable[str] | None = None) -> Piece:
+def own(
+    state: GameState[Any, Any], side: str, ref: str, kinds: Iterable[str] | None = None
+) -> Piece:
     piece = visible(state, side, ref, kinds)
     if piece.owner != side:
         raise Refusal(NOT_YOURS, "That piece is not yours to command.")
     return piece
 
 
-def enemy(state: GameState[Any], side: str, ref: str, kinds: Iterable[str] | None = None) -> Piece:
+def enemy(
+    state: GameState[Any, Any], side: str, ref: str, kinds: Iterable[str] | None = None
+) -> Piece:
     piece = visible(state, side, ref, kinds)
     if piece.owner == side:
         raise Refusal(OWN_PIECE, "That is one of your own pieces.")

@@ -204,7 +204,7 @@ INCHES_CAPTION = N_(
 HEX_CAPTION = N_("Hexes are numbered column then row. Tap a hex or a piece to see what it is.")
 
 
-def whose(state: GameState[Any], observer: str, owner: str) -> str:
+def whose(state: GameState[Any, Any], observer: str, owner: str) -> str:
     """Whose a piece or area is, as ``observer`` sees it: "own" or "enemy", or, for the
     referee and spectators, which side ("0", "1"). Styles are made from it: "zone-own",
     "side-1"."""
@@ -213,12 +213,12 @@ def whose(state: GameState[Any], observer: str, owner: str) -> str:
     return "own" if owner == observer else "enemy"
 
 
-def token_style(state: GameState[Any], observer: str, owner: str) -> str:
+def token_style(state: GameState[Any, Any], observer: str, owner: str) -> str:
     found = whose(state, observer, owner)
     return f"side-{found}" if found.isdigit() else found
 
 
-def side_legend(state: GameState[Any], observer: str) -> list[tuple[str, str | Say]]:
+def side_legend(state: GameState[Any, Any], observer: str) -> list[tuple[str, str | Say]]:
     """What the token colours mean for this observer."""
     if observer == REFEREE or observer not in state.sides:
         names = [state.scenario.side_name(s) for s in state.sides]
@@ -226,12 +226,12 @@ def side_legend(state: GameState[Any], observer: str) -> list[tuple[str, str | S
     return [("own", N_("Your pieces")), ("enemy", N_("Enemy pieces you know of"))]
 
 
-def focus(state: GameState[Any], observer: str, tokens: Sequence[Token]) -> list[str]:
+def focus(state: GameState[Any, Any], observer: str, tokens: Sequence[Token]) -> list[str]:
     """The tokens a phone's map first zooms to: the observer's own pieces."""
     return [t.id for t in tokens if t.id and state.pieces[t.id].owner == observer]
 
 
-def shown(state: GameState[Any], observer: str) -> list[Piece]:
+def shown(state: GameState[Any, Any], observer: str) -> list[Piece]:
     """The pieces ``observer``'s map may show: every piece for the referee; a side's own and
     those it knows of; for spectators, those every side but the owner knows of."""
     if observer == REFEREE:
@@ -246,7 +246,7 @@ def shown(state: GameState[Any], observer: str) -> list[Piece]:
 
 
 def inches_map(
-    state: GameState[Any],
+    state: GameState[Any, Any],
     observer: str,
     size: tuple[float, float],
     terrain: Sequence[Any],

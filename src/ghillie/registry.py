@@ -7,6 +7,7 @@ from typing import Any
 
 from ghillie.errors import ScenarioError
 from ghillie.ruleset import Ruleset
+from ghillie.scenario import Scenario
 
 
 @functools.cache
@@ -26,6 +27,11 @@ def rulesets() -> dict[str, Ruleset[Any, Any]]:
         AmbushFire(),
     ]
     return {r.id: r for r in registered}
+
+
+def of(scenario: Scenario) -> Ruleset[Any, Any]:
+    """The ruleset a scenario is played under: for the edges that load a game."""
+    return get(scenario.ruleset)
 
 
 def get(ruleset_id: str) -> Ruleset[Any, Any]:

@@ -18,7 +18,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from ghillie.bounds import Bounded
 from ghillie.dice.check import Check
-from ghillie.events import BoardChange
+from ghillie.events import BoardChange, Change
 from ghillie.forms import Order
 from ghillie.maps import MapView
 from ghillie.ruling import Ruling
@@ -29,6 +29,7 @@ from ghillie.words.piece import PieceWords
 
 S = TypeVar("S", bound=Scenario)
 B = TypeVar("B")
+C = TypeVar("C", bound="Command")
 
 
 class Command(Bounded):
@@ -38,6 +39,9 @@ class Command(Bounded):
     command (an order, a marker's place) subclass :class:`~ghillie.bounds.Bounded` too."""
 
     phases: ClassVar[frozenset[Phase]] = frozenset({Phase.PLAY})
+    # A command a side may give at any time its phase allows (end the game), even while a
+    # reaction window waits: offering it does not mean the game waits for that side.
+    anytime: ClassVar[bool] = False
     # The fields that carry a secret (which square, which marker, a private note): they never
     # reach another side, and two commands that differ only in them must look the same to it.
     secret_fields: ClassVar[frozenset[str]] = frozenset()
@@ -127,13 +131,30 @@ class Reaction:
     timed_out: str = N_("Time ran out: {side} did not answer.")
 
 
+# A rule function: what one command does, given the ruling, the side that gave it and the
+# command, typed (``Ruleset.rules``).
+Rule = Callable[[Ruling[Any, Any], str, Any], None]
+
+
+def command_name(model: type[Command]) -> str:
+    """A command's name: its ``type`` field's one value."""
+    name = model.model_fields["type"].default
+    assert isinstance(name, str), f"{model.__name__} has no default type"
+    return name
+
+
 class Ruleset(ABC, Generic[S, B]):
     id: ClassVar[str]
     title: ClassVar[str]
     summary: ClassVar[str]
     map_modes: ClassVar[tuple[str, ...]]
     scenario_model: ClassVar[type[Scenario]]
-    commands: ClassVar[Mapping[str, type[Command]]]
+    # Each command's rule function, by the command's class: the one dispatch table from
+    # which ``commands`` is derived and by which ``resolve`` rules.
+    rules: ClassVar[Mapping[type[Command], Rule]] = {}
+    commands: ClassVar[Mapping[str, type[Command]]] = {}
+    # Each kind of change to the board, as its frozen dataclass (ghillie.events.Change).
+    board_changes: ClassVar[tuple[type[Change], ...]] = ()
     # Each command in the players' words, and what each of its fields asks for (forms.py).
     orders: ClassVar[Mapping[str, Order]] = {}
     odds_queries: ClassVar[Mapping[str, OddsQuery]] = {}
@@ -152,12 +173,20 @@ class Ruleset(ABC, Generic[S, B]):
     # answer command can be given at no other time.
     reactions: ClassVar[Mapping[str, Reaction]] = {}
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "rules" in cls.__dict__:
+            cls.commands = {command_name(model): model for model in cls.rules}
+        cls._changes = {change.name: change for change in cls.board_changes}
+
+    _changes: ClassVar[Mapping[str, type[Change]]] = {}
+
     @abstractmethod
     def new_board(self, scenario: S) -> B:
         """The ruleset's board before the first event."""
 
     @abstractmethod
-    def setup(self, ruling: Ruling[B], scenario: S) -> None:
+    def setup(self, ruling: Ruling[S, B], scenario: S) -> None:
         """Create the scenario's pieces: the game's first event."""
 
     @abstractmethod
@@ -167,34 +196,46 @@ class Ruleset(ABC, Generic[S, B]):
         (:mod:`ghillie.fairness.capacity`); the contract tests hold random games to it."""
 
     @abstractmethod
-    def may_act(self, state: GameState[B], side: str, command: type[Command]) -> bool:
+    def may_act(self, state: GameState[S, B], side: str, command: type[Command]) -> bool:
         """May ``side`` give a command of this type now? (whose turn, whose activation)"""
 
-    def validate(self, state: GameState[B], side: str, command: Command) -> None:
+    def validate(self, state: GameState[S, B], side: str, command: Command) -> None:
         """Raise a Refusal if the rules forbid this command; the default forbids nothing."""
 
-    @abstractmethod
-    def resolve(self, ruling: Ruling[B], command: Command) -> None:
-        """Write the command's effects, rolls and what each side is told."""
+    def resolve(self, ruling: Ruling[S, B], command: Command) -> None:
+        """Write the command's effects, rolls and what each side is told: the command's rule
+        function (``rules``), given the side that gave it."""
+        assert ruling.side is not None, "only a side's command is resolved"
+        self.rules[type(command)](ruling, ruling.side, command)
 
-    def close(self, ruling: Ruling[B], window: Window) -> None:
+    def close(self, ruling: Ruling[S, B], window: Window) -> None:
         """Every side asked has answered ``window`` (its ``answers``, by side): go on with
         the order it interrupted. Runs in the event of the last answer."""
         raise NotImplementedError(f"{self.id} opens no reaction window")
 
-    def fold(self, board: B, change: BoardChange) -> B:
+    def fold(self, board: B, change: Any) -> B:
+        """``board`` after one of its changes (one of ``board_changes``)."""
         raise ValueError(f"{self.id} has no board change {change.name!r}")
+
+    def fold_recorded(self, board: B, change: BoardChange) -> B:
+        """``board`` after a change as the record writes it: read back as its typed kind."""
+        if not self.board_changes:  # not yet typed: folded as recorded
+            return self.fold(board, change)
+        kind = self._changes.get(change.name)
+        if kind is None:
+            raise ValueError(f"{self.id} has no board change {change.name!r}")
+        return self.fold(board, kind(**change.data))
 
     def table_view(self, scenario: S) -> dict[str, Any]:
         """The table as every side sees it (size, terrain, grid): it never changes in a
         game, so it is sent once, not with every update."""
         return {}
 
-    def board_view(self, state: GameState[B], observer: str) -> dict[str, Any]:
+    def board_view(self, state: GameState[S, B], observer: str) -> dict[str, Any]:
         """The ruleset's state of play in ``observer``'s view, built from what it may see."""
         return {}
 
-    def odds(self, state: GameState[B], side: str, command: Command) -> Check[Any] | None:
+    def odds(self, state: GameState[S, B], side: str, command: Command) -> Check[Any] | None:
         """The check ``command`` would roll if ``side`` gave it now, built exactly as
         ``resolve`` would build it and only from what that side knows; None if it rolls no
         dice. May raise the Refusal the command would get."""
@@ -218,22 +259,22 @@ class Ruleset(ABC, Generic[S, B]):
             {},
         )
 
-    def describe(self, state: GameState[B], observer: str, piece: Piece) -> PieceWords:
+    def describe(self, state: GameState[S, B], observer: str, piece: Piece) -> PieceWords:
         """``piece`` in words as ``observer`` knows it (its own, another side's it knows of,
         or any piece for the referee): built only from what that observer may see."""
         p = piece.public
         return PieceWords(p.get("name") or p.get("label") or p.get("key") or piece.kind)
 
-    def map_view(self, state: GameState[B], observer: str) -> MapView | None:
+    def map_view(self, state: GameState[S, B], observer: str) -> MapView | None:
         """``observer``'s map (ghillie.maps), from what it may see; None: no map to draw."""
         return None
 
-    def status(self, state: GameState[B], observer: str) -> list[str | Say]:
+    def status(self, state: GameState[S, B], observer: str) -> list[str | Say]:
         """Where the game stands, in a few sentences for ``observer`` (turn, phase, whose
         move, what is awaited), from what it may see."""
         return []
 
-    def candidates(self, state: GameState[B], side: str) -> list[Facts]:
+    def candidates(self, state: GameState[S, B], side: str) -> list[Facts]:
         """Commands that ``side`` could sensibly give now, built only from what that side
         knows. Used by the contract tests' random games and by clients to offer choices."""
         return []

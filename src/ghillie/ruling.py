@@ -18,6 +18,7 @@ from ghillie.errors import BAD_ROLL, NOT_YOUR_DIE, Refusal
 from ghillie.events import (
     Answer,
     BoardChange,
+    Change,
     CloseWindow,
     Effect,
     Event,
@@ -41,15 +42,16 @@ if TYPE_CHECKING:
     from ghillie.dice.source import DiceSource
     from ghillie.ids import IdSource
     from ghillie.ruleset import Ruleset
+    from ghillie.scenario import Scenario
 
+S = TypeVar("S", bound="Scenario")
 B = TypeVar("B")
 
 
-class Ruling(Generic[B]):
+class Ruling(Generic[S, B]):
     def __init__(
         self,
-        state: GameState[B],
-        ruleset: Ruleset[Any, B],
+        state: GameState[S, B],
         side: str | None,
         dice: DiceSource,
         ids: IdSource,
@@ -63,7 +65,7 @@ class Ruling(Generic[B]):
         whose order the window interrupted. ``now`` is the host's time (ghillie.clock), for
         a ruling that reads it."""
         self.state = state
-        self.ruleset = ruleset
+        self.ruleset: Ruleset[S, B] = state.ruleset
         self.side = side
         self.acting = acting if acting is not None else side
         self._now = now
@@ -82,6 +84,10 @@ class Ruling(Generic[B]):
     def board(self) -> B:
         return self.state.board
 
+    @property
+    def scenario(self) -> S:
+        return self.state.scenario
+
     def piece(self, piece_id: str) -> Piece:
         return self.state.pieces[piece_id]
 
@@ -89,7 +95,7 @@ class Ruling(Generic[B]):
 
     def _add(self, effect: Effect) -> None:
         self._effects.append(effect)
-        self.state = fold_effect(self.state, effect, self.ruleset)
+        self.state = fold_effect(self.state, effect)
 
     def new_id(self) -> str:
         return self._ids.new_id()
@@ -136,6 +142,10 @@ class Ruling(Generic[B]):
 
     def set_phase(self, phase: Phase) -> None:
         self._add(SetPhase(phase))
+
+    def change(self, change: Change) -> None:
+        """Change the ruleset's own board (one of its ``board_changes``)."""
+        self._add(change.recorded())
 
     def change_board(self, name: str, **data: Any) -> None:
         self._add(BoardChange(name, _plain(data)))

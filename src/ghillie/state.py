@@ -16,6 +16,7 @@ from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
+    from ghillie.ruleset import Ruleset
     from ghillie.scenario import Scenario
 
 Json = Any  # a JSON value: None, bool, int, float, str, list, dict
@@ -95,13 +96,17 @@ class Window:
         return next((side for side in self.asks if side not in self.answers), None)
 
 
+S = TypeVar("S", bound="Scenario")
 B = TypeVar("B")
 
 
 @dataclass(frozen=True)
-class GameState(Generic[B]):
-    ruleset: str
-    scenario: Scenario  # the ruleset's parsed scenario (public: both sides read it)
+class GameState(Generic[S, B]):
+    """One game's state. It holds its ruleset, handed to it where the game is created or
+    loaded (the registry is read only there), so the engine and the view never look it up."""
+
+    ruleset: Ruleset[S, B]
+    scenario: S  # the ruleset's parsed scenario (public: both sides read it)
     sides: tuple[str, ...]
     board: B  # the ruleset's own state: turn, phase, activations, ...
     phase: Phase = Phase.SETUP

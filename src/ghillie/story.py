@@ -289,13 +289,13 @@ def tell_record(record: Mapping[str, Any]) -> Iterator[Told]:
     names = {s.id: s.name for s in scenario.sides}
     teller = Teller(scenario.ruleset, names)
     teller.label = "Event"
-    state: GameState[Any] = engine.replay(scenario, [])
+    state: GameState[Any, Any] = engine.empty(ruleset, scenario)
     for raw in record["events"]:
         event: Event = event_from_json(raw)
         giver = None
         if event.side in state.sides:
             giver = project(state, [], event.side)
-        state = engine.replay_one(state, event, ruleset)
+        state = engine.replay_one(state, event)
         view = project(state, [event], REFEREE)
         yield teller.step(event.seq, event.side, event.command, {REFEREE: view}, giver=giver)
 

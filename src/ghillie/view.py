@@ -10,9 +10,9 @@ from __future__ import annotations
 import weakref
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ghillie import engine, forms, registry
+from ghillie import engine, offered
 from ghillie.events import Event, Know, Place, Remove, Update, event_to_json, piece_to_json
 from ghillie.scenario import Scenario
 from ghillie.state import REFEREE, SPECTATOR, GameState, Level, Phase, Piece
@@ -21,25 +21,34 @@ from ghillie.words.rulebook import rule_lines
 from ghillie.words.speak import rules_of
 
 if TYPE_CHECKING:
-    from ghillie.game import Game
     from ghillie.ruleset import Ruleset
 
 
-def view(game: Game, observer: str, lang: str = "en") -> dict[str, Any]:
+class Played(Protocol):
+    """A game as the view reads it: its state and its log (``ghillie.Game``, a server's
+    live game), whoever keeps them."""
+
+    @property
+    def state(self) -> GameState[Any, Any]: ...
+
+    def events(self) -> Sequence[Event]: ...
+
+
+def view(game: Played, observer: str, lang: str = "en") -> dict[str, Any]:
     """What ``observer`` (a side id, ``"referee"`` or ``"spectator"``) may know of the game,
     in words of ``lang`` (a language of :mod:`ghillie.words.catalog`)."""
     return project(game.state, game.events(), observer, lang)
 
 
 def project(
-    state: GameState[Any], events: Sequence[Event], observer: str, lang: str = "en"
+    state: GameState[Any, Any], events: Sequence[Event], observer: str, lang: str = "en"
 ) -> dict[str, Any]:
     """The view of ``state`` for ``observer``, with the log of ``events``."""
     return _build(state, events, observer, pieces=True, lang=lang)
 
 
 def project_update(
-    state: GameState[Any],
+    state: GameState[Any, Any],
     new: Sequence[Event],
     observer: str,
     held: Mapping[str, Any],
@@ -70,9 +79,9 @@ _COMES_AND_GOES = ("reaction",)  # view keys present only at times
 
 
 def _build(
-    state: GameState[Any], events: Sequence[Event], observer: str, *, pieces: bool, lang: str
+    state: GameState[Any, Any], events: Sequence[Event], observer: str, *, pieces: bool, lang: str
 ) -> dict[str, Any]:
-    ruleset = registry.get(state.ruleset)
+    ruleset = state.ruleset
     scenario = state.scenario
     if observer not in (*state.sides, REFEREE, SPECTATOR):
         raise ValueError("unknown observer")
@@ -90,7 +99,7 @@ def _build(
             words.word(line) if isinstance(line, str) else words.text(line)
             for line in (*_reaction_status(state, ruleset), *ruleset.status(state, observer))
         ],
-        "waiting_for": forms.waiting_for(state),
+        "waiting_for": offered.waiting_for(state),
     }
     if state.window is not None:
         # A reaction window is public: who opened it and whose answer it waits for (engine).
@@ -142,9 +151,9 @@ def _build(
                 for pid, k in state.knowledge.get(observer, {}).items()
                 if pid in state.pieces and state.pieces[pid].owner != observer
             ]
-        offered = forms.offered(state, observer, engine.allowed_commands(state, observer), words)
-        out["commands"] = offered
-        out["your_move"] = any(not forms.order(ruleset, c["type"]).anytime for c in offered)
+        offers = offered.offered(state, observer, engine.allowed_commands(state, observer), words)
+        out["commands"] = offers
+        out["your_move"] = any(not ruleset.commands[c["type"]].anytime for c in offers)
         # How the page names what the rules open to this side, when it checks an opening,
         # and which of those facts never change, whose openings must prove their write (a
         # list, not an object keyed by the secrets' keys: no view has a "content" field).
@@ -161,7 +170,7 @@ def _build(
     return out
 
 
-def _reaction_status(state: GameState[Any], ruleset: Ruleset[Any, Any]) -> list[Say]:
+def _reaction_status(state: GameState[Any, Any], ruleset: Ruleset[Any, Any]) -> list[Say]:
     """The first status line while a reaction window waits: whom it waits for, shown to
     everyone alike (the window is the turn structure's, never a secret's)."""
     window = state.window
@@ -294,7 +303,7 @@ def _known(piece: Piece, level: Level, facts: Any) -> dict[str, Any]:
     }
 
 
-def _public(state: GameState[Any]) -> list[tuple[Piece, Level]]:
+def _public(state: GameState[Any, Any]) -> list[tuple[Piece, Level]]:
     """Pieces every non-owning side can see, at the lowest level any of them knows."""
     shown = []
     for piece in state.pieces.values():

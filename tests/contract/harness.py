@@ -117,7 +117,7 @@ def seeded_walk(
     give next, drawn from what the sides could sensibly give (``Ruleset.candidates``). The
     caller may look before it is given; a refused one is passed over."""
     game = Game.create(examples.load(scenario), seed=seed, **create)
-    ruleset = registry.get(game.state.ruleset)
+    ruleset = game.state.ruleset
     pick = random.Random(seed)
     for _ in range(steps):
         state = game.state

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ghillie import Game, Refusal, registry
+from ghillie import Game, Refusal
 from ghillie.state import Facts, Phase
 
 Given = set[str]
@@ -25,7 +25,7 @@ Given = set[str]
 
 def secrets(game: Game, command: Facts) -> int:
     """How many secret values ``command`` writes: the non-empty values in its secret fields."""
-    model = registry.get(game.state.ruleset).commands[command["type"]]
+    model = game.state.ruleset.commands[command["type"]]
 
     def count(value: Any) -> int:
         if isinstance(value, dict):
@@ -38,7 +38,7 @@ def secrets(game: Game, command: Facts) -> int:
 
 
 def public(game: Game, command: Facts) -> str:
-    model = registry.get(game.state.ruleset).commands[command["type"]]
+    model = game.state.ruleset.commands[command["type"]]
     return repr(sorted((k, repr(v)) for k, v in command.items() if k not in model.secret_fields))
 
 
@@ -51,7 +51,7 @@ def _taken(game: Game, side: str, command: Facts) -> bool:
 
 
 def _offered(game: Game, side: str) -> list[Facts]:
-    ruleset = registry.get(game.state.ruleset)
+    ruleset = game.state.ruleset
     return [
         c
         for c in ruleset.candidates(game.state, side)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from ghillie import Game, Refusal, examples, load_scenario, registry
+from ghillie import Game, Refusal, examples, load_scenario
 from ghillie.scenario import Scenario
 from ghillie.server.odds import odds_for
 
@@ -56,7 +56,7 @@ def test_an_unseen_piece_is_answered_like_no_piece(name: str, scenario: Scenario
     probed: Counter[str] = Counter()  # pairs compared, by command type
     for seed in range(6):
         game = Game.create(scenario, seed=seed)
-        ruleset = registry.get(game.state.ruleset)
+        ruleset = game.state.ruleset
         rng = random.Random(seed)
         for _ in range(80):
             for side in game.state.sides:

@@ -278,7 +278,7 @@ STAGES = {"fresh": 0, "begun": 15, "played": 40}
 def stage(scenario: str, when: str) -> Game:
     """A game of ``scenario`` at stage ``when`` (STAGES)."""
     game = Game.create(examples.load(scenario), seed=7)
-    ruleset = registry.get(game.state.ruleset)
+    ruleset = game.state.ruleset
     rng = random.Random(7)
     for _ in range(STAGES[when]):
         side = rng.choice(game.state.sides)
@@ -310,13 +310,13 @@ def handles(game: Game) -> list[str]:
 def command_for(data: st.DataObject, game: Game) -> tuple[str, Any]:
     """A side, and a command for it to give now: drawn from a schema or one it could
     sensibly give, and then perhaps spoiled."""
-    ruleset = registry.get(game.state.ruleset)
+    ruleset = game.state.ruleset
     candidates = [(s, c) for s in game.state.sides for c in ruleset.candidates(game.state, s)]
     if candidates and data.draw(st.booleans(), label="a sensible command"):
         side, command = data.draw(st.sampled_from(candidates), label="candidate")
     else:
         side = data.draw(st.sampled_from(game.state.sides), label="side")
-        name, command = data.draw(from_schemas(game.state.ruleset), label="from its schema")
+        name, command = data.draw(from_schemas(game.state.ruleset.id), label="from its schema")
         # A case drawn against the schema may drop or spoil ``type``; most are given it
         # back, to reach the command's own fields.
         if isinstance(command, dict) and data.draw(st.integers(0, 4), label="typed"):
@@ -386,7 +386,7 @@ def _real(scenario: str, kind: str) -> tuple[Game, str, dict[str, Any]]:
     that side and that command."""
     for when in STAGES:
         game = stage(scenario, when)
-        ruleset = registry.get(game.state.ruleset)
+        ruleset = game.state.ruleset
         for side in game.state.sides:
             for command in ruleset.candidates(game.state, side):
                 if command["type"] == kind:
@@ -432,7 +432,7 @@ def test_every_sensible_command_with_a_value_past_the_bounds_is_refused(scenario
     swept = 0
     for when in STAGES:
         game = stage(scenario, when)
-        ruleset = registry.get(game.state.ruleset)
+        ruleset = game.state.ruleset
         for side in game.state.sides:
             for command in ruleset.candidates(game.state, side):
                 for place in _places(command):

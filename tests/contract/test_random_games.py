@@ -55,9 +55,11 @@ class RandomGame(RuleBasedStateMachine):
     @initialize(seed=st.integers(0, 2**32 - 1))
     def create(self, seed: int) -> None:
         self.game = Game.create(examples.load(self.scenario), seed=seed)
-        self.ruleset = registry.get(self.game.state.ruleset)
+        self.ruleset = self.game.state.ruleset
         self.canaries = {side: set() for side in self.game.state.sides}
-        self._fixed_written_once(replay(self.game.scenario, []), self.game.events()[0])
+        self._fixed_written_once(
+            replay(self.game.state.ruleset, self.game.scenario, []), self.game.events()[0]
+        )
 
     @rule(data=st.data())
     def a_side_gives_a_command(self, data: st.DataObject) -> None:
@@ -75,7 +77,7 @@ class RandomGame(RuleBasedStateMachine):
     @rule(data=st.data())
     def a_side_sends_junk(self, data: st.DataObject) -> None:
         side = data.draw(st.sampled_from(self.game.state.sides), label="side")
-        command = data.draw(junk_commands(self.game.state.ruleset), label="junk")
+        command = data.draw(junk_commands(self.game.state.ruleset.id), label="junk")
         self._give(side, command)
 
     def _give(self, side: str, command: Any) -> bool:
@@ -141,7 +143,10 @@ class RandomGame(RuleBasedStateMachine):
     def replay_gives_the_live_state(self) -> None:
         if not hasattr(self, "ruleset"):
             return
-        assert replay(self.game.scenario, self.game.events()) == self.game.state
+        assert (
+            replay(self.game.state.ruleset, self.game.scenario, self.game.events())
+            == self.game.state
+        )
 
 
 def _machine(scenario: str) -> type[RandomGame]:
@@ -168,7 +173,7 @@ def test_canaries_are_recorded_where_their_owner_sees_them() -> None:
     """The canary check means something only if secrets really carry the canaries."""
     for scenario in sorted(SCENARIOS):
         game = Game.create(examples.load(scenario), seed=5)
-        ruleset = registry.get(game.state.ruleset)
+        ruleset = game.state.ruleset
         recorded = 0
         for _ in range(40):
             for side in game.state.sides:

@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ghillie import Game, Refusal, clock, examples, registry
+from ghillie import Game, Refusal, clock, examples
 from ghillie.events import BoardChange, Event, Know, Open, Remove, Update
 from ghillie.fairness import referee
 from ghillie.ruleset import Ruleset
@@ -172,7 +172,7 @@ def test_how_many_secrets_a_side_writes_is_not_told(
 def _play_on(a: Game, b: Game, hider: str, data: st.DataObject, steps: int) -> None:
     """Both worlds in lockstep: the same commands, but the hiding side's secret fields may
     differ; after every step the other sides and the spectators receive the same."""
-    ruleset = registry.get(a.state.ruleset)
+    ruleset = a.state.ruleset
     watchers = [o for o in observers(a) if o != hider]
     for step in range(steps):
         # Both worlds ruled at the same host time, a second a step: a timed window's end

@@ -70,7 +70,7 @@ def rebuild_commitments(record: dict[str, Any]) -> dict[str, Any]:
         size=roster_size(scenario),
         fixed=fixed_secrets(scenario),
     )
-    state = engine.replay(scenario, [])
+    state = engine.empty(registry.of(scenario), scenario)
     for raw in out["events"]:
         event = event_from_json(raw)
         shown: dict[str, list[Any]] = {}
@@ -82,7 +82,7 @@ def rebuild_commitments(record: dict[str, Any]) -> dict[str, Any]:
                 )
         raw["fair"]["openings"] = shown
         raw["fair"]["roots"] = ledger.restore(state, event_from_json(raw))
-        state = engine.replay_one(state, event, registry.get(scenario.ruleset))
+        state = engine.replay_one(state, event)
     return out
 
 

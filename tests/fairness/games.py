@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, Protocol
 
-from ghillie import Game, examples, registry
+from ghillie import Game, examples
 from ghillie.errors import Refusal
 from ghillie.events import Event
 from ghillie.fairness import referee
@@ -23,7 +23,7 @@ from ghillie.state import GameState, Phase
 
 
 class Playable(Protocol):
-    state: GameState[Any]
+    state: GameState[Any, Any]
 
     def command(self, side: str, command: Mapping[str, Any]) -> Any: ...
 
@@ -36,7 +36,7 @@ def play_random(scenario: str, seed: int, steps: int = 80) -> Game:
 
 def drive_some(game: Playable, seed: int, steps: int) -> None:
     """``steps`` random sensible commands, the game left going."""
-    ruleset = registry.get(game.state.ruleset)
+    ruleset = game.state.ruleset
     rng = random.Random(seed)
     for _ in range(steps):
         side = rng.choice(game.state.sides)
@@ -49,7 +49,7 @@ def drive_some(game: Playable, seed: int, steps: int) -> None:
 
 
 def _drive(game: Playable, seed: int, steps: int) -> None:
-    ruleset = registry.get(game.state.ruleset)
+    ruleset = game.state.ruleset
     rng = random.Random(seed)
     for _ in range(steps):
         if game.state.phase is Phase.OVER:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ghillie import examples, registry
+from ghillie import examples
 from ghillie.errors import Refusal
 from ghillie.fairness.audit import audit
 from ghillie.fairness.capacity import fixed_secrets, roster_size
@@ -34,7 +34,7 @@ def _chains(what: str) -> dict[str, Chain]:
 
 def _step(game: PagesGame, rng: random.Random) -> None:
     """One accepted command, chosen by ``rng`` among the sensible ones."""
-    ruleset = registry.get(game.state.ruleset)
+    ruleset = game.state.ruleset
     for _ in range(200):
         side = rng.choice(game.state.sides)
         options = [c for c in ruleset.candidates(game.state, side) if c.get("type") != "end_game"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ghillie.errors import Refusal
-from ghillie.measure import MapMeasure, Measured, TableMeasure, refuse_entered_on_map
 from ghillie.measure.tabletop import Cover, Tabletop, Terrain, group_covers
+from ghillie.measuring import MapMeasure, Measured, TableMeasure, refuse_entered_on_map
 from ghillie.state import Piece
 
 WOOD = Terrain("wood", "wood", ((10, 10), (20, 10), (20, 20), (10, 20)), Cover.SOFT)

@@ -26,12 +26,11 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from ghillie import Game, examples
-from ghillie.engine import replay, replay_one
+from ghillie import Game, examples, registry
+from ghillie.engine import empty, replay_one
 from ghillie.events import Event, Open, Update
 from ghillie.fairness.capacity import fixed_secrets, roster_size
 from ghillie.fairness.ledger import Ledger, Secrets, opened, seeded_bytes
-from ghillie.registry import get as ruleset_of
 from ghillie.view import proof
 
 Transcript = list[Any]
@@ -168,12 +167,13 @@ def _hider(scenario: str, events: tuple[Event, ...]) -> tuple[str, str]:
     """(hidden side, watching side): the side whose facts are opened most often."""
     sides = examples.load(scenario).side_ids()
     counts = dict.fromkeys(sides, 0)
-    state = replay(examples.load(scenario), [])
+    loaded = examples.load(scenario)
+    state = empty(registry.of(loaded), loaded)
     for event in events:
         for _to, piece, _key in opened(event):
             if piece in state.pieces:
                 counts[state.pieces[piece].owner] += 1
-        state = replay_one(state, event, ruleset_of(state.ruleset))
+        state = replay_one(state, event)
     hider = max(sides, key=lambda s: counts[s])
     return hider, next(s for s in sides if s != hider)
 
@@ -220,7 +220,7 @@ def _reseal(
         size=roster_size(scenario),
         fixed=fixed_secrets(scenario),
     )
-    state = replay(scenario, [])
+    state = empty(registry.of(scenario), scenario)
     out: Transcript = []
     for event in events:
         sealed_as = event
@@ -238,7 +238,7 @@ def _reseal(
                 "proof": proof(sealed.fair, watcher),
             }
         )
-        state = replay_one(state, event, ruleset_of(state.ruleset))
+        state = replay_one(state, event)
     return out
 
 

@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ghillie import Game, examples, registry
+from ghillie import Game, examples
 from ghillie.fairness.ledger import seeded_bytes
 from ghillie.ids import SeededIds
 from ghillie.server import seats
@@ -348,7 +348,7 @@ def play(
     each, every screen shows the twin's spectator view. The number accepted, and every
     status the wide screen showed."""
     live = twin.live(played)
-    ruleset = registry.get(live.state.ruleset)
+    ruleset = live.state.ruleset
     accepted = 0
     statuses = {screens[0].page.inner_text("#status")}
     for attempt in range(ATTEMPTS):

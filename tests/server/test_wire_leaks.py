@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import WebSocketTestSession
 
-from ghillie import examples, registry
+from ghillie import examples
 from ghillie.server.app import create_app
 from ghillie.server.hub import Hub
 from ghillie.state import SPECTATOR
@@ -110,7 +110,7 @@ def test_no_canary_of_one_side_reaches_the_other_over_the_wire(scenario: str, se
         game = created["game_id"]
         tokens = {link["observer"]: link["url"].split("#")[1] for link in created["links"]}
         live = client.portal.call(hub.live, game)  # type: ignore[union-attr]
-        ruleset = registry.get(live.state.ruleset)
+        ruleset = live.state.ruleset
         sides = list(live.state.sides)
         players = {side: Player(client, game, side, tokens[side]) for side in sides}
         # The table screen's link: the spectator sees no side's secrets and orders nothing.
@@ -175,7 +175,7 @@ def test_an_unseen_piece_gets_the_same_bytes_as_no_piece_over_http() -> None:
         game = created["game_id"]
         tokens = {link["observer"]: link["url"].split("#")[1] for link in created["links"]}
         live = client.portal.call(hub.live, game)  # type: ignore[union-attr]
-        ruleset = registry.get(live.state.ruleset)
+        ruleset = live.state.ruleset
 
         def post(side: str, command: Any, command_id: str) -> tuple[int, bytes]:
             answer = client.post(

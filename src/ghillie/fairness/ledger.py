@@ -111,7 +111,7 @@ class Secrets:
         )
 
 
-def writes(state: GameState[Any], event: Event) -> list[tuple[str, str, str, Any]]:
+def writes(state: GameState[Any, Any], event: Event) -> list[tuple[str, str, str, Any]]:
     """Every secret fact ``event`` writes, in order: ``(owner, piece, key, value)``.
     An unset fact is written as ``None``. (Only the pieces the event touches are looked
     at: this runs for every event, and a game may hold many pieces.)"""
@@ -140,7 +140,7 @@ def writes(state: GameState[Any], event: Event) -> list[tuple[str, str, str, Any
     return out
 
 
-def removed(state: GameState[Any], event: Event) -> list[tuple[str, str]]:
+def removed(state: GameState[Any, Any], event: Event) -> list[tuple[str, str]]:
     """``(owner, piece)`` for every piece ``event`` removes: its facts give their slots back
     once the event is sealed (a sniper that hides again lays three new markers, SW-R37)."""
     placed = {e.piece.id: e.piece.owner for e in event.effects if isinstance(e, Place)}
@@ -322,7 +322,7 @@ class Ledger:
         """What the store keeps beside the log (host-private until the game ends)."""
         return {**self.secrets.to_json(), "anchors": dict(self.anchors)}
 
-    def restore(self, before: GameState[Any], event: Event) -> dict[str, str]:
+    def restore(self, before: GameState[Any, Any], event: Event) -> dict[str, str]:
         """Catch up with a stored, sealed event (loading a game, or auditing one): the
         rosters are rebuilt as the events are replayed. Gives each side's root of it."""
         fair = event.fair or {}
@@ -352,7 +352,7 @@ class Ledger:
         self.next_k = event.seq + 1
         return roots
 
-    def _seal_rosters(self, before: GameState[Any], event: Event) -> dict[str, str]:
+    def _seal_rosters(self, before: GameState[Any, Any], event: Event) -> dict[str, str]:
         """Every side's root for ``event``, once its writes are in: removed pieces give their
         slots back, and a roster whose facts the event opens is blinded afresh."""
         # Which rosters are opened is read before removals: a piece revealed and removed in
@@ -501,7 +501,9 @@ class Ledger:
 
     # --- sealing an event -----------------------------------------------------------------
 
-    def check_room(self, before: GameState[Any], event: Event) -> list[tuple[str, str, str, Any]]:
+    def check_room(
+        self, before: GameState[Any, Any], event: Event
+    ) -> list[tuple[str, str, str, Any]]:
         """Refuse an event that would give a side more secret facts than its roster holds.
         The scenario's bound makes this unreachable; if a bound is ever wrong, the command
         is refused (asked for nothing, sealed nothing) rather than breaking the game.
@@ -527,7 +529,7 @@ class Ledger:
 
     def seal(
         self,
-        before: GameState[Any],
+        before: GameState[Any, Any],
         event: Event,
         request: Request,
         elements: Mapping[str, bytes],

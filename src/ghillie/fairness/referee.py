@@ -53,16 +53,15 @@ def scenario_payload(scenario: Scenario) -> dict[str, Any]:
 
 
 def command_payload(
-    state: GameState[Any], raw: Mapping[str, Any], side: str | None = ""
+    state: GameState[Any, Any], raw: Mapping[str, Any], side: str | None = ""
 ) -> dict[str, Any]:
     """The command as the event will record it (refuses a malformed one first); with
     ``side`` None, the host's own (``engine.TimeOut``)."""
     return engine.given(state, side, raw) if side is None else _side_payload(state, raw)
 
 
-def _side_payload(state: GameState[Any], raw: Mapping[str, Any]) -> dict[str, Any]:
-    command = engine.parse_command(registry.get(state.ruleset), raw)
-    return command.model_dump(mode="json")
+def _side_payload(state: GameState[Any, Any], raw: Mapping[str, Any]) -> dict[str, Any]:
+    return engine.given(state, "", raw)
 
 
 def create(
@@ -75,16 +74,18 @@ def create(
     *,
     sign: bool = True,
     without: Collection[str] = (),
-) -> tuple[Event, GameState[Any]]:
+) -> tuple[Event, GameState[Any, Any]]:
     request = request or ledger.request(None, scenario_payload(scenario), sign=False)
-    empty = engine.replay(scenario, [])
+    # Creating a game is where its ruleset is looked up; from here on the state holds it.
+    ruleset = registry.get(scenario.ruleset)
+    empty = engine.empty(ruleset, scenario)
     ruled = _rule(
         ledger,
         request,
         elements,
         dice,
         ids,
-        lambda d, i: engine.create(scenario, d, i),
+        lambda d, i: engine.create(ruleset, scenario, d, i),
         without,
     )
     return seal(ledger, empty, request, ruled, sign=sign)
@@ -92,7 +93,7 @@ def create(
 
 def apply(
     ledger: Ledger,
-    state: GameState[Any],
+    state: GameState[Any, Any],
     side: str | None,
     raw: Mapping[str, Any],
     ids: IdSource,
@@ -103,7 +104,7 @@ def apply(
     *,
     order: Order | None = None,
     sign: bool = True,
-) -> tuple[Event, GameState[Any]]:
+) -> tuple[Event, GameState[Any, Any]]:
     """Rule on ``raw`` fairly (``side`` None: the host's time-out). ``request`` is the one
     the parties answered, if they were asked already (the server); otherwise it is made
     here and host-held chains answer. ``now`` is the time to rule at (ghillie.clock);
@@ -119,14 +120,14 @@ class Ruled:
     """An event ruled on and not yet sealed, the state after it and the ids it drew."""
 
     event: Event
-    after: GameState[Any]
+    after: GameState[Any, Any]
     ids: list[str]
     elements: Mapping[str, bytes]
 
 
 def rule(
     ledger: Ledger,
-    state: GameState[Any],
+    state: GameState[Any, Any],
     side: str | None,
     raw: Mapping[str, Any],
     ids: IdSource,
@@ -158,7 +159,7 @@ def _rule(
     elements: Mapping[str, bytes] | None,
     dice: DiceSource | None,
     ids: IdSource,
-    rule_: Callable[[DiceSource, IdSource], tuple[Event, GameState[Any]]],
+    rule_: Callable[[DiceSource, IdSource], tuple[Event, GameState[Any, Any]]],
     without: Collection[str] = (),
 ) -> Ruled:
     given = ledger.elements_for(request.k, elements, without)
@@ -169,13 +170,13 @@ def _rule(
 
 def seal(
     ledger: Ledger,
-    before: GameState[Any],
+    before: GameState[Any, Any],
     request: Request,
     ruled: Ruled,
     *,
     order: Order | None = None,
     sign: bool = True,
-) -> tuple[Event, GameState[Any]]:
+) -> tuple[Event, GameState[Any, Any]]:
     """Seal a ruled event (``sign`` False: its head is signed later, ``Ledger.sign``)."""
     sealed = ledger.seal(before, ruled.event, request, ruled.elements, ruled.ids, order, sign=sign)
     return sealed, ruled.after
@@ -183,13 +184,13 @@ def seal(
 
 def trial(
     ledger: Ledger,
-    state: GameState[Any],
+    state: GameState[Any, Any],
     side: str | None,
     raw: Mapping[str, Any],
     ids: IdSource,
     dice: DiceSource | None = None,
     now: str | None = None,
-) -> tuple[Event, GameState[Any]]:
+) -> tuple[Event, GameState[Any, Any]]:
     """Rule on ``raw`` without sealing or keeping anything (tests, and the server's check
     that a command is accepted before it asks the parties for their elements)."""
     if dice is None:

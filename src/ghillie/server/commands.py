@@ -63,7 +63,7 @@ _HEX32 = re.compile("[0-9a-f]{64}")
 Signed = tuple[Any, Any]
 
 
-def _ends(state: GameState[Any]) -> str | None:
+def _ends(state: GameState[Any, Any]) -> str | None:
     """When the state's open timed reaction window ends (None: none is open)."""
     window = state.window
     return window.ends if window is not None and window.awaiting is not None else None
@@ -529,7 +529,7 @@ class Commands:
         return True
 
     async def _commit(
-        self, game: LiveGame, pending: Pending, event: Event, state: GameState[Any]
+        self, game: LiveGame, pending: Pending, event: Event, state: GameState[Any, Any]
     ) -> None:
         """Store a ruled, sealed event; then acknowledge and push it (the lock is held)."""
         game.pending = None

@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 
-from ghillie import engine
+from ghillie import engine, registry
 from ghillie.fairness.ledger import VERSION, protocol_of
 from ghillie.game import load_scenario, restore
 from ghillie.scenario import Scenario
@@ -100,14 +100,14 @@ class Games:
         answers = {(a.observer, a.command_id): dict(a.body) for a in self.store.answers(game_id)}
         taken = self.store.seats(game_id)
         if not events:  # its sides' pages have not all given their anchors yet
-            empty = engine.replay(scenario, [])
+            empty = engine.empty(registry.of(scenario), scenario)
             game = LiveGame(game_id, scenario, empty, [], answers, header, None, seats=taken)
             return game, None
         version = protocol_of(events[0])
         if version != VERSION:
             # A game set up under another fairness protocol: shown as it stands, its record
             # given out, nothing more (commands.py refuses its orders, old_protocol).
-            state = engine.replay(scenario, events)
+            state = engine.replay(registry.of(scenario), scenario, events)
             game = LiveGame(game_id, scenario, state, events, answers, header, None, seats=taken)
             game.archived = version
             return game, None

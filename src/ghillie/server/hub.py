@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ghillie import engine
+from ghillie import engine, registry
 from ghillie.errors import GAME_NOT_OVER, Refusal
 from ghillie.events import Event
 from ghillie.fairness import referee
@@ -181,10 +181,18 @@ class Hub:
         hashes = {token_hash(t): observer for observer, t in tokens.items()}
         if clients:
             await io(self.store.create_game, game_id, header, None, hashes)
-            game = LiveGame(game_id, scenario, engine.replay(scenario, []), [], {}, header, None)
+            game = LiveGame(
+                game_id,
+                scenario,
+                engine.empty(registry.of(scenario), scenario),
+                [],
+                {},
+                header,
+                None,
+            )
         else:
 
-            def first_event() -> tuple[Ledger, Event, GameState[Any]]:
+            def first_event() -> tuple[Ledger, Event, GameState[Any, Any]]:
                 size, fixed = roster_size(scenario), fixed_secrets(scenario)
                 ledger = Ledger(game_id, sides, kept, {}, self.random_bytes, size=size, fixed=fixed)
                 return ledger, *referee.create(ledger, scenario, self.ids)
@@ -213,7 +221,7 @@ class Hub:
         last = game.state.seq
         seq = max(0, min(seq, last))
         events = game.events[: seq + 1]
-        state = engine.replay(game.scenario, events)
+        state = engine.replay(registry.of(game.scenario), game.scenario, events)
         observers = [*state.sides, REFEREE]
         views = {o: project(state, events, o, lang) for o in observers}
         for side in state.sides:

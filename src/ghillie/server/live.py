@@ -65,7 +65,7 @@ class GameLock(asyncio.Lock):
 class LiveGame:
     game_id: str
     scenario: Scenario
-    state: GameState[Any]
+    state: GameState[Any, Any]
     events: list[Event]
     answers: dict[tuple[str, str], dict[str, Any]]
     header: Mapping[str, Any]

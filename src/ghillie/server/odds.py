@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ghillie import engine, registry
+from ghillie import engine
 from ghillie.dice.check import percent
 from ghillie.dice.steps import Die
 from ghillie.errors import BAD_DIE, Refusal
@@ -14,7 +14,7 @@ from ghillie.words import Speaker, say
 
 
 def odds_for(
-    state: GameState[Any], side: str, raw: Mapping[str, Any], words: Speaker | None = None
+    state: GameState[Any, Any], side: str, raw: Mapping[str, Any], words: Speaker | None = None
 ) -> dict[str, Any]:
     """``{"check", "dice", "outcomes"}`` for the command; empty if it rolls no dice;
     ``{"refused": {code, detail, field}}`` with the very refusal the command would get now,
@@ -25,7 +25,7 @@ def odds_for(
     (``bad_die``) is raised, and answered as a problem, as the command itself would be.
 
     With ``words``, the dice, the outcomes and a refusal are in the reader's language."""
-    ruleset = registry.get(state.ruleset)
+    ruleset = state.ruleset
     try:
         command = engine.parse_command(ruleset, raw)
         # Odds only for a command the side may give now, built from what it knows: never

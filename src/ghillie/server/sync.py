@@ -9,7 +9,6 @@ ghillie.server.notify) and from a poll every few seconds as a safety net.
 
 from __future__ import annotations
 
-from ghillie import registry
 from ghillie.fairness.capacity import fixed_secrets, roster_size
 from ghillie.fairness.ledger import Ledger
 from ghillie.fold import fold
@@ -36,7 +35,6 @@ class Sync:
             return False
         answers = await io(self.store.answers, game.game_id, game.state.seq)
         before = game.state.seq
-        ruleset = registry.get(game.state.ruleset)
         pending = game.pending
         if pending is not None:
             # Another process ruled on this roll: it was this very request (it is stored,
@@ -70,7 +68,7 @@ class Sync:
                         fixed=fixed_secrets(game.scenario),
                     )
                 game.ledger.restore(game.state, event)
-                game.state = fold(game.state, event, ruleset)
+                game.state = fold(game.state, event)
                 game.events.append(event)
         for answer in answers:
             game.answers[(answer.observer, answer.command_id)] = dict(answer.body)

@@ -48,7 +48,7 @@ def play(
 ) -> Iterator[Moment]:
     """A random game: at each step a random side gives one of its candidates at random."""
     game = Game.create(examples.load(name), seed=seed)
-    ruleset = registry.get(game.state.ruleset)
+    ruleset = game.state.ruleset
     rng = random.Random(seed)
     played = played if played is not None else Played()
     for _ in range(steps):

@@ -302,7 +302,7 @@ def test_a_concealed_movers_crossings_are_told_whole_at_the_moves_end() -> None:
     assert crossings == ["Seen crossing open ground: infantry, from 1900, 1000 to 1500, 1075."]
     game.command(GERMANS, HOLD, now=at(3))
     assert game.state.window is None
-    assert replay(game.scenario, game.events()) == game.state
+    assert replay(game.state.ruleset, game.scenario, game.events()) == game.state
 
 
 def test_a_game_with_a_live_ambush_and_a_time_out_passes_the_audit() -> None:

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from ghillie import Game, Refusal, examples, registry
+from ghillie import Game, Refusal, examples
 from ghillie.server.odds import odds_for
 from ghillie.state import SPECTATOR, Level
 from ghillie.view import view
@@ -327,7 +327,7 @@ def test_red_two_worlds_on_the_map_markers_in_the_same_places() -> None:
 
 def test_red_two_worlds_the_candidates_offered_do_not_depend_on_what_a_marker_hides() -> None:
     a, b = worlds()
-    ruleset = registry.get(a.state.ruleset)
+    ruleset = a.state.ruleset
     end_turn(a, NOMADS)
     end_turn(b, NOMADS)
     assert ruleset.candidates(a.state, PANO) == ruleset.candidates(b.state, PANO)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from ghillie import engine
+from ghillie import engine, registry
 from ghillie.errors import Refusal
 from ghillie.events import Event, event_to_json
 from ghillie.fairness import roster, roster_v2, strict
@@ -66,7 +66,7 @@ class Replay:
         # Each party's last element and the roll it was for (-1: its anchor).
         self.last = {party: (bytes.fromhex(anchors[party]), -1) for party in (HOST, *self.sides)}
         self.keys = {} if legacy else orders.seats(report, setup, self.sides)
-        self.state: GameState[Any] = engine.replay(scenario, [])
+        self.state: GameState[Any, Any] = engine.empty(registry.of(scenario), scenario)
 
     def run(self, events: list[Event]) -> None:
         for event in events:
@@ -120,7 +120,7 @@ class Replay:
         ids = ReplayIds(fair["private"]["ids"])
         try:
             if event.seq == 0:
-                again, after = engine.create(self.scenario, dice, ids)
+                again, after = engine.create(self.state.ruleset, self.scenario, dice, ids)
             else:
                 # The host's time-out has no side; an event ruled at a time replays at it.
                 again, after = engine.apply(

@@ -23,6 +23,7 @@ secret fields, so that the two-worlds tests can give the worlds different hidden
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from ghillie.measure.hexes import Hex, HexMap, direction, distance, line
 from ghillie.state import Facts, GameState, Level, Phase, Piece
@@ -42,7 +43,7 @@ SPEED = 3  # hexes a ship closes on the middle of the map in a turn
 Namer = Callable[[Piece], str]
 
 
-def candidates(state: GameState[Board], side: str) -> list[Facts]:
+def candidates(state: GameState[Any, Board], side: str) -> list[Facts]:
     board = state.board
     if state.phase is Phase.OVER:
         return []
@@ -95,7 +96,7 @@ def _namer(seq: int) -> Namer:
     return lambda ship: str(ship.secret["key"])
 
 
-def _setup(state: GameState[Board], scenario: AmbushFieldsScenario, side: str) -> list[Facts]:
+def _setup(state: GameState[Any, Board], scenario: AmbushFieldsScenario, side: str) -> list[Facts]:
     """Deploy the ships the scenario leaves to the players, then be ready. Two deployments
     are offered, in different hexes, for the two-worlds tests."""
     waiting = [s for s in ships(state) if s.owner == side and where(state, s) is None]
@@ -126,7 +127,7 @@ def _hex(hex_map: HexMap, column: int, row: int) -> Hex:
 
 
 def _moves(
-    state: GameState[Board],
+    state: GameState[Any, Board],
     scenario: AmbushFieldsScenario,
     own: list[Piece],
     variant: int,
@@ -170,7 +171,7 @@ def _moves(
 
 
 def _to_the_edge(
-    state: GameState[Board], hex_map: HexMap, own: list[Piece], name: Namer
+    state: GameState[Any, Board], hex_map: HexMap, own: list[Piece], name: Namer
 ) -> list[Facts]:
     """The ship nearest an edge dashes for it and leaves the board there."""
     nearest: list[tuple[int, str, str, Piece, Hex]] = []
@@ -199,7 +200,7 @@ def _to_the_edge(
 
 
 def _back(
-    state: GameState[Board], scenario: AmbushFieldsScenario, away: list[Piece], name: Namer
+    state: GameState[Any, Board], scenario: AmbushFieldsScenario, away: list[Piece], name: Namer
 ) -> list[Facts]:
     """Ships off the board come back at the edge hex where they left it."""
     return [
@@ -216,7 +217,7 @@ def _back(
 
 
 def _hangars(
-    state: GameState[Board], scenario: AmbushFieldsScenario, own: list[Piece], name: Namer
+    state: GameState[Any, Board], scenario: AmbushFieldsScenario, own: list[Piece], name: Namer
 ) -> list[Facts]:
     """A launch from each carrier with flights aboard in two turns of three; in the third, a
     landing for one flight in the hex of a carrier with room."""
@@ -238,7 +239,7 @@ def _hangars(
 
 
 def _combat(
-    state: GameState[Board],
+    state: GameState[Any, Board],
     scenario: AmbushFieldsScenario,
     side: str,
     own: list[Piece],

@@ -7,6 +7,8 @@ whose controller was lost drops then (BSG-R28).
 
 from __future__ import annotations
 
+from typing import Any
+
 from ghillie import lookup
 from ghillie.errors import NOT_NOW, UNKNOWN_PIECE, Refusal
 from ghillie.ruling import Ruling
@@ -37,7 +39,7 @@ NO_POINTS = "no_points_left"
 
 
 def _scout(
-    ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, ref: str, points: int
+    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, ref: str, points: int
 ) -> Facts:
     scout = own_ship(ruling.state, side, ref)
     if ship_class(scout) is not ShipClass.SCOUT:
@@ -50,7 +52,7 @@ def _scout(
 
 
 def assign_ew(
-    ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, command: AssignEW
+    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, command: AssignEW
 ) -> None:
     """BSG-R07, R08: EW on a ship in a field is safe up to the field's rating; more gives it
     away (detected), and the other side gains partial information on the field (R16).
@@ -81,7 +83,9 @@ def assign_ew(
         _give_away(ruling, ship_id, rules=("BSG-R08",))
 
 
-def _load(ruling: Ruling[Board], side: str, ship_id: str, points: int) -> tuple[int, int | None]:
+def _load(
+    ruling: Ruling[Any, Board], side: str, ship_id: str, points: int
+) -> tuple[int, int | None]:
     """Count ``points`` more of EW on a ship this turn: the total on it, and the rating of
     the field it hides in (None outside any)."""
     ship = ruling.piece(ship_id)
@@ -122,7 +126,7 @@ def _verdict(spent: Say, on: int, rating: int | None) -> Say:
     )
 
 
-def _give_away(ruling: Ruling[Board], ship_id: str, rules: tuple[str, ...]) -> None:
+def _give_away(ruling: Ruling[Any, Board], ship_id: str, rules: tuple[str, ...]) -> None:
     """A hidden ship becomes detected (R08, R09), and its field is partly known (R16): the
     other side sees a counter appear, and its owner is told so."""
     ship = ruling.piece(ship_id)
@@ -146,7 +150,9 @@ def _give_away(ruling: Ruling[Board], ship_id: str, rules: tuple[str, ...]) -> N
         came_out(ruling, other, ruling.piece(ship_id), hiding, gave_away=True)
 
 
-def fire(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, command: Fire) -> None:
+def fire(
+    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, command: Fire
+) -> None:
     firer = own_ship(ruling.state, side, command.ship)
     target = lookup.enemy(ruling.state, side, command.target, kinds=(SHIP,))
     source, aim = where(ruling.state, firer), where(ruling.state, target)
@@ -195,7 +201,7 @@ def fire(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, comma
 
 
 def do_identify(
-    ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, command: Identify
+    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, command: Identify
 ) -> None:
     target = lookup.enemy(ruling.state, side, command.target, kinds=(SHIP,))
     scout_ship = own_ship(ruling.state, side, command.scout)
@@ -269,7 +275,7 @@ def do_identify(
 
 
 def do_mass_identify(
-    ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, command: MassIdentify
+    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, command: MassIdentify
 ) -> None:
     state = ruling.state
     field_piece = state.pieces.get(command.field)
@@ -324,7 +330,7 @@ def do_mass_identify(
     tell_sighted(ruling, before, rules=("BSG-R25",))
 
 
-def destroyed(ruling: Ruling[Board], side: str, command: Destroyed) -> None:
+def destroyed(ruling: Ruling[Any, Board], side: str, command: Destroyed) -> None:
     ship = own_ship(ruling.state, side, command.ship)
     ruling.update(ship.id, secret={"destroyed": True})
     ruling.tell(
@@ -341,7 +347,7 @@ def destroyed(ruling: Ruling[Board], side: str, command: Destroyed) -> None:
     )
 
 
-def segment_10(ruling: Ruling[Board]) -> None:
+def segment_10(ruling: Ruling[Any, Board]) -> None:
     """BSG-R28: losses applied; a lost controller's field drops (R30: its ships identified)."""
     state = ruling.state
     lost = [s for s in ships(state) if s.secret.get("destroyed")]

@@ -113,6 +113,7 @@ class Hide(Command):
 
     phases: ClassVar[frozenset[Phase]] = PLAY
     type: Literal["hide"] = "hide"
+    anytime: ClassVar[bool] = True
     ship: ShipRef = Field(max_length=64)
 
 
@@ -128,6 +129,7 @@ class EndGame(Command):
 
     phases: ClassVar[frozenset[Phase]] = frozenset({Phase.SETUP, Phase.PLAY})
     type: Literal["end_game"] = "end_game"
+    anytime: ClassVar[bool] = True
 
 
 COMMANDS: dict[str, type[Command]] = {

@@ -24,6 +24,7 @@ more: entering again starts a new pursuit.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ghillie.errors import Refusal
 from ghillie.ruling import Ruling
@@ -42,7 +43,7 @@ NOT_IN_A_FIELD = "not_in_a_field"
 PURSUERS = "pursuers"
 
 
-def track(ruling: Ruling[Board], was_in: Mapping[str, Sequence[str]]) -> None:
+def track(ruling: Ruling[Any, Board], was_in: Mapping[str, Sequence[str]]) -> None:
     """At the end of a Movement Phase, once containment is settled: start a pursuit for each
     identified ship that has just entered its side's fields, and end the pursuit of each
     fugitive whose pursuers are all off the board. ``was_in`` holds each ship's friendly
@@ -110,7 +111,7 @@ def track(ruling: Ruling[Board], was_in: Mapping[str, Sequence[str]]) -> None:
         )
 
 
-def may_hide(state: GameState[Board], ship: Piece) -> bool:
+def may_hide(state: GameState[Any, Board], ship: Piece) -> bool:
     """Has this fugitive shaken off its pursuers, and is it in one of its side's fields?"""
     at = where(state, ship)
     if ship.secret.get(PURSUERS) != [] or at is None:
@@ -118,7 +119,7 @@ def may_hide(state: GameState[Board], ship: Piece) -> bool:
     return bool(hiding_fields(at, ship.owner, field_geometry(state)))
 
 
-def hide(ruling: Ruling[Board], side: str, command: Hide) -> None:
+def hide(ruling: Ruling[Any, Board], side: str, command: Hide) -> None:
     state = ruling.state
     old = own_ship(state, side, command.ship)
     at = where(state, old)

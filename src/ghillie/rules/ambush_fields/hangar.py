@@ -22,6 +22,8 @@ Who learns what:
 
 from __future__ import annotations
 
+from typing import Any
+
 from ghillie.errors import Refusal
 from ghillie.ruling import Ruling
 from ghillie.state import Facts, Piece
@@ -52,7 +54,7 @@ def fighters(scenario: AmbushFieldsScenario, ship: Piece) -> FighterSpec | None:
 
 
 def _carrier(
-    ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, ref: str
+    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, ref: str
 ) -> tuple[Piece, FighterSpec]:
     carrier = own_ship(ruling.state, side, ref)
     spec = fighters(scenario, carrier)
@@ -64,7 +66,7 @@ def _carrier(
 
 
 def launch(
-    ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, command: Launch
+    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, command: Launch
 ) -> None:
     carrier, _ = _carrier(ruling, scenario, side, command.carrier)
     aboard: list[Facts] = list(carrier.secret.get("hangar", []))
@@ -170,7 +172,7 @@ def launch(
 
 
 def recover(
-    ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, command: Recover
+    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, command: Recover
 ) -> None:
     state = ruling.state
     flight = own_ship(state, side, command.flight)

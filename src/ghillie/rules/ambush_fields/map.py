@@ -31,7 +31,7 @@ CATEGORY = {"ship": N_("ship"), "fighter flight": N_("fighter flight"), "shuttle
 
 
 def map_view(
-    state: GameState[Board], observer: str, fields: list[dict[str, Any]]
+    state: GameState[Any, Board], observer: str, fields: list[dict[str, Any]]
 ) -> MapView | None:
     """``fields``: the fields this observer's board shows (ruleset.board_view's)."""
     scenario = state.scenario
@@ -57,7 +57,9 @@ def map_view(
     )
 
 
-def _field(state: GameState[Board], observer: str, field: dict[str, Any], hex_map: Any) -> Layer:
+def _field(
+    state: GameState[Any, Board], observer: str, field: dict[str, Any], hex_map: Any
+) -> Layer:
     owner = field["owner"]
     mine = owner == observer
     centre = hex_map.from_label(field["centre"])
@@ -87,7 +89,7 @@ def _field(state: GameState[Board], observer: str, field: dict[str, Any], hex_ma
     return Layer(style, legend, hexes=hexes, titles=[title])
 
 
-def _token(state: GameState[Board], observer: str, piece: Piece) -> Token | None:
+def _token(state: GameState[Any, Board], observer: str, piece: Piece) -> Token | None:
     if piece.kind != SHIP or not piece.public.get("at"):
         return None
     category = str(piece.public.get("category", "ship"))

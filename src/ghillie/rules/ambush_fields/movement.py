@@ -38,7 +38,7 @@ from .scenario import AmbushFieldsScenario
 from .story import category, field_name, ship_name, sight, tell_sighted
 
 
-def carry_out_plots(ruling: Ruling[Board]) -> None:
+def carry_out_plots(ruling: Ruling[Any, Board]) -> None:
     """Every plotted move at once. A move with ``leave`` ends off the board, having left it
     at its edge hex; a ship off the board comes back at the edge hex it is plotted to. A
     side that sees the ship — and only such a side — sees it move, leave or come back."""
@@ -131,7 +131,7 @@ LEAVES = {
 }
 
 
-def _tell_watchers(ruling: Ruling[Board], ship: Piece, event: str, at: str) -> None:
+def _tell_watchers(ruling: Ruling[Any, Board], ship: Piece, event: str, at: str) -> None:
     """The owner, and every other side that sees ``ship``, is told it leaves the board or
     comes back onto it at ``at``: named as each knows it (before it leaves; a counter that
     comes back, by its new hex)."""
@@ -156,7 +156,7 @@ def _tell_watchers(ruling: Ruling[Board], ship: Piece, event: str, at: str) -> N
         ruling.tell(other, {"event": event, "ship": ship.id, "text": text})
 
 
-def crossings(state: GameState[Board], scenario: AmbushFieldsScenario) -> list[str]:
+def crossings(state: GameState[Any, Board], scenario: AmbushFieldsScenario) -> list[str]:
     """Under ``bsg.enter_trigger = immediate`` (BSG-A15's option): the enemy fields that a
     plotted move passes through, even if it ends outside them (taken before the plots are
     carried out, with each field where it stood)."""
@@ -174,7 +174,7 @@ def crossings(state: GameState[Board], scenario: AmbushFieldsScenario) -> list[s
     return crossed
 
 
-def invade(ruling: Ruling[Board], field_id: str) -> None:
+def invade(ruling: Ruling[Any, Board], field_id: str) -> None:
     """BSG-R26 under ``bsg.enter_trigger = immediate``: an enemy's course went into the
     field: every unit in it identified, the field located."""
     shape = next(f for f in field_geometry(ruling.state) if f.key == field_id)
@@ -214,7 +214,7 @@ def invade(ruling: Ruling[Board], field_id: str) -> None:
     tell_sighted(ruling, before, rules=("BSG-R26",))
 
 
-def units(state: GameState[Board]) -> list[UnitAt]:
+def units(state: GameState[Any, Board]) -> list[UnitAt]:
     """Every ship on the map as the pure rules see it (two sides: how the other sees it)."""
     out = []
     for ship in ships(state):
@@ -235,14 +235,14 @@ def units(state: GameState[Board]) -> list[UnitAt]:
     return out
 
 
-def apply(ruling: Ruling[Board], reveals: Iterable[Reveal]) -> None:
+def apply(ruling: Ruling[Any, Board], reveals: Iterable[Reveal]) -> None:
     for reveal in reveals:
         ship = ruling.piece(reveal.unit)
         for other in ruling.state.others(ship.owner):
             raise_to(ruling, ship.id, other, reveal.visibility)
 
 
-def settle(ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:
+def settle(ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario) -> None:
     """BSG-R06, R11, R16, R26 at the end of the phase, for each side's ships; then the
     fugitives' pursuits (R27, A19). Each side is told what appears on its board and why;
     each owner, what the enemy now sees and knows of its fleet and fields."""
@@ -287,7 +287,7 @@ def settle(ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:
     track(ruling, was_in)
 
 
-def _moved_in(ruling: Ruling[Board], side: str, field_id: str, present: list[UnitAt]) -> None:
+def _moved_in(ruling: Ruling[Any, Board], side: str, field_id: str, present: list[UnitAt]) -> None:
     """R26: ``side``'s ships ended the phase inside the enemy field ``field_id``."""
     state = ruling.state
     field = ruling.piece(field_id)
@@ -328,7 +328,7 @@ def _moved_in(ruling: Ruling[Board], side: str, field_id: str, present: list[Uni
 
 
 def came_out(
-    ruling: Ruling[Board], side: str, ship: Piece, fields: list[str], *, gave_away: bool
+    ruling: Ruling[Any, Board], side: str, ship: Piece, fields: list[str], *, gave_away: bool
 ) -> None:
     """BSG-R16, A14: ``side`` gains partial information on ``fields``, which ``ship`` hid
     in: it is shown only the ship itself, where it appeared; the owner is told of it."""
@@ -372,12 +372,12 @@ def came_out(
     )
 
 
-def hint(ruling: Ruling[Board], side: str, **facts: Any) -> None:
+def hint(ruling: Ruling[Any, Board], side: str, **facts: Any) -> None:
     """Keep what ``side`` was shown of a piece of partial information, for its status."""
     ruling.change_board("hint", side=side, hint={"turn": ruling.board.turn, **facts})
 
 
-def detect(ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:
+def detect(ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario) -> None:
     """Segment 7: every declared scanner against every enemy field (BSG-R12, R13, A05).
 
     Each scanner's side reads one line: "no contact" whatever the reason (RULES-SPEC §6), or
@@ -419,7 +419,11 @@ NO_CONTACT = N_("no contact")
 
 
 def _roll(
-    ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, scanner_id: str, field: Field
+    ruling: Ruling[Any, Board],
+    scenario: AmbushFieldsScenario,
+    side: str,
+    scanner_id: str,
+    field: Field,
 ) -> dict[str, Any] | None:
     """One scanner's roll against one field: None for no contact (no roll possible, or
     failed by two or more); else what the scanning side is told, its words under "said"."""
@@ -525,13 +529,13 @@ def _roll(
     }
 
 
-def _partial(ruling: Ruling[Board], side: str, field_id: str) -> None:
+def _partial(ruling: Ruling[Any, Board], side: str, field_id: str) -> None:
     ruling.change_board("pi", side=side, field=field_id)
     if ruling.board.knows(side, field_id) is FieldState.UNKNOWN:
         ruling.change_board("field", side=side, field=field_id, state=FieldState.PARTIAL.value)
 
 
-def _locate(ruling: Ruling[Board], side: str, field: Field) -> None:
+def _locate(ruling: Ruling[Any, Board], side: str, field: Field) -> None:
     """BSG-R17: the field's place, extent, strength and motion, and every unit inside it
     detected."""
     locate(ruling, side, field.key)
@@ -541,7 +545,7 @@ def _locate(ruling: Ruling[Board], side: str, field: Field) -> None:
             raise_to(ruling, ship.id, side, Visibility.DETECTED)
 
 
-def locate(ruling: Ruling[Board], side: str, field_id: str) -> None:
+def locate(ruling: Ruling[Any, Board], side: str, field_id: str) -> None:
     """From now on ``side`` sees the field (BSG-R17: "always visible on the board"): it is
     a piece that side knows, so its id may be shown to it and named in its commands."""
     ruling.change_board("field", side=side, field=field_id, state=FieldState.LOCATED.value)
@@ -549,7 +553,7 @@ def locate(ruling: Ruling[Board], side: str, field_id: str) -> None:
         ruling.reveal(field_id, side, Level.DETECTED)
 
 
-def raise_to(ruling: Ruling[Board], ship_id: str, side: str, to: Visibility) -> None:
+def raise_to(ruling: Ruling[Any, Board], ship_id: str, side: str, to: Visibility) -> None:
     """Knowledge only ever rises (BSG-A17)."""
     ship = ruling.piece(ship_id)
     now = visibility(ruling.state, side, ship)

@@ -29,7 +29,7 @@ def identity(ship: Piece) -> Facts:
     return {k: ship.secret[k] for k in ("name", "type", "class", "flag")}
 
 
-def visibility(state: GameState[Any], side: str, ship: Piece) -> Visibility:
+def visibility(state: GameState[Any, Any], side: str, ship: Piece) -> Visibility:
     """How ``side`` sees an enemy ship: hidden, detected or identified."""
     level = state.known(side, ship.id).level
     if level >= Level.IDENTIFIED:
@@ -39,7 +39,7 @@ def visibility(state: GameState[Any], side: str, ship: Piece) -> Visibility:
     return Visibility.HIDDEN
 
 
-def own_ship(state: GameState[Any], side: str, ref: str) -> Piece:
+def own_ship(state: GameState[Any, Any], side: str, ref: str) -> Piece:
     """One of ``side``'s ships, by id or scenario key; anything else reads as no such piece."""
     piece = state.pieces.get(ref)
     if piece is None:
@@ -56,7 +56,7 @@ def own_ship(state: GameState[Any], side: str, ref: str) -> Piece:
     return piece
 
 
-def own_field(state: GameState[Any], side: str, ref: str) -> Piece:
+def own_field(state: GameState[Any, Any], side: str, ref: str) -> Piece:
     """One of ``side``'s fields, by piece id (as the pages name it) or by scenario key."""
     piece = state.pieces.get(ref)
     if piece is None:
@@ -73,11 +73,11 @@ def own_field(state: GameState[Any], side: str, ref: str) -> Piece:
     return piece
 
 
-def ships(state: GameState[Any]) -> list[Piece]:
+def ships(state: GameState[Any, Any]) -> list[Piece]:
     return [p for p in state.pieces.values() if p.kind == SHIP]
 
 
-def where(state: GameState[Any], ship: Piece) -> Hex | None:
+def where(state: GameState[Any, Any], ship: Piece) -> Hex | None:
     scenario = state.scenario
     assert isinstance(scenario, AmbushFieldsScenario)
     at = ship.public.get("at")
@@ -89,7 +89,7 @@ def is_off_board(ship: Piece) -> bool:
     return bool(ship.public.get("off_board"))
 
 
-def on_board(state: GameState[Any], side: str, piece_id: str) -> bool:
+def on_board(state: GameState[Any, Any], side: str, piece_id: str) -> bool:
     """Is the ship ``piece_id`` a counter on ``side``'s board: on the map, and seen (or
     owned) by that side? Hidden units are "taken off the board" (BSG-R05)."""
     ship = state.pieces.get(piece_id)
@@ -117,7 +117,7 @@ def edges(hex_map: HexMap) -> list[Hex]:
     return [h for h in hex_map.hexes() if is_edge(hex_map, h)]
 
 
-def fields(state: GameState[Any]) -> list[Field]:
+def fields(state: GameState[Any, Any]) -> list[Field]:
     """Every field as geometry: centred on its controller's hex now (BSG-R04)."""
     out = []
     for piece in state.pieces.values():
@@ -142,7 +142,7 @@ def ship_class(ship: Piece) -> ShipClass:
     return ShipClass(ship.secret["class"])
 
 
-def known_fields(state: GameState[Any], side: str) -> list[dict[str, Any]]:
+def known_fields(state: GameState[Any, Any], side: str) -> list[dict[str, Any]]:
     """A side's own fields, and the enemy fields it has located (BSG-R17: "always visible
     on the board") with their current place, extent and rating."""
     scenario = state.scenario

@@ -90,10 +90,10 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
     def new_board(self, scenario: AmbushFieldsScenario) -> Board:
         return Board()
 
-    def setup(self, ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:
+    def setup(self, ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario) -> None:
         create(ruling, scenario)
 
-    def may_act(self, state: GameState[Board], side: str, command: type[Command]) -> bool:
+    def may_act(self, state: GameState[Any, Board], side: str, command: type[Command]) -> bool:
         board = state.board
         if command is EndGame:
             return state.phase is not Phase.SETUP or side not in board.ending
@@ -111,7 +111,7 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
             return board.step is Step.COMBAT
         return command is EndPhase
 
-    def resolve(self, ruling: Ruling[Board], command: Command) -> None:
+    def resolve(self, ruling: Ruling[Any, Board], command: Command) -> None:
         scenario = ruling.state.scenario
         assert isinstance(scenario, AmbushFieldsScenario)
         side = ruling.side
@@ -156,7 +156,7 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
     def table_view(self, scenario: AmbushFieldsScenario) -> dict[str, Any]:
         return {"map": scenario.map.model_dump(mode="json")}
 
-    def board_view(self, state: GameState[Board], observer: str) -> dict[str, Any]:
+    def board_view(self, state: GameState[Any, Board], observer: str) -> dict[str, Any]:
         board = state.board
         out: dict[str, Any] = {
             "turn": board.turn,
@@ -185,25 +185,25 @@ class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
             ]
         return out
 
-    def describe(self, state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
+    def describe(self, state: GameState[Any, Board], observer: str, piece: Piece) -> PieceWords:
         return words.describe(state, observer, piece)
 
-    def status(self, state: GameState[Board], observer: str) -> list[str | Say]:
+    def status(self, state: GameState[Any, Board], observer: str) -> list[str | Say]:
         return words.status(state, observer)
 
-    def map_view(self, state: GameState[Board], observer: str) -> MapView | None:
+    def map_view(self, state: GameState[Any, Board], observer: str) -> MapView | None:
         from .map import map_view
 
         fields = self.board_view(state, observer).get("fields", [])
         return map_view(state, observer, fields)
 
-    def candidates(self, state: GameState[Board], side: str) -> list[Facts]:
+    def candidates(self, state: GameState[Any, Board], side: str) -> list[Facts]:
         from .candidates import candidates
 
         return candidates(state, side)
 
 
-def end_game(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str) -> None:
+def end_game(ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str) -> None:
     """Either side may end the game in play. Before play begins it ends only when every
     side has asked: the record, published when the game is over, holds every secret, and a
     side must not see the other's hidden deployment just by ending the game at once."""
@@ -242,7 +242,9 @@ def end_game(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str) -
     ruling.tell_public({"event": "game_over", "text": say("The game is over.")})
 
 
-def plot(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, command: Plot) -> None:
+def plot(
+    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, command: Plot
+) -> None:
     """Each move is kept secret until the phase ends. A ship leaves the board, or comes back
     onto it, only at an edge hex of the map."""
     moves: list[Say] = []
@@ -292,7 +294,7 @@ def plot(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, comma
     )
 
 
-def scan(ruling: Ruling[Board], side: str, command: Scan) -> None:
+def scan(ruling: Ruling[Any, Board], side: str, command: Scan) -> None:
     chosen = sorted({own_ship(ruling.state, side, ref).id for ref in command.ships})
     if any(is_off_board(ruling.piece(ship)) for ship in chosen):
         raise Refusal(OFF_BOARD, "A ship off the board cannot scan.")
@@ -314,7 +316,7 @@ def scan(ruling: Ruling[Board], side: str, command: Scan) -> None:
     )
 
 
-def drop_field(ruling: Ruling[Board], side: str, command: DropField) -> None:
+def drop_field(ruling: Ruling[Any, Board], side: str, command: DropField) -> None:
     """BSG-R29, R30: dropped for good; every unit that was in it identified and placed."""
     field = own_field(ruling.state, side, command.field)
     if not field.secret["active"]:
@@ -360,7 +362,7 @@ def drop_field(ruling: Ruling[Board], side: str, command: DropField) -> None:
     tell_sighted(ruling, before, rules=("BSG-R30",))
 
 
-def end_phase(ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str) -> None:
+def end_phase(ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str) -> None:
     step = ruling.board.step
     ruling.change_board(done(side).name, side=side)
     if ruling.board.step is step:

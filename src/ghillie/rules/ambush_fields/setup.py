@@ -3,6 +3,8 @@ table, and — when both sides are ready — who starts hidden."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ghillie.errors import NOT_NOW, Refusal
 from ghillie.ruling import Ruling
 from ghillie.state import Level, Phase, Piece
@@ -19,7 +21,7 @@ from .story import phase, sight, tell_sighted
 OFF_MAP = "off_map"
 
 
-def create(ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:
+def create(ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario) -> None:
     ruling.change_board("sides", sides=list(scenario.side_ids()))
     ids = {}
     for spec in scenario.ships:
@@ -64,7 +66,7 @@ def create(ruling: Ruling[Board], scenario: AmbushFieldsScenario) -> None:
         )
 
 
-def take_the_board(ruling: Ruling[Board]) -> None:
+def take_the_board(ruling: Ruling[Any, Board]) -> None:
     """When both sides are ready, the fleets take the board where the scenario or the
     players put them. BSG-R05: a ship inside a friendly field is hidden; every other ship is
     on the board, identified (RULES-SPEC §1.2: "Units outside any friendly field are always
@@ -82,7 +84,7 @@ def take_the_board(ruling: Ruling[Board]) -> None:
 
 
 def deploy(
-    ruling: Ruling[Board], scenario: AmbushFieldsScenario, side: str, command: Deploy
+    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, command: Deploy
 ) -> None:
     placed: list[Say] = []
     for placement in command.ships:
@@ -117,7 +119,7 @@ def deploy(
     )
 
 
-def ready(ruling: Ruling[Board], side: str) -> None:
+def ready(ruling: Ruling[Any, Board], side: str) -> None:
     waiting = [s for s in ships(ruling.state) if s.owner == side and where(ruling.state, s) is None]
     if waiting:
         raise Refusal(NOT_NOW, f"Deploy every ship first: {len(waiting)} have no hex yet.")
@@ -146,7 +148,7 @@ def ready(ruling: Ruling[Board], side: str) -> None:
         tell_sighted(ruling, before, rules=("BSG-R05",))
 
 
-def _hidden_at_the_start(ruling: Ruling[Board]) -> None:
+def _hidden_at_the_start(ruling: Ruling[Any, Board]) -> None:
     """Each side is told which of its ships start hidden in its fields (BSG-R05)."""
     state = ruling.state
     for side in state.sides:

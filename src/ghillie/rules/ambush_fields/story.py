@@ -46,7 +46,7 @@ def phase(step: Step) -> Say:
     return say(PHASES[step])
 
 
-def level(state: GameState[Any], reader: str, ship: Piece) -> Visibility:
+def level(state: GameState[Any, Any], reader: str, ship: Piece) -> Visibility:
     """How ``reader`` sees ``ship``: its owner and the referee see it whole; a spectator as
     the side that knows it least (view.py shows spectators only that)."""
     if reader in (ship.owner, REFEREE):
@@ -72,7 +72,9 @@ def counter(ship: Piece, *, first: bool = False, at: str | None = None) -> Say:
     return say(template, category=category(ship), hex=hex_)
 
 
-def ship_name(state: GameState[Any], reader: str, ship: Piece, *, first: bool = False) -> str | Say:
+def ship_name(
+    state: GameState[Any, Any], reader: str, ship: Piece, *, first: bool = False
+) -> str | Say:
     """A ship as ``reader`` knows it; ``first``: it starts a sentence."""
     seen = level(state, reader, ship)
     if reader in (ship.owner, REFEREE):
@@ -86,7 +88,7 @@ def ship_name(state: GameState[Any], reader: str, ship: Piece, *, first: bool = 
     return say("An enemy ship you cannot see" if first else "an enemy ship you cannot see")
 
 
-def identified_as(state: GameState[Any], reader: str, ship: Piece) -> str | Say:
+def identified_as(state: GameState[Any, Any], reader: str, ship: Piece) -> str | Say:
     """An identified enemy ship with what identifying told: "Basestar Nemesis (Basestar)"."""
     facts = state.known(reader, ship.id).facts if reader in state.sides else {}
     if reader in (ship.owner, REFEREE):
@@ -98,7 +100,7 @@ def identified_as(state: GameState[Any], reader: str, ship: Piece) -> str | Say:
 
 
 def field_name(
-    state: GameState[Board], reader: str, field: Piece, *, first: bool = False
+    state: GameState[Any, Board], reader: str, field: Piece, *, first: bool = False
 ) -> str | Say:
     """A field as ``reader`` knows it: its owner by its key and controller; a side that has
     located it by the side it hides and where it is now (R17); anyone else only as a field
@@ -133,7 +135,7 @@ def field_name(
     return say("An ambush field of {side}" if first else "an ambush field of {side}", side=side)
 
 
-def located_at(state: GameState[Board], reader: str, field: Piece) -> str | None:
+def located_at(state: GameState[Any, Board], reader: str, field: Piece) -> str | None:
     """The hex a side that has located ``field`` sees it centred on now; None for a side
     that has not located it (or for a field whose controller has gone)."""
     if reader not in state.sides or state.known(reader, field.id).level < Level.DETECTED:
@@ -145,7 +147,7 @@ def located_at(state: GameState[Board], reader: str, field: Piece) -> str | None
     return scenario.hex_map.to_label(at) if at is not None else None
 
 
-def dropped(state: GameState[Board], reader: str, field: Piece, why: str) -> Say:
+def dropped(state: GameState[Any, Board], reader: str, field: Piece, why: str) -> Say:
     """A field's drop as the other side hears of it: ``why`` is "dropped" (R29) or "lost"
     (its controller destroyed, R28)."""
     side = state.scenario.side_name(field.owner)
@@ -185,7 +187,7 @@ def dropped(state: GameState[Board], reader: str, field: Piece, why: str) -> Say
 Sighted = dict[tuple[str, str], Visibility]  # (seeing side, ship id) → how it sees the ship
 
 
-def sight(state: GameState[Board]) -> Sighted:
+def sight(state: GameState[Any, Board]) -> Sighted:
     """How every side sees every enemy ship now: taken before a rule acts, for
     :func:`tell_sighted` after it."""
     return {
@@ -196,7 +198,7 @@ def sight(state: GameState[Board]) -> Sighted:
 
 
 def tell_sighted(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     before: Mapping[tuple[str, str], Visibility],
     *,
     rules: Sequence[str] = (),
@@ -224,7 +226,7 @@ def tell_sighted(
 
 
 def _tell_seer(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     side: str,
     seen: list[tuple[Piece, Visibility, Visibility]],
     rules: Sequence[str],
@@ -297,7 +299,7 @@ def _tell_seer(
 
 
 def _tell_owners(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     side: str,
     seen: list[tuple[Piece, Visibility, Visibility]],
     rules: Sequence[str],
@@ -337,7 +339,7 @@ def _tell_owners(
 
 
 def _line(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     side: str,
     event: str,
     pieces: list[Piece],

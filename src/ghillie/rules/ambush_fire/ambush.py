@@ -22,7 +22,7 @@ BAD_RETREAT = "bad_retreat"
 
 
 def fire(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     scenario: AmbushFireScenario,
     side: str,
     fired: triggers.Fired,
@@ -50,7 +50,7 @@ def fire(
     ruling.remove(order.id)
 
 
-def flies(ruling: Ruling[Board], fired: triggers.Fired) -> bool:
+def flies(ruling: Ruling[Any, Board], fired: triggers.Fired) -> bool:
     """BMF-R10, A10: an ATGM's ambush at exactly 1250 m (not less) has flight time."""
     order = ruling.piece(fired.order)
     firer = ruling.piece(order.secret["unit"])
@@ -60,7 +60,7 @@ def flies(ruling: Ruling[Board], fired: triggers.Fired) -> bool:
 
 
 def unseen_launch(
-    ruling: Ruling[Board], scenario: AmbushFireScenario, fired: triggers.Fired
+    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, fired: triggers.Fired
 ) -> bool:
     """A missile with flight time whose launch nobody sees (``bmf.atgm_reveal_at``)."""
     return flies(ruling, fired) and scenario.switches.atgm_reveal_at is AtgmRevealAt.ARRIVAL
@@ -71,7 +71,7 @@ def _autohit(scenario: AmbushFireScenario) -> bool:
 
 
 def _reveal(
-    ruling: Ruling[Board], scenario: AmbushFireScenario, order_id: str, target_id: str
+    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, order_id: str, target_id: str
 ) -> None:
     """The order opened, and every concealed unit within the reveal area shown (R09)."""
     order = ruling.piece(order_id)
@@ -114,7 +114,7 @@ def _reveal(
 
 
 def _hit(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     scenario: AmbushFireScenario,
     side: str,
     order_id: str,
@@ -181,7 +181,7 @@ def _hit(
 
 
 def launch(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     scenario: AmbushFireScenario,
     side: str,
     fired: triggers.Fired,
@@ -230,7 +230,7 @@ def launch(
     ruling.open_window(RETURN_FIRE, asks=(target.owner,))
 
 
-def flying(ruling: Ruling[Board], side: str) -> list[str]:
+def flying(ruling: Ruling[Any, Board], side: str) -> list[str]:
     """The orders of the side's enemies whose missile is in flight, earliest first."""
     found = [
         p
@@ -241,7 +241,7 @@ def flying(ruling: Ruling[Board], side: str) -> list[str]:
 
 
 def land(
-    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, then: str = units.MOVE
+    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, then: str = units.MOVE
 ) -> bool:
     """The first missile in flight at the moving side arrives, now that the move has ended
     (BMF-A10). True if one did something (it may have opened a window)."""
@@ -299,7 +299,7 @@ def reply(scenario: AmbushFireScenario, close: bool, base: int) -> int:
     return checks.chance(base, checks.Penalty.RETURN_AMBUSH, sw.penalty_mode)
 
 
-def after(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -> None:
+def after(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, window: Window) -> None:
     pending = ruling.board.pending
     assert pending is not None
     (answer,) = window.answers.values()
@@ -376,13 +376,17 @@ def after(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -
     _go_on(ruling, scenario, pending)
 
 
-def _go_on(ruling: Ruling[Board], scenario: AmbushFireScenario, pending: Mapping[str, Any]) -> None:
+def _go_on(
+    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, pending: Mapping[str, Any]
+) -> None:
     movers = [str(m) for m in pending["movers"] if m in ruling.state.pieces]
     ruling.change_board("pending")
     units.go_on(ruling, scenario, str(pending["side"]), movers, str(pending["then"]))
 
 
-def retreat(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: Any) -> None:
+def retreat(
+    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, command: Any
+) -> None:
     """Check a retreat before it is taken (BMF-R13, A11, A21): at most 50 m, ending farther
     from the enemy the side can see, never through impassable ground."""
     pending = ruling.board.pending

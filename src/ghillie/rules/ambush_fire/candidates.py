@@ -34,7 +34,7 @@ def _where(piece: Piece) -> XY | None:
     return None if at is None else (float(at[0]), float(at[1]))
 
 
-def _toward_the_enemy(state: GameState[Board], side: str) -> float:
+def _toward_the_enemy(state: GameState[Any, Board], side: str) -> float:
     """Which way this side's units advance along x: toward the enemy's units' mean."""
     mine = [w[0] for p in state.owned(side, UNIT) if (w := _where(p))]
     theirs = [
@@ -65,7 +65,7 @@ def _destinations(scenario: AmbushFireScenario, start: XY, way: float, i: int) -
     return out
 
 
-def _setup(state: GameState[Board], side: str, scenario: AmbushFireScenario) -> list[Facts]:
+def _setup(state: GameState[Any, Board], side: str, scenario: AmbushFireScenario) -> list[Facts]:
     out: list[Facts] = []
     hidden = [p for p in state.owned(side, UNIT) if p.public.get("concealed")]
     if hidden and not any("at" in p.secret for p in hidden):
@@ -91,7 +91,7 @@ def _setup(state: GameState[Board], side: str, scenario: AmbushFireScenario) -> 
     return out
 
 
-def _turns(state: GameState[Board], side: str) -> list[Facts]:
+def _turns(state: GameState[Any, Board], side: str) -> list[Facts]:
     """Turn orders in the side's movement: its concealed units all one way or the other
     (their facing is a secret the two worlds may vary), and each unit in view a quarter
     turn, its turret too if it has one. (At set-up a concealed unit's facing comes with its
@@ -111,7 +111,7 @@ def _turns(state: GameState[Board], side: str) -> list[Facts]:
     return out
 
 
-def _orders(state: GameState[Board], side: str, scenario: AmbushFireScenario) -> list[Facts]:
+def _orders(state: GameState[Any, Board], side: str, scenario: AmbushFireScenario) -> list[Facts]:
     """Standing orders of every kind for the side's units, in turn, as many as a side may
     hold: a challenge at a gap ahead, an ambush within a distance, a close combat."""
     units = state.owned(side, UNIT)
@@ -136,7 +136,7 @@ def _on_ground(scenario: AmbushFireScenario, point: XY) -> XY:
     return (min(max(point[0], 0.0), scenario.width), min(max(point[1], 0.0), scenario.depth))
 
 
-def _window(state: GameState[Board], side: str, scenario: AmbushFireScenario) -> list[Facts]:
+def _window(state: GameState[Any, Board], side: str, scenario: AmbushFireScenario) -> list[Facts]:
     window = state.window
     assert window is not None
     if window.awaiting != side:
@@ -160,7 +160,7 @@ def _window(state: GameState[Board], side: str, scenario: AmbushFireScenario) ->
     ]
 
 
-def _react(state: GameState[Board], side: str) -> list[Facts]:
+def _react(state: GameState[Any, Board], side: str) -> list[Facts]:
     """Hold, or react with each own unit at each enemy unit in view (the rules refuse what
     they do not allow: out of range, not eligible)."""
     out: list[Facts] = [{"type": "react", "reaction": "hold"}]
@@ -179,7 +179,7 @@ def _react(state: GameState[Board], side: str) -> list[Facts]:
     return out
 
 
-def _in_view(state: GameState[Board], side: str) -> list[str]:
+def _in_view(state: GameState[Any, Board], side: str) -> list[str]:
     return [
         pid
         for pid in state.knowledge.get(side, {})
@@ -189,7 +189,7 @@ def _in_view(state: GameState[Board], side: str) -> list[str]:
     ]
 
 
-def candidates(state: GameState[Board], side: str) -> list[Facts]:
+def candidates(state: GameState[Any, Board], side: str) -> list[Facts]:
     scenario = state.scenario
     assert isinstance(scenario, AmbushFireScenario)
     if state.phase is Phase.SETUP:

@@ -30,7 +30,7 @@ NOT_FACING = "not_facing"
 
 
 def fire(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     scenario: AmbushFireScenario,
     side: str,
     fired: triggers.Fired,
@@ -96,7 +96,7 @@ def fire(
 
 
 def check_reply(
-    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: ReturnFire
+    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, command: ReturnFire
 ) -> None:
     pending = ruling.board.pending
     assert pending is not None
@@ -112,7 +112,7 @@ def check_reply(
             )
 
 
-def shots(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -> None:
+def shots(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, window: Window) -> None:
     """Both shots together (BMF-A05), casualties after; a column whose lead vehicle is
     destroyed stops (R06); otherwise the move goes on."""
     (answer,) = window.answers.values()
@@ -120,7 +120,7 @@ def shots(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -
 
 
 def _exchange(
-    ruling: Ruling[Board], scenario: AmbushFireScenario, answer: Mapping[str, Any]
+    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, answer: Mapping[str, Any]
 ) -> None:
     pending = ruling.board.pending
     assert pending is not None

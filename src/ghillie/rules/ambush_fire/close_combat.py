@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ghillie.ruling import Ruling
 from ghillie.state import Level
 from ghillie.words import say
@@ -14,7 +16,7 @@ from .units import RETREAT, RETURN_FIRE
 
 
 def attack(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     scenario: AmbushFireScenario,
     side: str,
     fired: triggers.Fired,

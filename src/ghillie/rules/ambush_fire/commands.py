@@ -4,7 +4,7 @@ their owner's secrets."""
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -195,6 +195,7 @@ class Ready(Command):
 
 class EndGame(Command):
     type: Literal["end_game"] = "end_game"
+    anytime: ClassVar[bool] = True
     phases = frozenset({Phase.SETUP, Phase.PLAY})
 
 

@@ -94,7 +94,7 @@ def start(facing: float, turret: bool, turret_facing: float | None) -> dict[str,
     return out
 
 
-def show_revealed(ruling: Ruling[Board]) -> None:
+def show_revealed(ruling: Ruling[Any, Board]) -> None:
     """Every unit revealed by the command just ruled shows which way it faces, as the model
     put on the table would. Done here, once, rather than at each of the rules' reveals
     (an ambush's area, a challenge, a stop in the open, fire, a dash)."""

@@ -9,6 +9,8 @@ combat is not fire, and never counts)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ghillie import lookup
 from ghillie.errors import Refusal
 from ghillie.ruling import Ruling
@@ -23,7 +25,9 @@ from .scenario import AmbushFireScenario
 MAY_NOT_FIRE = "may_not_fire"
 
 
-def fire(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: Fire) -> None:
+def fire(
+    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, command: Fire
+) -> None:
     state = ruling.state
     firer = lookup.own(state, side, command.unit, [UNIT])
     target = lookup.enemy(state, side, command.target, [UNIT])

@@ -42,7 +42,7 @@ NO_LIVE_TARGET = "no_target"
 NO_TRIGGER = {"zone": [], "radius": 0, "within": None, "target_class": None}
 
 
-def asked(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> tuple[str, ...]:
+def asked(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str) -> tuple[str, ...]:
     """The live sides asked during ``side``'s moves, in turn order from it (public)."""
     sides = ruling.state.sides
     start = sides.index(side)
@@ -50,7 +50,7 @@ def asked(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> tup
 
 
 def begin(
-    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, movers: list[str]
+    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, movers: list[str]
 ) -> None:
     """A move begins: if anyone is asked, fix its leg length on the movers (in secret)."""
     if not asked(ruling, scenario, side):
@@ -66,7 +66,7 @@ def begin(
 
 
 def leg_left(
-    ruling: Ruling[Board], scenario: AmbushFireScenario, walkers: list[str]
+    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, walkers: list[str]
 ) -> float | None:
     """How far the movers walk before this leg ends; None: to their ends (the last leg, or
     nobody is asked)."""
@@ -82,7 +82,7 @@ def leg_left(
     return max((int(walk["prompted"]) + 1) * leg - along, 0.0)
 
 
-def prompt(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> None:
+def prompt(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str) -> None:
     """A leg has ended: ask the live sides, the same way every time."""
     walk = ruling.board.walk
     assert walk is not None
@@ -90,7 +90,7 @@ def prompt(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> No
     ruling.open_window(REACT, asks=asked(ruling, scenario, side), limit=scenario.prompt_seconds)
 
 
-def move_ends(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> None:
+def move_ends(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str) -> None:
     """The movers have arrived and the missiles landed: the last prompt, or the walk's end."""
     walk = ruling.board.walk
     if walk is None:
@@ -102,7 +102,7 @@ def move_ends(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) ->
     ruling.change_board("walk")
 
 
-def walking(ruling: Ruling[Board], side: str) -> list[str]:
+def walking(ruling: Ruling[Any, Board], side: str) -> list[str]:
     """The units of ``side`` still on the way, in the order the move gave them."""
     found = [p for p in ruling.state.owned(side, UNIT) if "route" in p.secret]
     return [p.id for p in sorted(found, key=lambda p: int(p.secret.get("walk", {}).get("n", 0)))]
@@ -113,7 +113,9 @@ OUT_OF_REACH = (
 )
 
 
-def check(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: React) -> None:
+def check(
+    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, command: React
+) -> None:
     """Refuse a reaction the rules do not allow now (the state unchanged)."""
     if command.reaction is Live.HOLD:
         return
@@ -154,7 +156,7 @@ def check(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, comman
         )
 
 
-def close(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -> None:
+def close(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, window: Window) -> None:
     """Every side asked has answered: carry out the first reaction given, if any; then the
     walk goes on (or, after the last leg, the move is over)."""
     walk = ruling.board.walk
@@ -170,7 +172,7 @@ def close(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -
 
 
 def _carry_out(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     scenario: AmbushFireScenario,
     side: str,
     owner: str,

@@ -8,6 +8,7 @@ side only what it knows of. The other side's standing orders are never drawn."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from shapely.geometry import LineString, Point
 
@@ -26,7 +27,7 @@ from .words import describe
 XY = tuple[float, float]
 
 
-def map_view(state: GameState[Board], observer: str) -> MapView | None:
+def map_view(state: GameState[Any, Board], observer: str) -> MapView | None:
     scenario = state.scenario
     assert isinstance(scenario, AmbushFireScenario)
     if scenario.mode is not Mode.MAP:
@@ -82,7 +83,9 @@ def _terrain(scenario: AmbushFireScenario) -> list[Layer]:
     return out
 
 
-def _orders(state: GameState[Board], observer: str, scenario: AmbushFireScenario) -> list[Layer]:
+def _orders(
+    state: GameState[Any, Board], observer: str, scenario: AmbushFireScenario
+) -> list[Layer]:
     """The observer's own standing orders, each as the area it watches: its zone (a gap or
     a street drawn a few metres wide, a point with its radius) or its distance around its
     unit. The referee sees every side's."""
@@ -130,7 +133,7 @@ def _watched(scenario: AmbushFireScenario, order: Piece, unit: Piece) -> tuple[X
     return _outline(scenario, list(shape.exterior.coords))
 
 
-def _token(state: GameState[Board], observer: str, piece: Piece) -> Token | None:
+def _token(state: GameState[Any, Board], observer: str, piece: Piece) -> Token | None:
     if piece.kind != UNIT:
         return None
     at = piece.public.get("at") or (

@@ -7,6 +7,8 @@ fires, the movers stop there and the order is carried out — ``challenge``, ``a
 
 from __future__ import annotations
 
+from typing import Any
+
 from ghillie import lookup
 from ghillie.errors import Refusal
 from ghillie.ruling import Ruling
@@ -47,7 +49,9 @@ NO_STANDING_ORDER_KIND = ("challenge", "ambush", "close_combat")
 retreat = ambush.retreat
 
 
-def move(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: Move) -> None:
+def move(
+    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, command: Move
+) -> None:
     state = ruling.state
     ground = units.ground(scenario)
     if sum(len(entry.path) for entry in command.units) > MOVE_WAYPOINTS:
@@ -127,7 +131,9 @@ def longest(scenario: AmbushFireScenario) -> float:
     return 2 * (scenario.width + scenario.depth)
 
 
-def _orders(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> list[triggers.Order]:
+def _orders(
+    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str
+) -> list[triggers.Order]:
     """The standing orders that may fire during the side's move (BMF-A17: with
     ``bmf.ambush_timing = fire_phase`` only Challenge Fire does)."""
     kinds = ("challenge",) if scenario.switches.ambush_timing is AmbushTiming.FIRE_PHASE else ()
@@ -135,7 +141,7 @@ def _orders(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> l
 
 
 def standing_orders(
-    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, kinds: tuple[str, ...]
+    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, kinds: tuple[str, ...]
 ) -> list[triggers.Order]:
     """Every standing order of the side's enemies, as the triggers read them, each marked
     ``ready`` if it may fire now: of these kinds, its unit there and eligible, no missile of
@@ -187,7 +193,7 @@ BLANK: dict[str, object] = {
 }
 
 
-def order_count(ruling: Ruling[Board], side: str) -> int:
+def order_count(ruling: Ruling[Any, Board], side: str) -> int:
     """How many orders every move is worked out with: as many as the side's enemies may
     hold (public), and every reaction given live that is still there (public too)."""
     enemies = [s for s in ruling.state.sides if s != side]
@@ -200,7 +206,7 @@ def order_count(ruling: Ruling[Board], side: str) -> int:
 
 
 def advance(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     scenario: AmbushFireScenario,
     side: str,
     movers: list[str],
@@ -283,7 +289,7 @@ def _in_leg(fired: triggers.Fired | None, left: float | None) -> triggers.Fired 
 
 
 def _walked(
-    ruling: Ruling[Board], walker: triggers.Mover, along: float | None = None
+    ruling: Ruling[Any, Board], walker: triggers.Mover, along: float | None = None
 ) -> list[tuple[float, float]]:
     """The path the mover has walked since its crossings were last told, as far as
     ``along`` metres down its remaining route (to its end if None)."""
@@ -298,7 +304,7 @@ def _walked(
 
 
 def _stop(
-    ruling: Ruling[Board], walker: triggers.Mover, along: float, *, told: bool = False
+    ruling: Ruling[Any, Board], walker: triggers.Mover, along: float, *, told: bool = False
 ) -> tuple[float, float]:
     """The mover stops ``along`` metres down its remaining route, which now starts there;
     what it walked is kept in secret for its crossings (``told``: they were just told)."""
@@ -330,12 +336,12 @@ def _beyond(
 
 
 def return_fire(
-    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: ReturnFire
+    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, command: ReturnFire
 ) -> None:
     challenge.check_reply(ruling, scenario, side, command)
 
 
-def close(ruling: Ruling[Board], scenario: AmbushFireScenario, window: Window) -> None:
+def close(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, window: Window) -> None:
     if window.name == live.REACT:
         live.close(ruling, scenario, window)
         return

@@ -72,7 +72,7 @@ REPLIES = {
 PRICED = ("return_fire", "fire")
 
 
-def priced(state: GameState[Board], side: str, command: Command) -> Check[Any] | None:
+def priced(state: GameState[Any, Board], side: str, command: Command) -> Check[Any] | None:
     """The shot ``command`` would roll now, as the rules would roll it: a reply at its
     penalty for what it answers, or normal fire at its full chance (BMF-R19). Everything it
     reads is public: the window, the kind of fire that opened it, the chance given."""

@@ -18,6 +18,8 @@ when its launch has been answered: there is no move to wait for.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ghillie.ruling import Ruling
@@ -31,7 +33,7 @@ KINDS = ("ambush", "close_combat")
 
 
 def _targets(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     orders: list[triggers.Order],
     owner: str,
     ground: geometry.Ground,
@@ -71,7 +73,7 @@ def _targets(
     return found
 
 
-def opening_fire(ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
+def opening_fire(ruling: Ruling[Any, Board], scenario: AmbushFireScenario) -> None:
     """Carry out the next standing order that fires now, if any (its windows, once
     answered, come back here for the one after it)."""
     sides = ruling.state.sides

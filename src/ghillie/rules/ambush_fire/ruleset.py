@@ -75,7 +75,7 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
     def new_board(self, scenario: AmbushFireScenario) -> Board:
         return Board()
 
-    def setup(self, ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
+    def setup(self, ruling: Ruling[Any, Board], scenario: AmbushFireScenario) -> None:
         setup.create(ruling, scenario)
 
     def secret_facts(self, scenario: AmbushFireScenario) -> int:
@@ -87,7 +87,7 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
         units = Counter(u.side for u in scenario.units)
         return 10 * max(units.values(), default=0) + 7 * (MAX_ORDERS + 1)
 
-    def may_act(self, state: GameState[Board], side: str, command: type[Command]) -> bool:
+    def may_act(self, state: GameState[Any, Board], side: str, command: type[Command]) -> bool:
         if command is EndGame:
             return True
         if command is React:
@@ -100,7 +100,7 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
         # "The side that moves first will designate fire second."
         return side == board.moving and command in (Fire, EndStep)
 
-    def resolve(self, ruling: Ruling[Board], command: Command) -> None:
+    def resolve(self, ruling: Ruling[Any, Board], command: Command) -> None:
         scenario = ruling.state.scenario
         assert isinstance(scenario, AmbushFireScenario)
         side = ruling.side
@@ -131,7 +131,7 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
                 raise AssertionError(command)
         facing.show_revealed(ruling)
 
-    def close(self, ruling: Ruling[Board], window: Window) -> None:
+    def close(self, ruling: Ruling[Any, Board], window: Window) -> None:
         scenario = ruling.state.scenario
         assert isinstance(scenario, AmbushFireScenario)
         movement.close(ruling, scenario, window)
@@ -140,18 +140,18 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
     def fold(self, board: Board, change: BoardChange) -> Board:
         return fold(board, change)
 
-    def describe(self, state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
+    def describe(self, state: GameState[Any, Board], observer: str, piece: Piece) -> PieceWords:
         return words.describe(state, observer, piece)
 
-    def status(self, state: GameState[Board], observer: str) -> list[str | Say]:
+    def status(self, state: GameState[Any, Board], observer: str) -> list[str | Say]:
         return words.status(state, observer)
 
-    def candidates(self, state: GameState[Board], side: str) -> list[Facts]:
+    def candidates(self, state: GameState[Any, Board], side: str) -> list[Facts]:
         from .candidates import candidates
 
         return candidates(state, side)
 
-    def odds(self, state: GameState[Board], side: str, command: Command) -> Check[Any] | None:
+    def odds(self, state: GameState[Any, Board], side: str, command: Command) -> Check[Any] | None:
         return priced(state, side, command)
 
     def has_odds(self, command: str) -> bool:
@@ -160,16 +160,16 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
     def odds_labels(self, command: Command) -> Mapping[str, str]:
         return LABELS
 
-    def map_view(self, state: GameState[Board], observer: str) -> MapView | None:
+    def map_view(self, state: GameState[Any, Board], observer: str) -> MapView | None:
         from .map import map_view
 
         return map_view(state, observer)
 
-    def board_view(self, state: GameState[Board], observer: str) -> dict[str, Any]:
+    def board_view(self, state: GameState[Any, Board], observer: str) -> dict[str, Any]:
         return {"turn": state.board.turn, "step": state.board.step.value}
 
 
-def _end_step(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str) -> None:
+def _end_step(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str) -> None:
     """The first side moves, then the other; then the fire phase, which both end; then the
     next turn, or the end of the game."""
     board = ruling.board

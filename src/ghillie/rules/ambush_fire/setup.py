@@ -31,7 +31,7 @@ NO_TURRET = "no_turret"
 OPENED = ("order",)
 
 
-def open_order(ruling: Ruling[Board], order_id: str) -> None:
+def open_order(ruling: Ruling[Any, Board], order_id: str) -> None:
     """A standing order fires: its words opened to every other side, against the commitment
     that proves it was written before. A reaction given live (``live.py``) was written in
     this very event, so there is nothing earlier to prove: its words are told instead."""
@@ -43,7 +43,7 @@ def open_order(ruling: Ruling[Board], order_id: str) -> None:
         ruling.open(order.id, other, *OPENED)
 
 
-def create(ruling: Ruling[Board], scenario: AmbushFireScenario) -> None:
+def create(ruling: Ruling[Any, Board], scenario: AmbushFireScenario) -> None:
     for u in scenario.units:
         public: dict[str, Any] = {
             "key": u.key,
@@ -84,7 +84,7 @@ def inches(scenario: AmbushFireScenario, at: Sequence[float]) -> tuple[float, fl
 
 
 def conceal(
-    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: Conceal
+    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, command: Conceal
 ) -> None:
     ground = geometry.Ground(scenario.width, scenario.depth)
     placed: list[Piece] = []
@@ -124,7 +124,11 @@ def conceal(
 
 
 def standing_order(
-    ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, order: StandingOrder, at: str
+    ruling: Ruling[Any, Board],
+    scenario: AmbushFireScenario,
+    side: str,
+    order: StandingOrder,
+    at: str,
 ) -> None:
     """A standing order is a piece of its own that only its owner knows, written once: when
     it fires, its opening proves the event that wrote it (docs/fairness.md). ``at`` is where
@@ -190,7 +194,9 @@ def standing_order(
     )
 
 
-def ready(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: Ready) -> None:
+def ready(
+    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, command: Ready
+) -> None:
     unplaced = [
         p for p in ruling.state.owned(side, UNIT) if p.public["concealed"] and "at" not in p.secret
     ]

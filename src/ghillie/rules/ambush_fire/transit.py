@@ -15,6 +15,7 @@ the rest of the exchange names it (S3).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ghillie.ruling import Ruling
 from ghillie.state import Level
@@ -32,7 +33,7 @@ def _xy(point: XY) -> list[int | float]:
 
 
 def tell_crossings(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     ground: geometry.Ground,
     unit_id: str,
     path: Sequence[XY],
@@ -67,7 +68,7 @@ def tell_crossings(
         )
 
 
-def reveal(ruling: Ruling[Board], unit_id: str, where: XY) -> None:
+def reveal(ruling: Ruling[Any, Board], unit_id: str, where: XY) -> None:
     """The unit is revealed where it is (S3): its place and type public, known to all."""
     unit = ruling.piece(unit_id)
     ruling.update(unit_id, public={"at": _xy(where), "concealed": False})
@@ -75,7 +76,7 @@ def reveal(ruling: Ruling[Board], unit_id: str, where: XY) -> None:
         ruling.reveal(unit_id, other, Level.IDENTIFIED)
 
 
-def ends(ruling: Ruling[Board], ground: geometry.Ground, unit_id: str, end: XY) -> None:
+def ends(ruling: Ruling[Any, Board], ground: geometry.Ground, unit_id: str, end: XY) -> None:
     """A concealed unit's move has ended: in concealing ground it stays concealed; in the
     open it is revealed there (S3)."""
     if ground.is_concealing(end):

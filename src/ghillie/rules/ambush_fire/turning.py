@@ -24,7 +24,9 @@ NOTHING_TO_TURN = "nothing_to_turn"
 TURNED_TWICE = "turned_twice"
 
 
-def turn(ruling: Ruling[Board], scenario: AmbushFireScenario, side: str, command: Turn) -> None:
+def turn(
+    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, command: Turn
+) -> None:
     """The ``turn`` order: each unit's hull, turret or both, in one event. A concealed
     unit's turning is told to its owner only; a unit in view turns in everyone's sight."""
     setting_up = ruling.state.phase is Phase.SETUP

@@ -41,7 +41,7 @@ def ground(scenario: AmbushFireScenario) -> geometry.Ground:
     return scenario.ground
 
 
-def told(ruling: Ruling[Board], at: Any) -> tuple[float, float]:
+def told(ruling: Ruling[Any, Board], at: Any) -> tuple[float, float]:
     """A place in metres as the players read it: inches from the table's top-left corner
     (a line says "moves to 36, 24" whether the game is at a table or on the map)."""
     scenario = ruling.state.scenario
@@ -55,7 +55,7 @@ def where(piece: Piece) -> tuple[float, float]:
     return (float(at[0]), float(at[1]))
 
 
-def note(ruling: Ruling[Board], unit: Piece, what: Did) -> None:
+def note(ruling: Ruling[Any, Board], unit: Piece, what: Did) -> None:
     concealed = bool(unit.public.get("concealed"))
     held = unit.secret if concealed else unit.public
     history = {k: list(v) for k, v in held.get("history", {}).items()}
@@ -67,7 +67,7 @@ def note(ruling: Ruling[Board], unit: Piece, what: Did) -> None:
         ruling.update(unit.id, public={"history": history})
 
 
-def arrive(ruling: Ruling[Board], unit_id: str, where: Any, *, final: bool = True) -> None:
+def arrive(ruling: Ruling[Any, Board], unit_id: str, where: Any, *, final: bool = True) -> None:
     unit = ruling.piece(unit_id)
     place = xy(where)
     if unit.public.get("concealed"):
@@ -91,7 +91,7 @@ def arrive(ruling: Ruling[Board], unit_id: str, where: Any, *, final: bool = Tru
         ruling.update(unit_id, unset=("route", *done))
 
 
-def on_the_way(ruling: Ruling[Board], unit_id: str, where: Any) -> None:
+def on_the_way(ruling: Ruling[Any, Board], unit_id: str, where: Any) -> None:
     """A unit in view paused mid-move (a leg's end, a live side asked): everyone is told
     where it stands, as the board shows it."""
     unit = ruling.piece(unit_id)
@@ -102,7 +102,7 @@ def on_the_way(ruling: Ruling[Board], unit_id: str, where: Any) -> None:
 
 
 def go_on(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     scenario: AmbushFireScenario,
     side: str,
     movers: list[str],

@@ -23,11 +23,11 @@ CLASS_WORDS = {
 }
 
 
-def _own(state: GameState[Board], side: str) -> list[Choice]:
+def _own(state: GameState[Any, Board], side: str) -> list[Choice]:
     return [Choice(p.id, str(p.public["name"])) for p in state.owned(side, UNIT)]
 
 
-def _movers(state: GameState[Board], side: str) -> list[Choice]:
+def _movers(state: GameState[Any, Board], side: str) -> list[Choice]:
     """The side's units for a move, each with what moving it would void of its own standing
     orders (BMF-R07, R14, R02: ``voids``), shown once it is chosen."""
     from .voids import warnings
@@ -38,7 +38,7 @@ def _movers(state: GameState[Board], side: str) -> list[Choice]:
     ]
 
 
-def _enemies(state: GameState[Board], side: str) -> list[Choice]:
+def _enemies(state: GameState[Any, Board], side: str) -> list[Choice]:
     return [
         Choice(pid, str(state.pieces[pid].public["name"]))
         for pid in state.knowledge.get(side, {})
@@ -48,7 +48,7 @@ def _enemies(state: GameState[Board], side: str) -> list[Choice]:
     ]
 
 
-def _concealed(state: GameState[Board], side: str) -> list[Choice]:
+def _concealed(state: GameState[Any, Board], side: str) -> list[Choice]:
     return [
         Choice(p.id, str(p.public["name"]))
         for p in state.owned(side, UNIT)
@@ -56,7 +56,7 @@ def _concealed(state: GameState[Board], side: str) -> list[Choice]:
     ]
 
 
-def _conceal_rows(state: GameState[Board], side: str) -> dict[str, Any]:
+def _conceal_rows(state: GameState[Any, Board], side: str) -> dict[str, Any]:
     return {"units": [{"unit": c.value} for c in _concealed(state, side)]}
 
 
@@ -183,7 +183,7 @@ ORDERS: dict[str, Order] = {
         N_("End this step"),
         confirm=N_("End this step for your side? Your units cannot act in it any more."),
     ),
-    "end_game": Order(N_("End the game"), confirm=N_("End the game for both sides?"), anytime=True),
+    "end_game": Order(N_("End the game"), confirm=N_("End the game for both sides?")),
 }
 
 
@@ -241,7 +241,7 @@ def live_words(unit: str, reaction: str, target: str, chance: int) -> str:
     return f"{unit}: {REACTION_WORDS[reaction]} at {target}, given live, base chance {chance}%"
 
 
-def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
+def describe(state: GameState[Any, Board], observer: str, piece: Piece) -> PieceWords:
     p = piece.public
     if piece.kind == ORDER:
         name = say("Standing order {n}", n=p["number"])
@@ -259,14 +259,14 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
     at = p.get("at") or (piece.secret.get("at") if observer in (piece.owner, REFEREE) else None)
     details: list[tuple[str, Any]] = []
     if at is not None:
-        scale = state.scenario.ground_scale  # type: ignore[attr-defined]
+        scale = state.scenario.ground_scale
         x, y = round(at[0] / scale, 1), round(at[1] / scale, 1)  # inches, as players give them
         details.append((N_("At"), f"{x:g}, {y:g}"))
     details += facing.details(piece, observer in (piece.owner, REFEREE))
     return PieceWords(str(p["name"]), about, details)
 
 
-def status(state: GameState[Board], observer: str) -> list[str | Say]:
+def status(state: GameState[Any, Board], observer: str) -> list[str | Say]:
     scenario = state.scenario
     board = state.board
     if state.phase is Phase.OVER:

@@ -3,6 +3,8 @@ R13-R15), and a Long Skill out of every enemy's sight that lays a new marker (IN
 
 from __future__ import annotations
 
+from typing import Any
+
 from ghillie.ruling import Ruling
 from ghillie.state import SPECTATOR, GameState, Level, Piece
 from ghillie.words import N_, Say, say
@@ -26,12 +28,12 @@ REASONS: dict[str, tuple[str, str]] = {
 }
 
 
-def stood_for(state: GameState[Board], marker_id: str) -> Piece | None:
+def stood_for(state: GameState[Any, Board], marker_id: str) -> Piece | None:
     """The model a marker stood for, once that is public (it replaced the marker)."""
     return next((p for p in state.pieces.values() if marker_id in p.public.get("were", [])), None)
 
 
-def reveal(ruling: Ruling[Board], marker_id: str, why: str) -> Piece:
+def reveal(ruling: Ruling[Any, Board], marker_id: str, why: str) -> Piece:
     """The Camouflaged State ends: the marker is replaced by its model, facing as its owner
     chooses (it is asked afterwards), and every enemy is given the trooper's complete Public
     Information and the proof of what the marker hid since it was laid (INF-R15)."""
@@ -72,7 +74,7 @@ def reveal(ruling: Ruling[Board], marker_id: str, why: str) -> Piece:
     return ruling.piece(piece.id)
 
 
-def recamouflage(ruling: Ruling[Board], scenario: CamouflageScenario, piece_id: str) -> Piece:
+def recamouflage(ruling: Ruling[Any, Board], scenario: CamouflageScenario, piece_id: str) -> Piece:
     """INF-R02: the model leaves the table and a new marker stands for it — a new marker
     for lock-outs (INF-R10) — and it leaves its Fireteam (INF-R08). Its opponent, who watched
     the model replaced, keeps what it knew (INF-A12, ``inf.recamo_keeps_identity``)."""

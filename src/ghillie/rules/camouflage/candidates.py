@@ -29,7 +29,7 @@ def _measured(scenario: CamouflageScenario, i: int) -> dict[str, Any]:
     return {"measured": {"range": float(4 + (i * 9) % 50), "cover": "none" if i % 2 else "soft"}}
 
 
-def candidates(state: GameState[Board], side: str) -> list[Facts]:
+def candidates(state: GameState[Any, Board], side: str) -> list[Facts]:
     scenario = state.scenario
     assert isinstance(scenario, CamouflageScenario)
     if state.phase is Phase.SETUP:
@@ -150,7 +150,7 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
     return out
 
 
-def _is_marker(state: GameState[Board], piece: str) -> bool:
+def _is_marker(state: GameState[Any, Board], piece: str) -> bool:
     return state.pieces[piece].kind == MARKER
 
 

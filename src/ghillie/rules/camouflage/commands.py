@@ -3,13 +3,13 @@ rolls, and what the base game makes happen to a trooper (Impetuous, Retreat!).""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import AfterValidator, Field
 
 from ghillie.bounds import Bounded, Ref
-from ghillie.measure import Measured
 from ghillie.measure.tabletop import XY
+from ghillie.measuring import Measured
 from ghillie.ruleset import Command
 from ghillie.state import Phase
 
@@ -135,6 +135,7 @@ class Face(Command):
     """Turn a model that has just replaced its marker (an answer to the reaction window)."""
 
     type: Literal["face"] = "face"
+    anytime: ClassVar[bool] = True
     phases = PLAY
     piece: Ref
     facing: int = Field(ge=0, le=359)  # degrees, clockwise from the top edge of the table
@@ -149,6 +150,7 @@ class Impetuous(Command):
     """A trooper is or becomes Impetuous (Frenzy or any other effect): INF-R13 (f)."""
 
     type: Literal["impetuous"] = "impetuous"
+    anytime: ClassVar[bool] = True
     phases = PLAY
     piece: Ref
 
@@ -157,6 +159,7 @@ class Retreat(Command):
     """The side's army enters the Retreat! State: INF-R13 (f)."""
 
     type: Literal["retreat"] = "retreat"
+    anytime: ClassVar[bool] = True
     phases = PLAY
 
 
@@ -171,6 +174,7 @@ class Fireteam(Command):
 
 class EndGame(Command):
     type: Literal["end_game"] = "end_game"
+    anytime: ClassVar[bool] = True
     phases = PLAY
 
 

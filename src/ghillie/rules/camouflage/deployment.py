@@ -39,7 +39,7 @@ def profile(t: TrooperSpec) -> dict[str, Any]:
     }
 
 
-def create(ruling: Ruling[Board], scenario: CamouflageScenario) -> None:
+def create(ruling: Ruling[Any, Board], scenario: CamouflageScenario) -> None:
     for t in scenario.troopers:
         public: dict[str, Any] = {
             **profile(t),
@@ -72,7 +72,7 @@ def camouflaged(state: Any, side: str) -> list[Piece]:
 
 
 def lay_marker(
-    ruling: Ruling[Board], side: str, hides: Piece, at: list[float] | None, note: str = ""
+    ruling: Ruling[Any, Board], side: str, hides: Piece, at: list[float] | None, note: str = ""
 ) -> Piece:
     """A new Camouflaged Marker for ``hides``: its number is the side's next, its public
     facts its Silhouette and Mimetism level only (INF-A09); what it hides is its owner's
@@ -98,7 +98,9 @@ def lay_marker(
     return marker
 
 
-def deploy(ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command: Deploy) -> None:
+def deploy(
+    ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str, command: Deploy
+) -> None:
     state = ruling.state
     owed = {p.id for p in camouflaged(state, side)}
     named: list[Piece] = []

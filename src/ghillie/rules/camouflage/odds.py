@@ -91,7 +91,7 @@ ODDS = {
 }
 
 
-def odds(state: GameState[Board], side: str, command: Any) -> Check[Any] | None:
+def odds(state: GameState[Any, Board], side: str, command: Any) -> Check[Any] | None:
     """The Discover check of a skill being declared, from what ``side`` knows: its own
     trooper's WIP and visor, the marker's public Mimetism, and the range and cover measured
     as the skill would measure them (the same refusals if they cannot be)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ghillie.errors import OFF_TABLE, Refusal
-from ghillie.measure import Measured
+from ghillie.measuring import Measured
 from ghillie.ruling import Ruling
 from ghillie.state import Facts, GameState, Piece, Window
 from ghillie.words import N_, Say, say
@@ -88,7 +88,7 @@ def _reveal_reason(trooper: Piece, declared: Declared, contact: Piece | None) ->
 
 
 def _reveal_if(
-    ruling: Ruling[Board], trooper: Piece, declared: Declared, contact: Piece | None
+    ruling: Ruling[Any, Board], trooper: Piece, declared: Declared, contact: Piece | None
 ) -> Piece:
     """A camouflaged trooper that declares a cancelling skill, or moves into Silhouette
     contact with an enemy model, is revealed now, for the whole Order (INF-R13, R14)."""
@@ -99,7 +99,7 @@ def _reveal_if(
 
 
 def _told_skill(
-    ruling: Ruling[Board], who: Piece, declared: Declared, aimed: Piece | None, half: str
+    ruling: Ruling[Any, Board], who: Piece, declared: Declared, aimed: Piece | None, half: str
 ) -> None:
     words = SKILL_WORDS[declared.skill]
     if aimed is not None:
@@ -121,7 +121,7 @@ def _told_skill(
 
 
 def first_skill(
-    ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command: FirstSkill
+    ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str, command: FirstSkill
 ) -> None:
     state = ruling.state
     trooper = declare.actor(state, side, command.piece, "piece")
@@ -165,7 +165,7 @@ def first_skill(
 
 
 def second_skill(
-    ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command: SecondSkill
+    ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str, command: SecondSkill
 ) -> None:
     state = ruling.state
     order = ruling.board.order
@@ -236,7 +236,7 @@ def measured(
 
 
 def _as_ids(
-    state: GameState[Board],
+    state: GameState[Any, Board],
     side: str,
     declared: Declared,
     aimed: Piece | None,
@@ -255,7 +255,7 @@ def _as_ids(
 
 
 def _warn_if_seen(
-    ruling: Ruling[Board], scenario: CamouflageScenario, side: str, who: Piece
+    ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str, who: Piece
 ) -> None:
     """INF-A02: going back into the state is checked against the enemy models and markers
     on the table. The players say no enemy has line of fire; on the map ghillie sees the
@@ -292,13 +292,15 @@ def _check_move(scenario: CamouflageScenario, declared: Declared, field: str) ->
         raise Refusal(OFF_TABLE, "That point is off the table.", field=f"{field}.to")
 
 
-def _contact(ruling: Ruling[Board], side: str, declared: Declared) -> Piece | None:
+def _contact(ruling: Ruling[Any, Board], side: str, declared: Declared) -> Piece | None:
     if declared.contact is None:
         return None
     return declare.on_table(ruling.state, side, declared.contact, "skill.contact")
 
 
-def aros(ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command: Aros) -> None:
+def aros(
+    ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str, command: Aros
+) -> None:
     """The reactive side's answer to a reaction window: each ARO checked against what the
     active trooper shows now — a marker allows only Discover, Dodge, Look Out!, Reset or a
     delay (INF-R11, R12); a model, any ARO."""
@@ -372,7 +374,7 @@ def aros(ruling: Ruling[Board], scenario: CamouflageScenario, side: str, command
 
 
 def _check_aro(
-    state: GameState[Board],
+    state: GameState[Any, Board],
     order: OrderState,
     active: Piece,
     second: bool,
@@ -425,7 +427,7 @@ def _check_aro(
 
 
 def _caught(
-    state: GameState[Board], side: str, aro: SkillName, caught: list[str], field: str
+    state: GameState[Any, Board], side: str, aro: SkillName, caught: list[str], field: str
 ) -> list[str]:
     """The enemy markers a Template fired in ARO also covers (INF-A07), by their ids."""
     from ghillie import lookup
@@ -473,7 +475,7 @@ def _aro_point(order: OrderState, point: Any, field: str, second: bool) -> tuple
 
 
 def _told_aros(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     scenario: CamouflageScenario,
     side: str,
     command: Aros,
@@ -503,7 +505,7 @@ def _told_aros(
         )
 
 
-def close(ruling: Ruling[Board], window: Window) -> None:
+def close(ruling: Ruling[Any, Board], window: Window) -> None:
     """Every ARO is in. After the first skill's, the active side declares its second skill
     (a Long Skill has none); after the second's, a delaying trooper whose marker did not
     reveal itself has lost its ARO (INF-R12), and the Order is ready to be rolled."""

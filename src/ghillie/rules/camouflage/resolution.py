@@ -44,7 +44,7 @@ class _Dice:
     other. How many are its own follows from what was declared and from the dice it typed,
     never from a die ghillie rolls, so the trial of a command refuses what its ruling would."""
 
-    def __init__(self, ruling: Ruling[Board]) -> None:
+    def __init__(self, ruling: Ruling[Any, Board]) -> None:
         self.ruling = ruling
         self.drawn: Iterator[int] = itertools.count(1)
         self.own: Iterator[int] = itertools.count(1)
@@ -102,7 +102,7 @@ class _Dice:
         raise Refusal(TOO_FEW_DICE, text, field="rolls.dice")
 
 
-def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str) -> None:
+def resolve_order(ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str) -> None:
     order = ruling.board.order
     assert order is not None
     assert order.stage is Stage.RESOLVE
@@ -207,7 +207,7 @@ def resolve_order(ruling: Ruling[Board], scenario: CamouflageScenario, side: str
         ruling.change_board("order_done")
 
 
-def _now(ruling: Ruling[Board], ref: str) -> Piece | None:
+def _now(ruling: Ruling[Any, Board], ref: str) -> Piece | None:
     """What a target named at declaration is now: itself, or the model that replaced the
     marker it was (INF-R14: a reveal holds for the whole Order)."""
     if ref in ruling.state.pieces:
@@ -215,15 +215,15 @@ def _now(ruling: Ruling[Board], ref: str) -> Piece | None:
     return camo.stood_for(ruling.state, ref)
 
 
-def _say(ruling: Ruling[Board], text: Say) -> None:
+def _say(ruling: Ruling[Any, Board], text: Say) -> None:
     ruling.tell_public({"text": text})
 
 
-def _name(ruling: Ruling[Board], trooper: str) -> Say | str:
+def _name(ruling: Ruling[Any, Board], trooper: str) -> Say | str:
     return label(declare.shown(ruling.state, ruling.piece(trooper)))
 
 
-def _move(ruling: Ruling[Board], active: Piece, skills: list[dict[str, Any]]) -> None:
+def _move(ruling: Ruling[Any, Board], active: Piece, skills: list[dict[str, Any]]) -> None:
     stops = [f["to"] for f in skills if f.get("to")]
     if stops:
         shown = declare.shown(ruling.state, active)
@@ -231,7 +231,7 @@ def _move(ruling: Ruling[Board], active: Piece, skills: list[dict[str, Any]]) ->
 
 
 def _discover(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     scenario: CamouflageScenario,
     by: str,
     marker_id: str,
@@ -285,7 +285,7 @@ def _discover(
 
 
 def _sensor(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     scenario: CamouflageScenario,
     by: str,
     facts: dict[str, Any],
@@ -348,7 +348,7 @@ def _sensor(
         camo.reveal(ruling, marker, "discovered")
 
 
-def _value(ruling: Ruling[Board], by: str, aimed: Piece, facts: dict[str, Any]) -> int:
+def _value(ruling: Ruling[Any, Board], by: str, aimed: Piece, facts: dict[str, Any]) -> int:
     """An attack's Success Value: BS, the weapon's range MOD and any other MODs as entered,
     the target's Mimetism after the attacker's Multispectral Visor, and Cover (as measured
     when the attack was declared: orders.measured)."""
@@ -363,7 +363,7 @@ def _value(ruling: Ruling[Board], by: str, aimed: Piece, facts: dict[str, Any]) 
     return value
 
 
-def _aro_value(ruling: Ruling[Board], reactor: str, active: str, facts: dict[str, Any]) -> int:
+def _aro_value(ruling: Ruling[Any, Board], reactor: str, active: str, facts: dict[str, Any]) -> int:
     if facts["aro"] == SkillName.DODGE:
         return int(ruling.piece(reactor).public["ph"])
     return _value(ruling, reactor, ruling.piece(active), facts)
@@ -375,7 +375,7 @@ def _burst(facts: dict[str, Any]) -> int:
 
 def _owe(
     saves: dict[str, Save],
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     target: str,
     hits: int,
     crits: int,
@@ -392,7 +392,7 @@ def _owe(
 
 
 def _face_to_face(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     a: str,
     a_value: int,
     b: str,
@@ -448,7 +448,7 @@ def _face_to_face(
     return a_hits, 0
 
 
-def _hits_line(ruling: Ruling[Board], by: str, target: str, hits: int, crits: int) -> None:
+def _hits_line(ruling: Ruling[Any, Board], by: str, target: str, hits: int, crits: int) -> None:
     if hits:
         _say(
             ruling,
@@ -479,7 +479,7 @@ def _hits_line(ruling: Ruling[Board], by: str, target: str, hits: int, crits: in
 
 
 def _unopposed(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     by: str,
     target: str,
     value: int,
@@ -507,7 +507,7 @@ def _unopposed(
     return hits
 
 
-def _plain_roll(ruling: Ruling[Board], by: str, name: SkillName, draw: Draw) -> None:
+def _plain_roll(ruling: Ruling[Any, Board], by: str, name: SkillName, draw: Draw) -> None:
     trooper = ruling.piece(by)
     value = int(trooper.public["ph"] if name is SkillName.DODGE else trooper.public["wip"])
     die = draw("", D20)
@@ -526,7 +526,7 @@ def _plain_roll(ruling: Ruling[Board], by: str, name: SkillName, draw: Draw) -> 
 
 
 def _under_template(
-    ruling: Ruling[Board], facts: dict[str, Any], hits: int, saves: dict[str, Save]
+    ruling: Ruling[Any, Board], facts: dict[str, Any], hits: int, saves: dict[str, Save]
 ) -> None:
     """INF-A07, R13 e: a Template aimed at another target affects the markers under it only
     where its Attack hits. A hit (a success its target did not cancel) forces each of them
@@ -550,7 +550,7 @@ def _under_template(
         _owe(saves, ruling, piece.id, hits, 0, facts)
 
 
-def saving_rolls(ruling: Ruling[Board], side: str, command: SavingRolls) -> None:
+def saving_rolls(ruling: Ruling[Any, Board], side: str, command: SavingRolls) -> None:
     dice = _Dice(ruling)
     owed = [s for s in ruling.board.saves if ruling.piece(s.piece).owner == side]
     for save in owed:

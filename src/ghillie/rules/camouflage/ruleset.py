@@ -76,7 +76,7 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
     def new_board(self, scenario: CamouflageScenario) -> Board:
         return Board()
 
-    def setup(self, ruling: Ruling[Board], scenario: CamouflageScenario) -> None:
+    def setup(self, ruling: Ruling[Any, Board], scenario: CamouflageScenario) -> None:
         deployment.create(ruling, scenario)
 
     def secret_facts(self, scenario: CamouflageScenario) -> int:
@@ -86,7 +86,7 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
         counts = Counter(t.side for t in scenario.troopers if t.camouflage)
         return 2 * max(counts.values(), default=0)
 
-    def may_act(self, state: GameState[Board], side: str, command: type[Command]) -> bool:
+    def may_act(self, state: GameState[Any, Board], side: str, command: type[Command]) -> bool:
         board = state.board
         if state.phase is Phase.SETUP:
             return command is Deploy and side not in board.deployed
@@ -116,7 +116,7 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
             return command is SecondSkill
         return order.stage is Stage.RESOLVE and command is ResolveOrder
 
-    def resolve(self, ruling: Ruling[Board], command: Command) -> None:
+    def resolve(self, ruling: Ruling[Any, Board], command: Command) -> None:
         scenario = ruling.state.scenario
         assert isinstance(scenario, CamouflageScenario)
         side = ruling.side
@@ -149,7 +149,7 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
             case _:
                 raise AssertionError(command)
 
-    def odds(self, state: GameState[Board], side: str, command: Command) -> Check[Any] | None:
+    def odds(self, state: GameState[Any, Board], side: str, command: Command) -> Check[Any] | None:
         return discover_odds(state, side, command)
 
     def has_odds(self, command: str) -> bool:
@@ -159,28 +159,28 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
         # A Discover is declared as a skill of an Order: its words are the discover query's.
         return ODDS["discover"].labels
 
-    def close(self, ruling: Ruling[Board], window: Window) -> None:
+    def close(self, ruling: Ruling[Any, Board], window: Window) -> None:
         order_flow.close(ruling, window)
 
     def fold(self, board: Board, change: BoardChange) -> Board:
         return fold(board, change)
 
-    def board_view(self, state: GameState[Board], observer: str) -> dict[str, Any]:
+    def board_view(self, state: GameState[Any, Board], observer: str) -> dict[str, Any]:
         return words.board_view(state, observer)
 
-    def describe(self, state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
+    def describe(self, state: GameState[Any, Board], observer: str, piece: Piece) -> PieceWords:
         return words.describe(state, observer, piece)
 
-    def map_view(self, state: GameState[Board], observer: str) -> MapView | None:
+    def map_view(self, state: GameState[Any, Board], observer: str) -> MapView | None:
         return camouflage_map(state, observer)
 
     def table_view(self, scenario: CamouflageScenario) -> dict[str, Any]:
         return {"width": scenario.width, "depth": scenario.depth}
 
-    def status(self, state: GameState[Board], observer: str) -> list[str | Say]:
+    def status(self, state: GameState[Any, Board], observer: str) -> list[str | Say]:
         return words.status(state, observer)
 
-    def candidates(self, state: GameState[Board], side: str) -> list[Facts]:
+    def candidates(self, state: GameState[Any, Board], side: str) -> list[Facts]:
         from .candidates import candidates
 
         return candidates(state, side)

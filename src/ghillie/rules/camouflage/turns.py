@@ -3,6 +3,8 @@ the Camouflaged State answers to (INF-R13 f), a model's facing (INF-R15), the ga
 
 from __future__ import annotations
 
+from typing import Any
+
 from ghillie import lookup
 from ghillie.errors import Refusal
 from ghillie.ruling import Ruling
@@ -16,7 +18,7 @@ from .commands import Face, Impetuous
 from .scenario import CamouflageScenario
 
 
-def end_turn(ruling: Ruling[Board], scenario: CamouflageScenario, side: str) -> None:
+def end_turn(ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str) -> None:
     board = ruling.board
     turn = board.turn + 1
     if turn > 2 * scenario.rounds:
@@ -35,7 +37,7 @@ def end_turn(ruling: Ruling[Board], scenario: CamouflageScenario, side: str) -> 
     )
 
 
-def impetuous(ruling: Ruling[Board], side: str, command: Impetuous) -> None:
+def impetuous(ruling: Ruling[Any, Board], side: str, command: Impetuous) -> None:
     trooper = declare.actor(ruling.state, side, command.piece, "piece")
     ruling.update(trooper.id, public={"impetuous": True})
     marker = trooper.public.get("marker")
@@ -45,7 +47,7 @@ def impetuous(ruling: Ruling[Board], side: str, command: Impetuous) -> None:
         ruling.tell_public({"text": say("{who} is Impetuous.", who=trooper.public["name"])})
 
 
-def retreat(ruling: Ruling[Board], scenario: CamouflageScenario, side: str) -> None:
+def retreat(ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str) -> None:
     ruling.tell_public(
         {"text": say("{side} enter the Retreat! State.", side=scenario.side_name(side))}
     )
@@ -55,7 +57,7 @@ def retreat(ruling: Ruling[Board], scenario: CamouflageScenario, side: str) -> N
             camo.reveal(ruling, marker, "retreat")
 
 
-def face(ruling: Ruling[Board], side: str, command: Face) -> None:
+def face(ruling: Ruling[Any, Board], side: str, command: Face) -> None:
     piece = lookup.own(ruling.state, side, command.piece, [TROOPER, "equipment"])
     if not piece.public.get("face_due"):
         raise Refusal(
@@ -76,7 +78,7 @@ def face(ruling: Ruling[Board], side: str, command: Face) -> None:
     )
 
 
-def end_game(ruling: Ruling[Board], scenario: CamouflageScenario, side: str) -> None:
+def end_game(ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str) -> None:
     ruling.change_board("over")
     ruling.set_phase(Phase.OVER)
     # Private Information opens at the end (N5): what every marker still on the table

@@ -17,8 +17,8 @@ from typing import Any
 from shapely.geometry import LineString, Point
 
 from ghillie.errors import MEASURED_BY_MAP, MEASUREMENT_REQUIRED, Refusal
-from ghillie.measure import Measured
 from ghillie.measure.tabletop import XY, Cover
+from ghillie.measuring import Measured
 from ghillie.state import Piece
 from ghillie.words import N_
 

@@ -41,7 +41,7 @@ def _name(piece: Piece, observer: str) -> str | Say:
     return str(piece.public["name"])
 
 
-def _own_actors(state: GameState[Board], side: str) -> list[Choice]:
+def _own_actors(state: GameState[Any, Board], side: str) -> list[Choice]:
     """The side's troopers that can act: a model by its name, a camouflaged one by its
     name and its marker (the side's own secret)."""
     out = []
@@ -57,7 +57,7 @@ def _own_actors(state: GameState[Board], side: str) -> list[Choice]:
     return out
 
 
-def _own_models(state: GameState[Board], side: str) -> list[Choice]:
+def _own_models(state: GameState[Any, Board], side: str) -> list[Choice]:
     """The side's troopers on the table as models: the only ones a Fireteam takes (INF-R08)."""
     return [
         Choice(p.id, str(p.public["name"]))
@@ -66,7 +66,7 @@ def _own_models(state: GameState[Board], side: str) -> list[Choice]:
     ]
 
 
-def _camouflaged(state: GameState[Board], side: str) -> list[Choice]:
+def _camouflaged(state: GameState[Any, Board], side: str) -> list[Choice]:
     return [
         Choice(p.id, str(p.public["name"]))
         for p in state.owned(side)
@@ -76,7 +76,7 @@ def _camouflaged(state: GameState[Board], side: str) -> list[Choice]:
     ]
 
 
-def _enemies(state: GameState[Board], side: str) -> list[Choice]:
+def _enemies(state: GameState[Any, Board], side: str) -> list[Choice]:
     out = []
     for pid, _known in state.knowledge.get(side, {}).items():
         piece = state.pieces.get(pid)
@@ -87,16 +87,16 @@ def _enemies(state: GameState[Board], side: str) -> list[Choice]:
     return out
 
 
-def _models(state: GameState[Board], side: str) -> list[Choice]:
+def _models(state: GameState[Any, Board], side: str) -> list[Choice]:
     """Enemy models only: no trooper may touch an enemy marker (INF-R09)."""
     return [c for c in _enemies(state, side) if state.pieces[c.value].kind != MARKER]
 
 
-def _markers(state: GameState[Board], side: str) -> list[Choice]:
+def _markers(state: GameState[Any, Board], side: str) -> list[Choice]:
     return [c for c in _enemies(state, side) if state.pieces[c.value].kind == MARKER]
 
 
-def _deploy_rows(state: GameState[Board], side: str) -> dict[str, Any]:
+def _deploy_rows(state: GameState[Any, Board], side: str) -> dict[str, Any]:
     return {"markers": [{"piece": c.value} for c in _camouflaged(state, side)]}
 
 
@@ -288,7 +288,6 @@ ORDERS: dict[str, Order] = {
             ),
             "facing": Ask(N_("Facing"), unit=N_("degrees, clockwise from the top edge")),
         },
-        anytime=True,
         only="map",
         rules=("INF-R15",),
     ),
@@ -296,13 +295,11 @@ ORDERS: dict[str, Order] = {
     "impetuous": Order(
         N_("A trooper becomes Impetuous"),
         fields={"piece": Ask(N_("Trooper"), pieces=_own_actors)},
-        anytime=True,
         rules=("INF-R13",),
     ),
     "retreat": Order(
         N_("Your army enters Retreat!"),
         confirm=N_("Does your army enter the Retreat! State?"),
-        anytime=True,
         rules=("INF-R13",),
     ),
     "fireteam": Order(
@@ -320,11 +317,11 @@ ORDERS: dict[str, Order] = {
         },
         rules=("INF-R08",),
     ),
-    "end_game": Order(N_("End the game"), confirm=N_("End the game for both sides?"), anytime=True),
+    "end_game": Order(N_("End the game"), confirm=N_("End the game for both sides?")),
 }
 
 
-def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
+def describe(state: GameState[Any, Board], observer: str, piece: Piece) -> PieceWords:
     p = piece.public
     if piece.kind == MARKER:
         about: list[str | Say] = [say("Silhouette {s}", s=p["silhouette"])]
@@ -385,13 +382,13 @@ def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords
     return PieceWords(str(p["name"]), about, details)
 
 
-def board_view(state: GameState[Board], observer: str) -> dict[str, Any]:
+def board_view(state: GameState[Any, Board], observer: str) -> dict[str, Any]:
     board = state.board
     out: dict[str, Any] = {"turn": board.turn, "active": board.active}
     return out
 
 
-def status(state: GameState[Board], observer: str) -> list[str | Say]:
+def status(state: GameState[Any, Board], observer: str) -> list[str | Say]:
     scenario = state.scenario
     board = state.board
     if state.phase is Phase.OVER:

@@ -5,6 +5,7 @@ back into the state inside it (declare.py)."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ghillie.measure.tabletop import XY
 from ghillie.state import GameState, Piece
@@ -23,7 +24,7 @@ def within(centre: XY, point: XY) -> bool:
     return math.dist(centre, point) <= ZONE_OF_CONTROL + EDGE_TOLERANCE
 
 
-def known_sensors(state: GameState[Board], side: str) -> list[Piece]:
+def known_sensors(state: GameState[Any, Board], side: str) -> list[Piece]:
     """The enemy troopers with Sensor that ``side`` knows of on the table, each as it stands
     there: a model, or the marker the side knows it went back under (INF-A12; its Sensor
     keeps working there, INF-R07). A marker whose trooper the side cannot know is not
@@ -46,6 +47,6 @@ def known_sensors(state: GameState[Board], side: str) -> list[Piece]:
     return out
 
 
-def blocking(state: GameState[Board], side: str, point: XY) -> list[Piece]:
+def blocking(state: GameState[Any, Board], side: str, point: XY) -> list[Piece]:
     """The known enemy Sensors (known_sensors) whose Zone of Control holds ``point``."""
     return [p for p in known_sensors(state, side) if (xy := at(p)) and within(xy, point)]

@@ -62,7 +62,7 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
     def new_board(self, scenario: GridAmbushScenario) -> Board:
         return Board()
 
-    def setup(self, ruling: Ruling[Board], scenario: GridAmbushScenario) -> None:
+    def setup(self, ruling: Ruling[Any, Board], scenario: GridAmbushScenario) -> None:
         create_units(ruling, scenario)
 
     def secret_facts(self, scenario: GridAmbushScenario) -> int:
@@ -72,7 +72,7 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
 
     # --- who may act ------------------------------------------------------------------------
 
-    def may_act(self, state: GameState[Board], side: str, command: type[Command]) -> bool:
+    def may_act(self, state: GameState[Any, Board], side: str, command: type[Command]) -> bool:
         board = state.board
         if state.phase is Phase.SETUP:
             # RULES-SPEC DWV-R04: orders are written "before you and your opponent set up
@@ -93,13 +93,13 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
             return False
         if command is EndGame:
             return True
-        if command is Scan and state.scenario.switches.scan_phase is ScanPhase.EITHER:  # type: ignore[attr-defined]
+        if command is Scan and state.scenario.switches.scan_phase is ScanPhase.EITHER:
             return board.step is Step.SHOOTING
         return side == board.active
 
     # --- rules -------------------------------------------------------------------------------
 
-    def resolve(self, ruling: Ruling[Board], command: Command) -> None:
+    def resolve(self, ruling: Ruling[Any, Board], command: Command) -> None:
         scenario = ruling.state.scenario
         assert isinstance(scenario, GridAmbushScenario)
         side = ruling.side
@@ -130,10 +130,10 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
 
     # --- in words ------------------------------------------------------------------------------
 
-    def describe(self, state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
+    def describe(self, state: GameState[Any, Board], observer: str, piece: Piece) -> PieceWords:
         return words.describe(state, observer, piece)
 
-    def status(self, state: GameState[Board], observer: str) -> list[str | Say]:
+    def status(self, state: GameState[Any, Board], observer: str) -> list[str | Say]:
         return words.status(state, observer)
 
     # --- board -------------------------------------------------------------------------------
@@ -141,12 +141,12 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
     def fold(self, board: Board, change: BoardChange) -> Board:
         return fold(board, change)
 
-    def map_view(self, state: GameState[Board], observer: str) -> MapView | None:
+    def map_view(self, state: GameState[Any, Board], observer: str) -> MapView | None:
         from .map import map_view
 
         return map_view(state, observer)
 
-    def candidates(self, state: GameState[Board], side: str) -> list[Facts]:
+    def candidates(self, state: GameState[Any, Board], side: str) -> list[Facts]:
         from .candidates import candidates
 
         return candidates(state, side)
@@ -154,7 +154,7 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
     def table_view(self, scenario: GridAmbushScenario) -> dict[str, Any]:
         return scenario.table_view
 
-    def board_view(self, state: GameState[Board], observer: str) -> dict[str, Any]:
+    def board_view(self, state: GameState[Any, Board], observer: str) -> dict[str, Any]:
         scenario = state.scenario
         assert isinstance(scenario, GridAmbushScenario)
         board = state.board

@@ -3,6 +3,8 @@ owner (DWV-R08, setting_up.py); and what becomes of those never revealed (DWV-A1
 
 from __future__ import annotations
 
+from typing import Any
+
 from ghillie.errors import MEASURED_BY_MAP, MEASUREMENT_REQUIRED, OFF_TABLE, Refusal
 from ghillie.ruling import Ruling
 from ghillie.state import SPECTATOR, Facts, Level, Phase, Piece
@@ -15,7 +17,9 @@ from .scenario import AtEnd, EnemyTurnReveal, ExtraScans, GridAmbushScenario
 from .story import EMPTY, FOUND, FOUND_ALREADY, FOUND_YOURS, UNREPORTED, name, scan_told
 
 
-def reveal(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, command: Reveal) -> None:
+def reveal(
+    ruling: Ruling[Any, Board], scenario: GridAmbushScenario, side: str, command: Reveal
+) -> None:
     unit = own_unit(ruling.state, side, command.unit)
     board = ruling.board
     if unit.public["status"] != Status.IN_AMBUSH.value:
@@ -29,7 +33,7 @@ def reveal(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, comma
 
 
 def start_setup(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     scenario: GridAmbushScenario,
     unit: Piece,
     *,
@@ -101,7 +105,9 @@ def start_setup(
     ruling.tell_each({**line, "text": theirs}, (*ruling.state.others(unit.owner), SPECTATOR))
 
 
-def scan(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, command: Scan) -> None:
+def scan(
+    ruling: Ruling[Any, Board], scenario: GridAmbushScenario, side: str, command: Scan
+) -> None:
     unit = on_table(ruling.state, side, command.unit)
     board = ruling.board
     if board.step is not Step.SHOOTING or board.shooting_started:
@@ -193,7 +199,7 @@ def square_of(scenario: GridAmbushScenario, model: Facts, entered: str | None, u
     return grid.canonical(entered)
 
 
-def end_game(ruling: Ruling[Board], scenario: GridAmbushScenario) -> None:
+def end_game(ruling: Ruling[Any, Board], scenario: GridAmbushScenario) -> None:
     rule = scenario.switches.unrevealed_at_end
     ruling.set_phase(Phase.OVER)
     ruling.tell_public({"event": "game_over", "text": say("The game is over.")})

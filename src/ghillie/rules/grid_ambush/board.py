@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Any
 
 from ghillie import lookup
 from ghillie.errors import Refusal
@@ -57,7 +58,7 @@ def model_in_square(scenario: GridAmbushScenario, square: str, at: XY, radius: f
     return True
 
 
-def can_ambush(state: GameState[Board], side: str) -> bool:
+def can_ambush(state: GameState[Any, Board], side: str) -> bool:
     """Does the side have a unit its army list lets set up in ambush (DWV-R01)?"""
     return any(p.public["ambush"] for p in state.owned(side, "unit"))
 
@@ -111,13 +112,13 @@ def fold(board: Board, change: BoardChange) -> Board:
     raise ValueError(f"grid-ambush has no board change {change.name!r}")
 
 
-def own_unit(state: GameState[Board], side: str, ref: str) -> Piece:
+def own_unit(state: GameState[Any, Board], side: str, ref: str) -> Piece:
     """One of the side's own units, by id or scenario key (a piece it cannot see is answered
     like one that does not exist)."""
     return lookup.own(state, side, ref, ["unit"])
 
 
-def on_table(state: GameState[Board], side: str, ref: str) -> Piece:
+def on_table(state: GameState[Any, Board], side: str, ref: str) -> Piece:
     unit = own_unit(state, side, ref)
     if unit.public["status"] != Status.ON_TABLE.value:
         raise Refusal(NOT_ON_TABLE, "That unit is not on the table.")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ghillie.scenario import Mode
 from ghillie.state import Facts, GameState, Phase, Piece
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .board import Board
 
 
-def candidates(state: GameState[Board], side: str) -> list[Facts]:
+def candidates(state: GameState[Any, Board], side: str) -> list[Facts]:
     scenario = state.scenario
     assert isinstance(scenario, GridAmbushScenario)
     board = state.board
@@ -92,7 +92,9 @@ def _moved(scenario: GridAmbushScenario, unit: Piece, seq: int) -> Facts:
     return {"models": models}
 
 
-def _set_ups(state: GameState[Board], scenario: GridAmbushScenario, unit: Piece) -> list[Facts]:
+def _set_ups(
+    state: GameState[Any, Board], scenario: GridAmbushScenario, unit: Piece
+) -> list[Facts]:
     """A set-up that stands (its casualties confirmed), and slips a player could make."""
     size = len(unit.public["models"])
     ref = {"type": "set_up", "unit": unit.id}

@@ -130,6 +130,7 @@ class EndGame(Command):
     """The game ends (RULES-SPEC DWV-A11 decides what happens to unrevealed ambushes)."""
 
     type: Literal["end_game"] = "end_game"
+    anytime: ClassVar[bool] = True
 
 
 COMMANDS: dict[str, type[Command]] = {

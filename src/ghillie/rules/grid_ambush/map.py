@@ -5,6 +5,8 @@ be shown to both players before the orders are written (DWV-A03)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ghillie.maps import (
     Layer,
     MapView,
@@ -25,7 +27,7 @@ from .board import Board, Status
 from .scenario import GridAmbushScenario
 
 
-def map_view(state: GameState[Board], observer: str) -> MapView:
+def map_view(state: GameState[Any, Board], observer: str) -> MapView:
     scenario = state.scenario
     assert isinstance(scenario, GridAmbushScenario)
     grid = scenario.grid
@@ -65,7 +67,9 @@ def _box(bounds: tuple[float, ...]) -> tuple[tuple[float, float], ...]:
     return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
 
 
-def _zones(state: GameState[Board], observer: str, scenario: GridAmbushScenario) -> list[Layer]:
+def _zones(
+    state: GameState[Any, Board], observer: str, scenario: GridAmbushScenario
+) -> list[Layer]:
     out = []
     for zone in scenario.deployment_zones:
         name = scenario.side_name(zone.side)
@@ -81,14 +85,14 @@ def _zones(state: GameState[Board], observer: str, scenario: GridAmbushScenario)
     return out
 
 
-def _found_empty(state: GameState[Board], observer: str) -> list[str]:
+def _found_empty(state: GameState[Any, Board], observer: str) -> list[str]:
     found = state.board.found_empty
     if observer == REFEREE:
         return sorted({ref for refs in found.values() for ref in refs})
     return list(found.get(observer, ()))
 
 
-def _token(state: GameState[Board], observer: str, piece: Piece) -> Token | None:
+def _token(state: GameState[Any, Board], observer: str, piece: Piece) -> Token | None:
     if piece.public.get("status") != Status.ON_TABLE.value:
         return None
     models = [

@@ -11,6 +11,7 @@ set up, and ghillie checks the first model and the half rule on the counts.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from ghillie.errors import MEASURED_BY_MAP, OFF_TABLE, Refusal
 from ghillie.measure.tabletop import XY
@@ -45,7 +46,9 @@ POSITION_CODES = {
 }
 
 
-def set_up(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, command: SetUp) -> None:
+def set_up(
+    ruling: Ruling[Any, Board], scenario: GridAmbushScenario, side: str, command: SetUp
+) -> None:
     unit = own_unit(ruling.state, side, command.unit)
     if unit.id != ruling.board.pending:
         raise Refusal(SETUP_PENDING, "Set up the unit that was revealed.")
@@ -87,7 +90,7 @@ def set_up(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, comma
     )
 
 
-def ground_for(state: GameState[Board], scenario: GridAmbushScenario, unit: Piece) -> Ground:
+def ground_for(state: GameState[Any, Board], scenario: GridAmbushScenario, unit: Piece) -> Ground:
     """Where ``unit`` is set up on the map: what its owner can see of the table."""
     square = unit.secret["square"]
     radius = float(unit.public["base_radius"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ghillie.errors import OFF_TABLE, Refusal
 from ghillie.ruling import Ruling
 from ghillie.state import Level, Phase, Piece
@@ -15,7 +17,7 @@ from .scenario import SCANNING_WARGEAR, GridAmbushScenario, UnitSpec
 from .story import name
 
 
-def create_units(ruling: Ruling[Board], scenario: GridAmbushScenario) -> None:
+def create_units(ruling: Ruling[Any, Board], scenario: GridAmbushScenario) -> None:
     for unit in scenario.units:
         ruling.place(
             Piece(
@@ -75,7 +77,7 @@ def is_scanner(
 
 
 def record(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     scenario: GridAmbushScenario,
     side: str,
     command: RecordAmbushes,
@@ -169,7 +171,7 @@ def record(
         )
 
 
-def ready(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str) -> None:
+def ready(ruling: Ruling[Any, Board], scenario: GridAmbushScenario, side: str) -> None:
     ruling.change_board("ready", side=side)
     ruling.tell_public(
         {

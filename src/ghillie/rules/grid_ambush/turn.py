@@ -3,6 +3,8 @@ what DWV-R09 and the 3rd-edition rules it relies on forbid."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ghillie.errors import OFF_TABLE, Refusal
 from ghillie.ruling import Ruling
 from ghillie.state import Piece
@@ -21,7 +23,9 @@ from .scenario import EnemyTurnReveal, GridAmbushScenario
 from .story import name, weapons
 
 
-def move(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, command: Move) -> None:
+def move(
+    ruling: Ruling[Any, Board], scenario: GridAmbushScenario, side: str, command: Move
+) -> None:
     unit = on_table(ruling.state, side, command.unit)
     board = ruling.board
     if board.step is not Step.MOVEMENT:
@@ -62,7 +66,7 @@ def revealed_too_recently(scenario: GridAmbushScenario, board: Board, unit: Piec
     )
 
 
-def end_phase(ruling: Ruling[Board], side: str) -> None:
+def end_phase(ruling: Ruling[Any, Board], side: str) -> None:
     board = ruling.board
     scenario = ruling.state.scenario
     if board.step is Step.MOVEMENT:
@@ -89,7 +93,9 @@ def end_phase(ruling: Ruling[Board], side: str) -> None:
         )
 
 
-def fire(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, command: Fire) -> None:
+def fire(
+    ruling: Ruling[Any, Board], scenario: GridAmbushScenario, side: str, command: Fire
+) -> None:
     unit = on_table(ruling.state, side, command.unit)
     board = ruling.board
     if board.step is not Step.SHOOTING:
@@ -152,7 +158,7 @@ def fire(ruling: Ruling[Board], scenario: GridAmbushScenario, side: str, command
     )
 
 
-def assault(ruling: Ruling[Board], side: str, command: Assault) -> None:
+def assault(ruling: Ruling[Any, Board], side: str, command: Assault) -> None:
     unit = on_table(ruling.state, side, command.unit)
     board = ruling.board
     if board.step is not Step.ASSAULT:

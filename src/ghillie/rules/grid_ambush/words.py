@@ -29,13 +29,13 @@ UNIT = "unit"
 # --- what a field may name ---------------------------------------------------------------
 
 
-def _scenario(state: GameState[Any]) -> GridAmbushScenario:
+def _scenario(state: GameState[Any, Any]) -> GridAmbushScenario:
     scenario = state.scenario
     assert isinstance(scenario, GridAmbushScenario)
     return scenario
 
 
-def _units(state: GameState[Board], side: str, *statuses: Status) -> list[Piece]:
+def _units(state: GameState[Any, Board], side: str, *statuses: Status) -> list[Piece]:
     """The side's own units, in the order its army list gives them."""
     return [
         u for u in state.owned(side, UNIT) if not statuses or Status(u.public["status"]) in statuses
@@ -58,17 +58,17 @@ def _fired_now(unit: Piece, turn: int) -> set[str]:
     return {str(w["weapon"]) for w in unit.public.get("fired") or [] if w["turn"] == turn}
 
 
-def ambushers(state: GameState[Board], side: str) -> list[Choice]:
+def ambushers(state: GameState[Any, Board], side: str) -> list[Choice]:
     """Units the side's army list lets set up in ambush (a public mark)."""
     return _pick([u for u in _units(state, side) if u.public["ambush"]])
 
 
-def ambush_rows(state: GameState[Board], side: str) -> Mapping[str, Any]:
+def ambush_rows(state: GameState[Any, Board], side: str) -> Mapping[str, Any]:
     """The orders start with one row per unit that may ambush, its unit chosen."""
     return {"orders": [{"unit": c.value} for c in ambushers(state, side)]}
 
 
-def may_reveal_now(state: GameState[Board], side: str) -> bool:
+def may_reveal_now(state: GameState[Any, Board], side: str) -> bool:
     """Is it the beginning of ``side``'s own turn, before anything else has happened?"""
     board = state.board
     return (
@@ -81,14 +81,14 @@ def may_reveal_now(state: GameState[Board], side: str) -> bool:
     )
 
 
-def in_ambush(state: GameState[Board], side: str) -> list[Choice]:
+def in_ambush(state: GameState[Any, Board], side: str) -> list[Choice]:
     """Own units still hiding, while they may be revealed (the start of one's turn)."""
     if not may_reveal_now(state, side):
         return []
     return _pick(_units(state, side, Status.IN_AMBUSH))
 
 
-def to_set_up(state: GameState[Board], side: str) -> list[Choice]:
+def to_set_up(state: GameState[Any, Board], side: str) -> list[Choice]:
     """The revealed unit waiting for its owner to set it up; on a map, choosing it gives
     one empty place per model to fill in."""
     pending = state.board.pending
@@ -101,7 +101,7 @@ def to_set_up(state: GameState[Board], side: str) -> list[Choice]:
     return [Choice(unit.id, _name(unit), fills)]
 
 
-def casualties(state: GameState[Board], side: str) -> list[Choice]:
+def casualties(state: GameState[Any, Board], side: str) -> list[Choice]:
     """The models of the unit waiting to be set up, named as its set-up's refusals name
     them: by name, or by number and name where several share one ("model 3 (veteran)")."""
     found = to_set_up(state, side)
@@ -117,12 +117,12 @@ def casualties(state: GameState[Board], side: str) -> list[Choice]:
     ]
 
 
-def set_up_defaults(state: GameState[Board], side: str) -> Mapping[str, Any]:
+def set_up_defaults(state: GameState[Any, Board], side: str) -> Mapping[str, Any]:
     found = to_set_up(state, side)
     return {"unit": found[0].value, **found[0].fills} if found else {}
 
 
-def movers(state: GameState[Board], side: str) -> list[Choice]:
+def movers(state: GameState[Any, Board], side: str) -> list[Choice]:
     """Own units on the table that may move now; on a map, choosing one starts its
     models' new positions from where they stand."""
     board = state.board
@@ -141,7 +141,7 @@ def movers(state: GameState[Board], side: str) -> list[Choice]:
 
 
 def _shooting(
-    state: GameState[Board], side: str
+    state: GameState[Any, Board], side: str
 ) -> Iterator[tuple[Piece, list[tuple[int, Facts]]]]:
     """Own units that may fire now, each with the models that may: not one that scanned."""
     board = state.board
@@ -154,11 +154,11 @@ def _shooting(
             yield unit, models
 
 
-def shooters(state: GameState[Board], side: str) -> list[Choice]:
+def shooters(state: GameState[Any, Board], side: str) -> list[Choice]:
     return _pick([unit for unit, _ in _shooting(state, side)])
 
 
-def firing_models(state: GameState[Board], side: str) -> list[Choice]:
+def firing_models(state: GameState[Any, Board], side: str) -> list[Choice]:
     """The models of the unit chosen that may fire ("Sergeant Arvin", "marine 2")."""
     return [
         Choice(i, _model_in(unit, models_of, i), when={"unit": unit.id})
@@ -185,7 +185,7 @@ def _either(names: list[str | Say]) -> str | Say:
     return said
 
 
-def assaulters(state: GameState[Board], side: str) -> list[Choice]:
+def assaulters(state: GameState[Any, Board], side: str) -> list[Choice]:
     """Own units on the table that may assault: none that fired heavy or rapid fire
     weapons this turn."""
     board = state.board
@@ -201,7 +201,7 @@ def assaulters(state: GameState[Board], side: str) -> list[Choice]:
     )
 
 
-def _scanners(state: GameState[Board], side: str) -> list[tuple[Piece, int, Facts]]:
+def _scanners(state: GameState[Any, Board], side: str) -> list[tuple[Piece, int, Facts]]:
     """Own models with an auspex or scanner that may scan now: at the start of a shooting
     phase (the side's own, unless any may), before anyone fires, not scanned already."""
     board = state.board
@@ -217,7 +217,7 @@ def _scanners(state: GameState[Board], side: str) -> list[tuple[Piece, int, Fact
     ]
 
 
-def scan_units(state: GameState[Board], side: str) -> list[Choice]:
+def scan_units(state: GameState[Any, Board], side: str) -> list[Choice]:
     """Units with a model that may scan now; choosing one chooses its (first) scanner."""
     out: list[Choice] = []
     for unit, i, _ in _scanners(state, side):
@@ -226,7 +226,7 @@ def scan_units(state: GameState[Board], side: str) -> list[Choice]:
     return out
 
 
-def scan_models(state: GameState[Board], side: str) -> list[Choice]:
+def scan_models(state: GameState[Any, Board], side: str) -> list[Choice]:
     """The models of the unit chosen that may scan now, by the names its unit's players call
     them ("Sergeant Arvin", "marine 2"): the unit is chosen just above."""
     return [
@@ -235,7 +235,7 @@ def scan_models(state: GameState[Board], side: str) -> list[Choice]:
     ]
 
 
-def scan_defaults(state: GameState[Board], side: str) -> Mapping[str, Any]:
+def scan_defaults(state: GameState[Any, Board], side: str) -> Mapping[str, Any]:
     """With a single model that may scan, the form starts with it chosen."""
     found = _scanners(state, side)
     if len(found) != 1:
@@ -439,7 +439,6 @@ ORDERS: dict[str, Order] = {
             "scenario says."
         ),
         confirm=N_("End the game for everyone? This cannot be taken back."),
-        anytime=True,
         rules=("DWV-A11",),
     ),
 }
@@ -460,7 +459,7 @@ PHASES = {
 }
 
 
-def describe(state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
+def describe(state: GameState[Any, Board], observer: str, piece: Piece) -> PieceWords:
     """A unit as ``observer`` knows it: its owner (and the referee) with the square and the
     order written for it, anyone else with what the table shows. Words of the piece and of
     what the observer knows of it only, never of the turn: a view rebuilds them only when
@@ -520,7 +519,7 @@ def _roster(unit: Piece) -> list[Say]:
     return out
 
 
-def status(state: GameState[Board], observer: str) -> list[str | Say]:
+def status(state: GameState[Any, Board], observer: str) -> list[str | Say]:
     scenario = _scenario(state)
     board = state.board
     if state.phase is Phase.OVER:
@@ -591,7 +590,7 @@ def status(state: GameState[Board], observer: str) -> list[str | Say]:
     return lines
 
 
-def _enemy_in_ambush(state: GameState[Board], observer: str) -> list[str | Say]:
+def _enemy_in_ambush(state: GameState[Any, Board], observer: str) -> list[str | Say]:
     """DWV-A12: with the rosters public, how many enemy units are still hiding — counted
     from the enemy units the side knows, all of them when the rosters are public."""
     if not _scenario(state).switches.roster_public:

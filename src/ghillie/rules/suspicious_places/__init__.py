@@ -322,11 +322,11 @@ class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
     def new_board(self, scenario: SuspiciousPlacesScenario) -> Board:
         return Board()
 
-    def setup(self, ruling: Ruling[Board], scenario: SuspiciousPlacesScenario) -> None:
+    def setup(self, ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario) -> None:
         setup.create_units(ruling, scenario)
         setup.roll_marker_pool(ruling, scenario)
 
-    def may_act(self, state: GameState[Board], side: str, command: type[Command]) -> bool:
+    def may_act(self, state: GameState[Any, Board], side: str, command: type[Command]) -> bool:
         board = state.board
         scenario = state.scenario
         assert isinstance(scenario, SuspiciousPlacesScenario)
@@ -356,7 +356,7 @@ class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
             return board.activation is None
         return board.activation is not None and (name in ACTIONS or command is EndActivation)
 
-    def resolve(self, ruling: Ruling[Board], command: Command) -> None:
+    def resolve(self, ruling: Ruling[Any, Board], command: Command) -> None:
         scenario = ruling.state.scenario
         assert isinstance(scenario, SuspiciousPlacesScenario)
         side = ruling.side
@@ -409,7 +409,7 @@ class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
     def table_view(self, scenario: SuspiciousPlacesScenario) -> dict[str, Any]:
         return scenario.table_view
 
-    def board_view(self, state: GameState[Board], observer: str) -> dict[str, Any]:
+    def board_view(self, state: GameState[Any, Board], observer: str) -> dict[str, Any]:
         scenario = state.scenario
         assert isinstance(scenario, SuspiciousPlacesScenario)
         board = state.board
@@ -433,13 +433,13 @@ class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
             out["marker_rolls"] = dict(board.rolls.get(observer, {}))
         return out
 
-    def odds(self, state: GameState[Board], side: str, command: Command) -> Check[Any] | None:
+    def odds(self, state: GameState[Any, Board], side: str, command: Command) -> Check[Any] | None:
         scenario = state.scenario
         assert isinstance(scenario, SuspiciousPlacesScenario)
         if state.board.activation is None or side != state.board.active:
             return None
         # The same planning as the roll itself, on a ruling that is never finished.
-        ruling = Ruling(state, self, side, RandomDice(), RandomIds())
+        ruling = Ruling(state, side, RandomDice(), RandomIds())
         match command:
             case Observe():
                 return observation.plan(ruling, scenario, side, command).check
@@ -449,24 +449,24 @@ class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
                 return sniper.plan_covert(ruling, scenario, side, command)[3]
         return None
 
-    def describe(self, state: GameState[Board], observer: str, piece: Piece) -> PieceWords:
+    def describe(self, state: GameState[Any, Board], observer: str, piece: Piece) -> PieceWords:
         return words.describe(state, observer, piece)
 
-    def status(self, state: GameState[Board], observer: str) -> list[str | Say]:
+    def status(self, state: GameState[Any, Board], observer: str) -> list[str | Say]:
         return words.status(state, observer)
 
-    def map_view(self, state: GameState[Board], observer: str) -> MapView | None:
+    def map_view(self, state: GameState[Any, Board], observer: str) -> MapView | None:
         from .map import map_view
 
         return map_view(state, observer)
 
-    def candidates(self, state: GameState[Board], side: str) -> list[Facts]:
+    def candidates(self, state: GameState[Any, Board], side: str) -> list[Facts]:
         from .candidates import candidates
 
         return candidates(state, side)
 
 
-def _unplaced_sniper(state: GameState[Board], unit: Any) -> bool:
+def _unplaced_sniper(state: GameState[Any, Board], unit: Any) -> bool:
     return bool(
         unit.public["unit_kind"] == UnitKind.SNIPER
         and unit.public["status"] == Status.HIDDEN

@@ -4,12 +4,13 @@ measuring, and a hidden sniper giving itself away."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ghillie import lookup
 from ghillie.dice.steps import Die
 from ghillie.errors import Refusal
-from ghillie.measure import MapMeasure, Measure, Measured, TableMeasure, refuse_entered_on_map
 from ghillie.measure.tabletop import Cover
+from ghillie.measuring import MapMeasure, Measure, Measured, TableMeasure, refuse_entered_on_map
 from ghillie.ruling import Ruling
 from ghillie.scenario import Mode
 from ghillie.state import SPECTATOR, Facts, Piece
@@ -39,7 +40,7 @@ BAD_MOVE = "bad_move"
 NO_CHANGE = "no_change"
 
 
-def activate(ruling: Ruling[Board], scenario: Scenario, side: str, command: Activate) -> None:
+def activate(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Activate) -> None:
     unit = lookup.own(ruling.state, side, command.unit, [UNIT])
     if unit.public["status"] == Status.OFF_TABLE:
         raise Refusal(NOT_ON_TABLE, "That unit has left the table.")
@@ -64,7 +65,7 @@ def activate(ruling: Ruling[Board], scenario: Scenario, side: str, command: Acti
     ruling.tell_public(line)
 
 
-def pass_turn(ruling: Ruling[Board], scenario: Scenario, side: str, command: Pass) -> None:
+def pass_turn(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Pass) -> None:
     other = ruling.state.others(side)[0]
     ruling.change_board("pass", next=other)
     ruling.tell_public(
@@ -93,7 +94,7 @@ def pass_turn(ruling: Ruling[Board], scenario: Scenario, side: str, command: Pas
 
 
 def end_activation(
-    ruling: Ruling[Board], scenario: Scenario, side: str, command: EndActivation
+    ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: EndActivation
 ) -> None:
     activation = ruling.board.activation
     assert activation is not None
@@ -112,7 +113,7 @@ def end_activation(
     ruling.tell_public({"event": "end_activation", "unit": unit.id, "text": text})
 
 
-def acting_unit(ruling: Ruling[Board], side: str, ref: str | None) -> Piece:
+def acting_unit(ruling: Ruling[Any, Board], side: str, ref: str | None) -> Piece:
     """The unit that spends an action: the activated one, or the squad its officer is with
     (SW-R19: officers may "передавать действия", transfer actions, to their squad)."""
     activation = ruling.board.activation
@@ -133,12 +134,12 @@ def acting_unit(ruling: Ruling[Board], side: str, ref: str | None) -> Piece:
     return unit
 
 
-def spend(ruling: Ruling[Board]) -> None:
+def spend(ruling: Ruling[Any, Board]) -> None:
     ruling.change_board("spend")
 
 
 def measure_for(
-    ruling: Ruling[Board], scenario: Scenario, side: str, entered: Measured | None
+    ruling: Ruling[Any, Board], scenario: Scenario, side: str, entered: Measured | None
 ) -> Measure:
     if scenario.mode is Mode.MAP:
         refuse_entered_on_map(entered)
@@ -155,7 +156,7 @@ def marker_cover(scenario: Scenario, measure: Measure, target: Piece) -> Cover:
     return measure.cover(target)
 
 
-def unhide_to_act(ruling: Ruling[Board], unit: Piece) -> Facts | None:
+def unhide_to_act(ruling: Ruling[Any, Board], unit: Piece) -> Facts | None:
     """SW-A14 option (``sw.activation_reveals = false``): a camouflaged squad stays hidden
     while it observes; it is revealed when it moves or fires."""
     if unit.public["status"] == Status.CAMOUFLAGED:
@@ -170,7 +171,7 @@ def is_hidden_sniper(unit: Piece) -> bool:
     )
 
 
-def betrayal(ruling: Ruling[Board], sniper: Piece) -> None:
+def betrayal(ruling: Ruling[Any, Board], sniper: Piece) -> None:
     """SW-R35b: the sniper's quality die showed 1 — it gives itself away."""
     ruling.tell_public(
         {
@@ -190,7 +191,7 @@ def content(target: Piece) -> str:
 
 
 def other_action(
-    ruling: Ruling[Board], scenario: Scenario, side: str, command: OtherAction
+    ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: OtherAction
 ) -> None:
     unit = acting_unit(ruling, side, command.unit)
     spend(ruling)
@@ -216,7 +217,7 @@ class Roll:
 
 
 def roll_die(
-    ruling: Ruling[Board], side: str, target: Piece, label: str, die: Die, secret: bool
+    ruling: Ruling[Any, Board], side: str, target: Piece, label: str, die: Die, secret: bool
 ) -> int:
     """One die of an observation or a shot. The acting unit's quality die and its means or
     weapon die are its side's own, which it may type in at a table (SW-R13); the range die
@@ -228,7 +229,7 @@ def roll_die(
 
 
 def tell_roll(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     side: str,
     target: Piece,
     public: Facts,

@@ -115,7 +115,7 @@ def model_points(unit: Piece) -> list[XY]:
     return [(at[0] + dx, at[1] + dy) for dx, dy in unit.public["formation"]]
 
 
-def where(state: GameState[Any], piece: Piece) -> Sequence[XY]:
+def where(state: GameState[Any, Any], piece: Piece) -> Sequence[XY]:
     """The points ranges are measured from: a unit's models, an attached lone figure's
     squad, a hidden sniper's true marker, a marker's spot."""
     if piece.kind != UNIT:

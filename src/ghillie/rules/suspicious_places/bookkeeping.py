@@ -4,6 +4,8 @@ figures joining and leaving squads (SW-R19), and the end of the game."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ghillie import lookup
 from ghillie.errors import OFF_TABLE, Refusal
 from ghillie.measure.tabletop import XY, group_covers
@@ -28,7 +30,7 @@ NOT_ATTACHED = "not_attached"
 TOO_FAR = "too_far"
 
 
-def suppress(ruling: Ruling[Board], scenario: Scenario, side: str, command: Suppress) -> None:
+def suppress(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Suppress) -> None:
     unit = lookup.visible(ruling.state, side, command.unit, [UNIT])
     if unit.public["status"] != Status.ON_TABLE:
         raise Refusal(NOT_ON_TABLE, "That unit is not on the table.")
@@ -60,7 +62,7 @@ def suppress(ruling: Ruling[Board], scenario: Scenario, side: str, command: Supp
     )
 
 
-def _lone(ruling: Ruling[Board], side: str, ref: str) -> tuple[str, str | Say]:
+def _lone(ruling: Ruling[Any, Board], side: str, ref: str) -> tuple[str, str | Say]:
     unit = lookup.own(ruling.state, side, ref, [UNIT])
     if unit.public["unit_kind"] != UnitKind.LONE:
         raise Refusal(NOT_LONE, "That is not a lone figure.")
@@ -69,7 +71,7 @@ def _lone(ruling: Ruling[Board], side: str, ref: str) -> tuple[str, str | Say]:
     return unit.id, name(unit)
 
 
-def morale(ruling: Ruling[Board], scenario: Scenario, side: str, command: Morale) -> None:
+def morale(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Morale) -> None:
     """SW-R22: a failed test gives a suppression marker instead of a morale step; with two
     already, or a two-step failure, a panic marker instead."""
     unit_id, figure = _lone(ruling, side, command.unit)
@@ -105,7 +107,7 @@ def morale(ruling: Ruling[Board], scenario: Scenario, side: str, command: Morale
 
 
 def remove_panic(
-    ruling: Ruling[Board], scenario: Scenario, side: str, command: RemovePanic
+    ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: RemovePanic
 ) -> None:
     unit_id, figure = _lone(ruling, side, command.unit)
     if not ruling.piece(unit_id).public["panic"]:
@@ -135,7 +137,7 @@ def _beside(scenario: Scenario, squad: Piece, point: XY) -> bool:
     return group_covers(model_points(squad), spacing, point)
 
 
-def join(ruling: Ruling[Board], scenario: Scenario, side: str, command: Join) -> None:
+def join(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Join) -> None:
     unit_id, figure = _lone(ruling, side, command.unit)
     squad = lookup.own(ruling.state, side, command.squad, [UNIT])
     if (
@@ -164,7 +166,7 @@ def join(ruling: Ruling[Board], scenario: Scenario, side: str, command: Join) ->
     ruling.tell_public({"event": "join", "unit": unit_id, "squad": squad.id, "text": text})
 
 
-def leave(ruling: Ruling[Board], scenario: Scenario, side: str, command: Leave) -> None:
+def leave(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Leave) -> None:
     unit_id, figure = _lone(ruling, side, command.unit)
     unit = ruling.piece(unit_id)
     squad_id = unit.public["attached_to"]
@@ -196,7 +198,7 @@ def leave(ruling: Ruling[Board], scenario: Scenario, side: str, command: Leave) 
             ruling.tell_public({"event": "exposed", **line})
 
 
-def end_game(ruling: Ruling[Board], scenario: Scenario, side: str, command: EndGame) -> None:
+def end_game(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: EndGame) -> None:
     ruling.set_phase(Phase.OVER)
     ruling.tell_public(
         {"event": "game_over", "text": say("{side} ends the game.", side=scenario.side_name(side))}

@@ -15,7 +15,7 @@ from .board import MARKER, SNIPER_MARKER, UNIT, Board, Face, Status
 from .scenario import SuspiciousPlacesScenario, UnitKind
 
 
-def candidates(state: GameState[Board], side: str) -> list[Facts]:
+def candidates(state: GameState[Any, Board], side: str) -> list[Facts]:
     scenario = state.scenario
     assert isinstance(scenario, SuspiciousPlacesScenario)
     if state.phase is Phase.SETUP:
@@ -67,7 +67,9 @@ def candidates(state: GameState[Board], side: str) -> list[Facts]:
     return out
 
 
-def _setup(state: GameState[Board], scenario: SuspiciousPlacesScenario, side: str) -> list[Facts]:
+def _setup(
+    state: GameState[Any, Board], scenario: SuspiciousPlacesScenario, side: str
+) -> list[Facts]:
     board = state.board
     if side in board.ready:
         return []
@@ -140,7 +142,7 @@ def _new_marker(scenario: SuspiciousPlacesScenario, n: int) -> Facts:
     return {"at": [4 + (n * 13.7) % (width - 8), depth / 2 + (n * 7.3) % (depth / 2 - 4)]}
 
 
-def _enemy_markers(state: GameState[Board], side: str) -> list[Piece]:
+def _enemy_markers(state: GameState[Any, Board], side: str) -> list[Piece]:
     return [
         state.pieces[pid]
         for pid in state.knowledge.get(side, {})
@@ -150,7 +152,7 @@ def _enemy_markers(state: GameState[Board], side: str) -> list[Piece]:
     ]
 
 
-def _enemy_units(state: GameState[Board], side: str) -> list[Piece]:
+def _enemy_units(state: GameState[Any, Board], side: str) -> list[Piece]:
     return [
         state.pieces[pid]
         for pid in state.knowledge.get(side, {})
@@ -162,7 +164,7 @@ def _enemy_units(state: GameState[Board], side: str) -> list[Piece]:
 
 
 def _moves(
-    state: GameState[Board], scenario: SuspiciousPlacesScenario, side: str, unit: Piece
+    state: GameState[Any, Board], scenario: SuspiciousPlacesScenario, side: str, unit: Piece
 ) -> list[Facts]:
     if unit.public["attached_to"]:
         return []
@@ -185,7 +187,7 @@ def _moves(
     return moves
 
 
-def _bookkeeping(state: GameState[Board], side: str) -> list[Facts]:
+def _bookkeeping(state: GameState[Any, Board], side: str) -> list[Facts]:
     out: list[Facts] = []
     for unit in state.owned(side, UNIT):
         if unit.public["status"] != Status.ON_TABLE:

@@ -9,8 +9,8 @@ from pydantic import Field
 
 from ghillie.bounds import Bounded
 from ghillie.dice.steps import StepDie
-from ghillie.measure import Measured
 from ghillie.measure.tabletop import XY, Cover
+from ghillie.measuring import Measured
 from ghillie.ruleset import Command
 from ghillie.state import Phase
 
@@ -202,6 +202,7 @@ class Suppress(Command):
     doubled, to at most 3 (SW-R31)."""
 
     type: Literal["suppress"] = "suppress"
+    anytime: ClassVar[bool] = True
     unit: Ref = REF
     markers: int = Field(1, ge=1, le=3)
     by_sniper: bool = False
@@ -217,6 +218,7 @@ class Morale(Command):
     """SW-R22: the result of a lone figure's morale test under the host rules."""
 
     type: Literal["morale"] = "morale"
+    anytime: ClassVar[bool] = True
     unit: Ref = REF
     result: MoraleResult
 
@@ -225,6 +227,7 @@ class RemovePanic(Command):
     """SW-R22: a lone figure tries to remove panic; failing, it leaves the table."""
 
     type: Literal["remove_panic"] = "remove_panic"
+    anytime: ClassVar[bool] = True
     unit: Ref = REF
     passed: bool
 
@@ -233,6 +236,7 @@ class Join(Command):
     """SW-R19: a lone figure joins a squad (at will)."""
 
     type: Literal["join"] = "join"
+    anytime: ClassVar[bool] = True
     unit: Ref = REF
     squad: Ref = REF
 
@@ -241,12 +245,14 @@ class Leave(Command):
     """SW-R19: a lone figure leaves its squad (map mode: where it stands now)."""
 
     type: Literal["leave"] = "leave"
+    anytime: ClassVar[bool] = True
     unit: Ref = REF
     at: XY | None = None
 
 
 class EndGame(Command):
     type: Literal["end_game"] = "end_game"
+    anytime: ClassVar[bool] = True
 
 
 COMMANDS: dict[str, type[Command]] = {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ghillie.maps import MapView, Token, inches_map, shown, token_style
 from ghillie.scenario import Mode
 from ghillie.state import REFEREE, GameState, Piece
@@ -12,7 +14,7 @@ from .scenario import SuspiciousPlacesScenario
 from .words import describe
 
 
-def map_view(state: GameState[Board], observer: str) -> MapView | None:
+def map_view(state: GameState[Any, Board], observer: str) -> MapView | None:
     scenario = state.scenario
     assert isinstance(scenario, SuspiciousPlacesScenario)
     if scenario.mode is not Mode.MAP:
@@ -25,11 +27,11 @@ def map_view(state: GameState[Board], observer: str) -> MapView | None:
     return inches_map(state, observer, size, scenario.terrain, tokens, extra)
 
 
-def _shown(state: GameState[Board], observer: str) -> list[Piece]:
+def _shown(state: GameState[Any, Board], observer: str) -> list[Piece]:
     return shown(state, observer)
 
 
-def _token(state: GameState[Board], observer: str, piece: Piece) -> Token | None:
+def _token(state: GameState[Any, Board], observer: str, piece: Piece) -> Token | None:
     words = describe(state, observer, piece)
     style = token_style(state, observer, piece.owner)
     title = words

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ghillie import lookup
 from ghillie.errors import OFF_TABLE, Refusal
 from ghillie.ruling import Ruling
@@ -25,7 +27,7 @@ from .scenario import SuspiciousPlacesScenario as Scenario
 from .words import name
 
 
-def move(ruling: Ruling[Board], scenario: Scenario, side: str, command: Move) -> None:
+def move(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Move) -> None:
     """A move; then SW-R07 (an enemy marker in the open now in sight) and SW-R08 (a marker
     now inside the squad) remove markers and place what they hid."""
     unit = acting_unit(ruling, side, command.unit)

@@ -17,8 +17,8 @@ from ghillie import lookup
 from ghillie.dice.check import Check
 from ghillie.dice.steps import Die
 from ghillie.errors import Refusal
-from ghillie.measure import Measure
 from ghillie.measure.tabletop import Cover
+from ghillie.measuring import Measure
 from ghillie.ruling import Ruling
 from ghillie.state import Facts, Piece
 from ghillie.words import N_, Say, say
@@ -65,7 +65,7 @@ class Planned:
     cover: Cover
 
 
-def plan(ruling: Ruling[Board], scenario: Scenario, side: str, command: Observe) -> Planned:
+def plan(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Observe) -> Planned:
     """Everything about an observation that is settled before the dice (or a Refusal)."""
     unit = acting_unit(ruling, side, command.unit)
     target = lookup.enemy(ruling.state, side, command.marker, [MARKER, SNIPER_MARKER])
@@ -98,7 +98,7 @@ WITH = {
 MEANS_DIE = dict(words.MEANS)
 
 
-def observe(ruling: Ruling[Board], scenario: Scenario, side: str, command: Observe) -> None:
+def observe(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Observe) -> None:
     """SW-R10..R14 (and SW-A06, A07, A10, R35a)."""
     planned = plan(ruling, scenario, side, command)
     unit, target, means_name, measure = planned.unit, planned.target, planned.means, planned.measure
@@ -234,7 +234,7 @@ HIGHER = {1: N_("One die is higher."), 2: N_("Both dice are higher.")}
 
 
 def _observation_effect(
-    ruling: Ruling[Board], scenario: Scenario, target: Piece, h: int
+    ruling: Ruling[Any, Board], scenario: Scenario, target: Piece, h: int
 ) -> Facts | None:
     """The SW-R14 table; None means "no change" (and looks the same whatever the cause)."""
     if target.kind == SNIPER_MARKER:

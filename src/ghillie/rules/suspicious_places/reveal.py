@@ -26,7 +26,7 @@ from .words import name
 
 
 def expose(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     marker: Piece,
     why: Say | None = None,
     *,
@@ -188,14 +188,14 @@ def _unit_found(
     )
 
 
-def flip(ruling: Ruling[Board], marker: Piece) -> None:
+def flip(ruling: Ruling[Any, Board], marker: Piece) -> None:
     """SW-R14, h = 1 on a unit: "там точно что-то есть" — certainly someone is there."""
     ruling.update(marker.id, public={"face": Face.FLIPPED.value})
     for other in ruling.state.others(marker.owner):
         ruling.reveal(marker.id, other, Level.DETECTED)
 
 
-def sniper_markers(ruling: Ruling[Any], sniper_id: str) -> list[Piece]:
+def sniper_markers(ruling: Ruling[Any, Any], sniper_id: str) -> list[Piece]:
     return [
         p
         for p in ruling.state.pieces.values()
@@ -212,7 +212,7 @@ class Found(StrEnum):
 
 
 def reveal_sniper(
-    ruling: Ruling[Board], sniper: Piece, found: Found, why: Say | None = None
+    ruling: Ruling[Any, Board], sniper: Piece, found: Found, why: Say | None = None
 ) -> Facts:
     """SW-R35: place the sniper at its true marker and remove all its sniper markers."""
     markers = sniper_markers(ruling, sniper.id)
@@ -250,7 +250,7 @@ def reveal_sniper(
     return {"revealed": "sniper", "unit": sniper.id, "marker": true.id, "text": text}
 
 
-def false_sniper_marker(ruling: Ruling[Board], marker: Piece, why: Say | None = None) -> Facts:
+def false_sniper_marker(ruling: Ruling[Any, Board], marker: Piece, why: Say | None = None) -> Facts:
     """SW-A10: a false sniper marker has nothing under it, and goes."""
     for other in ruling.state.others(marker.owner):
         ruling.open(marker.id, other, "true")
@@ -273,7 +273,7 @@ def false_sniper_marker(ruling: Ruling[Board], marker: Piece, why: Say | None = 
 
 
 def exposed_on_map(
-    state: GameState[Any], scenario: SuspiciousPlacesScenario, unit: Piece
+    state: GameState[Any, Any], scenario: SuspiciousPlacesScenario, unit: Piece
 ) -> list[tuple[Piece, Say]]:
     """Enemy markers lying in the open that ``unit`` now sees (SW-R07), or that now lie
     inside it (SW-R08, SW-A05), each with the reason it goes."""
@@ -308,7 +308,7 @@ def exposed_at_table(unit: Piece, markers: list[Piece]) -> list[tuple[Piece, Say
 
 
 def expose_markers(
-    ruling: Ruling[Board], scenario: SuspiciousPlacesScenario, found: list[tuple[Piece, Say]]
+    ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario, found: list[tuple[Piece, Say]]
 ) -> list[Facts]:
     """Remove exposed markers and place what they hid; a line for each."""
     lines = []
@@ -328,7 +328,7 @@ def expose_markers(
     return lines
 
 
-def expose_at_start(ruling: Ruling[Board], scenario: SuspiciousPlacesScenario) -> None:
+def expose_at_start(ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario) -> None:
     """SW-R07/R08 when play starts on a map: "Если противник оказывается в прямой
     видимости от маркера, лежащего на открытой местности" — an enemy that already stands in
     sight of a marker in the open (or on top of one) exposes it; it need not move first."""

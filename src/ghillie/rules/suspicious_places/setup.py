@@ -37,7 +37,7 @@ SETUP_INCOMPLETE = "setup_incomplete"
 EXTRA = ""  # the group of a scenario's extra markers when markers are not pooled (SW-A04)
 
 
-def create_units(ruling: Ruling[Board], scenario: SuspiciousPlacesScenario) -> None:
+def create_units(ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario) -> None:
     """Every unit of the scenario becomes a piece; each side sees the other's roster, with
     the camouflaged units "beside the table" (SW-R01) and hidden snipers as such."""
     for spec in scenario.units:
@@ -73,7 +73,7 @@ def create_units(ruling: Ruling[Board], scenario: SuspiciousPlacesScenario) -> N
         ruling.place(unit, dict.fromkeys(ruling.state.others(spec.side), Level.IDENTIFIED))
 
 
-def roll_marker_pool(ruling: Ruling[Board], scenario: SuspiciousPlacesScenario) -> None:
+def roll_marker_pool(ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario) -> None:
     """SW-R02: the owner rolls d6 markers for each camouflaged unit (SW-A04: one pool)."""
     side = scenario.camouflage_side()
     if side is None:
@@ -118,7 +118,7 @@ def roll_marker_pool(ruling: Ruling[Board], scenario: SuspiciousPlacesScenario) 
 
 
 def _pool(
-    ruling: Ruling[Board], scenario: SuspiciousPlacesScenario, rolls: dict[str, int], pool: int
+    ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario, rolls: dict[str, int], pool: int
 ) -> Say:
     """The owner's marker rolls, unit by unit (SW-R02, SW-A04)."""
     rolled = [
@@ -154,7 +154,7 @@ def _pool(
 
 
 def place_markers(
-    ruling: Ruling[Board], scenario: SuspiciousPlacesScenario, side: str, command: PlaceMarkers
+    ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario, side: str, command: PlaceMarkers
 ) -> None:
     left = ruling.board.pool.get(side, 0)
     if len(command.markers) > left:
@@ -232,7 +232,7 @@ def place_markers(
 
 
 def _marker_group(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     scenario: SuspiciousPlacesScenario,
     side: str,
     ref: str | None,
@@ -258,7 +258,7 @@ def _marker_group(
 
 
 def hide(
-    ruling: Ruling[Board], scenario: SuspiciousPlacesScenario, side: str, command: Hide
+    ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario, side: str, command: Hide
 ) -> None:
     """SW-R03/R04: which marker hides which unit, mine or IED — recorded once, in secret."""
     if side in ruling.board.hidden:
@@ -355,7 +355,7 @@ def _label_order(piece: Piece) -> tuple[int, str]:
 
 
 def place_sniper(
-    ruling: Ruling[Board], scenario: SuspiciousPlacesScenario, side: str, command: PlaceSniper
+    ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario, side: str, command: PlaceSniper
 ) -> None:
     """SW-R33: the sniper is not placed; three markers are, no more than 6" apart, one true."""
     sniper = lookup.own(ruling.state, side, command.sniper, [UNIT])
@@ -389,7 +389,7 @@ def check_sniper_spots(
 
 
 def lay_sniper_markers(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     sniper: Piece,
     spots: list[list[float] | None],
     true_index: int,
@@ -472,7 +472,7 @@ def lay_sniper_markers(
         ruling.tell(other, {**line, "text": seen})
 
 
-def ready(ruling: Ruling[Board], scenario: SuspiciousPlacesScenario, side: str) -> None:
+def ready(ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario, side: str) -> None:
     board = ruling.board
     if side == scenario.camouflage_side():
         if scenario.switches.place_all_markers and board.pool.get(side, 0) > 0:

@@ -11,8 +11,8 @@ from ghillie import lookup
 from ghillie.dice.check import Check
 from ghillie.dice.steps import Die
 from ghillie.errors import Refusal
-from ghillie.measure import Measure
 from ghillie.measure.tabletop import Cover
+from ghillie.measuring import Measure
 from ghillie.ruling import Ruling
 from ghillie.state import Facts, Piece
 from ghillie.words import Say, say
@@ -62,7 +62,7 @@ class Planned:
     lone: bool
 
 
-def plan(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) -> Planned:
+def plan(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Fire) -> Planned:
     """Everything about a shot that is settled before the dice (or a Refusal)."""
     unit = acting_unit(ruling, side, command.unit)
     target = lookup.enemy(ruling.state, side, command.target, [MARKER, SNIPER_MARKER, UNIT])
@@ -93,7 +93,7 @@ def plan(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) ->
     )
 
 
-def fire(ruling: Ruling[Board], scenario: Scenario, side: str, command: Fire) -> None:
+def fire(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Fire) -> None:
     """Fire at a marker (SW-R15..R17, A08) or at a unit (general rules; SW-R21, R30..R32)."""
     planned = plan(ruling, scenario, side, command)
     unit, target, measure, target_die = (
@@ -198,7 +198,7 @@ def _rolled(planned: Planned, values: Mapping[str, int]) -> Say:
 
 
 def _owner_result(
-    ruling: Ruling[Board], target: Piece, content: str, hits: int, found: Facts
+    ruling: Ruling[Any, Board], target: Piece, content: str, hits: int, found: Facts
 ) -> Say:
     """For the marker's owner: why the shot came out as it did (SW-R16, R17, A08, A10)."""
     result = found["result"]
@@ -242,7 +242,7 @@ RULE_17 = ("SW-R17",)
 
 
 def _hit_marker(
-    ruling: Ruling[Board], scenario: Scenario, target: Piece, outcome: Shot, sniper: bool
+    ruling: Ruling[Any, Board], scenario: Scenario, target: Piece, outcome: Shot, sniper: bool
 ) -> Facts:
     # SW-R31: a sniper's fire gives two suppression markers for one, at most 3 in all.
     suppression = 2 if sniper else 1
@@ -286,7 +286,7 @@ STAYS = say("A full success, but the marker stays.", rules=("SW-R17",))
 
 
 def _hit_unit(
-    ruling: Ruling[Board],
+    ruling: Ruling[Any, Board],
     scenario: Scenario,
     shooter: Piece,
     target: Piece,
@@ -361,7 +361,7 @@ def _sniper_hit(figure: str | Say | None, doubled: bool, model: int = 0) -> Say:
     )
 
 
-def _attached(ruling: Ruling[Board], squad: Piece) -> list[Piece]:
+def _attached(ruling: Ruling[Any, Board], squad: Piece) -> list[Piece]:
     """Lone figures with the squad (SW-R19), in a fixed order: after the squad's models."""
     return [
         p

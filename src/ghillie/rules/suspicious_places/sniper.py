@@ -34,7 +34,7 @@ def only_a_sniper(unit: Piece) -> None:
 
 
 def plan_covert(
-    ruling: Ruling[Board], scenario: Scenario, side: str, command: CovertMove
+    ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: CovertMove
 ) -> tuple[Piece, list[Piece], Piece | None, Check[CovertMoveResult]]:
     """The sniper, its markers, where it would go, and the check it rolls (or a Refusal)."""
     unit = acting_unit(ruling, side, None)
@@ -55,7 +55,7 @@ def plan_covert(
     return unit, markers, to, check
 
 
-def covert(ruling: Ruling[Board], scenario: Scenario, side: str, command: CovertMove) -> None:
+def covert(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: CovertMove) -> None:
     """SW-R36: roll the quality die higher than the sniper's own leadership (SW-A11) to slip
     to another marker; the opponent never learns whether it moved (bluff)."""
     unit, markers, to, check = plan_covert(ruling, scenario, side, command)
@@ -154,7 +154,7 @@ def _own_outcome(
     return say("Success; he is already under sniper marker {label} and stays.", label=here)
 
 
-def rehide(ruling: Ruling[Board], scenario: Scenario, side: str, command: Rehide) -> None:
+def rehide(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Rehide) -> None:
     """SW-R37: a revealed sniper that passed its reaction test at threat +2 hides again: the
     true marker where it stands, two false ones within 6" (SW-R37 DEFAULT)."""
     unit = acting_unit(ruling, side, None)
