@@ -64,7 +64,7 @@ def memory(games: int) -> None:
             live = (tracemalloc.get_traced_memory()[0] - start) / games
             idle = None
             if hasattr(hub, "sweep"):
-                hub.sweep(now=time.monotonic() + 10**9)
+                hub.games.sweep(now=time.monotonic() + 10**9)
                 gc.collect()
                 idle = (tracemalloc.get_traced_memory()[0] - start) / games
             tracemalloc.stop()

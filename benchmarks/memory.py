@@ -102,7 +102,7 @@ async def play(
     """Each side's ``ready`` if it has one, then random legal commands (never ``end_game``)
     until ``commands`` were accepted or too many were refused; (accepted, refused). Command
     ids are ``prefix`` and a number (an id given again gets its first answer, nothing new)."""
-    game = await hub.live(game_id)
+    game = await hub.games.live(game_id)
     ruleset = game.state.ruleset
     accepted = refused = n = 0
 
@@ -110,7 +110,7 @@ async def play(
         nonlocal accepted, refused, n
         n += 1
         try:
-            await hub.command(game_id, side, f"{prefix}{n}", command)
+            await hub.commands.command(game_id, side, f"{prefix}{n}", command)
             accepted += 1
         except Refusal:
             refused += 1
@@ -133,7 +133,7 @@ async def fingerprint(hub: Any, game_id: str) -> dict[str, Any]:
     """A game's seq and every observer's whole view, as JSON would carry it."""
     from ghillie.state import REFEREE, SPECTATOR
 
-    game = await hub.live(game_id)
+    game = await hub.games.live(game_id)
     views = {}
     for observer in (*game.state.sides, REFEREE, SPECTATOR):
         views[observer] = orjson.loads(orjson.dumps(await hub.view(game_id, observer)))
@@ -377,9 +377,9 @@ async def trace_part(folder: Path, args: argparse.Namespace) -> None:
             for game_id in made:
                 game = hub.games.held[game_id]
                 for side in game.state.sides:  # what one watcher a side was last shown
-                    watcher = hub.watch(game, side)
-                    await hub.watch_view(game, watcher)
-                    hub.unwatch(game, watcher)
+                    watcher = hub.fanout.watch(game, side)
+                    await hub.fanout.watch_view(game, watcher)
+                    hub.fanout.unwatch(game, watcher)
                 for part, value in parts_of(game).items():
                     if value is not None:
                         sizes[part] = sizes.get(part, 0.0) + deep_size(value, seen, skip)
@@ -484,7 +484,7 @@ async def evict_part(folder: Path, args: argparse.Namespace) -> None:
         most = 0
         for game_id in order:
             start = time.perf_counter()
-            await hub.live(game_id)
+            await hub.games.live(game_id)
             took.append(time.perf_counter() - start)
             most = max(most, len(hub.games.held))
         held = len(hub.games.held)
@@ -498,7 +498,7 @@ async def evict_part(folder: Path, args: argparse.Namespace) -> None:
             flush=True,
         )
         now = time.monotonic() + limits.idle_seconds + 1
-        dropped = hub.sweep(now=now)
+        dropped = hub.games.sweep(now=now)
         swept = settled_rss()
         print(
             f"sweep {limits.idle_seconds:.0f} s later: {dropped} dropped, {len(hub.games.held)} "
@@ -509,7 +509,7 @@ async def evict_part(folder: Path, args: argparse.Namespace) -> None:
         shown: set[str] = set()
         for game_id, then in samples.items():
             start = time.perf_counter()
-            await hub.live(game_id)
+            await hub.games.live(game_id)
             back = time.perf_counter() - start
             now_ = await fingerprint(hub, game_id)
             found = [
@@ -545,7 +545,7 @@ async def evict_part(folder: Path, args: argparse.Namespace) -> None:
         given = exact_seq = 0
         for game_id, then in samples.items():
             accepted, _ = await play(hub, game_id, random.Random(game_id), 2, prefix="again-")
-            game = await hub.live(game_id)
+            game = await hub.games.live(game_id)
             given += accepted
             exact_seq += game.state.seq == then["seq"] + accepted
         print(
@@ -553,7 +553,7 @@ async def evict_part(folder: Path, args: argparse.Namespace) -> None:
             f"{len(samples)} the seq moved on by exactly the commands accepted",
             flush=True,
         )
-        hub.sweep(now=LATER)
+        hub.games.sweep(now=LATER)
     finally:
         hub.close()
         store.close()

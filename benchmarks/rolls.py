@@ -31,17 +31,17 @@ async def play(events: int, db: Path) -> float:
         game_id = created.game_id
         chains = {side: Chain.fresh(events + 8)[1] for side in SIDES}
         for side in SIDES:
-            await hub.anchor(game_id, side, chains[side].anchor.hex())
+            await hub.commands.anchor(game_id, side, chains[side].anchor.hex())
         for side in SIDES:
-            await hub.contribute(game_id, side, 0, chains[side].element(0).hex())
-        game = await hub.live(game_id)
+            await hub.commands.contribute(game_id, side, 0, chains[side].element(0).hex())
+        game = await hub.games.live(game_id)
 
         async def step(side: str, command: dict[str, Any]) -> None:
             k = game.state.seq + 1
-            task = asyncio.create_task(hub.command(game_id, side, f"c{k}", command))
+            task = asyncio.create_task(hub.commands.command(game_id, side, f"c{k}", command))
             await asyncio.sleep(0)  # the command takes the game's lock; the pages queue on it
             for party in SIDES:
-                await hub.contribute(game_id, party, k, chains[party].element(k).hex())
+                await hub.commands.contribute(game_id, party, k, chains[party].element(k).hex())
             await task
 
         await step("jungle", {"type": "record_ambushes", "orders": []})  # none (DWV-R04)

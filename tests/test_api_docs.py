@@ -617,8 +617,16 @@ def test_the_odds_answer_is_documented() -> None:
 
 
 def test_every_websocket_message_type_is_documented() -> None:
-    """The message types socket.py reads and the fan-out and socket.py send."""
-    types: set[str] = set()
+    """The message types socket.py reads and the fan-out and socket.py send (the frames'
+    models, ghillie.server.frames, and the fan-out's own)."""
+    from typing import get_args
+
+    from ghillie.server.frames import FrameIn, FrameOut
+
+    models = [*FrameIn.__subclasses__(), *FrameOut.__subclasses__()]
+    types: set[str] = {
+        t for model in models for t in get_args(model.model_fields["type"].annotation)
+    }
     for name in ("socket.py", "fanout.py"):
         tree = ast.parse((SRC / "server" / name).read_text(encoding="utf-8"))
         for node in ast.walk(tree):

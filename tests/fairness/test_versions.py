@@ -96,12 +96,12 @@ def test_a_stored_game_of_an_earlier_protocol_is_shown_and_given_but_goes_no_fur
             assert view["fairness"]["archived"] == 3
             assert view["commands"] == []
             with pytest.raises(Refusal) as refused:
-                await hub.command(game, "jungle", "c1", {"type": "end_game"})
+                await hub.commands.command(game, "jungle", "c1", {"type": "end_game"})
             assert refused.value.code == "old_protocol"
             assert "ghillie audit" in refused.value.detail
             assert "protocol 3" in refused.value.detail
             with pytest.raises(Refusal) as refused:
-                await hub.anchor(game, "jungle", "ab" * 32)
+                await hub.commands.anchor(game, "jungle", "ab" * 32)
             assert refused.value.code == "old_protocol"
             record = await hub.record(game)  # though not over: it can never go on here
             assert record["events"][0]["fair"]["setup"]["version"] == 3

@@ -75,7 +75,7 @@ async def start(
     game = (await hub.create(_timed(600), clients=True, wait=wait)).game_id
     for page in sides.values():
         key = (keys or {}).get(page.side, page.public)
-        await hub.anchor(game, page.side, page.chain.anchor.hex(), key)
+        await hub.commands.anchor(game, page.side, page.chain.anchor.hex(), key)
     await answer(hub, game, sides, 0)
     live = hub.games.get(game)
     assert live is not None
@@ -95,7 +95,7 @@ async def answer(hub: Hub, game: str, sides: dict[str, Page], k: int, *only: str
     for page in sides.values():
         page.requests.append(request)
         if not only or page.side in only:
-            await hub.contribute(game, page.side, k, page.chain.element(k).hex())
+            await hub.commands.contribute(game, page.side, k, page.chain.element(k).hex())
 
 
 def give(
@@ -106,7 +106,9 @@ def give(
     command_id: str,
     signed: tuple[int, str] | None,
 ) -> asyncio.Future[dict[str, Any]]:
-    return asyncio.ensure_future(hub.command(game, side, command_id, command, signed=signed))
+    return asyncio.ensure_future(
+        hub.commands.command(game, side, command_id, command, signed=signed)
+    )
 
 
 def run(test: Callable[[], Awaitable[None]]) -> None:

@@ -325,8 +325,10 @@ def test_ghillie_audit_names_rolls_drawn_without_a_page_and_host_acted_orders(
         sides = pages()
         try:
             game = (await hub.create(_timed_scenario(), clients=True, wait=60)).game_id
-            await hub.anchor(game, "blue", sides["blue"].chain.anchor.hex(), sides["blue"].public)
-            await hub.anchor(game, "red", sides["red"].chain.anchor.hex(), None)  # no key
+            await hub.commands.anchor(
+                game, "blue", sides["blue"].chain.anchor.hex(), sides["blue"].public
+            )
+            await hub.commands.anchor(game, "red", sides["red"].chain.anchor.hex(), None)  # no key
             await answer(hub, game, sides, 0)
             stepped = give(hub, game, "blue", STEP, "s1", sides["blue"].sign(game, 1, "s1", STEP))
             await answer(hub, game, sides, 1, "blue")

@@ -87,7 +87,7 @@ def test_a_restarted_server_times_out_the_window_left_open(tmp_path: Path) -> No
         stopped = SqlStore(url)
         first = Hub(stopped)
         past = (await first.create(_timed())).game_id
-        await first.command(past, "blue", "s1", {"type": "step"})
+        await first.commands.command(past, "blue", "s1", {"type": "step"})
         first.close()  # the process stops with the window open; its timer goes with it
         stopped.close()  # and its connections (left open, PostgreSQL's would warn when freed)
         await asyncio.sleep(1.1)  # and the time runs out while no server runs
@@ -95,16 +95,16 @@ def test_a_restarted_server_times_out_the_window_left_open(tmp_path: Path) -> No
         again = Hub(store)
         try:
             assert _commands(store, past)[-1] == {"type": "step"}
-            await again.live(past)  # a page reconnects: the game is loaded ...
+            await again.games.live(past)  # a page reconnects: the game is loaded ...
             await asyncio.sleep(0.3)  # ... and, its end past, timed out at once
             assert _commands(store, past)[-1] == {"type": "time_out", "window": 1}
             fresh = (await again.create(_timed())).game_id
-            await again.command(fresh, "blue", "s1", {"type": "step"})
+            await again.commands.command(fresh, "blue", "s1", {"type": "step"})
         finally:
             again.close()
         later = Hub(store)
         try:
-            await later.live(fresh)  # loaded again before its end: timed for what is left
+            await later.games.live(fresh)  # loaded again before its end: timed for what is left
             assert later.deadlines.timed() == {fresh: 1}
             await asyncio.sleep(0.3)
             assert _commands(store, fresh)[-1] == {"type": "step"}
@@ -131,7 +131,7 @@ def test_a_server_starting_up_times_windows_and_waiting_rolls_nobody_opens(
         first = Hub(store)
         game = (await first.create(_timed())).game_id
         idle = (await first.create(_timed())).game_id  # nothing timed in it
-        await first.command(game, "blue", "s1", {"type": "step"})
+        await first.commands.command(game, "blue", "s1", {"type": "step"})
         assert store.timed() == [game]
         first.close()
         again = Hub(store)
@@ -170,10 +170,10 @@ def test_two_processes_on_one_database_both_time_out_and_the_record_has_one(
         one, two = Hub(a), Hub(b)
         try:
             game_id = (await one.create(_timed())).game_id
-            watching = await two.live(game_id)
-            two.watch(watching, "red")  # a page on the other process: it follows the game
-            await one.command(game_id, "blue", "s1", {"type": "step"})
-            await two.refresh(game_id)  # what NOTIFY would wake it for
+            watching = await two.games.live(game_id)
+            two.fanout.watch(watching, "red")  # a page on the other process: it follows the game
+            await one.commands.command(game_id, "blue", "s1", {"type": "step"})
+            await two.sync.refresh(game_id)  # what NOTIFY would wake it for
             assert one.deadlines.timed() == two.deadlines.timed() == {game_id: 1}
             # Both timers fire; one time-out is ruled, the other loses the race (its write
             # clashes, or it finds the window closed) and is refused when it looks again.
@@ -181,8 +181,8 @@ def test_two_processes_on_one_database_both_time_out_and_the_record_has_one(
             commands = _commands(a, game_id)
             assert commands.count({"type": "time_out", "window": 1}) == 1
             assert len(commands) == 3
-            await two.refresh(game_id)
-            assert (await one.live(game_id)).state == (await two.live(game_id)).state
+            await two.sync.refresh(game_id)
+            assert (await one.games.live(game_id)).state == (await two.games.live(game_id)).state
         finally:
             one.close()
             two.close()
@@ -198,8 +198,8 @@ def test_a_side_that_answers_in_time_is_not_timed_out() -> None:
         hub = Hub(store)
         try:
             game_id = (await hub.create(_timed())).game_id
-            await hub.command(game_id, "blue", "s1", {"type": "step"})
-            await hub.command(game_id, "red", "a1", {"type": "shoot", "fire": True})
+            await hub.commands.command(game_id, "blue", "s1", {"type": "step"})
+            await hub.commands.command(game_id, "red", "a1", {"type": "shoot", "fire": True})
             assert hub.deadlines.timed() == {}  # the answer closed the window: no timer
             await asyncio.sleep(1.2)
             assert _commands(store, game_id)[-1] == {"type": "shoot", "fire": True}
@@ -226,14 +226,16 @@ def test_in_a_game_whose_pages_hold_their_chains_the_time_out_waits_for_their_di
 
         async def give(game_id: str, k: int, sides: tuple[str, ...] = ("blue", "red")) -> None:
             for side in sides:
-                await hub.contribute(game_id, side, k, chains[side].element(k).hex())
+                await hub.commands.contribute(game_id, side, k, chains[side].element(k).hex())
 
         try:
             game_id = (await hub.create(_timed(), clients=True)).game_id
             for side, chain in chains.items():
-                await hub.anchor(game_id, side, chain.anchor.hex())
+                await hub.commands.anchor(game_id, side, chain.anchor.hex())
             await give(game_id, 0)
-            step = asyncio.create_task(hub.command(game_id, "blue", "s1", {"type": "step"}))
+            step = asyncio.create_task(
+                hub.commands.command(game_id, "blue", "s1", {"type": "step"})
+            )
             await _until(lambda: (store.pending_roll(game_id) or Nothing).k == 1, 2)
             await give(game_id, 1)
             await step
@@ -253,7 +255,9 @@ def test_in_a_game_whose_pages_hold_their_chains_the_time_out_waits_for_their_di
             assert timed_out.fair["missing"] == ["red"]
             assert set(timed_out.fair["contributions"]) == {"blue"}
             # Red's page goes on with its next element: it links across the roll it missed.
-            step = asyncio.create_task(hub.command(game_id, "blue", "s2", {"type": "step"}))
+            step = asyncio.create_task(
+                hub.commands.command(game_id, "blue", "s2", {"type": "step"})
+            )
             await _until(lambda: (store.pending_roll(game_id) or Nothing).k == 3, 2)
             await give(game_id, 3)
             await step

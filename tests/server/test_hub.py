@@ -18,9 +18,11 @@ from ghillie.store import Append, MemoryStore
 async def _game(hub: Hub) -> str:
     created = await hub.create(examples.load("grid-ambush-table"))
     # The Veterans write their ambush orders (none) before they are ready.
-    await hub.command(created.game_id, "jungle", "r0", {"type": "record_ambushes", "orders": []})
-    await hub.command(created.game_id, "jungle", "r1", {"type": "ready"})
-    await hub.command(created.game_id, "orks", "r2", {"type": "ready"})
+    await hub.commands.command(
+        created.game_id, "jungle", "r0", {"type": "record_ambushes", "orders": []}
+    )
+    await hub.commands.command(created.game_id, "jungle", "r1", {"type": "ready"})
+    await hub.commands.command(created.game_id, "orks", "r2", {"type": "ready"})
     return created.game_id
 
 
@@ -29,14 +31,14 @@ def test_a_watcher_that_never_reads_is_dropped_and_holds_nobody_up() -> None:
         hub = Hub(MemoryStore())
         try:
             game_id = await _game(hub)
-            game = await hub.live(game_id)
-            idle = hub.watch(game, "orks")  # a phone in a pocket: never reads
-            reading = hub.watch(game, "jungle")
+            game = await hub.games.live(game_id)
+            idle = hub.fanout.watch(game, "orks")  # a phone in a pocket: never reads
+            reading = hub.fanout.watch(game, "jungle")
             received = 0
             for n in range(QUEUE_SIZE + 20):
                 side = ("jungle", "orks")[(n // 3) % 2]
                 await asyncio.wait_for(
-                    hub.command(game_id, side, f"c{n}", {"type": "end_phase"}), 5
+                    hub.commands.command(game_id, side, f"c{n}", {"type": "end_phase"}), 5
                 )
                 while not reading.queue.empty():
                     reading.queue.get_nowait()
@@ -59,21 +61,21 @@ def test_what_a_reader_was_shown_is_let_go_with_its_last_connection() -> None:
         hub = Hub(MemoryStore())
         try:
             game_id = await _game(hub)
-            game = await hub.live(game_id)
-            phone, tablet = hub.watch(game, "jungle"), hub.watch(game, "jungle")
-            orks = hub.watch(game, "orks", "ru")
+            game = await hub.games.live(game_id)
+            phone, tablet = hub.fanout.watch(game, "jungle"), hub.fanout.watch(game, "jungle")
+            orks = hub.fanout.watch(game, "orks", "ru")
             for watcher in (phone, tablet, orks):
-                await hub.watch_view(game, watcher)
-            await hub.command(game_id, "jungle", "c1", {"type": "end_phase"})
+                await hub.fanout.watch_view(game, watcher)
+            await hub.commands.command(game_id, "jungle", "c1", {"type": "end_phase"})
             assert set(game.shown) == {("jungle", "en"), ("orks", "ru")}
-            hub.unwatch(game, phone)
+            hub.fanout.unwatch(game, phone)
             assert ("jungle", "en") in game.shown  # the tablet still watches
-            hub.unwatch(game, tablet)
+            hub.fanout.unwatch(game, tablet)
             hub.fanout.let_go(game, orks)
             assert game.shown == {}
-            again = hub.watch(game, "jungle")
-            whole = await hub.watch_view(game, again)  # starts from a whole view, as before
-            await hub.command(game_id, "jungle", "c2", {"type": "end_phase"})
+            again = hub.fanout.watch(game, "jungle")
+            whole = await hub.fanout.watch_view(game, again)  # starts from a whole view, as before
+            await hub.commands.command(game_id, "jungle", "c2", {"type": "end_phase"})
             update = again.queue.get_nowait()
             assert update is not None
             assert update["view"]["log"][-1]["seq"] == whole["seq"] + 1
@@ -88,10 +90,10 @@ def test_a_game_busy_with_a_command_does_not_hold_up_another_game() -> None:
         hub = Hub(MemoryStore())
         try:
             first, second = await _game(hub), await _game(hub)
-            busy = await hub.live(first)
+            busy = await hub.games.live(first)
             async with busy.lock:  # the first game is in the middle of something long
                 answer = await asyncio.wait_for(
-                    hub.command(second, "jungle", "x", {"type": "end_phase"}), 5
+                    hub.commands.command(second, "jungle", "x", {"type": "end_phase"}), 5
                 )
             assert answer["seq"] == 4
         finally:
@@ -118,10 +120,10 @@ def test_a_failed_save_is_unavailable_and_logs_no_game_data(
             created = await hub.create(examples.load("grid-ambush-table"))
             order = {"unit": "graw", "square": "D2", "note": "CANARY-note"}
             with pytest.raises(Problem) as failed:
-                await hub.command(
+                await hub.commands.command(
                     created.game_id, "jungle", "c", {"type": "record_ambushes", "orders": [order]}
                 )
-            game = await hub.live(created.game_id)
+            game = await hub.games.live(created.game_id)
             return failed.value, game.state.seq
         finally:
             hub.close()

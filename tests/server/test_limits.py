@@ -16,10 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ghillie import examples
-from ghillie.server import app as app_module
 from ghillie.server.app import create_app
 from ghillie.server.hub import Hub
 from ghillie.server.limits import CreationMeter, Limits
+from ghillie.server.routes import games as game_routes
 from ghillie.store import MemoryStore
 from tests.scenarios import timeless
 
@@ -138,7 +138,7 @@ def test_scenarios_are_parsed_and_games_set_up_off_the_event_loop(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     threads: dict[str, set[int]] = {"parse": set(), "setup": set(), "loop": set()}
-    parse, setup = app_module.load_scenario, app_module.Hub.create
+    parse, setup = game_routes.load_scenario, Hub.create
 
     def parsing(source: Any) -> Any:
         threads["parse"].add(threading.get_ident())
@@ -156,7 +156,7 @@ def test_scenarios_are_parsed_and_games_set_up_off_the_event_loop(
         threads["loop"].add(threading.get_ident())
         return await setup(self, *args, **kwargs)
 
-    monkeypatch.setattr(app_module, "load_scenario", parsing)
+    monkeypatch.setattr(game_routes, "load_scenario", parsing)
     monkeypatch.setattr(referee, "create", setting_up)
     monkeypatch.setattr(Hub, "create", creating)
     _hub, app = serve(Limits())
@@ -189,17 +189,17 @@ def test_an_evicted_game_comes_back_exactly_and_goes_on() -> None:
         assert first.status_code == 200
         assert give(client, game, tokens["orks"], {"type": "ready"}, "c-2").status_code == 200
         before = views(client, game, tokens)
-        assert hub.sweep() == 0  # just used: it stays
-        assert hub.sweep(now=LATER) == 1
+        assert hub.games.sweep() == 0  # just used: it stays
+        assert hub.games.sweep(now=LATER) == 1
         assert game not in hub.games.held
         assert views(client, game, tokens) == before  # reloaded from the store, the same
         assert game in hub.games.held
-        hub.sweep(now=LATER)
+        hub.games.sweep(now=LATER)
         # A retried command id still gets its first answer, whatever it now says...
         again = give(client, game, tokens["jungle"], {"type": "end_phase"}, "c-1")
         assert again.json() == first.json()
         # ...and the game goes on.
-        hub.sweep(now=LATER)
+        hub.games.sweep(now=LATER)
         nxt = give(client, game, tokens["jungle"], {"type": "ready"}, "c-3")
         assert (nxt.status_code, nxt.json()["seq"]) == (200, 3), nxt.text
         assert views(client, game, tokens)["referee"]["seq"] == 3
@@ -230,7 +230,7 @@ def test_a_watched_game_is_never_evicted_and_a_full_server_refuses_new_games() -
                 socket = sockets.enter_context(client.websocket_connect(f"/api/games/{game}/ws"))
                 socket.send_json({"type": "auth", "token": tokens["orks"]})
                 assert socket.receive_json()["type"] == "view"
-            assert hub.sweep(now=LATER) == 0
+            assert hub.games.sweep(now=LATER) == 0
             busy = client.post("/api/games", json={"scenario": "grid-ambush-table"})
             problem(busy, 503, "busy")
         deadline = time.monotonic() + 10
@@ -245,19 +245,19 @@ def test_a_game_with_a_pending_roll_or_a_held_or_awaited_lock_is_not_evicted() -
         try:
             # A roll waiting for the pages' contributions (the game's first, here).
             pages = await hub.create(examples.load("grid-ambush-table"), clients=True)
-            await hub.anchor(pages.game_id, "jungle", "ab" * 32)
-            await hub.anchor(pages.game_id, "orks", "cd" * 32)
+            await hub.commands.anchor(pages.game_id, "jungle", "ab" * 32)
+            await hub.commands.anchor(pages.game_id, "orks", "cd" * 32)
             assert hub.games.held[pages.game_id].pending is not None
             hosted = await hub.create(examples.load("grid-ambush-table"))
-            game = await hub.live(hosted.game_id)
+            game = await hub.games.live(hosted.game_id)
             async with game.lock:  # a command in the middle of something
                 waiting = asyncio.create_task(hub.view(hosted.game_id, "orks"))
                 queued = asyncio.create_task(_under(game.lock))
                 await asyncio.sleep(0)
-                assert hub.sweep(now=LATER) == 0
+                assert hub.games.sweep(now=LATER) == 0
             await queued
             await waiting
-            assert hub.sweep(now=LATER) == 1  # now nobody holds it: it goes
+            assert hub.games.sweep(now=LATER) == 1  # now nobody holds it: it goes
             assert set(hub.games.held) == {pages.game_id}
         finally:
             hub.close()
@@ -283,25 +283,27 @@ def test_an_evicted_page_held_game_comes_back_with_its_chains_and_goes_on() -> N
                 for n, side in enumerate(("jungle", "orks"))
             }
             for side, chain in chains.items():
-                await hub.anchor(game_id, side, chain.anchor.hex())
-            assert hub.sweep(now=LATER) == 0  # the game's first roll waits for the pages
+                await hub.commands.anchor(game_id, side, chain.anchor.hex())
+            assert hub.games.sweep(now=LATER) == 0  # the game's first roll waits for the pages
             for side, chain in chains.items():
-                await hub.contribute(game_id, side, 0, chain.element(0).hex())
+                await hub.commands.contribute(game_id, side, 0, chain.element(0).hex())
             observers = ("jungle", "orks", "referee")
             before = [timeless(await hub.view(game_id, o)) for o in observers]
-            assert hub.sweep(now=LATER) == 1
+            assert hub.games.sweep(now=LATER) == 1
             assert [timeless(await hub.view(game_id, o)) for o in observers] == before
-            hub.sweep(now=LATER)
+            hub.games.sweep(now=LATER)
             ready = asyncio.create_task(
-                hub.command(game_id, "jungle", "r", {"type": "record_ambushes", "orders": []})
+                hub.commands.command(
+                    game_id, "jungle", "r", {"type": "record_ambushes", "orders": []}
+                )
             )
             while getattr(hub.games.held.get(game_id), "pending", None) is None:
                 await asyncio.sleep(0.01)  # the command loads the game and asks for its roll
             for side, chain in chains.items():
-                await hub.contribute(game_id, side, 1, chain.element(1).hex())
+                await hub.commands.contribute(game_id, side, 1, chain.element(1).hex())
             assert (await asyncio.wait_for(ready, 10))["seq"] == 1
-            hub.sweep(now=LATER)
-            again = await hub.command(game_id, "jungle", "r", {"type": "end_phase"})
+            hub.games.sweep(now=LATER)
+            again = await hub.commands.command(game_id, "jungle", "r", {"type": "end_phase"})
             assert again["seq"] == 1  # the first answer, after a reload
         finally:
             hub.close()

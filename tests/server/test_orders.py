@@ -69,7 +69,7 @@ async def _until(done: Callable[[], bool], seconds: float = 3) -> None:
 async def _started(hub: Hub, pages: dict[str, Page]) -> str:
     game = (await hub.create(_timed(600), clients=True)).game_id
     for page in pages.values():
-        await hub.anchor(game, page.side, page.chain.anchor.hex(), page.public)
+        await hub.commands.anchor(game, page.side, page.chain.anchor.hex(), page.public)
     await _answer(hub, game, pages, 0)
     await _until(lambda: hub.games.get(game).state.seq == 0)  # type: ignore[union-attr]
     return game
@@ -87,7 +87,7 @@ async def _answer(hub: Hub, game: str, pages: dict[str, Page], k: int, *only: st
         if only and page.side not in only:
             continue
         page.requests.append(request)
-        await hub.contribute(game, page.side, k, page.chain.element(k).hex())
+        await hub.commands.contribute(game, page.side, k, page.chain.element(k).hex())
 
 
 async def _give(
@@ -99,7 +99,7 @@ async def _give(
     k = live.state.seq + 1
     page = pages[side]
     signed = page.sign(game, k, cid, command) if page.key is not None else None
-    task = asyncio.ensure_future(hub.command(game, side, cid, command, signed=signed))
+    task = asyncio.ensure_future(hub.commands.command(game, side, cid, command, signed=signed))
     await _answer(hub, game, pages, k)
     return task
 
@@ -186,7 +186,7 @@ def test_an_order_not_signed_by_its_seat_for_this_roll_is_refused_and_asks_nothi
             live = hub.games.get(game)
             assert live is not None
             with pytest.raises(Refusal) as refused:
-                await hub.command(game, "blue", "c1", END, signed=signed)
+                await hub.commands.command(game, "blue", "c1", END, signed=signed)
             assert refused.value.code == code
             assert live.pending is None  # nothing asked of anyone
             assert live.state.seq == 0
@@ -198,21 +198,20 @@ def test_an_order_not_signed_by_its_seat_for_this_roll_is_refused_and_asks_nothi
 
 def test_a_seat_taken_with_a_key_signs_from_the_next_roll_and_the_event_records_it() -> None:
     async def play() -> None:
-        from ghillie.server import seats
 
         hub = Hub(MemoryStore())
         pages = _pages(red_signs=False)
         try:
             game = await _started(hub, pages)
             key = HostKey.from_bytes(bytes([77]) * 32)
-            await seats.take(hub, game, "red", "ab" * 16, signing=key.public)
+            await hub.seats.take(game, "red", "ab" * 16, signing=key.public)
             await (await _give(hub, game, pages, "blue", STEP, "s1"))
             event = hub.games.get(game).events[1]  # type: ignore[union-attr]
             assert event.fair is not None
             assert event.fair["keys"] == {"red": key.public}
             # From now on red's orders are refused unsigned.
             with pytest.raises(Refusal) as refused:
-                await hub.command(game, "red", "a1", SHOOT)
+                await hub.commands.command(game, "red", "a1", SHOOT)
             assert refused.value.code == "bad_order_signature"
             pages["red"].key = key
             await (await _give(hub, game, pages, "red", SHOOT, "a1"))
@@ -234,14 +233,16 @@ def test_a_roll_goes_on_without_a_page_that_does_not_answer_in_time() -> None:
         try:
             game = (await hub.create(_timed(600), clients=True, wait=1)).game_id
             for page in pages.values():
-                await hub.anchor(game, page.side, page.chain.anchor.hex(), page.public)
+                await hub.commands.anchor(game, page.side, page.chain.anchor.hex(), page.public)
             await _answer(hub, game, pages, 0)
             live = hub.games.get(game)
             assert live is not None
             assert live.events[0].fair["setup"]["wait"] == 1  # type: ignore[index]
             # Red's page is away: roll 1 waits for it a second, then goes on.
             k, sig = pages["blue"].sign(game, 1, "s1", STEP)
-            task = asyncio.ensure_future(hub.command(game, "blue", "s1", STEP, signed=(k, sig)))
+            task = asyncio.ensure_future(
+                hub.commands.command(game, "blue", "s1", STEP, signed=(k, sig))
+            )
             await _answer(hub, game, pages, 1, "blue")
             started = time.monotonic()
             await asyncio.wait_for(task, 5)
@@ -272,12 +273,12 @@ def test_over_http_a_command_whose_roll_waits_is_answered_202_and_its_answer_pol
     gives the answer once the roll is through (404 for a command id never given)."""
     from fastapi.testclient import TestClient
 
-    from ghillie.server import app as app_module
     from ghillie.server.app import create_app
+    from ghillie.server.routes import play
 
     from .test_api import auth
 
-    monkeypatch.setattr(app_module, "ROLL_WAIT", 0.3)
+    monkeypatch.setattr(play, "ROLL_WAIT", 0.3)
     pages = _pages(red_signs=False)
     with TestClient(create_app(MemoryStore())) as client:
         body = client.post(
@@ -322,11 +323,11 @@ def test_a_page_gives_its_next_chain_ahead_and_every_page_is_told_where_it_start
         try:
             game = await _started(hub, pages)
             following = Chain.from_seed(bytes([9]) * 32)
-            status = await hub.renew(game, "blue", following.anchor.hex())
+            status = await hub.commands.renew(game, "blue", following.anchor.hex())
             assert status["new_chains"] == [{"side": "blue", "from": 4096}]
-            assert await hub.renew(game, "blue", following.anchor.hex())  # again: the same
+            assert await hub.commands.renew(game, "blue", following.anchor.hex())  # again: the same
             with pytest.raises(Refusal) as refused:
-                await hub.renew(game, "blue", "ab" * 32)
+                await hub.commands.renew(game, "blue", "ab" * 32)
             assert refused.value.code == "anchor_fixed"
             view = await hub.view(game, "red")
             assert view["fairness"]["new_chains"] == [{"side": "blue", "from": 4096}]
@@ -355,7 +356,7 @@ def test_a_page_whose_chain_ran_out_cannot_start_the_next_one_in_the_past() -> N
             before = timeless(await hub.view(game, "red"))
             following = Chain.from_seed(bytes([9]) * 32)
             with pytest.raises(Refusal) as refused:
-                await hub.renew(game, "blue", following.anchor.hex())
+                await hub.commands.renew(game, "blue", following.anchor.hex())
             assert refused.value.code == "anchor_fixed"
             assert "ran out" in str(refused.value)
             assert live.ledger.fresh == {}

@@ -48,7 +48,7 @@ def test_a_window_left_open_is_extended_by_the_outage_and_times_out_at_its_new_e
         first = Hub(store)
         beating = asyncio.create_task(first.outages.beat_every(0.1))
         game_id = (await first.create(_timed(3))).game_id
-        await first.command(game_id, "blue", "s1", {"type": "step"})
+        await first.commands.command(game_id, "blue", "s1", {"type": "step"})
         await asyncio.sleep(0.5)  # the window runs, the host beats ...
         beating.cancel()
         first.close()  # ... and the process stops, its window half run
@@ -66,7 +66,7 @@ def test_a_window_left_open_is_extended_by_the_outage_and_times_out_at_its_new_e
             assert extension.at is not None
             down = _seconds(last_beat, extension.at)
             assert down >= 3.0
-            window = (await again.live(game_id)).state.window
+            window = (await again.games.live(game_id)).state.window
             assert window is not None
             assert window.ends == clock.later(old_end, down)
             for observer in ("blue", "red"):
@@ -84,7 +84,7 @@ def test_a_window_left_open_is_extended_by_the_outage_and_times_out_at_its_new_e
             await asyncio.sleep(left + 0.5)
             # ... and comes then.
             assert _commands(store, game_id)[-1] == {"type": "time_out", "window": 1}
-            await again.command(game_id, "blue", "e1", {"type": "end_game"})
+            await again.commands.command(game_id, "blue", "e1", {"type": "end_game"})
             assert audit(await again.record(game_id)).ok  # the audit rules on it again
         finally:
             again.close()

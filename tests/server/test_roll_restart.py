@@ -70,7 +70,7 @@ class Pages:
         return request  # type: ignore[no-any-return]
 
     async def give(self, hub: Hub, game_id: str, side: str, k: int) -> dict[str, Any]:
-        return await hub.contribute(game_id, side, k, self.chains[side].element(k).hex())
+        return await hub.commands.contribute(game_id, side, k, self.chains[side].element(k).hex())
 
     def receipts(self, record: dict[str, Any]) -> dict[str, Any]:
         heads = [head_receipt(e["seq"], e["fair"], SIDES) for e in record["events"]]
@@ -90,13 +90,13 @@ async def _started(hub: Hub, pages: Pages) -> tuple[str, LiveGame]:
     order it may give: so a second request for a roll would ask for another command."""
     created = await hub.create(no_ambushers(), clients=True)
     for side in SIDES:
-        await hub.anchor(created.game_id, side, pages.chains[side].anchor.hex())
+        await hub.commands.anchor(created.game_id, side, pages.chains[side].anchor.hex())
     for side in SIDES:
         await pages.give(hub, created.game_id, side, 0)
     await _play(
         hub, created.game_id, pages, [("jungle", {"type": "ready"}), ("orks", {"type": "ready"})]
     )
-    game = await hub.live(created.game_id)
+    game = await hub.games.live(created.game_id)
     assert game.state.seq == 2
     return created.game_id, game
 
@@ -118,7 +118,7 @@ async def _asked(hub: Hub, game_id: str, task: asyncio.Task[Any], pages: Pages) 
 async def _refused(hub: Hub, game_id: str, side: str, command_id: str, raw: Any) -> Refusal:
     with pytest.raises(Refusal) as refused:
         # Bounded: a command that is asked for instead waits for the pages, who never come.
-        await asyncio.wait_for(hub.command(game_id, side, command_id, raw), 10)
+        await asyncio.wait_for(hub.commands.command(game_id, side, command_id, raw), 10)
     return refused.value
 
 
@@ -129,10 +129,10 @@ END = [("jungle", END_GAME)]
 
 async def _play(hub: Hub, game_id: str, pages: Pages, steps: Sequence[tuple[str, Any]]) -> None:
     """Give each command and have both pages answer its roll."""
-    game = await hub.live(game_id)
+    game = await hub.games.live(game_id)
     for side, raw in steps:
         k = game.state.seq + 1
-        task = asyncio.create_task(hub.command(game_id, side, f"play{k}", raw))
+        task = asyncio.create_task(hub.commands.command(game_id, side, f"play{k}", raw))
         assert (await _asked(hub, game_id, task, pages))["k"] == k
         for party in SIDES:
             await pages.give(hub, game_id, party, k)
@@ -161,7 +161,7 @@ def test_a_restart_between_the_request_and_the_contributions_resumes_the_same_re
         pages = Pages()
         first = Hub(stores())
         game_id, _ = await _started(first, pages)
-        waiting = asyncio.create_task(first.command(game_id, "jungle", "c1", END_PHASE))
+        waiting = asyncio.create_task(first.commands.command(game_id, "jungle", "c1", END_PHASE))
         asked = await _asked(first, game_id, waiting, pages)
         assert asked["k"] == 3
         await pages.give(first, game_id, "jungle", 3)  # jungle's page answered; orks' not yet
@@ -197,14 +197,14 @@ def test_a_restart_between_the_request_and_the_contributions_resumes_the_same_re
             # Jungle's page gives its element again after reconnecting: taken, not refused.
             assert (await pages.give(hub, game_id, "jungle", 3))["waiting"] == ["orks"]
             # The original command (same id) gets its answer once the roll resolves.
-            retry = asyncio.create_task(hub.command(game_id, "jungle", "c1", END_PHASE))
+            retry = asyncio.create_task(hub.commands.command(game_id, "jungle", "c1", END_PHASE))
             await pages.give(hub, game_id, "orks", 3)
             answer = await asyncio.wait_for(retry, 10)
             assert answer["seq"] == 3
             assert answer["command_id"] == "c1"
             assert hub.store.pending_roll(game_id) is None  # cleared with its event
-            assert await hub.command(game_id, "jungle", "c1", END_PHASE) == answer
-            game = await hub.live(game_id)
+            assert await hub.commands.command(game_id, "jungle", "c1", END_PHASE) == answer
+            game = await hub.games.live(game_id)
             assert (game.events[3].side, game.events[3].command) == ("jungle", END_PHASE)
             await _finish(hub, game_id, pages)
             assert [r["k"] for r in pages.requests] == [1, 2, 3, 4]  # one request per roll
@@ -221,7 +221,7 @@ def test_after_a_restart_another_command_first_cannot_replace_the_waiting_one(
         pages = Pages()
         first = Hub(stores())
         game_id, _ = await _started(first, pages)
-        waiting = asyncio.create_task(first.command(game_id, "jungle", "c1", END_PHASE))
+        waiting = asyncio.create_task(first.commands.command(game_id, "jungle", "c1", END_PHASE))
         asked = await _asked(first, game_id, waiting, pages)
         waiting.cancel()
         first.close()  # killed before any page answered
@@ -238,11 +238,11 @@ def test_after_a_restart_another_command_first_cannot_replace_the_waiting_one(
             assert view["fairness"]["waiting"] == list(SIDES)
             for side in SIDES:
                 await pages.give(hub, game_id, side, 3)
-            game = await hub.live(game_id)
+            game = await hub.games.live(game_id)
             assert game.state.seq == 3
             assert (game.events[3].side, game.events[3].command) == ("jungle", END_PHASE)
             # Nobody waited for its answer; it is stored for the retry.
-            assert (await hub.command(game_id, "jungle", "c1", END_PHASE))["seq"] == 3
+            assert (await hub.commands.command(game_id, "jungle", "c1", END_PHASE))["seq"] == 3
             await _finish(hub, game_id, pages)
         finally:
             hub.close()
@@ -271,7 +271,7 @@ def test_a_failed_commit_reloads_the_stored_request_and_asks_nothing_new() -> No
         hub = Hub(store)
         try:
             game_id, _ = await _started(hub, pages)
-            waiting = asyncio.create_task(hub.command(game_id, "jungle", "c1", END_PHASE))
+            waiting = asyncio.create_task(hub.commands.command(game_id, "jungle", "c1", END_PHASE))
             asked = await _asked(hub, game_id, waiting, pages)
             await pages.give(hub, game_id, "jungle", 3)
             store.fail = True
@@ -284,7 +284,7 @@ def test_a_failed_commit_reloads_the_stored_request_and_asks_nothing_new() -> No
             assert view["fairness"]["waiting"] == ["orks"]
             refused = await _refused(hub, game_id, "orks", "o1", END_GAME)
             assert refused.code == "roll_pending"
-            retry = asyncio.create_task(hub.command(game_id, "jungle", "c1", END_PHASE))
+            retry = asyncio.create_task(hub.commands.command(game_id, "jungle", "c1", END_PHASE))
             await pages.give(hub, game_id, "orks", 3)
             assert (await asyncio.wait_for(retry, 10))["seq"] == 3
             await _finish(hub, game_id, pages)
@@ -300,8 +300,8 @@ def test_two_processes_on_one_database_agree_on_one_request_per_roll(stores: Sto
         a, b = Hub(stores()), Hub(stores())
         try:
             game_id, _ = await _started(a, pages)
-            assert (await b.live(game_id)).state.seq == 2
-            waiting = asyncio.create_task(a.command(game_id, "jungle", "c1", END_PHASE))
+            assert (await b.games.live(game_id)).state.seq == 2
+            waiting = asyncio.create_task(a.commands.command(game_id, "jungle", "c1", END_PHASE))
             asked = await _asked(a, game_id, waiting, pages)
             # B's copy knows nothing of A's request: its claim finds it, and the orks' order
             # through B is refused instead of asking for roll 3 a second time.
@@ -311,9 +311,11 @@ def test_two_processes_on_one_database_agree_on_one_request_per_roll(stores: Sto
             # Each page answers through another process; the elements meet in the store.
             await pages.give(a, game_id, "jungle", 3)
             await pages.give(b, game_id, "orks", 3)
-            assert (await b.live(game_id)).state.seq == 3
+            assert (await b.games.live(game_id)).state.seq == 3
             # A learns that B ruled on its request, and answers its waiting command.
-            retry = await asyncio.wait_for(a.command(game_id, "jungle", "c1", END_PHASE), 10)
+            retry = await asyncio.wait_for(
+                a.commands.command(game_id, "jungle", "c1", END_PHASE), 10
+            )
             assert retry["seq"] == 3
             assert (await asyncio.wait_for(waiting, 10))["seq"] == 3
             await _finish(b, game_id, pages)
@@ -331,12 +333,12 @@ def test_a_process_that_is_behind_cannot_ask_again_for_a_resolved_roll(stores: S
         a, b = Hub(stores()), Hub(stores())
         try:
             game_id, _ = await _started(a, pages)
-            stale = await b.live(game_id)
+            stale = await b.games.live(game_id)
             await _play(a, game_id, pages, [("jungle", END_PHASE)])
             assert stale.state.seq == 2  # B never heard of event 3
             # The orks' order through B is tried on B's old copy, which accepts it for roll
             # 3; the claim finds roll 3 resolved, B catches up and asks for roll 4 instead.
-            task = asyncio.create_task(b.command(game_id, "orks", "o1", END_GAME))
+            task = asyncio.create_task(b.commands.command(game_id, "orks", "o1", END_GAME))
             asked = await _asked(b, game_id, task, pages)
             assert asked["k"] == 4
             assert stale.state.seq == 3

@@ -40,13 +40,13 @@ async def _started(hub: Hub) -> tuple[str, dict[str, Chain], LiveGame]:
     created = await hub.create(examples.load("grid-ambush-table"), clients=True)
     game_id = created.game_id
     chains = {side: Chain.fresh(64)[1] for side in SIDES}
-    game = await hub.live(game_id)
+    game = await hub.games.live(game_id)
     assert game.state.seq == -1
     for side in SIDES:
-        await hub.anchor(game_id, side, chains[side].anchor.hex())
+        await hub.commands.anchor(game_id, side, chains[side].anchor.hex())
     assert (await hub.view(game_id, "jungle"))["fairness"]["waiting"] == list(SIDES)
     for side in SIDES:
-        await hub.contribute(game_id, side, 0, chains[side].element(0).hex())
+        await hub.commands.contribute(game_id, side, 0, chains[side].element(0).hex())
     assert game.state.seq == 0
     return game_id, chains, game
 
@@ -60,14 +60,14 @@ def test_a_clients_game_waits_for_every_page_before_it_starts() -> None:
         assert view["fairness"]["joining"] == list(SIDES)
         assert view["fairness"]["chains"] == {"jungle": "client", "orks": "client"}
         with pytest.raises(Refusal) as refused:
-            await hub.command(game_id, "orks", "c1", {"type": "ready"})
+            await hub.commands.command(game_id, "orks", "c1", {"type": "ready"})
         assert refused.value.code == "not_started"
         chain = Chain.fresh(8)[1]
-        await hub.anchor(game_id, "jungle", chain.anchor.hex())
+        await hub.commands.anchor(game_id, "jungle", chain.anchor.hex())
         view = await hub.view(game_id, "orks")
         assert view["fairness"]["joining"] == ["orks"]
         with pytest.raises(Refusal) as bad:
-            await hub.anchor(game_id, "orks", "XYZ")
+            await hub.commands.anchor(game_id, "orks", "XYZ")
         assert bad.value.code == "bad_contribution"
 
     _run(test)
@@ -76,7 +76,7 @@ def test_a_clients_game_waits_for_every_page_before_it_starts() -> None:
 def test_a_command_waits_for_every_sides_element_and_a_stall_is_visible() -> None:
     async def test(hub: Hub) -> None:
         game_id, chains, _game = await _started(hub)
-        waiting = asyncio.create_task(hub.command(game_id, "jungle", "c1", NO_AMBUSHES))
+        waiting = asyncio.create_task(hub.commands.command(game_id, "jungle", "c1", NO_AMBUSHES))
         await asyncio.sleep(0.05)
         assert not waiting.done()
         status = (await hub.view(game_id, "orks"))["fairness"]
@@ -85,13 +85,13 @@ def test_a_command_waits_for_every_sides_element_and_a_stall_is_visible() -> Non
         assert sorted(status["waiting"]) == list(SIDES)
         # Another command cannot slip in while the roll waits.
         with pytest.raises(Refusal) as busy:
-            await hub.command(game_id, "orks", "c2", {"type": "ready"})
+            await hub.commands.command(game_id, "orks", "c2", {"type": "ready"})
         assert busy.value.code == "roll_pending"
-        await hub.contribute(game_id, "jungle", 1, chains["jungle"].element(1).hex())
+        await hub.commands.contribute(game_id, "jungle", 1, chains["jungle"].element(1).hex())
         await asyncio.sleep(0.05)
         assert not waiting.done()  # the orks' page has not answered: the roll is stalled
         assert (await hub.view(game_id, "jungle"))["fairness"]["waiting"] == ["orks"]
-        await hub.contribute(game_id, "orks", 1, chains["orks"].element(1).hex())
+        await hub.commands.contribute(game_id, "orks", 1, chains["orks"].element(1).hex())
         answer = await asyncio.wait_for(waiting, 5)
         assert answer["seq"] == 1
         assert (await hub.view(game_id, "jungle"))["fairness"]["request"] is None
@@ -111,11 +111,11 @@ def test_a_command_waits_for_every_sides_element_and_a_stall_is_visible() -> Non
 def test_only_the_sides_next_link_is_taken(element: Callable[[dict[str, Chain]], bytes]) -> None:
     async def test(hub: Hub) -> None:
         game_id, chains, game = await _started(hub)
-        waiting = asyncio.create_task(hub.command(game_id, "jungle", "c1", NO_AMBUSHES))
+        waiting = asyncio.create_task(hub.commands.command(game_id, "jungle", "c1", NO_AMBUSHES))
         await asyncio.sleep(0.05)
-        await hub.contribute(game_id, "jungle", 1, chains["jungle"].element(1).hex())
+        await hub.commands.contribute(game_id, "jungle", 1, chains["jungle"].element(1).hex())
         with pytest.raises(Refusal) as refused:
-            await hub.contribute(game_id, "orks", 1, element(chains).hex())
+            await hub.commands.contribute(game_id, "orks", 1, element(chains).hex())
         assert refused.value.code == "bad_contribution"
         assert not waiting.done()
         assert game.state.seq == 0
@@ -128,10 +128,10 @@ def test_a_contribution_for_no_roll_is_refused_and_changes_nothing() -> None:
     async def test(hub: Hub) -> None:
         game_id, chains, game = await _started(hub)
         with pytest.raises(Refusal) as refused:
-            await hub.contribute(game_id, "orks", 1, chains["orks"].element(1).hex())
+            await hub.commands.contribute(game_id, "orks", 1, chains["orks"].element(1).hex())
         assert refused.value.code == "no_roll_pending"
         with pytest.raises(Refusal) as fixed:
-            await hub.anchor(game_id, "orks", Chain.fresh(8)[1].anchor.hex())
+            await hub.commands.anchor(game_id, "orks", Chain.fresh(8)[1].anchor.hex())
         assert fixed.value.code == "anchor_fixed"
         assert game.state.seq == 0
 
@@ -142,7 +142,7 @@ def test_a_refused_command_asks_nobody_for_anything() -> None:
     async def test(hub: Hub) -> None:
         game_id, _chains, _game = await _started(hub)
         with pytest.raises(Refusal):
-            await hub.command(game_id, "orks", "c1", {"type": "scan", "unit": "nobody"})
+            await hub.commands.command(game_id, "orks", "c1", {"type": "scan", "unit": "nobody"})
         assert (await hub.view(game_id, "orks"))["fairness"]["request"] is None
 
     _run(test)
@@ -154,10 +154,10 @@ def test_a_game_played_by_pages_passes_the_audit_with_no_host_held_chain() -> No
 
         async def give(side: str, n: int, command: dict[str, Any]) -> None:
             k = game.state.seq + 1
-            task = asyncio.create_task(hub.command(game_id, side, f"c{n}", command))
+            task = asyncio.create_task(hub.commands.command(game_id, side, f"c{n}", command))
             await asyncio.sleep(0)
             for party in SIDES:
-                await hub.contribute(game_id, party, k, chains[party].element(k).hex())
+                await hub.commands.contribute(game_id, party, k, chains[party].element(k).hex())
             await asyncio.wait_for(task, 5)
 
         await give("jungle", 1, NO_AMBUSHES)
@@ -223,12 +223,12 @@ def test_no_secret_reaches_the_other_page_through_the_roll_protocol() -> None:
         game_id = created.game_id
         sides = ("keno", "lianra")
         chains = {side: Chain.fresh(64)[1] for side in sides}
-        game = await hub.live(game_id)
-        watchers = {side: hub.watch(game, side) for side in sides}
+        game = await hub.games.live(game_id)
+        watchers = {side: hub.fanout.watch(game, side) for side in sides}
         for side in sides:
-            await hub.anchor(game_id, side, chains[side].anchor.hex())
+            await hub.commands.anchor(game_id, side, chains[side].anchor.hex())
         for side in sides:
-            await hub.contribute(game_id, side, 0, chains[side].element(0).hex())
+            await hub.commands.contribute(game_id, side, 0, chains[side].element(0).hex())
         pushed: dict[str, list[Any]] = {side: [] for side in sides}
 
         def drain() -> None:
@@ -239,14 +239,14 @@ def test_no_secret_reaches_the_other_page_through_the_roll_protocol() -> None:
         for n, step in enumerate(script.steps):
             k = game.state.seq + 1
             command = marked(step.command, game.state.board.pool.get("lianra", 0))
-            task = asyncio.create_task(hub.command(game_id, step.side, f"s{n}", command))
+            task = asyncio.create_task(hub.commands.command(game_id, step.side, f"s{n}", command))
             # Until the request is asked for (stored first, then shown) or the command refused.
             while game.pending is None and not task.done():
                 await asyncio.sleep(0.001)
             drain()
             if game.pending is not None:
                 for side in sides:
-                    await hub.contribute(game_id, side, k, chains[side].element(k).hex())
+                    await hub.commands.contribute(game_id, side, k, chains[side].element(k).hex())
                     drain()
             with contextlib.suppress(Refusal):
                 await asyncio.wait_for(task, 5)

@@ -40,13 +40,17 @@ def test_another_games_requests_are_answered_while_a_ruling_runs(
             busy = (await hub.create(_timed(600))).game_id
             other = (await hub.create(_timed(600))).game_id
             monkeypatch.setattr(referee, "rule", slow)
-            ruling = asyncio.ensure_future(hub.command(busy, "blue", "s1", {"type": "step"}))
+            ruling = asyncio.ensure_future(
+                hub.commands.command(busy, "blue", "s1", {"type": "step"})
+            )
             await asyncio.to_thread(started.wait, 5)
             # The busy game's ruling is under way (and held): the other game answers.
             view = await asyncio.wait_for(hub.view(other, "red"), 5)
             assert view["seq"] == 0
             monkeypatch.setattr(referee, "rule", rule)
-            answered = await asyncio.wait_for(hub.command(other, "blue", "s2", {"type": "step"}), 5)
+            answered = await asyncio.wait_for(
+                hub.commands.command(other, "blue", "s2", {"type": "step"}), 5
+            )
             assert answered["seq"] == 1
             assert not ruling.done()
             held.set()

@@ -51,11 +51,11 @@ async def _started(hub: Hub) -> tuple[str, dict[str, Chain]]:
     created = await hub.create(examples.load("grid-ambush-table"), clients=True)
     game_id = created.game_id
     chains = {side: Chain.fresh(64)[1] for side in SIDES}
-    await seats.take(hub, game_id, "jungle", KEY_A)
+    await hub.seats.take(game_id, "jungle", KEY_A)
     for side in SIDES:
-        await hub.anchor(game_id, side, chains[side].anchor.hex())
+        await hub.commands.anchor(game_id, side, chains[side].anchor.hex())
     for side in SIDES:
-        await hub.contribute(game_id, side, 0, chains[side].element(0).hex())
+        await hub.commands.contribute(game_id, side, 0, chains[side].element(0).hex())
     return game_id, chains
 
 
@@ -69,30 +69,30 @@ def test_a_seat_belongs_to_the_first_device_that_takes_it() -> None:
     async def test(hub: Hub) -> None:
         created = await hub.create(examples.load("grid-ambush-table"), clients=True)
         game_id = created.game_id
-        game = await hub.live(game_id)
+        game = await hub.games.live(game_id)
         # Free: the token alone plays the side, as before seats (scripts, the bare API).
-        await seats.check(hub, game, "jungle", None)
+        await hub.seats.check(game, "jungle", None)
         assert seats.state(game, "jungle", None) == {
             "state": "free",
             "side": "jungle",
             "chain": "client",
         }
-        first, device = await seats.take(hub, game_id, "jungle", KEY_A)
+        first, device = await hub.seats.take(game_id, "jungle", KEY_A)
         assert first["state"] == "yours"
-        assert (await seats.take(hub, game_id, "jungle", KEY_A))[0]["state"] == "yours"
-        second, _ = await seats.take(hub, game_id, "jungle", KEY_B)
+        assert (await hub.seats.take(game_id, "jungle", KEY_A))[0]["state"] == "yours"
+        second, _ = await hub.seats.take(game_id, "jungle", KEY_B)
         assert second["state"] == "taken"
         assert second["since"] == first["since"]
         # The second device is refused everything of the side; the holder is not.
-        assert await _refused(seats.check(hub, game, "jungle", seats.device_of(KEY_B))) == (
+        assert await _refused(hub.seats.check(game, "jungle", seats.device_of(KEY_B))) == (
             "seat_taken"
         )
-        assert await _refused(seats.check(hub, game, "jungle", None)) == "seat_taken"
-        await seats.check(hub, game, "jungle", device)
-        await seats.check(hub, game, "orks", None)  # the other seat is still free
+        assert await _refused(hub.seats.check(game, "jungle", None)) == "seat_taken"
+        await hub.seats.check(game, "jungle", device)
+        await hub.seats.check(game, "orks", None)  # the other seat is still free
         assert seats.public(game)["jungle"]["taken"] is True
         assert seats.public(game)["orks"] == {"taken": False, "since": None}
-        assert await _refused(seats.take(hub, game_id, "jungle", "not hex")) == "bad_seat_key"
+        assert await _refused(hub.seats.take(game_id, "jungle", "not hex")) == "bad_seat_key"
 
     _run(test)
 
@@ -101,12 +101,12 @@ def test_the_holder_is_told_when_another_device_opens_its_seat() -> None:
     async def test(hub: Hub) -> None:
         created = await hub.create(examples.load("grid-ambush-table"), clients=True)
         game_id = created.game_id
-        game = await hub.live(game_id)
-        _, device = await seats.take(hub, game_id, "jungle", KEY_A)
-        holder = hub.watch(game, "jungle")
+        game = await hub.games.live(game_id)
+        _, device = await hub.seats.take(game_id, "jungle", KEY_A)
+        holder = hub.fanout.watch(game, "jungle")
         holder.device = device
-        other = hub.watch(game, "jungle")  # opened the link before the seat was taken
-        await _refused(seats.check(hub, game, "jungle", seats.device_of(KEY_B)))
+        other = hub.fanout.watch(game, "jungle")  # opened the link before the seat was taken
+        await _refused(hub.seats.check(game, "jungle", seats.device_of(KEY_B)))
         told = holder.queue.get_nowait()
         assert told["type"] == "seat"
         assert told["seat"]["state"] == "yours"
@@ -125,35 +125,35 @@ def test_the_holder_is_told_when_another_device_opens_its_seat() -> None:
 def test_a_seat_moves_with_its_code_and_the_new_device_chain_starts_at_the_next_roll() -> None:
     async def test(hub: Hub) -> None:
         game_id, chains = await _started(hub)
-        game = await hub.live(game_id)
-        assert await _refused(seats.offer(hub, game_id, "jungle", seats.device_of(KEY_B))) == (
+        game = await hub.games.live(game_id)
+        assert await _refused(hub.seats.offer(game_id, "jungle", seats.device_of(KEY_B))) == (
             "seat_taken"
         )
-        code = (await seats.offer(hub, game_id, "jungle", seats.device_of(KEY_A)))["code"]
+        code = (await hub.seats.offer(game_id, "jungle", seats.device_of(KEY_A)))["code"]
         assert len(code) == seats.CODE_LENGTH
         phone = Chain.fresh(64)[1]
-        wrong = seats.move(hub, game_id, "jungle", "0000000000", KEY_B, phone.anchor.hex())
+        wrong = hub.seats.move(game_id, "jungle", "0000000000", KEY_B, phone.anchor.hex())
         assert await _refused(wrong) == "bad_move_code"
         typed = f"{code[:5].lower()}-{code[5:]}"  # as a player types it off the other phone
-        moved, device = await seats.move(hub, game_id, "jungle", typed, KEY_B, phone.anchor.hex())
+        moved, device = await hub.seats.move(game_id, "jungle", typed, KEY_B, phone.anchor.hex())
         assert moved["state"] == "yours"
         assert (await hub.view(game_id, "orks"))["fairness"]["new_chains"] == [
             {"side": "jungle", "from": 1}
         ]
         # The code is used up; the old device is refused.
-        again = seats.move(hub, game_id, "jungle", code, KEY_C, phone.anchor.hex())
+        again = hub.seats.move(game_id, "jungle", code, KEY_C, phone.anchor.hex())
         assert await _refused(again) == "bad_move_code"
-        assert await _refused(seats.check(hub, game, "jungle", seats.device_of(KEY_A))) == (
+        assert await _refused(hub.seats.check(game, "jungle", seats.device_of(KEY_A))) == (
             "seat_taken"
         )
-        await seats.check(hub, game, "jungle", device)
+        await hub.seats.check(game, "jungle", device)
         # Roll 1: the old chain's element no longer follows; the new one's does.
-        waiting = asyncio.create_task(hub.command(game_id, "jungle", "c1", NO_AMBUSHES))
+        waiting = asyncio.create_task(hub.commands.command(game_id, "jungle", "c1", NO_AMBUSHES))
         await asyncio.sleep(0.05)
-        await hub.contribute(game_id, "orks", 1, chains["orks"].element(1).hex())
-        old = hub.contribute(game_id, "jungle", 1, chains["jungle"].element(1).hex())
+        await hub.commands.contribute(game_id, "orks", 1, chains["orks"].element(1).hex())
+        old = hub.commands.contribute(game_id, "jungle", 1, chains["jungle"].element(1).hex())
         assert await _refused(old) == "bad_contribution"
-        await hub.contribute(game_id, "jungle", 1, phone.element(0).hex())
+        await hub.commands.contribute(game_id, "jungle", 1, phone.element(0).hex())
         await waiting
         event = game.events[1]
         assert event.fair is not None
@@ -166,30 +166,30 @@ def test_a_seat_moves_with_its_code_and_the_new_device_chain_starts_at_the_next_
 def test_a_roll_stuck_on_a_lost_phone_goes_on_with_a_new_chain() -> None:
     async def test(hub: Hub) -> None:
         game_id, chains = await _started(hub)
-        game = await hub.live(game_id)
-        waiting = asyncio.create_task(hub.command(game_id, "jungle", "c1", NO_AMBUSHES))
+        game = await hub.games.live(game_id)
+        waiting = asyncio.create_task(hub.commands.command(game_id, "jungle", "c1", NO_AMBUSHES))
         await asyncio.sleep(0.05)
-        await hub.contribute(game_id, "orks", 1, chains["orks"].element(1).hex())
+        await hub.commands.contribute(game_id, "orks", 1, chains["orks"].element(1).hex())
         assert (await hub.view(game_id, "orks"))["fairness"]["waiting"] == ["jungle"]
         # While the holding device is online, it must move the seat itself.
-        online = hub.watch(game, "jungle")
+        online = hub.fanout.watch(game, "jungle")
         online.device = seats.device_of(KEY_A)
         phone = Chain.fresh(64)[1]
-        busy = seats.new_chain(hub, game_id, "jungle", KEY_B, phone.anchor.hex())
+        busy = hub.seats.new_chain(game_id, "jungle", KEY_B, phone.anchor.hex())
         assert await _refused(busy) == "seat_in_use"
-        hub.unwatch(game, online)  # the phone died
-        await seats.new_chain(hub, game_id, "jungle", KEY_B, phone.anchor.hex())
+        hub.fanout.unwatch(game, online)  # the phone died
+        await hub.seats.new_chain(game_id, "jungle", KEY_B, phone.anchor.hex())
         assert (await hub.view(game_id, "orks"))["fairness"]["new_chains"] == [
             {"side": "jungle", "from": 1}
         ]
-        await hub.contribute(game_id, "jungle", 1, phone.element(0).hex())
+        await hub.commands.contribute(game_id, "jungle", 1, phone.element(0).hex())
         answer = await asyncio.wait_for(waiting, 5)
         assert answer["seq"] == 1
         # The next roll takes the new chain's next element, and the audit says from where.
-        task = asyncio.create_task(hub.command(game_id, "orks", "c2", {"type": "ready"}))
+        task = asyncio.create_task(hub.commands.command(game_id, "orks", "c2", {"type": "ready"}))
         await asyncio.sleep(0.05)
-        await hub.contribute(game_id, "orks", 2, chains["orks"].element(2).hex())
-        await hub.contribute(game_id, "jungle", 2, phone.element(1).hex())
+        await hub.commands.contribute(game_id, "orks", 2, chains["orks"].element(2).hex())
+        await hub.commands.contribute(game_id, "jungle", 2, phone.element(1).hex())
         assert (await asyncio.wait_for(task, 5))["seq"] == 2
         assert game.ledger is not None
         header = {**game.header, "fair": game.ledger.header()}
@@ -208,24 +208,24 @@ def test_seats_and_a_new_chain_survive_a_restart() -> None:
     async def before(hub: Hub) -> None:
         game_id, chains = await _started(hub)
         state["game"], state["chains"] = game_id, chains
-        await seats.new_chain(hub, game_id, "jungle", KEY_B, phone.anchor.hex())
+        await hub.seats.new_chain(game_id, "jungle", KEY_B, phone.anchor.hex())
 
     async def after(hub: Hub) -> None:
         game_id = str(state["game"])
         chains = state["chains"]
         assert isinstance(chains, dict)
-        game = await hub.live(game_id)  # loaded from the store, as after kill -9
+        game = await hub.games.live(game_id)  # loaded from the store, as after kill -9
         assert seats.state(game, "jungle", seats.device_of(KEY_B))["state"] == "yours"
-        assert await _refused(seats.check(hub, game, "jungle", seats.device_of(KEY_A))) == (
+        assert await _refused(hub.seats.check(game, "jungle", seats.device_of(KEY_A))) == (
             "seat_taken"
         )
         assert (await hub.view(game_id, "orks"))["fairness"]["new_chains"] == [
             {"side": "jungle", "from": 1}
         ]
-        waiting = asyncio.create_task(hub.command(game_id, "jungle", "c1", NO_AMBUSHES))
+        waiting = asyncio.create_task(hub.commands.command(game_id, "jungle", "c1", NO_AMBUSHES))
         await asyncio.sleep(0.05)
-        await hub.contribute(game_id, "orks", 1, chains["orks"].element(1).hex())
-        await hub.contribute(game_id, "jungle", 1, phone.element(0).hex())
+        await hub.commands.contribute(game_id, "orks", 1, chains["orks"].element(1).hex())
+        await hub.commands.contribute(game_id, "jungle", 1, phone.element(0).hex())
         assert (await asyncio.wait_for(waiting, 5))["seq"] == 1
 
     _run(before, store)
@@ -236,12 +236,12 @@ def test_a_seat_of_a_host_held_chain_moves_without_any_chain() -> None:
     async def test(hub: Hub) -> None:
         created = await hub.create(examples.load("grid-ambush-table"))
         game_id = created.game_id
-        await seats.take(hub, game_id, "orks", KEY_A)
-        code = (await seats.offer(hub, game_id, "orks", seats.device_of(KEY_A)))["code"]
-        moved, _ = await seats.move(hub, game_id, "orks", code, KEY_B, None)
+        await hub.seats.take(game_id, "orks", KEY_A)
+        code = (await hub.seats.offer(game_id, "orks", seats.device_of(KEY_A)))["code"]
+        moved, _ = await hub.seats.move(game_id, "orks", code, KEY_B, None)
         assert moved["state"] == "yours"
         assert "new_chains" not in (await hub.view(game_id, "orks"))["fairness"]
-        lost = seats.new_chain(hub, game_id, "orks", KEY_C, "ab" * 32)
+        lost = hub.seats.new_chain(game_id, "orks", KEY_C, "ab" * 32)
         assert await _refused(lost) == "bad_contribution"  # the host holds that chain
 
     _run(test)
@@ -354,18 +354,18 @@ def test_a_seat_taken_through_another_process_refuses_a_command_this_one_thought
         try:
             created = await first.create(examples.load("grid-ambush-table"))
             game_id = created.game_id
-            await first.command(game_id, "jungle", "r1", NO_AMBUSHES)
-            game = await first.live(game_id)
-            await seats.check(first, game, "orks", None, exact=False)  # free, as A knows it
-            await seats.take(second, game_id, "orks", KEY_B)
-            await seats.check(first, game, "orks", None, exact=False)  # A still thinks so
+            await first.commands.command(game_id, "jungle", "r1", NO_AMBUSHES)
+            game = await first.games.live(game_id)
+            await first.seats.check(game, "orks", None, exact=False)  # free, as A knows it
+            await second.seats.take(game_id, "orks", KEY_B)
+            await first.seats.check(game, "orks", None, exact=False)  # A still thinks so
             with pytest.raises(Problem):
-                await first.command(game_id, "orks", "r2", {"type": "ready"})
+                await first.commands.command(game_id, "orks", "r2", {"type": "ready"})
             assert [e.seq for e in store.events(game_id)] == [0, 1]
-            again = await first.live(game_id)  # the copy that could not be saved is gone
+            again = await first.games.live(game_id)  # the copy that could not be saved is gone
             assert again is not game
-            assert await _refused(seats.check(first, again, "orks", None)) == "seat_taken"
-            await seats.check(first, again, "jungle", None)  # the other seat is still free
+            assert await _refused(first.seats.check(again, "orks", None)) == "seat_taken"
+            await first.seats.check(again, "jungle", None)  # the other seat is still free
         finally:
             first.close()
             second.close()

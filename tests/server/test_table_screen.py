@@ -88,7 +88,7 @@ def test_the_table_screens_link_opens_the_spectators_view_and_nothing_more(
         assert client.get(f"/static/{name}").status_code == 200
 
     seen = client.get(f"/api/games/{game}/view", headers=auth(token)).json()
-    live = client.portal.call(hub.live, game)  # type: ignore[union-attr]
+    live = client.portal.call(hub.games.live, game)  # type: ignore[union-attr]
     expected = json.loads(json.dumps(project(live.state, live.events, SPECTATOR)))
     assert seen["you"] == SPECTATOR
     assert {k: v for k, v in seen.items() if k != "fairness"} == expected
@@ -128,7 +128,7 @@ def test_the_spectator_and_the_referee_are_refused_orders_anchors_contributions_
             headers=auth(tokens["jungle"]),
         )
         assert waiting.json()["code"] == "roll_pending"
-    live = client.portal.call(hub.live, game)  # type: ignore[union-attr]
+    live = client.portal.call(hub.games.live, game)  # type: ignore[union-attr]
     before = live.state.seq
     for observer in (SPECTATOR, "referee"):
         headers = auth(tokens[observer])
@@ -210,7 +210,7 @@ class Twin:
         return played
 
     def live(self, played: Played) -> Any:
-        return self.client.portal.call(self.hub.live, played.server.game_id)  # type: ignore[union-attr]
+        return self.client.portal.call(self.hub.games.live, played.server.game_id)  # type: ignore[union-attr]
 
     def view(self, played: Played) -> dict[str, Any]:
         answer = self.client.get(

@@ -109,7 +109,7 @@ def test_no_canary_of_one_side_reaches_the_other_over_the_wire(scenario: str, se
         created = client.post("/api/games", json={"scenario": scenario}).json()
         game = created["game_id"]
         tokens = {link["observer"]: link["url"].split("#")[1] for link in created["links"]}
-        live = client.portal.call(hub.live, game)  # type: ignore[union-attr]
+        live = client.portal.call(hub.games.live, game)  # type: ignore[union-attr]
         ruleset = live.state.ruleset
         sides = list(live.state.sides)
         players = {side: Player(client, game, side, tokens[side]) for side in sides}
@@ -174,7 +174,7 @@ def test_an_unseen_piece_gets_the_same_bytes_as_no_piece_over_http() -> None:
         created = client.post("/api/games", json={"scenario_data": data}).json()
         game = created["game_id"]
         tokens = {link["observer"]: link["url"].split("#")[1] for link in created["links"]}
-        live = client.portal.call(hub.live, game)  # type: ignore[union-attr]
+        live = client.portal.call(hub.games.live, game)  # type: ignore[union-attr]
         ruleset = live.state.ruleset
 
         def post(side: str, command: Any, command_id: str) -> tuple[int, bytes]:

@@ -14,7 +14,6 @@ from typing import Annotated, Any
 import typer
 from rich import box
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from ghillie import examples, registry
@@ -22,7 +21,7 @@ from ghillie.cli.audit import audit, replay
 from ghillie.cli.demo import demo
 from ghillie.cli.new import new
 from ghillie.cli.odds import odds_command
-from ghillie.server.limits import Limits
+from ghillie.cli.serve import serve
 
 app = typer.Typer(
     name="ghillie",
@@ -36,8 +35,7 @@ app.command()(new)
 app.command()(demo)
 app.command()(audit)
 app.command()(replay)
-
-console = Console()
+app.command()(serve)
 
 
 @app.command()
@@ -84,98 +82,6 @@ def rulesets(
             *("\n".join(row[key]) or "—" for key in ("modes", "examples", "odds")),
         )
     Console().print(table)
-
-
-@app.command()
-def serve(
-    host: Annotated[
-        str | None,
-        typer.Option(
-            help="Address to listen on: 127.0.0.1 (this computer only) unless given; "
-            "0.0.0.0 is every interface, as with --lan.",
-            show_default=False,
-        ),
-    ] = None,
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    lan: Annotated[
-        bool,
-        typer.Option(
-            "--lan",
-            help="Let phones on this network play: listen on every interface and build every "
-            "link and QR code from this computer's network address (printed, with a QR code).",
-        ),
-    ] = False,
-    public_url: Annotated[
-        str | None,
-        typer.Option(
-            help="The address players open, such as https://ghillie.example.org/ behind a "
-            "reverse proxy: every link and QR code is built from it.",
-            show_default=False,
-        ),
-    ] = None,
-    db: Annotated[str, typer.Option(help="SQLite file, or a postgresql://… URL.")] = "ghillie.db",
-    create_burst: Annotated[
-        int, typer.Option(help="Games one client address may create at once...")
-    ] = Limits.create_burst,
-    create_per_minute: Annotated[
-        float, typer.Option(help="...and per minute after that.")
-    ] = Limits.create_per_minute,
-    create_burst_all: Annotated[
-        int, typer.Option(help="Games all clients together may create at once...")
-    ] = Limits.create_burst_all,
-    create_per_minute_all: Annotated[
-        float, typer.Option(help="...and per minute after that.")
-    ] = Limits.create_per_minute_all,
-    max_games: Annotated[
-        int, typer.Option(help="Games kept in memory; idle ones beyond it reload when asked.")
-    ] = Limits.max_games,
-    idle_seconds: Annotated[
-        float, typer.Option(help="Seconds unused after which an idle game leaves memory.")
-    ] = Limits.idle_seconds,
-    max_scenario: Annotated[
-        int, typer.Option(help="Bytes a game creation request (its scenario) may have.")
-    ] = Limits.max_scenario,
-    header_seconds: Annotated[
-        float, typer.Option(help="Seconds a client has to send a request's headers.")
-    ] = Limits.header_seconds,
-    body_seconds: Annotated[
-        float, typer.Option(help="Seconds a client then has to send the request's body.")
-    ] = Limits.body_seconds,
-    max_connections: Annotated[
-        int, typer.Option(help="Connections and requests at once; beyond, 503.")
-    ] = Limits.max_connections,
-) -> None:
-    """Start the referee server: a private link per side, live on each player's phone."""
-    from ghillie.server.lan import ALL_INTERFACES, checked_public_url
-    from ghillie.server.run import run
-
-    if lan and host is not None and host not in ALL_INTERFACES:
-        console.print(
-            f"[red]--lan listens on every interface: leave out --host {escape(host)}.[/red]",
-            highlight=False,
-        )
-        raise typer.Exit(2)
-    if public_url is not None:
-        try:
-            public_url = checked_public_url(public_url)
-        except ValueError as exc:
-            console.print(f"[red]--public-url:[/red] {escape(str(exc))}", highlight=False)
-            raise typer.Exit(2) from None
-
-    limits = Limits(
-        create_burst=create_burst,
-        create_per_minute=create_per_minute,
-        create_burst_all=create_burst_all,
-        create_per_minute_all=create_per_minute_all,
-        max_games=max_games,
-        idle_seconds=idle_seconds,
-        max_scenario=max_scenario,
-        header_seconds=header_seconds,
-        body_seconds=body_seconds,
-        max_connections=max_connections,
-    )
-    listen = "0.0.0.0" if lan and host is None else host or "127.0.0.1"
-    raise typer.Exit(run(listen, port, db, limits, public_url))
 
 
 def _register_odds() -> None:

@@ -43,6 +43,7 @@ from ghillie.server.limits import Limits
 from ghillie.server.live import QUEUE_SIZE, LiveGame, Watcher, status, with_status
 from ghillie.server.outages import Outages, outage_start
 from ghillie.server.problems import BUSY, Problem, where
+from ghillie.server.seats import Seats
 from ghillie.server.sync import Sync
 from ghillie.server.tokens import new_token, token_hash
 from ghillie.server.waits import Waits
@@ -52,11 +53,10 @@ from ghillie.view import project
 
 log = logging.getLogger("ghillie.hub")
 
-COMMAND_ID_LENGTH = 80
 # How long a roll waits for a page by default: a phone at a table that went to sleep is
 # woken, or its player told, well within half a minute; a roll must not stall for ever.
 WAIT = 30
-__all__ = ["COMMAND_ID_LENGTH", "QUEUE_SIZE", "Created", "Hub", "LiveGame", "Watcher", "status"]
+__all__ = ["QUEUE_SIZE", "Created", "Hub", "LiveGame", "Watcher", "status"]
 
 
 @dataclass(frozen=True)
@@ -91,22 +91,7 @@ class Hub:
         self.games = Games(store, self.limits, self.fanout, self.deadlines)
         self.sync = Sync(store, self.games, self.fanout)
         self.commands = Commands(store, self.games, self.fanout, self.sync, self.ids, random_bytes)
-        # What the routes ask of the collaborators, by the names they have always used.
-        self.live = self.games.live
-        self.observer = self.games.observer
-        self.ruleset_of = self.games.ruleset_of
-        self.sweep = self.games.sweep
-        self.sweep_every = self.games.sweep_every
-        self.watched = self.games.watched
-        self.command = self.commands.command
-        self.anchor = self.commands.anchor
-        self.contribute = self.commands.contribute
-        self.renew = self.commands.renew
-        self.refresh = self.sync.refresh
-        self.behind = self.sync.behind
-        self.watch = self.fanout.watch
-        self.unwatch = self.fanout.unwatch
-        self.watch_view = self.fanout.watch_view
+        self.seats = Seats(store, self.games, self.fanout)
 
     def close(self) -> None:
         for task in self._extending:

@@ -15,9 +15,10 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import orjson
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.fields import FieldInfo
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ghillie.server.problems import TOO_MANY, Problem
@@ -25,31 +26,49 @@ from ghillie.server.problems import TOO_MANY, Problem
 PROBLEM_JSON = "application/problem+json"
 
 
-@dataclass(frozen=True)
-class Limits:
-    """Every limit ``ghillie serve`` enforces; each but the sweep's period has a flag of
-    the same name (``--create-burst``, …)."""
+class Limits(BaseModel):
+    """Every limit ``ghillie serve`` enforces: each but the sweep's period is the flag of the
+    same name (``--create-burst``, …), its description the flag's help (``cli/serve.py``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     # Game creation: a burst, then a steady rate (games per minute), per client address...
-    create_burst: int = 20
-    create_per_minute: float = 20.0
+    create_burst: int = Field(20, description="Games one client address may create at once...")
+    create_per_minute: float = Field(20.0, description="...and per minute after that.")
     # ...and for the whole server, so that many addresses together are bounded too.
-    create_burst_all: int = 60
-    create_per_minute_all: float = 120.0
-    # Live games kept in memory: idle ones (nobody watching, no roll waiting) are dropped
-    # after ``idle_seconds`` unused, and the least recently used idle ones beyond
-    # ``max_games``. A dropped game reloads from the database on its next request.
-    idle_seconds: float = 300.0
-    max_games: int = 500
-    sweep_seconds: float = 30.0
+    create_burst_all: int = Field(
+        60, description="Games all clients together may create at once..."
+    )
+    create_per_minute_all: float = Field(120.0, description="...and per minute after that.")
+    # Live games kept in memory: the least recently used idle ones (nobody watching, no
+    # roll waiting) beyond ``max_games``, and any idle one after ``idle_seconds`` unused, are
+    # dropped. A dropped game reloads from the database on its next request.
+    max_games: int = Field(
+        500, description="Games kept in memory; idle ones beyond it reload when asked."
+    )
+    idle_seconds: float = Field(
+        300.0, description="Seconds unused after which an idle game leaves memory."
+    )
+    sweep_seconds: float = 30.0  # how often idle games are looked for: no flag
     # A scenario in a request: bundled ones are 2–20 KB.
-    max_scenario: int = 256 * 1024
+    max_scenario: int = Field(
+        256 * 1024, description="Bytes a game creation request (its scenario) may have."
+    )
     # Slow clients: a request's headers must arrive within this many seconds of its first
     # byte (or of the connection), its body within ``body_seconds`` of its headers.
-    header_seconds: float = 10.0
-    body_seconds: float = 30.0
+    header_seconds: float = Field(
+        10.0, description="Seconds a client has to send a request's headers."
+    )
+    body_seconds: float = Field(
+        30.0, description="Seconds a client then has to send the request's body."
+    )
     # Connections and requests in progress at once; beyond it uvicorn answers 503.
-    max_connections: int = 1000
+    max_connections: int = Field(1000, description="Connections and requests at once; beyond, 503.")
+
+    @classmethod
+    def flags(cls) -> dict[str, FieldInfo]:
+        """The limits ``ghillie serve`` takes as flags: those with a description."""
+        return {n: f for n, f in cls.model_fields.items() if f.description is not None}
 
 
 class TokenBucket:

@@ -60,15 +60,15 @@ class Listener:
 
     def _wake(self, game_id: str, seq: int) -> None:
         # Most notifications are this process's own writes: nothing to read for those.
-        if self.hub.behind(game_id, seq):
-            self.loop.create_task(self.hub.refresh(game_id))
+        if self.hub.sync.behind(game_id, seq):
+            self.loop.create_task(self.hub.sync.refresh(game_id))
 
     async def _poll(self) -> None:
         # One query for all watched games; only those behind are read.
         while True:
             await asyncio.sleep(POLL_SECONDS)
             with contextlib.suppress(Exception):
-                heads = await asyncio.to_thread(self.hub.store.heads, self.hub.watched())
+                heads = await asyncio.to_thread(self.hub.store.heads, self.hub.games.watched())
                 for game_id, seq in heads.items():
-                    if self.hub.behind(game_id, seq):
-                        await self.hub.refresh(game_id)
+                    if self.hub.sync.behind(game_id, seq):
+                        await self.hub.sync.refresh(game_id)

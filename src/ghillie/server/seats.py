@@ -37,12 +37,15 @@ from ghillie.errors import (
 )
 from ghillie.fairness.hashlog import usable_key
 from ghillie.server import calls
+from ghillie.server.frames import SeatFrame
 from ghillie.server.tokens import token_hash
 from ghillie.store.base import Seat
 
 if TYPE_CHECKING:
-    from ghillie.server.hub import Hub
+    from ghillie.server.fanout import FanOut
+    from ghillie.server.games import Games
     from ghillie.server.live import LiveGame, Watcher
+    from ghillie.store.base import EventStore
 
 SEAT_KEY = re.compile("[0-9a-f]{32,64}")
 _HEX32 = re.compile("[0-9a-f]{64}")
@@ -121,166 +124,180 @@ def public(game: LiveGame) -> dict[str, Any]:
     }
 
 
-async def refresh(hub: Hub, game: LiveGame) -> None:
-    """Read the seats again (another process may have seated a device)."""
-    game.seats = await calls.stored(hub.store.seats, game.game_id)
+class Seats:
+    """Taking, moving and checking seats: the store that keeps them, the games they are of,
+    and the fan-out that tells each page of its seat."""
 
+    def __init__(self, store: EventStore, games: Games, fanout: FanOut) -> None:
+        self.store, self.games, self.fanout = store, games, fanout
 
-async def check(
-    hub: Hub, game: LiveGame, observer: str, device: str | None, *, exact: bool = True
-) -> None:
-    """Refuse a device that does not hold the side's taken seat (the holder is told).
+    async def refresh(self, game: LiveGame) -> None:
+        """Read the seats again (another process may have seated a device)."""
+        game.seats = await calls.stored(self.store.seats, game.game_id)
 
-    Not ``exact``: a seat free here is taken as free without reading the store, for a
-    command whose write checks the seat again in its own transaction (``Append.seat``):
-    another process's device seated meanwhile makes that write fail, and the command's
-    answer is then this check, exact."""
-    if observer not in game.state.sides:
-        return
-    seat = game.seats.get(observer)
-    stale = seat is not None or (hub.store.shared and exact)
-    if (seat is None or seat.holder != device) and stale:
-        # Another process may have seated a device here, or moved this seat: only the store
-        # knows. A seat free in a process that alone serves its store is free (every take
-        # goes through it), so a script playing by token alone costs no read per command.
-        await refresh(hub, game)
-        seat = game.seats.get(observer)
-    if seat is None or seat.holder == device:
-        return
-    visited(hub, game, observer)
-    raise Refusal(
-        SEAT_TAKEN,
-        "Another device has taken this seat. Move it here with the code that device shows, "
-        "or, if that device is lost, start a new dice chain on this one.",
-    )
+    async def check(
+        self, game: LiveGame, observer: str, device: str | None, *, exact: bool = True
+    ) -> None:
+        """Refuse a device that does not hold the side's taken seat (the holder is told).
 
-
-def visited(hub: Hub, game: LiveGame, observer: str) -> None:
-    """Another device opened a taken seat's link: its holder is told at once."""
-    visits = game.visits.setdefault(observer, [])
-    visits.append(datetime.now(UTC).isoformat(timespec="seconds"))
-    del visits[:-VISITS_KEPT]
-    tell(hub, game, observer)
-
-
-def tell(hub: Hub, game: LiveGame, observer: str) -> None:
-    """Push each watcher of ``observer`` its seat as it now stands; one whose device no
-    longer holds it is told so and let go (its socket closes: it keeps nothing it may not)."""
-    for watcher in list(game.watchers):
-        if watcher.observer != observer:
-            continue
-        now = state(game, observer, watcher.device)
-        hub.fanout.send(game, watcher, {"type": "seat", "seat": now})
-        if now["state"] == "taken":
-            hub.fanout.let_go(game, watcher)
-
-
-async def take(
-    hub: Hub,
-    game_id: str,
-    observer: str,
-    key: Any,
-    watcher: Watcher | None = None,
-    signing: Any = None,
-) -> tuple[dict[str, Any], str]:
-    """Take the side's seat for the device with ``key``, if it is free, with the key it
-    signs its orders with (``signing``). Idempotent: the device that holds it gets the same
-    answer again (and may give its signing key then, if it gave none). Returns the state
-    and the device; ``watcher``, the connection asking, is that device from now on."""
-    device = device_of(key)
-    if device is None:
-        raise Refusal(BAD_SEAT_KEY, "A seat key is 32 to 64 characters of lowercase hex.")
-    public = signing_key(signing)
-    game = await hub.live(game_id)
-    async with game.lock:
+        Not ``exact``: a seat free here is taken as free without reading the store, for a
+        command whose write checks the seat again in its own transaction (``Append.seat``):
+        another process's device seated meanwhile makes that write fail, and the command's
+        answer is then this check, exact."""
         if observer not in game.state.sides:
-            raise Refusal(UNKNOWN_SIDE, "Only a side has a seat.")
-        given = (public, _first_order(game, observer)) if public is not None else None
-        seat = await calls.stored(hub.store.take_seat, game_id, observer, device, given)
-        _signs(game, observer, seat)
-        game.seats[observer] = seat
-        if watcher is not None and seat.holder == device:
-            watcher.device = device
-        tell(hub, game, observer)
-        return state(game, observer, device), device
-
-
-async def offer(hub: Hub, game_id: str, observer: str, device: str | None) -> dict[str, Any]:
-    """A one-time code that moves the seat held by ``device`` to another device."""
-    game = await hub.live(game_id)
-    async with game.lock:
-        await check(hub, game, observer, device)
-        if device is None or observer not in game.seats:
-            raise Refusal(SEAT_TAKEN, "Take this seat first.")
-        code = new_code()
-        offered = token_hash(code)
-        if not await calls.stored(hub.store.offer_move, game_id, observer, device, offered):
-            raise Refusal(SEAT_TAKEN, "Another device has taken this seat.")
-        return {"code": code}
-
-
-async def move(
-    hub: Hub, game_id: str, observer: str, code: Any, key: Any, anchor: Any, signing: Any = None
-) -> tuple[dict[str, Any], str]:
-    """Take the seat over with the code its device shows, and this device's new chain (and
-    the key it signs its orders with)."""
-    device = device_of(key)
-    public = signing_key(signing)
-    typed = normal_code(code)
-    if device is None:
-        raise Refusal(BAD_SEAT_KEY, "A seat key is 32 to 64 characters of lowercase hex.")
-    if typed is None:
-        raise Refusal(BAD_MOVE_CODE, "That is not the code the seat's device shows.")
-    game = await hub.live(game_id)
-    async with game.lock:
-        fresh = _anchor(game, observer, anchor)
-        from_k = _first_roll(game, observer)
-        given = (public, _first_order(game, observer)) if public is not None else None
-        seat = await calls.stored(
-            hub.store.move_seat,
-            game_id,
-            observer,
-            token_hash(typed),
-            device,
-            fresh,
-            from_k,
-            given,
-        )
-        if seat is None:
-            raise Refusal(BAD_MOVE_CODE, "That is not the code the seat's device shows.")
-        _seated(hub, game, observer, seat)
-        return state(game, observer, device), device
-
-
-async def new_chain(
-    hub: Hub, game_id: str, observer: str, key: Any, anchor: Any, signing: Any = None
-) -> tuple[dict[str, Any], str]:
-    """Take the seat of a lost device with a new dice chain (and a new signing key), from
-    the next roll on. Refused while the holding device is online (it can show a move code
-    instead)."""
-    device = device_of(key)
-    public = signing_key(signing)
-    if device is None:
-        raise Refusal(BAD_SEAT_KEY, "A seat key is 32 to 64 characters of lowercase hex.")
-    game = await hub.live(game_id)
-    async with game.lock:
-        fresh = _anchor(game, observer, anchor)
-        if fresh is None:
-            raise Refusal(BAD_CONTRIBUTION, "The host holds this side's dice chain.")
-        await refresh(hub, game)
+            return
         seat = game.seats.get(observer)
-        if seat is not None and seat.holder != device and _online(game, observer, seat.holder):
-            raise Refusal(
-                SEAT_IN_USE,
-                "The device holding this seat is online: move the seat from it with its code.",
-            )
-        from_k = _first_roll(game, observer)
-        given = (public, _first_order(game, observer)) if public is not None else None
-        seat = await calls.stored(
-            hub.store.new_chain, game_id, observer, device, fresh, from_k, given
+        stale = seat is not None or (self.store.shared and exact)
+        if (seat is None or seat.holder != device) and stale:
+            # Another process may have seated a device here, or moved this seat: only the store
+            # knows. A seat free in a process that alone serves its store is free (every take
+            # goes through it), so a script playing by token alone costs no read per command.
+            await self.refresh(game)
+            seat = game.seats.get(observer)
+        if seat is None or seat.holder == device:
+            return
+        self.visited(game, observer)
+        raise Refusal(
+            SEAT_TAKEN,
+            "Another device has taken this seat. Move it here with the code that device shows, "
+            "or, if that device is lost, start a new dice chain on this one.",
         )
-        _seated(hub, game, observer, seat)
-        return state(game, observer, device), device
+
+    def visited(self, game: LiveGame, observer: str) -> None:
+        """Another device opened a taken seat's link: its holder is told at once."""
+        visits = game.visits.setdefault(observer, [])
+        visits.append(datetime.now(UTC).isoformat(timespec="seconds"))
+        del visits[:-VISITS_KEPT]
+        self.tell(game, observer)
+
+    def tell(self, game: LiveGame, observer: str) -> None:
+        """Push each watcher of ``observer`` its seat as it now stands; one whose device no
+        longer holds it is told so and let go (its socket closes: it keeps nothing it may not)."""
+        for watcher in list(game.watchers):
+            if watcher.observer != observer:
+                continue
+            now = state(game, observer, watcher.device)
+            self.fanout.send(game, watcher, SeatFrame(seat=now).frame())
+            if now["state"] == "taken":
+                self.fanout.let_go(game, watcher)
+
+    async def take(
+        self,
+        game_id: str,
+        observer: str,
+        key: Any,
+        watcher: Watcher | None = None,
+        signing: Any = None,
+    ) -> tuple[dict[str, Any], str]:
+        """Take the side's seat for the device with ``key``, if it is free, with the key it
+        signs its orders with (``signing``). Idempotent: the device that holds it gets the same
+        answer again (and may give its signing key then, if it gave none). Returns the state
+        and the device; ``watcher``, the connection asking, is that device from now on."""
+        device = device_of(key)
+        if device is None:
+            raise Refusal(BAD_SEAT_KEY, "A seat key is 32 to 64 characters of lowercase hex.")
+        public = signing_key(signing)
+        game = await self.games.live(game_id)
+        async with game.lock:
+            if observer not in game.state.sides:
+                raise Refusal(UNKNOWN_SIDE, "Only a side has a seat.")
+            given = (public, _first_order(game, observer)) if public is not None else None
+            seat = await calls.stored(self.store.take_seat, game_id, observer, device, given)
+            _signs(game, observer, seat)
+            game.seats[observer] = seat
+            if watcher is not None and seat.holder == device:
+                watcher.device = device
+            self.tell(game, observer)
+            return state(game, observer, device), device
+
+    async def offer(self, game_id: str, observer: str, device: str | None) -> dict[str, Any]:
+        """A one-time code that moves the seat held by ``device`` to another device."""
+        game = await self.games.live(game_id)
+        async with game.lock:
+            await self.check(game, observer, device)
+            if device is None or observer not in game.seats:
+                raise Refusal(SEAT_TAKEN, "Take this seat first.")
+            code = new_code()
+            offered = token_hash(code)
+            if not await calls.stored(self.store.offer_move, game_id, observer, device, offered):
+                raise Refusal(SEAT_TAKEN, "Another device has taken this seat.")
+            return {"code": code}
+
+    async def move(
+        self, game_id: str, observer: str, code: Any, key: Any, anchor: Any, signing: Any = None
+    ) -> tuple[dict[str, Any], str]:
+        """Take the seat over with the code its device shows, and this device's new chain (and
+        the key it signs its orders with)."""
+        device = device_of(key)
+        public = signing_key(signing)
+        typed = normal_code(code)
+        if device is None:
+            raise Refusal(BAD_SEAT_KEY, "A seat key is 32 to 64 characters of lowercase hex.")
+        if typed is None:
+            raise Refusal(BAD_MOVE_CODE, "That is not the code the seat's device shows.")
+        game = await self.games.live(game_id)
+        async with game.lock:
+            fresh = _anchor(game, observer, anchor)
+            from_k = _first_roll(game, observer)
+            given = (public, _first_order(game, observer)) if public is not None else None
+            seat = await calls.stored(
+                self.store.move_seat,
+                game_id,
+                observer,
+                token_hash(typed),
+                device,
+                fresh,
+                from_k,
+                given,
+            )
+            if seat is None:
+                raise Refusal(BAD_MOVE_CODE, "That is not the code the seat's device shows.")
+            self._seated(game, observer, seat)
+            return state(game, observer, device), device
+
+    async def new_chain(
+        self, game_id: str, observer: str, key: Any, anchor: Any, signing: Any = None
+    ) -> tuple[dict[str, Any], str]:
+        """Take the seat of a lost device with a new dice chain (and a new signing key), from
+        the next roll on. Refused while the holding device is online (it can show a move code
+        instead)."""
+        device = device_of(key)
+        public = signing_key(signing)
+        if device is None:
+            raise Refusal(BAD_SEAT_KEY, "A seat key is 32 to 64 characters of lowercase hex.")
+        game = await self.games.live(game_id)
+        async with game.lock:
+            fresh = _anchor(game, observer, anchor)
+            if fresh is None:
+                raise Refusal(BAD_CONTRIBUTION, "The host holds this side's dice chain.")
+            await self.refresh(game)
+            seat = game.seats.get(observer)
+            if seat is not None and seat.holder != device and _online(game, observer, seat.holder):
+                raise Refusal(
+                    SEAT_IN_USE,
+                    "The device holding this seat is online: move the seat from it with its code.",
+                )
+            from_k = _first_roll(game, observer)
+            given = (public, _first_order(game, observer)) if public is not None else None
+            seat = await calls.stored(
+                self.store.new_chain, game_id, observer, device, fresh, from_k, given
+            )
+            self._seated(game, observer, seat)
+            return state(game, observer, device), device
+
+    def _seated(self, game: LiveGame, observer: str, seat: Seat) -> None:
+        """A device took the seat over: the ledger (or, before the game starts, the anchors)
+        learns its chain, every page is told, and the old device is let go."""
+        game.seats[observer] = seat
+        game.visits.pop(observer, None)  # the new device's own visit, and the old device's
+        if seat.chain is not None and seat.chain_from is not None:
+            if game.ledger is None:
+                game.anchors[observer] = seat.chain
+            else:
+                game.ledger.new_chain(observer, seat.chain, seat.chain_from)
+        _signs(game, observer, seat)
+        self.tell(game, observer)
+        self.fanout.push_status(game)
 
 
 def restore(game: LiveGame) -> None:
@@ -338,21 +355,6 @@ def _first_roll(game: LiveGame, side: str) -> int:
         return 0
     pending = game.pending
     return ledger.next_k + (1 if pending is not None and side in pending.elements else 0)
-
-
-def _seated(hub: Hub, game: LiveGame, observer: str, seat: Seat) -> None:
-    """A device took the seat over: the ledger (or, before the game starts, the anchors)
-    learns its chain, every page is told, and the old device is let go."""
-    game.seats[observer] = seat
-    game.visits.pop(observer, None)  # the new device's own visit, and the old device's
-    if seat.chain is not None and seat.chain_from is not None:
-        if game.ledger is None:
-            game.anchors[observer] = seat.chain
-        else:
-            game.ledger.new_chain(observer, seat.chain, seat.chain_from)
-    _signs(game, observer, seat)
-    tell(hub, game, observer)
-    hub.fanout.push_status(game)
 
 
 def _online(game: LiveGame, observer: str, holder: str) -> bool:
