@@ -14,10 +14,10 @@ from ghillie import Game, examples
 from ghillie.store.base import StoredRoll
 from ghillie.store.sql import SqlStore, StoreError, database_url, metadata
 
-from .contract import ServerStoreContract
+from .contract import StoreContract
 
 
-class TestSqliteStore(ServerStoreContract):
+class TestSqliteStore(StoreContract):
     @pytest.fixture
     def store(self, tmp_path: Path) -> Iterator[SqlStore]:
         store = SqlStore(str(tmp_path / "ghillie.db"))
@@ -33,7 +33,7 @@ def postgres_url() -> str:
     return url
 
 
-class TestPostgresStore(ServerStoreContract):
+class TestPostgresStore(StoreContract):
     @pytest.fixture
     def store(self) -> Iterator[SqlStore]:
         store = SqlStore(postgres_url())
