@@ -16,7 +16,6 @@ and ``synchronous_commit`` on.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from contextlib import AbstractContextManager
 from typing import Any
 
 from sqlalchemy.engine import Connection
@@ -64,9 +63,6 @@ class SqlStore(ByTable):
 
     def close(self) -> None:
         self.db.close()
-
-    def _writing(self) -> AbstractContextManager[Connection]:
-        return self.db.writing()
 
     # --- the writes that span tables ---------------------------------------------------------
 
