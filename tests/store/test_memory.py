@@ -6,10 +6,10 @@ import pytest
 
 from ghillie.store import EventStore, MemoryStore
 
-from .contract import ServerStoreContract
+from .contract import StoreContract
 
 
-class TestMemoryStore(ServerStoreContract):
+class TestMemoryStore(StoreContract):
     @pytest.fixture
     def store(self) -> EventStore:
         return MemoryStore()

@@ -14,10 +14,10 @@ from ghillie import Game, examples
 from ghillie.store.base import StoredRoll
 from ghillie.store.sql import SqlStore, StoreError, database_url, metadata
 
-from .contract import ServerStoreContract
+from .contract import StoreContract
 
 
-class TestSqliteStore(ServerStoreContract):
+class TestSqliteStore(StoreContract):
     @pytest.fixture
     def store(self, tmp_path: Path) -> Iterator[SqlStore]:
         store = SqlStore(str(tmp_path / "ghillie.db"))
@@ -33,7 +33,7 @@ def postgres_url() -> str:
     return url
 
 
-class TestPostgresStore(ServerStoreContract):
+class TestPostgresStore(StoreContract):
     @pytest.fixture
     def store(self) -> Iterator[SqlStore]:
         store = SqlStore(postgres_url())
@@ -108,7 +108,7 @@ def test_a_read_does_not_wait_for_a_write_under_way(tmp_path: Path) -> None:
     # make each command wait for every other game's write.
     store = SqlStore(str(tmp_path / "g.db"))
     store.create_game("g1", {"ruleset": "x"}, None, {})
-    with store._writing() as conn:
+    with store.db.writing() as conn:
         conn.exec_driver_sql("UPDATE games SET header = header WHERE game_id = 'g1'")
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
             assert pool.submit(store.seats, "g1").result(timeout=5) == {}
@@ -122,7 +122,7 @@ def test_a_writer_takes_the_write_lock_when_it_begins(tmp_path: Path) -> None:
     store = SqlStore(str(path))
     store.create_game("g1", {"ruleset": "x"}, None, {})
     other = sqlite3.connect(path, timeout=0, isolation_level=None)
-    with store._writing(), pytest.raises(sqlite3.OperationalError, match="locked"):
+    with store.db.writing(), pytest.raises(sqlite3.OperationalError, match="locked"):
         other.execute("BEGIN IMMEDIATE")
     other.execute("BEGIN IMMEDIATE")
     other.execute("ROLLBACK")

@@ -98,44 +98,17 @@ class UnknownGame(KeyError):
     """No game with that id."""
 
 
-class EventStore(Protocol):
-    # May other server processes write to this store (PostgreSQL)? If not, what this
-    # process holds of a game is all there is, and need not be read again to be sure.
-    shared: bool
-
-    def create(self, game_id: str, header: Mapping[str, Any], first: Event) -> None:
-        """Create a game: its header (ruleset, scenario) and its first event, together."""
-        ...
+class GameLog(Protocol):
+    """The games and their logs: each game's header, its events, and the answers of the
+    commands that made them."""
 
     def header(self, game_id: str) -> Mapping[str, Any]: ...
-
-    def append(self, game_id: str, expected_seq: int, events: Sequence[Event]) -> None:
-        """Append events that follow ``expected_seq``; all or none."""
-        ...
 
     def events(self, game_id: str, after: int = -1) -> list[Event]:
         """The game's events with seq > ``after``, in order."""
         ...
 
     def games(self) -> list[str]: ...
-
-    # --- what the server needs besides ----------------------------------------------------------
-
-    def create_game(
-        self,
-        game_id: str,
-        header: Mapping[str, Any],
-        first: Event | None,
-        token_hashes: Mapping[str, str],
-    ) -> None:
-        """A game, its first event (if it has one yet) and its capability tokens (hashes →
-        observer), together."""
-        ...
-
-    def append_batch(self, batch: Sequence[Append]) -> list[Exception | None]:
-        """Several commands, of any games, in one transaction; each all or nothing. Returns
-        None or the reason (Conflict, UnknownGame) for each."""
-        ...
 
     def answers(self, game_id: str, after: int = -1) -> list[Answer]:
         """Answers of the commands that made the events after ``after``."""
@@ -145,11 +118,17 @@ class EventStore(Protocol):
         """The last seq of each of these games (unknown ones left out), in one read."""
         ...
 
+
+class Tokens(Protocol):
+    """The games' capability tokens, which a game's creation writes (hashes only)."""
+
     def observer_for(self, game_id: str, token_hash: str) -> str | None:
         """Which side (or referee) a token grants in this game; None for any other."""
         ...
 
-    # --- roll requests waiting for the pages -------------------------------------------------
+
+class RollClaims(Protocol):
+    """Roll requests waiting for the pages, until the event that resolves one is written."""
 
     def claim_roll(self, game_id: str, roll: StoredRoll) -> StoredRoll:
         """Store ``roll`` as the game's request for roll ``roll.k``, unless one is stored
@@ -169,26 +148,12 @@ class EventStore(Protocol):
         ``k`` is stored (it was resolved meanwhile)."""
         ...
 
-    # --- seats (docs/fairness.md, "Seats") -------------------------------------------------
+
+class Seats(Protocol):
+    """Which device holds each side's seat (docs/fairness.md, "Seats")."""
 
     def seats(self, game_id: str) -> dict[str, Seat]:
         """Every taken seat of the game, by observer."""
-        ...
-
-    def timed(self) -> list[str]:
-        """The games something is timed in: a reaction window with a time limit is open, or
-        a roll waits for the pages (its wait runs out). A server starting up loads them, so
-        that their timers run whether or not anyone opens them."""
-        ...
-
-    def beat(self, game_ids: Sequence[str], at: str) -> None:
-        """The host is alive at ``at`` with a timed window running in each of ``game_ids``:
-        its last sign of life before an outage, from which a restarted host extends them
-        (ghillie.host). Kept per game, so that a process owning some games beats only them."""
-        ...
-
-    def beats(self, game_ids: Sequence[str]) -> dict[str, str]:
-        """The last beat of each of ``game_ids`` that has one."""
         ...
 
     def take_seat(
@@ -233,6 +198,60 @@ class EventStore(Protocol):
     ) -> Seat:
         """The seat, taken by ``holder``, with a new dice chain whose first element is for
         roll ``from_k`` (and its signing key from that roll on)."""
+        ...
+
+
+class Beats(Protocol):
+    """The host's last sign of life in each game a timed window runs in."""
+
+    def beat(self, game_ids: Sequence[str], at: str) -> None:
+        """The host is alive at ``at`` with a timed window running in each of ``game_ids``:
+        its last sign of life before an outage, from which a restarted host extends them
+        (ghillie.host). Kept per game, so that a process owning some games beats only them."""
+        ...
+
+    def beats(self, game_ids: Sequence[str]) -> dict[str, str]:
+        """The last beat of each of ``game_ids`` that has one."""
+        ...
+
+
+class EventStore(GameLog, Tokens, RollClaims, Seats, Beats, Protocol):
+    """Every table's part, and the writes that span tables: a game's creation (its header,
+    first event and tokens) and a batch of commands (events, answers, the seat each was
+    checked against, the roll request each resolves), each in one transaction."""
+
+    # May other server processes write to this store (PostgreSQL)? If not, what this
+    # process holds of a game is all there is, and need not be read again to be sure.
+    shared: bool
+
+    def create(self, game_id: str, header: Mapping[str, Any], first: Event) -> None:
+        """Create a game: its header (ruleset, scenario) and its first event, together."""
+        ...
+
+    def append(self, game_id: str, expected_seq: int, events: Sequence[Event]) -> None:
+        """Append events that follow ``expected_seq``; all or none."""
+        ...
+
+    def create_game(
+        self,
+        game_id: str,
+        header: Mapping[str, Any],
+        first: Event | None,
+        token_hashes: Mapping[str, str],
+    ) -> None:
+        """A game, its first event (if it has one yet) and its capability tokens (hashes →
+        observer), together."""
+        ...
+
+    def append_batch(self, batch: Sequence[Append]) -> list[Exception | None]:
+        """Several commands, of any games, in one transaction; each all or nothing. Returns
+        None or the reason (Conflict, UnknownGame) for each."""
+        ...
+
+    def timed(self) -> list[str]:
+        """The games something is timed in: a reaction window with a time limit is open, or
+        a roll waits for the pages (its wait runs out). A server starting up loads them, so
+        that their timers run whether or not anyone opens them."""
         ...
 
 

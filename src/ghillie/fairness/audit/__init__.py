@@ -48,8 +48,10 @@ rules (``setup.version`` in the first event).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from ghillie import registry
 from ghillie.errors import ScenarioError
 from ghillie.events import Event, event_from_json
 from ghillie.fairness import strict
@@ -57,7 +59,7 @@ from ghillie.fairness.audit import receipts as receipts_
 from ghillie.fairness.audit import time
 from ghillie.fairness.audit.replay import Replay, parties
 from ghillie.fairness.audit.report import Finding, Report, Stop, cannot_read, fail
-from ghillie.fairness.capacity import roster_size
+from ghillie.fairness.capacity import check_capacity, roster_size
 from ghillie.fairness.chains import LENGTH, Chain
 from ghillie.fairness.hashlog import (
     event_hash,
@@ -73,7 +75,7 @@ from ghillie.fairness.hashlog import (
 from ghillie.fairness.ledger import HOST, VERSION, Secrets, hashed
 from ghillie.fairness.record import FORMAT
 from ghillie.fairness.signatures import Signatures, signatures
-from ghillie.scenario import Scenario
+from ghillie.scenario import Scenario, parse_scenario
 
 __all__ = ["Finding", "Report", "audit"]
 
@@ -154,10 +156,34 @@ def _audit(
     report: Report,
     queued: Signatures,
 ) -> None:
+    game = _record(report, record)
+    hashes, shown = _chain(report, game, queued)
+    _receipts(report, game, receipts, hashes, shown)
+    anchors, pages = _randomness(report, game, receipts, queued)
+    _replay(report, game, anchors, pages, queued)
+
+
+@dataclass(frozen=True)
+class _Game:
+    """The record as every check after the first reads it: in the one form, its events
+    parsed, its scenario as the rules read it."""
+
+    record: Mapping[str, Any]
+    version: int
+    id: str
+    events: list[Event]
+    setup: Mapping[str, Any]
+    key: str
+    scenario: Scenario
+    sides: tuple[str, ...]
+    secrets: Secrets
+
+
+def _record(report: Report, record: Mapping[str, Any]) -> _Game:
+    """0. one form only: a record that means the same but is written otherwise is another
+    record, and the hashes cannot always tell (RFC 8785 writes 0.0 as 0)."""
     if not isinstance(record, Mapping) or record.get("format") != FORMAT:
         fail(report, "record", None, f"is not a {FORMAT} record")
-    # 0. one form only: a record that means the same but is written otherwise is another
-    # record, and the hashes cannot always tell (RFC 8785 writes 0.0 as 0).
     wrong = strict.problem(strict.RecordForm, record)
     if wrong:
         fail(report, "record", None, f"is not in the form ghillie writes ({wrong})")
@@ -167,84 +193,129 @@ def _audit(
     if type(version) is not int or version not in VERSIONS:
         fail(report, "record", 0, _unknown_version(version))
     report.version = version
-    event_form, receipts_form = strict.forms(version)
+    event_form, _ = strict.forms(version)
     for index, raw in enumerate(record["events"]):
         wrong = strict.problem(event_form, raw)
         if not wrong and ("setup" in raw["fair"]) != (index == 0):
             wrong = "fair.setup: only the first event sets the game up"
         if wrong:
             fail(report, "record", index, f"is not in the form ghillie writes ({wrong})")
-    game_id = record["game"]
-    report.game, report.ruleset = game_id, record["ruleset"]
+    report.game, report.ruleset = record["game"], record["ruleset"]
     events = [event_from_json(e) for e in record["events"]]
     report.events = len(events)
     setup = events[0].fair["setup"] if events[0].fair else {}
-    public_key = setup["key"]
+    key = setup["key"]
     scenario = _scenario(report, record)
-    sides = scenario.side_ids()
-    # The audit never signs: the host's signing key is not in the record.
-    secrets = Secrets.from_json({**record["secrets"], "key": "00" * 32})
+    return _Game(
+        record,
+        version,
+        record["game"],
+        events,
+        setup,
+        key,
+        scenario,
+        scenario.side_ids(),
+        # The audit never signs: the host's signing key is not in the record.
+        Secrets.from_json({**record["secrets"], "key": "00" * 32}),
+    )
 
-    # 1. chain, and what each side was shown
+
+def _chain(report: Report, game: _Game, queued: Signatures) -> tuple[list[str], list[list[str]]]:
+    """1. chain, and what each side was shown: every event's hash and (protocol 4) the
+    sides' digests its head signs."""
     hashes: list[str] = []
     shown: list[list[str]] = []
-    head = genesis(game_id)
-    for index, (event, raw) in enumerate(zip(events, record["events"], strict=True)):
+    head = genesis(game.id)
+    for index, (event, raw) in enumerate(zip(game.events, game.record["events"], strict=True)):
         fair = event.fair or {}
         if event.seq != index:
             fail(report, "chain", index, f"is numbered {event.seq}: an event is missing or moved")
         head = event_hash(head, hashed(raw))
         if fair.get("hash") != head.hex():
             fail(report, "chain", event.seq, "its hash does not follow from the log before it")
-        if version >= 4:
-            digests = _shown(report, game_id, secrets.dummy, event, sides)
-            message = head_message_v2(game_id, event.seq, head, digests)
+        if game.version >= 4:
+            digests = _shown(report, game.id, game.secrets.dummy, event, game.sides)
+            message = head_message_v2(game.id, event.seq, head, digests)
             shown.append([d.hex() for d in digests])
         else:
-            message = head_message(game_id, event.seq, head)
+            message = head_message(game.id, event.seq, head)
         # One spelling only: a signature in capitals would verify, yet be another record.
         queued.check(
-            public_key,
+            game.key,
             message,
             fair.get("sig", ""),
             ("chain", event.seq, "the host's signature on this head is not valid"),
         )
         hashes.append(head.hex())
-    time.outages(report, events)
+    time.outages(report, game.events)
+    return hashes, shown
 
-    # 2. receipts
-    chain = receipts_.Chain(game_id, public_key, events, hashes, shown, receipts_form, sides)
+
+def _receipts(
+    report: Report,
+    game: _Game,
+    receipts: list[tuple[str | None, Mapping[str, Any]]],
+    hashes: list[str],
+    shown: list[list[str]],
+) -> None:
+    """2. receipts: every page's kept heads and requests lie on this chain, and (protocol
+    4) its account of time agrees with the record's."""
+    _, receipts_form = strict.forms(game.version)
+    chain = receipts_.Chain(
+        game.id, game.key, game.events, hashes, shown, receipts_form, game.sides
+    )
     for side, kept in receipts:
         receipts_.check(report, chain, kept)
-        if version >= 4:
-            time.check(report, side, kept, events)
+        if game.version >= 4:
+            time.check(report, side, kept, game.events)
 
-    # 3. randomness: who rolls, the seeds behind every chain and the key behind the signatures
+
+def _randomness(
+    report: Report,
+    game: _Game,
+    receipts: list[tuple[str | None, Mapping[str, Any]]],
+    queued: Signatures,
+) -> tuple[dict[str, str], list[tuple[str, Mapping[str, Any]]]]:
+    """3. randomness: who rolls, the seeds behind every chain and the key behind the
+    signatures. Gives every party's anchor, and the pages that kept receipts by side."""
+    setup, sides, secrets, events = game.setup, game.sides, game.secrets, game.events
     anchors = parties(report, setup, sides, secrets)
     receipts_.page_anchors(report, receipts, anchors, sides, secrets, events)
-    pages = receipts_.owners(receipts, anchors, sides, events) if version >= 4 else []
+    pages = receipts_.owners(receipts, anchors, sides, events) if game.version >= 4 else []
     for side, kept in pages:
         receipts_.seat(report, side, kept, setup, events)
-    if version < 4:
+    if game.version < 4:
         # What each side was shown of each event, signed by the host for each side alone
         # (fair.shown), and what its page kept of it (receipts.shown).
-        views = _shown_v3(report, game_id, public_key, events, sides, queued)
-        for side, kept in receipts:
-            receipts_.views_v3(report, game_id, public_key, side, kept, views, sides)
+        views = _shown_v3(report, game.id, game.key, events, sides, queued)
+        for page, kept in receipts:
+            receipts_.views_v3(report, game.id, game.key, page, kept, views, sides)
     report.held = sorted(secrets.held)
     for party, seed in [(HOST, secrets.host_seed), *secrets.held.items()]:
         if Chain.from_seed(seed, LENGTH).anchor.hex() != anchors.get(party):
             fail(report, "randomness", 0, f"{party}'s revealed seed does not grow its anchor")
     if setup.get("dice") == "injected":
         fail(report, "randomness", 0, "the dice were injected, not drawn from the chains")
-    size = roster_size(scenario)
+    size = roster_size(game.scenario)
     if setup.get("roster") != size:
         fail(report, "record", 0, f"it does not set up rosters of {size} slots")
+    return anchors, pages
 
-    # 4 and 5: every event ruled on again, its roll recomputed, its rosters rebuilt
+
+def _replay(
+    report: Report,
+    game: _Game,
+    anchors: dict[str, str],
+    pages: list[tuple[str, Mapping[str, Any]]],
+    queued: Signatures,
+) -> None:
+    """4 and 5, orders, replay and commitments: every event ruled on again, its roll
+    recomputed, its rosters rebuilt."""
     # Which page was asked for which roll, and answered (it kept the host's request).
     asked = {(req["k"], side) for side, kept in pages for req in kept["requests"]}
-    Replay(report, record, scenario, secrets, anchors, queued, asked).run(events)
+    Replay(report, game.record, game.scenario, game.secrets, anchors, queued, asked).run(
+        game.events
+    )
 
 
 def _unknown_version(version: Any) -> str:
@@ -328,10 +399,11 @@ def _shown_v3(
 
 
 def _scenario(report: Report, record: Mapping[str, Any]) -> Scenario:
-    from ghillie.game import load_scenario
-
+    # The one look-up of the registry: the audit is an edge, as the CLI and the server are.
     try:
-        scenario = load_scenario({**record["scenario"], "ruleset": record["ruleset"]})
+        data = {**record["scenario"], "ruleset": record["ruleset"]}
+        scenario = parse_scenario(registry.get(str(data["ruleset"])).scenario_model, data)
+        check_capacity(scenario)
     except (ScenarioError, KeyError, ValueError) as exc:
         fail(report, "record", 0, f"its scenario cannot be read ({exc})")
         raise  # unreachable: _fail raises
