@@ -33,9 +33,10 @@ from typing import Any
 import pytest
 
 from ghillie.fairness import roster as roster_module
+from tests.registered import ruleset_ids
 
 from .watcher import Score, pattern, score, shown_lists
-from .worlds import CHANGES, Transcript, sniper_pair, trace_pair
+from .worlds import Transcript, sniper_pair, trace_pair
 
 CHANCE = 0.62  # above this on the held-out seeds the watcher is not guessing (3.4 SD at 100)
 
@@ -130,7 +131,7 @@ def test_two_lists_shown_at_different_events_share_no_leaf_in_suspicious_places(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ruleset", sorted(CHANGES))
+@pytest.mark.parametrize("ruleset", ruleset_ids())
 def test_full_simulation(ruleset: str, capsys: pytest.CaptureFixture[str]) -> None:
     """200 seeds per ruleset through the ledger (and 400 of suspicious-places through the
     rules), every figure printed; fails where the watcher tells the worlds apart."""
