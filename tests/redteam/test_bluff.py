@@ -82,6 +82,14 @@ def test_ambush_fire_a_concealed_unit_moving_unseen_looks_like_one_holding() -> 
     assert result.means["lists shown"][0] >= 2  # the watcher had two lists to compare
 
 
+@pytest.mark.parametrize("ruleset", ruleset_ids())
+def test_every_ruleset_is_tried_through_the_ledger(ruleset: str) -> None:
+    """Two seeds of every registered ruleset in CI (``--run-slow`` runs 200): the worlds
+    differ in a secret rewritten between two openings, and the watcher sees one pattern."""
+    for moved, bluffed in _pairs(lambda seed: trace_pair(ruleset, seed), 2):
+        assert moved != bluffed, f"{ruleset}: the two worlds did not differ in a secret"
+
+
 def test_the_watcher_is_not_blind() -> None:
     """The same watcher against ambush-fire with a roster that never blinds afresh (rosters
     v3 with its one rule taken out): it tells the move from the hold every time. So a
