@@ -77,15 +77,19 @@ def test_scenario_files_in_toml_and_json(tmp_path: Path) -> None:
         load_scenario(tmp_path / "missing.toml")
 
 
+def test_every_ruleset_ships_its_main_example_and_only_its_own() -> None:
+    """`ghillie new <ruleset id>` plays the ruleset's main example; an example in a ruleset's
+    folder is a game of that ruleset (the start page lists it under it)."""
+    for ruleset in registry.rulesets():
+        shipped = examples.of(ruleset)
+        assert ruleset in shipped, f"{ruleset} ships no example named {ruleset}.toml"
+        for name in shipped:
+            assert examples.data(name)["ruleset"] == ruleset, f"{name} is not a {ruleset} game"
+
+
 def test_every_switch_is_documented() -> None:
     docs = (Path(__file__).parent.parent / "docs" / "rulesets.md").read_text(encoding="utf-8")
-    for name in (
-        "suspicious-places-table",
-        "grid-ambush-table",
-        "ambush-fields",
-        "camouflage-table",
-        "ambush-fire",
-    ):
+    for name in examples.names():
         for switch in load_scenario(examples.data(name)).switches.named():
             assert f"`{switch}`" in docs, f"{switch} is missing from docs/rulesets.md"
 

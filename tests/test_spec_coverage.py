@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.registered import entry, ruleset_ids
+
 TESTS = Path(__file__).parent
 
 
@@ -46,7 +48,8 @@ def _named_in_tests() -> set[str]:
     return named
 
 
-@pytest.mark.parametrize("ruleset", sorted(REQUIRED))
+@pytest.mark.parametrize("ruleset", ruleset_ids())
 def test_every_rules_spec_id_has_a_test(ruleset: str) -> None:
-    missing = sorted(REQUIRED[ruleset] - _named_in_tests())
+    required = entry(REQUIRED, ruleset, "REQUIRED (its RULES-SPEC ids, or an empty set)")
+    missing = sorted(required - _named_in_tests())
     assert not missing, f"no test names {', '.join(missing)}"

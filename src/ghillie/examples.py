@@ -1,4 +1,5 @@
-"""The bundled example scenarios, one or more per ruleset.
+"""The bundled example scenarios, one or more per ruleset, each in its ruleset's folder
+(``rules/<pkg>/scenarios/<name>.toml``; a ruleset id names its main example).
 
 >>> sorted(names())  # doctest: +NORMALIZE_WHITESPACE
 ['ambush-fields', 'ambush-fields-table', 'ambush-fire', 'ambush-fire-table', 'camouflage',
@@ -8,26 +9,60 @@
 
 from __future__ import annotations
 
+import functools
 from importlib import resources
+from importlib.abc import Traversable
 from typing import Any
 
+from ghillie import registry
 from ghillie.errors import ScenarioError
 from ghillie.game import load_scenario
 from ghillie.scenario import Scenario, read_scenario_file
 
 
+@functools.cache
+def _files() -> dict[str, tuple[str, Traversable]]:
+    """Every example's file, by name, with the ruleset whose folder holds it."""
+    found: dict[str, tuple[str, Traversable]] = {}
+    for ruleset in registry.rulesets().values():
+        shelf = registry.folder(ruleset) / "scenarios"
+        if not shelf.is_dir():
+            continue
+        for file in shelf.iterdir():
+            name = file.name.removesuffix(".toml")
+            if name == file.name:
+                continue
+            if name in found:
+                # One name, one example: `ghillie new <name>` and the start page say it alone.
+                raise ScenarioError(
+                    f"example scenario {name!r} is in both {found[name][0]} and {ruleset.id}"
+                )
+            found[name] = (ruleset.id, file)
+    return found
+
+
 def names() -> list[str]:
-    folder = resources.files("ghillie") / "scenarios"
-    return sorted(
-        p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
-    )
+    return sorted(_files())
+
+
+def of(ruleset_id: str) -> list[str]:
+    """The examples the ruleset ships in its folder."""
+    return sorted(name for name, (owner, _) in _files().items() if owner == ruleset_id)
+
+
+def file(name: str) -> Traversable:
+    """The example's file as installed (a ruleset id names its main example)."""
+    try:
+        return _files()[name][1]
+    except KeyError:
+        raise ScenarioError(
+            f"no example scenario {name!r} (there are: {', '.join(names())})"
+        ) from None
 
 
 def data(name: str) -> dict[str, Any]:
     """The example's raw data (a ruleset id names its main example)."""
-    if name not in names():
-        raise ScenarioError(f"no example scenario {name!r} (there are: {', '.join(names())})")
-    with resources.as_file(resources.files("ghillie") / "scenarios" / f"{name}.toml") as path:
+    with resources.as_file(file(name)) as path:
         return read_scenario_file(path)
 
 

@@ -1,8 +1,16 @@
-"""The registered rulesets: an explicit list, no discovery magic."""
+"""The registered rulesets: an explicit list, no discovery magic.
+
+A ruleset owns its folder (``ghillie/rules/<pkg>/``): besides its rules, its demo script
+(``demo.py``) and its example scenarios (``scenarios/*.toml``). Whatever looks for those
+asks :func:`folder`, so registering a ruleset here is all it takes for them to be found.
+"""
 
 from __future__ import annotations
 
 import functools
+import sys
+from importlib import resources
+from importlib.abc import Traversable
 from typing import Any
 
 from ghillie.errors import ScenarioError
@@ -40,3 +48,15 @@ def get(ruleset_id: str) -> Ruleset[Any, Any]:
     except KeyError:
         known = ", ".join(sorted(rulesets()))
         raise ScenarioError(f"unknown ruleset {ruleset_id!r} (known: {known})") from None
+
+
+def package(ruleset: Ruleset[Any, Any]) -> str:
+    """The package of the ruleset's folder: the one whose module defines its class
+    (``ghillie.rules.camouflage`` for a class in ``ghillie/rules/camouflage/ruleset.py``)."""
+    module = sys.modules[type(ruleset).__module__]
+    return module.__package__ or module.__name__
+
+
+def folder(ruleset: Ruleset[Any, Any]) -> Traversable:
+    """The ruleset's own folder, as installed (a wheel's files or the source tree)."""
+    return resources.files(package(ruleset))

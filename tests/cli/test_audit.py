@@ -11,12 +11,13 @@ import pytest
 from typer.testing import CliRunner
 
 from ghillie.cli import app
+from ghillie.demo import scripts
 from ghillie.fairness.ledger import head_receipt
 
 runner = CliRunner()
 
 
-@pytest.fixture(params=["grid-ambush", "suspicious-places", "camouflage", "ambush-fire"])
+@pytest.fixture(params=sorted(scripts()))
 def recorded(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     path = tmp_path / "game.json"
     result = runner.invoke(app, ["demo", request.param, "--record", str(path)])
@@ -131,9 +132,7 @@ def test_a_record_written_another_way_fails(recorded: Path) -> None:
     assert "FAILED record: is not in the form ghillie writes" in result.output
 
 
-@pytest.mark.parametrize(
-    "ruleset", ["grid-ambush", "suspicious-places", "ambush-fields", "camouflage", "ambush-fire"]
-)
+@pytest.mark.parametrize("ruleset", sorted(scripts()))
 def test_replay_tells_the_game_with_every_secret_and_no_id(tmp_path: Path, ruleset: str) -> None:
     path = tmp_path / "game.json"
     runner.invoke(app, ["demo", ruleset, "--record", str(path)])

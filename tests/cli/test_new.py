@@ -7,7 +7,6 @@ import json
 import sys
 import urllib.request
 from collections.abc import Iterator
-from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -56,7 +55,7 @@ def test_new_creates_a_game_from_an_example_with_a_link_per_side(server: str) ->
 
 @pytest.mark.spec("BSG-R03")
 def test_new_refuses_a_scenario_that_breaks_the_rules_with_the_reason(tmp_path: Path) -> None:
-    text = (resources.files("ghillie") / "scenarios" / "ambush-fields.toml").read_text()
+    text = examples.file("ambush-fields").read_text()
     # A patrol boat's field is limited to +1 (BSG-R03): the veil is rating 2.
     broken = text.replace('controller = "basestar"', 'controller = "picket"')
     scenario = tmp_path / "broken.toml"

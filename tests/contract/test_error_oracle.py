@@ -10,8 +10,10 @@ that names nothing. The two answers must be identical.
 from __future__ import annotations
 
 import contextlib
+import functools
 import random
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ import pytest
 from ghillie import Game, Refusal, examples, load_scenario
 from ghillie.scenario import Scenario
 from ghillie.server.odds import odds_for
+from tests.registered import ruleset_ids
 
 from .harness import STATS, strings, substitute, unseen_piece_ids
 
@@ -50,9 +53,25 @@ def _answer(game: Game, side: str, command: dict[str, Any]) -> tuple[Any, Any]:
     return ruled, odds
 
 
-@pytest.mark.parametrize(("name", "scenario"), _scenarios(), ids=[n for n, _ in _scenarios()])
-def test_an_unseen_piece_is_answered_like_no_piece(name: str, scenario: Scenario) -> None:
-    compared = 0
+# Rulesets in which every side sees every piece (suspicious-places: a hidden unit is its
+# markers, and what is hidden is which marker is true, which the two-worlds suite compares):
+# there is no unseen piece to name, and the oracle checks that it stays so.
+EVERY_PIECE_SEEN = frozenset({"suspicious-places"})
+
+
+@dataclass(frozen=True)
+class Probed:
+    compared: int  # pairs of answers compared
+    probed: Counter[str]  # of them, by command type
+    named: int  # candidates that named a piece by its id
+    unseen: int  # times a side had a piece it could not see
+
+
+@functools.cache
+def _probe(name: str) -> Probed:
+    """Random games of the scenario, every pair of answers compared as they are played."""
+    scenario = dict(_scenarios())[name]
+    compared = named_any = unseen_any = 0
     probed: Counter[str] = Counter()  # pairs compared, by command type
     for seed in range(6):
         game = Game.create(scenario, seed=seed)
@@ -61,8 +80,10 @@ def test_an_unseen_piece_is_answered_like_no_piece(name: str, scenario: Scenario
         for _ in range(80):
             for side in game.state.sides:
                 unseen = unseen_piece_ids(game, side)
+                unseen_any += bool(unseen)
                 for command in ruleset.candidates(game.state, side):
                     named = [v for v in strings(command) if v in game.state.pieces]
+                    named_any += bool(named)
                     for ref in named[:2]:
                         for hidden in unseen[:3]:
                             with_hidden = _answer(game, side, substitute(command, ref, hidden))
@@ -77,6 +98,13 @@ def test_an_unseen_piece_is_answered_like_no_piece(name: str, scenario: Scenario
             if options:
                 with contextlib.suppress(Refusal):
                     game.command(side, rng.choice(options))
+    return Probed(compared, probed, named_any, unseen_any)
+
+
+@pytest.mark.parametrize(("name", "scenario"), _scenarios(), ids=[n for n, _ in _scenarios()])
+def test_an_unseen_piece_is_answered_like_no_piece(name: str, scenario: Scenario) -> None:
+    found = _probe(name)
+    compared, probed = found.compared, found.probed
     STATS["error-oracle pairs compared"] += compared
     if "private roster" in name:
         assert compared, "the private-roster games never had an unseen piece to probe"
@@ -86,3 +114,24 @@ def test_an_unseen_piece_is_answered_like_no_piece(name: str, scenario: Scenario
         assert compared >= 100, f"only {compared} ambush-fields pairs were compared"
         expected = {"plot", "scan", "fire", "identify", "assign_ew"}
         assert expected <= set(probed), f"never probed: {sorted(expected - set(probed))}"
+
+
+@pytest.mark.parametrize("ruleset", ruleset_ids())
+def test_every_ruleset_gives_the_oracle_pairs_to_compare(ruleset: str) -> None:
+    """A ruleset whose games give the oracle nothing to compare would pass it unchecked."""
+    found = [_probe(name) for name in examples.of(ruleset)]
+    named = sum(f.named for f in found)
+    assert named, (
+        f"{ruleset}'s candidates never named a piece by its id: the error oracle needs "
+        "Ruleset.candidates to offer commands that name pieces"
+    )
+    unseen = sum(f.unseen for f in found)
+    if ruleset in EVERY_PIECE_SEEN:
+        assert not unseen, f"{ruleset} has pieces a side cannot see: not in EVERY_PIECE_SEEN"
+        return
+    assert sum(f.compared for f in found), (
+        f"{ruleset} gave the error oracle no pair of answers to compare: its games must have "
+        "a piece some side cannot see (a hidden unit) while that side's candidates name a "
+        f"piece by its id{'' if unseen else ' (no side ever had an unseen piece)'}; if every "
+        "side sees every piece, list it in EVERY_PIECE_SEEN"
+    )

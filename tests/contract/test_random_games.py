@@ -32,6 +32,7 @@ from ghillie.fairness.ledger import writes
 
 from .harness import (
     SCENARIOS,
+    SECRET_TEXT_FIELDS,
     STATS,
     junk_commands,
     observers,
@@ -195,4 +196,8 @@ def test_canaries_are_recorded_where_their_owner_sees_them() -> None:
                     if playable:
                         with contextlib.suppress(Refusal):
                             game.command(side, playable[0])
-        assert recorded, f"no secret with a note was recorded in {scenario}"
+        assert recorded, (
+            f"no secret with a note was recorded in {scenario}: the canary check needs "
+            "Ruleset.candidates to offer a command that writes a secret free-text field "
+            f"({', '.join(SECRET_TEXT_FIELDS)}), or nothing is searched for"
+        )

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -29,11 +31,14 @@ from ghillie import Game, Refusal, clock, examples
 from ghillie.events import BoardChange, Event, Know, Open, Remove, Update
 from ghillie.fairness import referee
 from ghillie.ruleset import Ruleset
+from tests.registered import ruleset_ids
 
 from .harness import SCENARIOS, STATS, comparable, first_difference, observers
 from .setups import set_up
 
 STEPS = 60
+# Picks one of the options (a side, a command, world B's secret), by label.
+Choose = Callable[[Sequence[Any], str], Any]
 T0 = "2026-12-01T20:00:00.000+00:00"
 
 
@@ -129,7 +134,7 @@ def test_the_other_sides_stream_does_not_depend_on_hidden_values(
     a = Game.create(examples.load(scenario), seed=seed)
     b = Game.create(examples.load(scenario), seed=seed)
     hider = data.draw(st.sampled_from(a.state.sides), label="hiding side")
-    _play_on(a, b, hider, data, STEPS)
+    _play_on(a, b, hider, _drawn(data), STEPS)
     STATS["two-worlds games"] += 1
 
 
@@ -165,24 +170,57 @@ def test_how_many_secrets_a_side_writes_is_not_told(
         if one != other:
             STATS["how-many set-up steps compared with different secrets"] += 1
         varied = _varied(a, b)
-    _play_on(a, b, hider, data, STEPS // 2)
+    _play_on(a, b, hider, _drawn(data), STEPS // 2)
     STATS["how-many worlds played on"] += 1
 
 
-def _play_on(a: Game, b: Game, hider: str, data: st.DataObject, steps: int) -> None:
+@pytest.mark.parametrize("ruleset", ruleset_ids())
+def test_every_ruleset_gives_two_worlds_differing_in_a_secret(ruleset: str) -> None:
+    """The worlds compared above differ only where the hiding side's candidates offer
+    another secret for the same public command; a ruleset that offers none would pass
+    unchecked. Seeded games of its examples, each side hiding in turn, must compare at
+    least one step with the worlds differing in a secret."""
+    for name in examples.of(ruleset):
+        for seed in range(8):
+            a = Game.create(examples.load(name), seed=seed)
+            b = Game.create(examples.load(name), seed=seed)
+            hider = a.state.sides[seed % len(a.state.sides)]
+            if _play_on(a, b, hider, _seeded(seed), STEPS):
+                return
+    pytest.fail(
+        f"{ruleset} gave the two-worlds suite no pair of worlds differing in a secret: a "
+        "hiding side's candidates (Ruleset.candidates) must offer, beside a command that "
+        "writes a secret (a field in its secret_fields), another with the same public "
+        "fields and another secret",
+        False,
+    )
+
+
+def _seeded(seed: int) -> Choose:
+    pick = random.Random(seed)
+    return lambda options, _label: pick.choice(options)
+
+
+def _drawn(data: st.DataObject) -> Choose:
+    return lambda options, label: data.draw(st.sampled_from(options), label=label)
+
+
+def _play_on(a: Game, b: Game, hider: str, choose: Choose, steps: int) -> int:
     """Both worlds in lockstep: the same commands, but the hiding side's secret fields may
-    differ; after every step the other sides and the spectators receive the same."""
+    differ; after every step the other sides and the spectators receive the same. How many
+    steps were compared with the worlds differing in a secret."""
+    differing = 0
     ruleset = a.state.ruleset
     watchers = [o for o in observers(a) if o != hider]
     for step in range(steps):
         # Both worlds ruled at the same host time, a second a step: a timed window's end
         # (ambush-fire's live prompts) is then the same in both.
         now = clock.later(T0, step)
-        side = data.draw(st.sampled_from(a.state.sides), label="side")
+        side = choose(a.state.sides, "side")
         candidates = ruleset.candidates(a.state, side)
         if not candidates:
             continue
-        command = data.draw(st.sampled_from(candidates), label="command")
+        command = choose(candidates, "command")
         answer_a = _try(a, side, command, now)
         other = command
         if side == hider:
@@ -192,7 +230,7 @@ def _play_on(a: Game, b: Game, hider: str, data: st.DataObject, steps: int) -> N
                 if isinstance(_try(b, side, v, now), Event) == isinstance(answer_a, Event)
             ]
             if variants:
-                other = data.draw(st.sampled_from(variants), label="world B's secret")
+                other = choose(variants, "world B's secret")
         answer_b = _try(b, side, other, now)
         varied = _varied(a, b)
         if (
@@ -223,6 +261,8 @@ def _play_on(a: Game, b: Game, hider: str, data: st.DataObject, steps: int) -> N
         _same_to(a, b, watchers, f"after {side} gave {command['type']}")
         if _varied(a, b):
             STATS["two-worlds steps compared with different secrets"] += 1
+            differing += 1
+    return differing
 
 
 def _same_to(a: Game, b: Game, watchers: list[str], when: str) -> None:

@@ -10,12 +10,14 @@ import re
 
 import pytest
 
+from tests.registered import ruleset_ids
+
 from ..fairness.games import play_random
 
 HEX = re.compile(r"[0-9a-f]{64}")
 
 
-@pytest.mark.parametrize("scenario", ["suspicious-places", "ambush-fire", "ambush-fields"])
+@pytest.mark.parametrize("scenario", ruleset_ids())  # each ruleset's main example
 def test_a_side_holds_its_own_salts_and_no_other_sides(scenario: str) -> None:
     game = play_random(scenario, 3, steps=40)
     record = game.record()

@@ -62,7 +62,7 @@ AXE_IMPACTS = ("serious", "critical")
 
 
 def scenarios() -> list[str]:
-    """Every bundled example scenario (src/ghillie/scenarios/*.toml)."""
+    """Every bundled example scenario (src/ghillie/rules/*/scenarios/*.toml)."""
     return examples.names()
 
 
@@ -175,7 +175,7 @@ def command(base: str, game: Game, observer: str, order: dict[str, Any]) -> dict
 
 def demo_steps(scenario: str) -> list[tuple[str, dict[str, Any]]]:
     """(side, command) of the steps of the demo script played on this scenario
-    (src/ghillie/demo/), or none if no demo plays it."""
+    (src/ghillie/rules/*/demo.py), or none if no demo plays it."""
     from ghillie.demo import scripts
 
     for script in scripts().values():

@@ -269,7 +269,7 @@ def test_a_die_the_game_does_not_have_is_a_4xx_problem_never_a_roll(client: Test
 
 
 def test_games_from_uploaded_scenario_files(client: TestClient) -> None:
-    text = (Path(examples.__file__).parent / "scenarios" / "grid-ambush-table.toml").read_text()
+    text = examples.file("grid-ambush-table").read_text()
     created = client.post("/api/games", json={"scenario_toml": text})
     assert created.status_code == 201
     broken = client.post(

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from ghillie.demo.ambush_fire import SCRIPT
 from ghillie.fairness.audit import audit
+from ghillie.rules.ambush_fire.demo import SCRIPT
 
 from .api_game import Api, seeded_client
 from .api_game import read as _read

@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ghillie import examples
-from ghillie.demo.ambush_fire import SCRIPT
+from ghillie.rules.ambush_fire.demo import SCRIPT
 
 from .api_game import Api, seeded_client
 

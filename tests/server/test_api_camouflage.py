@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ghillie.demo.camouflage import SCRIPT
 from ghillie.fairness.audit import audit
+from ghillie.rules.camouflage.demo import SCRIPT
 
 from .api_game import Api, seeded_client
 from .api_game import read as _read

@@ -12,14 +12,13 @@ import json
 import re
 import sys
 from collections.abc import Iterator
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright import sync_api
 
-from ghillie import registry
+from ghillie import examples, registry
 
 from . import pages
 
@@ -347,7 +346,7 @@ def test_the_start_page_creates_a_game_with_a_link_and_qr_code_per_side(
 def test_the_start_page_creates_a_game_from_an_uploaded_scenario_file(
     browser: Any, server: str
 ) -> None:
-    text = (resources.files("ghillie") / "scenarios" / "grid-ambush-table.toml").read_text()
+    text = examples.file("grid-ambush-table").read_text()
     context = browser.new_context(viewport=PHONE)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()

@@ -1,7 +1,7 @@
 """ambush-fire in two real browsers (Debian's chromium, driven by Playwright): the bundled
 example ``ambush-fire`` (the dragons' teeth, on the map) created on the start page and played
 through the pages' own forms, one page per side — the course of the demo script
-(src/ghillie/demo/ambush_fire.py):
+(src/ghillie/rules/ambush_fire/demo.py):
 
 the Germans record three concealed units, then get ready with three standing orders in one
 form (each page shows its own orders' zones on the map, the other side nothing); the Soviet
@@ -29,8 +29,8 @@ from typing import Any
 
 import pytest
 
-from ghillie.demo.ambush_fire import SCRIPT
 from ghillie.fairness.audit import audit
+from ghillie.rules.ambush_fire.demo import SCRIPT
 
 from . import pages, test_browser
 from .test_browser import DESKTOP, PHONE, Player, assert_never_seen, create_game

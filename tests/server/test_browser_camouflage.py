@@ -33,8 +33,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ghillie.demo.camouflage import COMBI, SHOTGUN
 from ghillie.fairness.audit import audit
+from ghillie.rules.camouflage.demo import COMBI, SHOTGUN
 
 from . import pages, test_browser
 from .test_browser import DESKTOP, PHONE, Player, assert_never_seen, create_game

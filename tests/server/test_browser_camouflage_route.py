@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from ghillie.demo.camouflage import COMBI, SHOTGUN
+from ghillie.rules.camouflage.demo import COMBI, SHOTGUN
 
 from . import pages, test_browser
 from .test_browser import PHONE, Player, create_game

@@ -19,11 +19,12 @@ from typing import Any
 import pytest
 
 from ghillie.state import REFEREE, SPECTATOR
+from tests.registered import map_examples
 
 from . import pages
 
-# The bundled scenario whose map each ruleset plays on (its other scenario is at a real table).
-MAP_SCENARIOS = ["ambush-fields", "ambush-fire", "camouflage", "grid-ambush", "suspicious-places"]
+# The bundled scenarios each ruleset plays on its map (its others are at a real table).
+MAP_SCENARIOS = map_examples()
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ import contextlib
 import json
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,7 +24,7 @@ from tests.scenarios import timeless
 
 from .test_api import auth, give, new_game
 
-TABLE = Path(examples.__file__).parent / "scenarios" / "grid-ambush-table.toml"
+TABLE = examples.file("grid-ambush-table")
 LATER = 10.0**9  # a clock reading after every idle limit has passed
 
 

@@ -49,7 +49,7 @@ def rulesets(
             "title": r.title,
             "summary": r.summary,
             "modes": list(r.map_modes),
-            "examples": [n for n in examples.names() if examples.data(n)["ruleset"] == r.id],
+            "examples": examples.of(r.id),
             "commands": list(r.commands),
             "odds": list(r.odds_queries),
         }

@@ -40,7 +40,7 @@ RULES = PACKAGE / "rules"
 # Not the players' words in a game: the rulesets (their own domains), the command line and
 # storage. The server's refusals (a seat taken, a game not over yet) are the core's words;
 # its pages have their own domain (PAGES).
-NOT_CORE = frozenset({"rules", "cli", "store", "demo", "scenarios"})
+NOT_CORE = frozenset({"rules", "cli", "store"})
 # Files of the core's folders that hold no players' words.
 NOT_CORE_FILES: tuple[str, ...] = ()
 _FORMATTER = string.Formatter()

@@ -12,7 +12,7 @@ import pytest
 
 from ghillie import Game
 from ghillie.demo import new_game, play
-from ghillie.demo.grid_ambush import SCRIPT
+from ghillie.rules.grid_ambush.demo import SCRIPT
 from ghillie.state import REFEREE, SPECTATOR
 from tests.rules.words_check import SNAKE, SPEC_ID
 

@@ -8,11 +8,13 @@ text, the referee's view too (:mod:`ghillie.story`).
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ghillie import examples
+from ghillie import examples, registry
 from ghillie.dice.source import ScriptedDice
 from ghillie.errors import Refusal
 from ghillie.game import Game
@@ -76,13 +78,14 @@ def play(script: Script, game: Game | None = None, *, referee: bool = False) -> 
 
 
 def scripts() -> dict[str, Script]:
-    from ghillie.demo.ambush_fields import SCRIPT as FIELDS
-    from ghillie.demo.ambush_fire import SCRIPT as FIRE
-    from ghillie.demo.camouflage import SCRIPT as CAMO
-    from ghillie.demo.grid_ambush import SCRIPT as GRID
-    from ghillie.demo.suspicious_places import SCRIPT as PLACES
-
-    return {s.ruleset: s for s in (FIELDS, GRID, PLACES, CAMO, FIRE)}
+    """Each registered ruleset's demo script, by ruleset id: ``SCRIPT`` in the ``demo.py``
+    of its folder (a ruleset with none has no demo)."""
+    found = {}
+    for ruleset in registry.rulesets().values():
+        name = f"{registry.package(ruleset)}.demo"
+        if importlib.util.find_spec(name) is not None:
+            found[ruleset.id] = importlib.import_module(name).SCRIPT
+    return found
 
 
 def transcript(script: Script) -> list[dict[str, Any]]:
