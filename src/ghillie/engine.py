@@ -41,6 +41,9 @@ from ghillie.ruling import Ruling
 from ghillie.scenario import Scenario
 from ghillie.state import GameState, Phase
 
+# A command as it reaches the engine: raw data, or already parsed (``parse``).
+Given = Mapping[str, Any] | Command | host.HostCommand
+
 
 def create(
     ruleset: Ruleset[Any, Any], scenario: Scenario, dice: DiceSource, ids: IdSource
@@ -95,9 +98,7 @@ def parse_command(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any]) -> Command
     return command
 
 
-def given(
-    state: GameState[Any, Any], side: str | None, raw: Mapping[str, Any] | Command
-) -> dict[str, Any]:
+def given(state: GameState[Any, Any], side: str | None, raw: Given) -> dict[str, Any]:
     """The command as its event will record it (refuses a malformed one first): a side's,
     or with ``side`` None the host's."""
     if side is None:
@@ -105,12 +106,18 @@ def given(
     return typed(state.ruleset, raw).model_dump(mode="json")
 
 
-def typed(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any] | Command) -> Command:
+def parse(state: GameState[Any, Any], side: str | None, raw: Given) -> Command | host.HostCommand:
+    """The command as a typed model, parsed once where it comes in and passed down as it is:
+    a side's, or with ``side`` None the host's (refused if malformed, changing nothing)."""
+    return host.parse(raw) if side is None else typed(state.ruleset, raw)
+
+
+def typed(ruleset: Ruleset[Any, Any], raw: Given) -> Command:
     """``raw`` as the ruleset's typed command: parsed (and refused if malformed) unless it
     already is one of this ruleset's commands, parsed once where it came in."""
     if isinstance(raw, Command) and ruleset.commands.get(raw.type) is type(raw):
         return raw
-    if isinstance(raw, Command):
+    if isinstance(raw, Command | host.TimeOut | host.Extend):
         raise Refusal(UNKNOWN_COMMAND, "This ruleset has no such command.")
     return parse_command(ruleset, raw)
 
@@ -118,7 +125,7 @@ def typed(ruleset: Ruleset[Any, Any], raw: Mapping[str, Any] | Command) -> Comma
 def apply(
     state: GameState[Any, Any],
     side: str | None,
-    raw: Mapping[str, Any] | Command,
+    raw: Given,
     dice: DiceSource,
     ids: IdSource,
     now: str | None = None,

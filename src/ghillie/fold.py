@@ -59,6 +59,15 @@ def fold_effect(state: GameState[Any, Any], effect: Effect) -> GameState[Any, An
             return replace(state, board=state.ruleset.fold_recorded(state.board, effect))
         case Open():
             return state
+        case OpenWindow() | ExtendWindow() | Answer() | CloseWindow():
+            return _fold_window(state, effect)
+
+
+def _fold_window(
+    state: GameState[Any, Any], effect: OpenWindow | ExtendWindow | Answer | CloseWindow
+) -> GameState[Any, Any]:
+    """The reaction window's effects (the engine's, never a ruleset's)."""
+    match effect:
         case OpenWindow(name, by, asks, about, limit, ends):
             if state.window is not None:
                 raise ValueError("a reaction window is already open")

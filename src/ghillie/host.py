@@ -57,11 +57,15 @@ class Extend(BaseModel):
     since: str = Field(max_length=40)
 
 
-HostCommand = Annotated[TimeOut | Extend, Field(discriminator="type")]
-_HOST: TypeAdapter[TimeOut | Extend] = TypeAdapter(HostCommand)
+HostCommand = TimeOut | Extend
+_HOST: TypeAdapter[HostCommand] = TypeAdapter(
+    Annotated[TimeOut | Extend, Field(discriminator="type")]
+)
 
 
-def parse(raw: Any) -> TimeOut | Extend:
+def parse(raw: Any) -> HostCommand:
+    if isinstance(raw, TimeOut | Extend):
+        return raw  # parsed once already, where it came in
     try:
         command = _HOST.validate_python(raw)
         if isinstance(command, Extend):

@@ -53,15 +53,11 @@ def scenario_payload(scenario: Scenario) -> dict[str, Any]:
 
 
 def command_payload(
-    state: GameState[Any, Any], raw: Mapping[str, Any], side: str | None = ""
+    state: GameState[Any, Any], raw: engine.Given, side: str | None = ""
 ) -> dict[str, Any]:
     """The command as the event will record it (refuses a malformed one first); with
-    ``side`` None, the host's own (``engine.TimeOut``)."""
-    return engine.given(state, side, raw) if side is None else _side_payload(state, raw)
-
-
-def _side_payload(state: GameState[Any, Any], raw: Mapping[str, Any]) -> dict[str, Any]:
-    return engine.given(state, "", raw)
+    ``side`` None, the host's own (``host.TimeOut``)."""
+    return engine.given(state, side, raw)
 
 
 def create(
@@ -95,7 +91,7 @@ def apply(
     ledger: Ledger,
     state: GameState[Any, Any],
     side: str | None,
-    raw: Mapping[str, Any],
+    raw: engine.Given,
     ids: IdSource,
     elements: Mapping[str, bytes] | None = None,
     dice: DiceSource | None = None,
@@ -129,7 +125,7 @@ def rule(
     ledger: Ledger,
     state: GameState[Any, Any],
     side: str | None,
-    raw: Mapping[str, Any],
+    raw: engine.Given,
     ids: IdSource,
     request: Request,
     elements: Mapping[str, bytes] | None = None,
@@ -186,7 +182,7 @@ def trial(
     ledger: Ledger,
     state: GameState[Any, Any],
     side: str | None,
-    raw: Mapping[str, Any],
+    raw: engine.Given,
     ids: IdSource,
     dice: DiceSource | None = None,
     now: str | None = None,

@@ -23,7 +23,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from ghillie import clock, host
+from ghillie import clock, engine, host
 from ghillie.errors import (
     ANCHOR_FIXED,
     BAD_CONTRIBUTION,
@@ -211,92 +211,112 @@ class Commands:
                     raise Refusal(UNKNOWN_SIDE, "There is no such side in this game.")
                 raise Refusal(NOT_STARTED, "The game starts when every side's page has joined.")
             ledger = game.ledger
-            held = rolls.held(ledger, ledger.next_k)
-            ruled = None
             try:
-                # While a timed reaction window is open (and for the host's time-out) a command
-                # is ruled at the time the host had it, not when its dice are all in: its
-                # event records that time and an answer after the window's end is refused.
-                window = game.state.window
-                at = clock.now() if observer is None or (window and window.ends) else None
-                order = await self._order(ledger, observer, command_id, raw, signed)
-                digest = order_digest(order.sig) if order is not None else ""
-                payload = referee.command_payload(game.state, raw, observer)
-                if len(held) == len(ledger.parties):
-                    # Every chain is the host's: nobody is asked anything, so the command is
-                    # ruled on at once (a refusal changes nothing) and the request unsigned.
-                    request = ledger.request(observer, payload, sign=False, order=digest)
-                    ruling = await rule_off_loop(
-                        referee.rule,
-                        ledger,
-                        game.state,
-                        observer,
-                        raw,
-                        self.ids,
-                        request,
-                        held,
-                        None,
-                        at,
-                    )
-                    ruled = referee.seal(
-                        ledger, game.state, request, ruling, order=order, sign=False
-                    )
-                else:
-                    await rule_off_loop(
-                        referee.trial, ledger, game.state, observer, raw, self.ids, None, at
-                    )
-                    request = ledger.request(observer, payload, order=digest)
+                pending, ruled = await self._try(game, ledger, observer, command_id, raw, signed)
             except Refusal:
                 # Another process may have moved this game on: try again on the latest.
                 if await self.sync.catch_up(game):
                     continue
                 raise
-            pending = Pending(
-                request, observer, command_id, dict(raw), held, origin=origin, order=order, at=at
-            )
-            if observer is None and window is not None and raw.get("type") == "time_out":
-                # The host's time-out never waits for the sides whose time ran out: a page
-                # that did not answer in time may be one that is away. (Its extension after
-                # an outage waits for every page, as any command: the audit excuses none.)
-                pending.excused = {s for s in window.asks if s not in window.answers}
+            pending.origin = origin
             if ruled is not None:
                 game.pending = pending
                 await self._commit(game, pending, *ruled)
                 return pending
-            mine = rolls.to_store(pending)
-            try:
-                stored = await calls.stored(self.store.claim_roll, game.game_id, mine)
-            except Conflict:
-                moved = await self._pull(game)  # behind: another process ruled on this roll
-                if game.pending is None:
-                    if not moved:  # a store that contradicts itself: never loop on it
-                        raise Problem(
-                            UNAVAILABLE, "The game could not be saved; try again."
-                        ) from None
-                    continue  # rule again on the latest
-                asked = game.pending
-            else:
-                if (stored.side, stored.command_id, stored.request) == (
-                    observer,
-                    command_id,
-                    mine.request,
-                ):
-                    pending.stored = True
-                    rolls.merge(pending, stored, ledger)  # claimed before by another process
-                    asked = pending
-                else:
-                    # Asked for already, by another process or before a restart: that
-                    # request stands; this one was never shown to anyone and is dropped.
-                    resumed = rolls.resume(stored, ledger)
-                    if resumed is None:
-                        raise Problem(UNAVAILABLE, "The game could not be saved; try again.")
-                    asked = resumed
-                game.pending = asked
-                if not await self._resolve(game):
-                    self.fanout.push_status(game)
+            asked = await self._claim(game, pending, ledger)
+            if asked is None:
+                continue  # rule again on the latest
             if asked.is_for(observer, command_id):
                 return asked
             raise rolls.busy(asked, ledger, game.scenario, observer)
+
+    async def _try(
+        self,
+        game: LiveGame,
+        ledger: Ledger,
+        observer: str | None,
+        command_id: str,
+        raw: Mapping[str, Any],
+        signed: Signed | None,
+    ) -> tuple[Pending, tuple[Event, GameState[Any, Any]] | None]:
+        """The command tried on the game as it stands (refused as the rules refuse it), and
+        the roll to ask for it; with every chain the host's, the command ruled on already."""
+        held = rolls.held(ledger, ledger.next_k)
+        # While a timed reaction window is open (and for the host's time-out) a command is
+        # ruled at the time the host had it, not when its dice are all in: its event records
+        # that time and an answer after the window's end is refused.
+        window = game.state.window
+        at = clock.now() if observer is None or (window and window.ends) else None
+        order = await self._order(ledger, observer, command_id, raw, signed)
+        digest = order_digest(order.sig) if order is not None else ""
+        # Parsed once here, and passed down typed to the trial and the ruling.
+        command = engine.parse(game.state, observer, raw)
+        payload = referee.command_payload(game.state, command, observer)
+        ruled = None
+        if len(held) == len(ledger.parties):
+            # Every chain is the host's: nobody is asked anything, so the command is ruled
+            # on at once (a refusal changes nothing) and the request unsigned.
+            request = ledger.request(observer, payload, sign=False, order=digest)
+            ruling = await rule_off_loop(
+                referee.rule,
+                ledger,
+                game.state,
+                observer,
+                command,
+                self.ids,
+                request,
+                held,
+                None,
+                at,
+            )
+            ruled = referee.seal(ledger, game.state, request, ruling, order=order, sign=False)
+        else:
+            await rule_off_loop(
+                referee.trial, ledger, game.state, observer, command, self.ids, None, at
+            )
+            request = ledger.request(observer, payload, order=digest)
+        pending = Pending(
+            request, observer, command_id, dict(raw), held, order=order, at=at, command=command
+        )
+        if observer is None and window is not None and raw.get("type") == "time_out":
+            # The host's time-out never waits for the sides whose time ran out: a page that
+            # did not answer in time may be one that is away. (Its extension after an
+            # outage waits for every page, as any command: the audit excuses none.)
+            pending.excused = {s for s in window.asks if s not in window.answers}
+        return pending, ruled
+
+    async def _claim(self, game: LiveGame, pending: Pending, ledger: Ledger) -> Pending | None:
+        """Claim ``pending``'s request in the store: the roll asked for now, this one or one
+        stored before it (None: this process was behind, rule again on the latest)."""
+        mine = rolls.to_store(pending)
+        try:
+            stored = await calls.stored(self.store.claim_roll, game.game_id, mine)
+        except Conflict:
+            moved = await self._pull(game)  # behind: another process ruled on this roll
+            if game.pending is None:
+                if not moved:  # a store that contradicts itself: never loop on it
+                    raise Problem(UNAVAILABLE, "The game could not be saved; try again.") from None
+                return None
+            return game.pending
+        if (stored.side, stored.command_id, stored.request) == (
+            pending.side,
+            pending.command_id,
+            mine.request,
+        ):
+            pending.stored = True
+            rolls.merge(pending, stored, ledger)  # claimed before by another process
+            asked = pending
+        else:
+            # Asked for already, by another process or before a restart: that request
+            # stands; this one was never shown to anyone and is dropped.
+            resumed = rolls.resume(stored, ledger)
+            if resumed is None:
+                raise Problem(UNAVAILABLE, "The game could not be saved; try again.")
+            asked = resumed
+        game.pending = asked
+        if not await self._resolve(game):
+            self.fanout.push_status(game)
+        return asked
 
     async def _order(
         self,
@@ -506,7 +526,7 @@ class Commands:
                     ledger,
                     game.state,
                     pending.side,
-                    pending.raw or {},
+                    pending.command if pending.command is not None else pending.raw or {},
                     self.ids,
                     pending.request,
                     pending.elements,

@@ -24,6 +24,8 @@ from typing import Any
 from ghillie import clock
 from ghillie.errors import ROLL_PENDING, Refusal
 from ghillie.fairness.ledger import HOST, Ledger, Order, Request
+from ghillie.host import HostCommand
+from ghillie.ruleset import Command
 from ghillie.scenario import Scenario
 from ghillie.store.base import StoredRoll
 from ghillie.words import say
@@ -52,6 +54,9 @@ class Pending:
     # Sides whose element the roll goes on without: their pages did not give it in time,
     # or (a time-out) their own time ran out.
     excused: set[str] = field(default_factory=set)
+    # ``raw`` as the command parsed where it came in (None: resumed from the store, where
+    # only ``raw`` is kept, and parsed again when ruled on).
+    command: Command | HostCommand | None = None
 
     def __post_init__(self) -> None:
         # A request resumed after a restart may resolve with nobody waiting for its answer
