@@ -8,11 +8,14 @@ in the marker's secret facts, never on the board.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from ghillie.events import BoardChange
+from ghillie.ruling import Ruling
+from ghillie.state import GameState
+
+from .scenario import CamouflageScenario
 
 MARKER = "marker"
 TROOPER = "trooper"
@@ -76,50 +79,6 @@ class Board:
     over: bool = False
 
 
-def fold(board: Board, change: BoardChange) -> Board:
-    data = change.data
-    match change.name:
-        case "deployed":
-            return replace(board, deployed=board.deployed | {data["side"]})
-        case "markers":
-            return replace(board, markers={**board.markers, data["side"]: data["count"]})
-        case "turn":
-            return replace(board, turn=data["turn"], active=data["active"], order=None)
-        case "order":
-            piece, first = data["piece"], data["first"]
-            stage = Stage(data["stage"])
-            return replace(board, order=OrderState(piece, first, stage))
-        case "second":
-            assert board.order is not None
-            return replace(board, order=replace(board.order, second=data["second"]))
-        case "aros":
-            assert board.order is not None
-            order = board.order
-            return replace(
-                board,
-                order=replace(
-                    order,
-                    aros={**order.aros, **data["aros"]},
-                    delayed=tuple(
-                        r for r in (*order.delayed, *data["delayed"]) if r not in data["aros"]
-                    ),
-                ),
-            )
-        case "stage":
-            assert board.order is not None
-            return replace(board, order=replace(board.order, stage=Stage(data["stage"])))
-        case "order_done":
-            return replace(board, order=None, saves=())
-        case "lock":
-            lock = Lock(data["trooper"], data["marker"], data["turn"])
-            return replace(board, locks=(*board.locks, lock))
-        case "saves":
-            saves = tuple(Save(s["piece"], s["count"], s["value"]) for s in data["saves"])
-            return replace(board, saves=saves)
-        case "saved":
-            return replace(
-                board, saves=tuple(s for s in board.saves if s.piece not in data["pieces"])
-            )
-        case "over":
-            return replace(board, over=True, order=None)
-    raise ValueError(f"camouflage has no board change {change.name!r}")
+# The game as it stands and a ruling on it, typed with this ruleset's scenario and board.
+Game = GameState[CamouflageScenario, Board]
+Rules = Ruling[CamouflageScenario, Board]

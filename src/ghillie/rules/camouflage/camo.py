@@ -3,15 +3,11 @@ R13-R15), and a Long Skill out of every enemy's sight that lays a new marker (IN
 
 from __future__ import annotations
 
-from typing import Any
-
-from ghillie.ruling import Ruling
-from ghillie.state import SPECTATOR, GameState, Level, Piece
+from ghillie.state import SPECTATOR, Level, Piece
 from ghillie.words import N_, Say, say
 
-from .board import EQUIPMENT, MARKER, Board, State
+from .board import EQUIPMENT, MARKER, Game, Rules, State
 from .deployment import lay_marker
-from .scenario import CamouflageScenario
 
 # INF-R13: why the state ends, in words (a fragment of the reveal's sentence, for the
 # catalogue: N_), with the rule each reason applies.
@@ -28,12 +24,12 @@ REASONS: dict[str, tuple[str, str]] = {
 }
 
 
-def stood_for(state: GameState[Any, Board], marker_id: str) -> Piece | None:
+def stood_for(state: Game, marker_id: str) -> Piece | None:
     """The model a marker stood for, once that is public (it replaced the marker)."""
     return next((p for p in state.pieces.values() if marker_id in p.public.get("were", [])), None)
 
 
-def reveal(ruling: Ruling[Any, Board], marker_id: str, why: str) -> Piece:
+def reveal(ruling: Rules, marker_id: str, why: str) -> Piece:
     """The Camouflaged State ends: the marker is replaced by its model, facing as its owner
     chooses (it is asked afterwards), and every enemy is given the trooper's complete Public
     Information and the proof of what the marker hid since it was laid (INF-R15)."""
@@ -74,7 +70,7 @@ def reveal(ruling: Ruling[Any, Board], marker_id: str, why: str) -> Piece:
     return ruling.piece(piece.id)
 
 
-def recamouflage(ruling: Ruling[Any, Board], scenario: CamouflageScenario, piece_id: str) -> Piece:
+def recamouflage(ruling: Rules, piece_id: str) -> Piece:
     """INF-R02: the model leaves the table and a new marker stands for it — a new marker
     for lock-outs (INF-R10) — and it leaves its Fireteam (INF-R08). Its opponent, who watched
     the model replaced, keeps what it knew (INF-A12, ``inf.recamo_keeps_identity``)."""
@@ -83,7 +79,7 @@ def recamouflage(ruling: Ruling[Any, Board], scenario: CamouflageScenario, piece
     at = piece.public.get("at")
     marker = lay_marker(ruling, side, piece, list(at) if at is not None else None)
     ruling.update(piece.id, public={"fireteam": "", "face_due": False})
-    keeps = scenario.switches.recamo_keeps_identity
+    keeps = ruling.scenario.switches.recamo_keeps_identity
     for other in ruling.state.others(side):
         if keeps:
             ruling.reveal(marker.id, other, Level.SUSPECTED, {"stands_for": piece.id})

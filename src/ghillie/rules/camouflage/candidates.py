@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ghillie.state import Facts, GameState, Phase
+from ghillie.state import Facts, Phase
 
-from .board import MARKER, Board, Stage
+from .board import MARKER, Game, Stage
 from .orders import SECOND_AROS
 from .scenario import CamouflageScenario
 from .skills import SkillName
@@ -29,9 +29,8 @@ def _measured(scenario: CamouflageScenario, i: int) -> dict[str, Any]:
     return {"measured": {"range": float(4 + (i * 9) % 50), "cover": "none" if i % 2 else "soft"}}
 
 
-def candidates(state: GameState[Any, Board], side: str) -> list[Facts]:
+def candidates(state: Game, side: str) -> list[Facts]:
     scenario = state.scenario
-    assert isinstance(scenario, CamouflageScenario)
     if state.phase is Phase.SETUP:
         rows = [
             {
@@ -150,7 +149,7 @@ def candidates(state: GameState[Any, Board], side: str) -> list[Facts]:
     return out
 
 
-def _is_marker(state: GameState[Any, Board], piece: str) -> bool:
+def _is_marker(state: Game, piece: str) -> bool:
     return state.pieces[piece].kind == MARKER
 
 

@@ -176,19 +176,3 @@ class EndGame(Command):
     type: Literal["end_game"] = "end_game"
     anytime: ClassVar[bool] = True
     phases = PLAY
-
-
-COMMANDS: dict[str, type[Command]] = {
-    "deploy": Deploy,
-    "first_skill": FirstSkill,
-    "aros": Aros,
-    "second_skill": SecondSkill,
-    "resolve_order": ResolveOrder,
-    "saving_rolls": SavingRolls,
-    "face": Face,
-    "end_turn": EndTurn,
-    "impetuous": Impetuous,
-    "retreat": Retreat,
-    "fireteam": Fireteam,
-    "end_game": EndGame,
-}

@@ -6,10 +6,10 @@ from typing import Any
 
 from ghillie import lookup
 from ghillie.errors import MEASURED_BY_MAP, Refusal
-from ghillie.state import GameState, Piece
+from ghillie.state import Piece
 
 from . import zone
-from .board import EQUIPMENT, MARKER, TROOPER, Board, State
+from .board import EQUIPMENT, MARKER, TROOPER, Game, State
 from .codes import (
     CONTACT_WITH_MARKER,
     DISCOVER_LOCKED,
@@ -30,7 +30,7 @@ from .skills import SKILLS, SkillName
 from .where import at
 
 
-def actor(state: GameState[Any, Board], side: str, ref: str, field: str) -> Piece:
+def actor(state: Game, side: str, ref: str, field: str) -> Piece:
     """The side's own trooper that acts, named by itself or by its marker: the trooper
     piece (its marker, if any, is its ``marker``)."""
     piece = lookup.own(state, side, ref, [TROOPER, EQUIPMENT, MARKER])
@@ -47,18 +47,17 @@ def actor(state: GameState[Any, Board], side: str, ref: str, field: str) -> Piec
     return piece
 
 
-def shown(state: GameState[Any, Board], trooper: Piece) -> Piece:
+def shown(state: Game, trooper: Piece) -> Piece:
     """What stands on the table for a trooper: its marker, or the model itself."""
     marker = trooper.public.get("marker")
     return state.piece(marker) if marker else trooper
 
 
-def locked(state: GameState[Any, Board], trooper: str, marker: str) -> bool:
+def locked(state: Game, trooper: str, marker: str) -> bool:
     """INF-R10, INF-A05: has ``trooper`` failed to Discover ``marker`` in a lock that has
     not yet ended? The lock ends when the next Player Turn begins (DEFAULT), or, with
     ``inf.lockout_ends = "own_turn"``, when the trooper's own next Active Turn begins."""
     scenario = state.scenario
-    assert isinstance(scenario, CamouflageScenario)
     board = state.board
     owner = state.piece(trooper).owner
     for lock in board.locks:
@@ -80,7 +79,7 @@ def active_in(scenario: CamouflageScenario, turn: int) -> str:
     return ids[(first + turn - 1) % 2]
 
 
-def target(state: GameState[Any, Board], side: str, declared: Declared, field: str) -> Piece | None:
+def target(state: Game, side: str, declared: Declared, field: str) -> Piece | None:
     skill = SKILLS[declared.skill]
     if not skill.target:
         return None
@@ -89,7 +88,7 @@ def target(state: GameState[Any, Board], side: str, declared: Declared, field: s
     return on_table(state, side, declared.target, f"{field}.target")
 
 
-def on_table(state: GameState[Any, Board], side: str, ref: str, field: str) -> Piece:
+def on_table(state: Game, side: str, ref: str, field: str) -> Piece:
     """The enemy piece ``ref`` names, as it stands on the table: a trooper its side knows
     went back under a marker (INF-A12) is that marker, and a trooper out of the game is no
     target at all."""
@@ -112,7 +111,7 @@ def _discovering(first: dict[str, Any] | None, marker: str) -> bool:
 
 
 def check_skill(
-    state: GameState[Any, Board],
+    state: Game,
     side: str,
     trooper: Piece,
     declared: Declared,
@@ -203,7 +202,7 @@ def check_skill(
 
 
 def _outside_sensors(
-    state: GameState[Any, Board], side: str, trooper: Piece, declared: Declared, field: str
+    state: Game, side: str, trooper: Piece, declared: Declared, field: str
 ) -> None:
     """RULES-SPEC §5.1, Sensor: no enemy with Camouflage regains the state inside a Sensor's
     Zone of Control (8"). Only the enemy Sensors the side knows of count (zone.py, as INF-A02

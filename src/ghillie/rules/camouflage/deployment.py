@@ -7,11 +7,11 @@ from typing import Any
 
 from ghillie import lookup
 from ghillie.errors import Refusal
-from ghillie.ruling import Ruling
 from ghillie.state import SPECTATOR, Level, Phase, Piece
 from ghillie.words import say, says
 
-from .board import EQUIPMENT, MARKER, TROOPER, Board, State
+from .board import EQUIPMENT, MARKER, TROOPER, Game, Rules, State
+from .changes import Deployed, MarkersLaid, PlayerTurn
 from .codes import BAD_DEPLOYMENT
 from .commands import Deploy
 from .scenario import CamouflageScenario, TrooperSpec
@@ -39,7 +39,7 @@ def profile(t: TrooperSpec) -> dict[str, Any]:
     }
 
 
-def create(ruling: Ruling[Any, Board], scenario: CamouflageScenario) -> None:
+def create(ruling: Rules, scenario: CamouflageScenario) -> None:
     for t in scenario.troopers:
         public: dict[str, Any] = {
             **profile(t),
@@ -61,7 +61,7 @@ def create(ruling: Ruling[Any, Board], scenario: CamouflageScenario) -> None:
     ruling.tell_public({"text": say("The armies are drawn up. Each side lays out its markers.")})
 
 
-def camouflaged(state: Any, side: str) -> list[Piece]:
+def camouflaged(state: Game, side: str) -> list[Piece]:
     return [
         p
         for p in state.owned(side)
@@ -72,14 +72,14 @@ def camouflaged(state: Any, side: str) -> list[Piece]:
 
 
 def lay_marker(
-    ruling: Ruling[Any, Board], side: str, hides: Piece, at: list[float] | None, note: str = ""
+    ruling: Rules, side: str, hides: Piece, at: list[float] | None, note: str = ""
 ) -> Piece:
     """A new Camouflaged Marker for ``hides``: its number is the side's next, its public
     facts its Silhouette and Mimetism level only (INF-A09); what it hides is its owner's
     secret, recorded in this very event (fixed: the opening proves it)."""
     # Numbered across both sides, so that "Marker 3" names one marker at the table.
     number = sum(ruling.board.markers.values()) + 1
-    ruling.change_board("markers", side=side, count=ruling.board.markers.get(side, 0) + 1)
+    ruling.change(MarkersLaid(side=side, count=ruling.board.markers.get(side, 0) + 1))
     p = hides.public
     public: dict[str, Any] = {
         "label": f"M{number}",
@@ -98,10 +98,8 @@ def lay_marker(
     return marker
 
 
-def deploy(
-    ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str, command: Deploy
-) -> None:
-    state = ruling.state
+def deploy(ruling: Rules, side: str, command: Deploy) -> None:
+    state, scenario = ruling.state, ruling.scenario
     owed = {p.id for p in camouflaged(state, side)}
     named: list[Piece] = []
     for i, entry in enumerate(command.markers):
@@ -156,10 +154,10 @@ def deploy(
                 )
             },
         )
-    ruling.change_board("deployed", side=side)
+    ruling.change(Deployed(side=side))
     if ruling.board.deployed >= set(state.sides):
         ruling.set_phase(Phase.PLAY)
-        ruling.change_board("turn", turn=1, active=scenario.first)
+        ruling.change(PlayerTurn(turn=1, active=scenario.first))
         ruling.tell_public(
             {
                 "text": say(

@@ -14,11 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ghillie.state import GameState, Piece
+from ghillie.state import Piece
 from ghillie.words import N_, Say, say, says
 
 from . import camo, declare
-from .board import MARKER, Board, Stage
+from .board import MARKER, Game, Stage
 from .orders import SKILL_WORDS, label
 from .skills import SkillName
 
@@ -37,13 +37,13 @@ def _burst(facts: Mapping[str, Any]) -> int:
     return int((facts.get("attack") or {}).get("burst", 1))
 
 
-def _now(state: GameState[Any, Board], ref: str) -> Piece | None:
+def _now(state: Game, ref: str) -> Piece | None:
     if ref in state.pieces:
         return state.pieces[ref]
     return camo.stood_for(state, ref)
 
 
-def order_rolls(state: GameState[Any, Board]) -> list[Roll]:
+def order_rolls(state: Game) -> list[Roll]:
     """Every roll of the Order being rolled, in the order drawn."""
     order = state.board.order
     assert order is not None
@@ -84,7 +84,7 @@ def order_rolls(state: GameState[Any, Board]) -> list[Roll]:
     return out
 
 
-def _who(state: GameState[Any, Board], side: str, trooper: str) -> Say | str:
+def _who(state: Game, side: str, trooper: str) -> Say | str:
     """A trooper as ``side`` names it: its own by name, the enemy's as it stands."""
     piece = state.piece(trooper)
     if piece.owner == side:
@@ -92,7 +92,7 @@ def _who(state: GameState[Any, Board], side: str, trooper: str) -> Say | str:
     return label(declare.shown(state, piece))
 
 
-def _each(state: GameState[Any, Board], side: str, rolls: list[Roll]) -> list[Say]:
+def _each(state: Game, side: str, rolls: list[Roll]) -> list[Say]:
     out = []
     for roll in rolls:
         who, skill = _who(state, side, roll.trooper), Say(SKILL_WORDS[roll.skill])
@@ -110,7 +110,7 @@ def _each(state: GameState[Any, Board], side: str, rolls: list[Roll]) -> list[Sa
     return out
 
 
-def order_note(state: GameState[Any, Board], side: str) -> Say | None:
+def order_note(state: Game, side: str) -> Say | None:
     """What the Order's roll asks of ``side``, the active side: its own dice, in order, and
     whose dice ghillie rolls."""
     order = state.board.order
@@ -135,7 +135,7 @@ def order_note(state: GameState[Any, Board], side: str) -> Say | None:
     )
 
 
-def saves_note(state: GameState[Any, Board], side: str) -> Say | None:
+def saves_note(state: Game, side: str) -> Say | None:
     """What the saving rolls ask of ``side``: how many dice, for whom, each needing what."""
     owed = [s for s in state.board.saves if state.piece(s.piece).owner == side]
     if not owed:

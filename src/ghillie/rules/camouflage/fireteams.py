@@ -5,20 +5,17 @@ make which kind of Fireteam, and how many, is the base game's (docs/rulesets.md)
 
 from __future__ import annotations
 
-from typing import Any
-
 from ghillie.errors import Refusal
-from ghillie.ruling import Ruling
 from ghillie.state import Piece
 from ghillie.words import say, says
 
 from . import declare
-from .board import TROOPER, Board, State
+from .board import TROOPER, Rules, State
 from .codes import CAMOUFLAGED_IN_FIRETEAM
 from .commands import Fireteam
 
 
-def fireteam(ruling: Ruling[Any, Board], side: str, command: Fireteam) -> None:
+def fireteam(ruling: Rules, side: str, command: Fireteam) -> None:
     """The members join Fireteam ``team`` (formed if the side has none of that name), each
     leaving any other; with no team named, they leave their Fireteams. Fireteams are public,
     as the models in them are: every side reads the team as it now stands."""

@@ -4,22 +4,18 @@ the active trooper has declared in the Order under way."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ghillie.maps import Line, MapView, Token, inches_map, shown, token_style
 from ghillie.scenario import Mode
-from ghillie.state import GameState, Piece
+from ghillie.state import Piece
 from ghillie.words import N_, say
 
 from . import declare, route
-from .board import MARKER, Board, State
-from .scenario import CamouflageScenario
+from .board import MARKER, Game, State
 from .words import describe
 
 
-def map_view(state: GameState[Any, Board], observer: str) -> MapView | None:
+def map_view(state: Game, observer: str) -> MapView | None:
     scenario = state.scenario
-    assert isinstance(scenario, CamouflageScenario)
     if scenario.mode is not Mode.MAP:
         return None  # at a real table, the table is the map
     pieces = shown(state, observer)
@@ -29,7 +25,7 @@ def map_view(state: GameState[Any, Board], observer: str) -> MapView | None:
     return inches_map(state, observer, size, scenario.terrain, tokens, lines=lines)
 
 
-def _route(state: GameState[Any, Board], seen: set[str]) -> list[Line]:
+def _route(state: Game, seen: set[str]) -> list[Line]:
     """The route of the Order under way, drawn on the map of whoever sees what takes it
     (``seen``): an ARO answers a point of it (INF-R12, INF-T01), and a tap there snaps
     onto it."""
@@ -46,7 +42,7 @@ def _route(state: GameState[Any, Board], seen: set[str]) -> list[Line]:
     return [Line(route.ROUTE, "route", legend, points, title)]
 
 
-def _token(state: GameState[Any, Board], observer: str, piece: Piece) -> Token | None:
+def _token(state: Game, observer: str, piece: Piece) -> Token | None:
     at = piece.public.get("at")
     if at is None or piece.public.get("state") == State.DOWN:
         return None

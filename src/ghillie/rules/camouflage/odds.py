@@ -10,12 +10,11 @@ from pydantic import AfterValidator, Field
 
 from ghillie.dice.check import Check
 from ghillie.ruleset import OddsQuery, Params
-from ghillie.state import GameState
 
 from . import checks, declare
-from .board import MARKER, Board
+from .board import MARKER, Game
 from .commands import FirstSkill, SecondSkill
-from .scenario import CamouflageScenario, CamouflageSwitches
+from .scenario import CamouflageSwitches
 from .skills import SkillName
 
 
@@ -91,7 +90,7 @@ ODDS = {
 }
 
 
-def odds(state: GameState[Any, Board], side: str, command: Any) -> Check[Any] | None:
+def odds(state: Game, side: str, command: Any) -> Check[Any] | None:
     """The Discover check of a skill being declared, from what ``side`` knows: its own
     trooper's WIP and visor, the marker's public Mimetism, and the range and cover measured
     as the skill would measure them (the same refusals if they cannot be)."""
@@ -103,7 +102,6 @@ def odds(state: GameState[Any, Board], side: str, command: Any) -> Check[Any] | 
     from .orders import measured_at
 
     scenario = state.scenario
-    assert isinstance(scenario, CamouflageScenario)
     order = state.board.order
     if isinstance(command, FirstSkill):
         trooper = declare.actor(state, side, command.piece, "piece")

@@ -8,12 +8,12 @@ from typing import Any
 
 from ghillie.errors import OFF_TABLE, Refusal
 from ghillie.measuring import Measured
-from ghillie.ruling import Ruling
-from ghillie.state import Facts, GameState, Piece, Window
+from ghillie.state import Facts, Piece, Window
 from ghillie.words import N_, Say, say
 
 from . import camo, checks, declare, where
-from .board import MARKER, Board, OrderState, Stage, State
+from .board import MARKER, Game, OrderState, Rules, Stage, State
+from .changes import ArosDeclared, OrderGiven, SecondDeclared, StageReached
 from .codes import (
     ARO_AGAINST_MARKER,
     ARO_GIVEN,
@@ -87,9 +87,7 @@ def _reveal_reason(trooper: Piece, declared: Declared, contact: Piece | None) ->
     return why
 
 
-def _reveal_if(
-    ruling: Ruling[Any, Board], trooper: Piece, declared: Declared, contact: Piece | None
-) -> Piece:
+def _reveal_if(ruling: Rules, trooper: Piece, declared: Declared, contact: Piece | None) -> Piece:
     """A camouflaged trooper that declares a cancelling skill, or moves into Silhouette
     contact with an enemy model, is revealed now, for the whole Order (INF-R13, R14)."""
     why = _reveal_reason(trooper, declared, contact)
@@ -99,7 +97,7 @@ def _reveal_if(
 
 
 def _told_skill(
-    ruling: Ruling[Any, Board], who: Piece, declared: Declared, aimed: Piece | None, half: str
+    ruling: Rules, who: Piece, declared: Declared, aimed: Piece | None, half: str
 ) -> None:
     words = SKILL_WORDS[declared.skill]
     if aimed is not None:
@@ -120,10 +118,8 @@ def _told_skill(
     ruling.tell_public({"text": text})
 
 
-def first_skill(
-    ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str, command: FirstSkill
-) -> None:
-    state = ruling.state
+def first_skill(ruling: Rules, side: str, command: FirstSkill) -> None:
+    state, scenario = ruling.state, ruling.scenario
     trooper = declare.actor(state, side, command.piece, "piece")
     declared = command.skill
     aimed = declare.check_skill(state, side, trooper, declared, "skill")
@@ -135,16 +131,17 @@ def first_skill(
     # Is a Camouflaged Marker what the first AROs answer? Then a reactive trooper delays
     # explicitly or has had its time (INF-R12, the N3 FAQ).
     marked = who.kind == MARKER and _reveal_reason(trooper, declared, contact) is None
-    ruling.change_board(
-        "order",
-        piece=trooper.id,
-        first={
-            **_as_ids(state, side, declared, aimed, contact),
-            "from": source,
-            "marked": marked,  # a Camouflaged Marker answered by the first AROs
-            **found,
-        },
-        stage=Stage.SECOND,
+    ruling.change(
+        OrderGiven(
+            piece=trooper.id,
+            first={
+                **_as_ids(state, side, declared, aimed, contact),
+                "from": source,
+                "marked": marked,  # a Camouflaged Marker answered by the first AROs
+                **found,
+            },
+            stage=Stage.SECOND,
+        )
     )
     ruling.tell_public(
         {
@@ -157,17 +154,15 @@ def first_skill(
     )
     _told_skill(ruling, who, declared, aimed, N_("first"))
     if declared.skill is SkillName.CAMOUFLAGE:
-        _warn_if_seen(ruling, scenario, side, who)
+        _warn_if_seen(ruling, side, who)
     _reveal_if(ruling, trooper, declared, contact)
     ruling.open_window(
         FIRST_AROS, about={"piece": declare.shown(ruling.state, ruling.piece(trooper.id)).id}
     )
 
 
-def second_skill(
-    ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str, command: SecondSkill
-) -> None:
-    state = ruling.state
+def second_skill(ruling: Rules, side: str, command: SecondSkill) -> None:
+    state, scenario = ruling.state, ruling.scenario
     order = ruling.board.order
     assert order is not None
     trooper = state.piece(order.piece)
@@ -184,9 +179,10 @@ def second_skill(
     who = declare.shown(state, trooper)
     moved = order.first.get("to") or order.first.get("from")
     found = measured_at(scenario, side, declared, moved, aimed)
-    ruling.change_board(
-        "second",
-        second={**_as_ids(state, side, declared, aimed, contact), "from": moved, **found},
+    ruling.change(
+        SecondDeclared(
+            second={**_as_ids(state, side, declared, aimed, contact), "from": moved, **found}
+        )
     )
     _told_skill(ruling, who, declared, aimed, N_("second"))
     _reveal_if(ruling, trooper, declared, contact)
@@ -236,7 +232,7 @@ def measured(
 
 
 def _as_ids(
-    state: GameState[Any, Board],
+    state: Game,
     side: str,
     declared: Declared,
     aimed: Piece | None,
@@ -254,13 +250,12 @@ def _as_ids(
     return facts
 
 
-def _warn_if_seen(
-    ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str, who: Piece
-) -> None:
+def _warn_if_seen(ruling: Rules, side: str, who: Piece) -> None:
     """INF-A02: going back into the state is checked against the enemy models and markers
     on the table. The players say no enemy has line of fire; on the map ghillie sees the
     terrain but not heights, so where its flat map shows an enemy with a clear line it
     warns the side instead of refusing (the side's own pieces and the enemy it sees only)."""
+    scenario = ruling.scenario
     where_ = at(who)
     if scenario.mode.value != "map" or where_ is None:
         return
@@ -292,19 +287,17 @@ def _check_move(scenario: CamouflageScenario, declared: Declared, field: str) ->
         raise Refusal(OFF_TABLE, "That point is off the table.", field=f"{field}.to")
 
 
-def _contact(ruling: Ruling[Any, Board], side: str, declared: Declared) -> Piece | None:
+def _contact(ruling: Rules, side: str, declared: Declared) -> Piece | None:
     if declared.contact is None:
         return None
     return declare.on_table(ruling.state, side, declared.contact, "skill.contact")
 
 
-def aros(
-    ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str, command: Aros
-) -> None:
+def aros(ruling: Rules, side: str, command: Aros) -> None:
     """The reactive side's answer to a reaction window: each ARO checked against what the
     active trooper shows now — a marker allows only Discover, Dodge, Look Out!, Reset or a
     delay (INF-R11, R12); a model, any ARO."""
-    state = ruling.state
+    state, scenario = ruling.state, ruling.scenario
     window = state.window
     board = ruling.board
     assert window is not None
@@ -363,8 +356,8 @@ def aros(
             "target": order.piece,
             "marker": active.id if active.kind == MARKER else None,
         }
-    ruling.change_board("aros", aros=given, delayed=delayed)
-    _told_aros(ruling, scenario, side, command, given, delayed)
+    ruling.change(ArosDeclared(aros=given, delayed=delayed))
+    _told_aros(ruling, side, command, given, delayed)
     for trooper_id, aro in given.items():
         trooper = ruling.piece(trooper_id)
         name = SkillName(aro["aro"])
@@ -374,7 +367,7 @@ def aros(
 
 
 def _check_aro(
-    state: GameState[Any, Board],
+    state: Game,
     order: OrderState,
     active: Piece,
     second: bool,
@@ -426,9 +419,7 @@ def _check_aro(
             )
 
 
-def _caught(
-    state: GameState[Any, Board], side: str, aro: SkillName, caught: list[str], field: str
-) -> list[str]:
+def _caught(state: Game, side: str, aro: SkillName, caught: list[str], field: str) -> list[str]:
     """The enemy markers a Template fired in ARO also covers (INF-A07), by their ids."""
     from ghillie import lookup
 
@@ -475,15 +466,15 @@ def _aro_point(order: OrderState, point: Any, field: str, second: bool) -> tuple
 
 
 def _told_aros(
-    ruling: Ruling[Any, Board],
-    scenario: CamouflageScenario,
+    ruling: Rules,
     side: str,
     command: Aros,
     given: dict[str, Facts],
     delayed: list[str],
 ) -> None:
     if not given and not delayed:
-        ruling.tell_public({"text": say("{side} declare no ARO.", side=scenario.side_name(side))})
+        said = say("{side} declare no ARO.", side=ruling.scenario.side_name(side))
+        ruling.tell_public({"text": said})
         return
     state = ruling.state
     for trooper_id in delayed:
@@ -505,14 +496,14 @@ def _told_aros(
         )
 
 
-def close(ruling: Ruling[Any, Board], window: Window) -> None:
+def close(ruling: Rules, window: Window) -> None:
     """Every ARO is in. After the first skill's, the active side declares its second skill
     (a Long Skill has none); after the second's, a delaying trooper whose marker did not
     reveal itself has lost its ARO (INF-R12), and the Order is ready to be rolled."""
     order = ruling.board.order
     assert order is not None
     if window.name == FIRST_AROS and not SKILLS[SkillName(order.first["skill"])].long:
-        ruling.change_board("stage", stage=Stage.SECOND)
+        ruling.change(StageReached(stage=Stage.SECOND))
         return
     state = ruling.state
     still_marker = declare.shown(state, state.piece(order.piece)).kind == MARKER
@@ -528,4 +519,4 @@ def close(ruling: Ruling[Any, Board], window: Window) -> None:
                     )
                 }
             )
-    ruling.change_board("stage", stage=Stage.RESOLVE)
+    ruling.change(StageReached(stage=Stage.RESOLVE))

@@ -15,17 +15,16 @@ from typing import Any
 
 from ghillie.dice.steps import Die
 from ghillie.errors import NOT_YOUR_DIE, Refusal
-from ghillie.ruling import Ruling
 from ghillie.state import Piece
 from ghillie.words import N_, Say, say, says
 
 from . import camo, cancelled, checks, declare
-from .board import MARKER, Board, Save, Stage, State
+from .board import MARKER, Rules, Save, Stage, State
+from .changes import LockedOut, OrderDone, Saved, SavesOwed, StageReached
 from .codes import TOO_FEW_DICE
-from .commands import SavingRolls
+from .commands import ResolveOrder, SavingRolls
 from .odds import discover_check
 from .orders import SKILL_WORDS, label
-from .scenario import CamouflageScenario
 from .skills import SkillName
 from .where import at
 from .zone import within
@@ -44,7 +43,7 @@ class _Dice:
     other. How many are its own follows from what was declared and from the dice it typed,
     never from a die ghillie rolls, so the trial of a command refuses what its ruling would."""
 
-    def __init__(self, ruling: Ruling[Any, Board]) -> None:
+    def __init__(self, ruling: Rules) -> None:
         self.ruling = ruling
         self.drawn: Iterator[int] = itertools.count(1)
         self.own: Iterator[int] = itertools.count(1)
@@ -102,7 +101,7 @@ class _Dice:
         raise Refusal(TOO_FEW_DICE, text, field="rolls.dice")
 
 
-def resolve_order(ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str) -> None:
+def resolve_order(ruling: Rules, side: str, command: ResolveOrder) -> None:
     order = ruling.board.order
     assert order is not None
     assert order.stage is Stage.RESOLVE
@@ -120,7 +119,7 @@ def resolve_order(ruling: Ruling[Any, Board], scenario: CamouflageScenario, side
         if facts["skill"] == SkillName.DISCOVER:
             target = facts["target"]
             if target in ruling.state.pieces:
-                _discover(ruling, scenario, active.id, target, facts, dice.of(active.id))
+                _discover(ruling, active.id, target, facts, dice.of(active.id))
             else:
                 _say(
                     ruling,
@@ -131,7 +130,7 @@ def resolve_order(ruling: Ruling[Any, Board], scenario: CamouflageScenario, side
                 )
     for facts in skills:
         if facts["skill"] == SkillName.SENSOR:
-            _sensor(ruling, scenario, active.id, facts, dice.of(active.id))
+            _sensor(ruling, active.id, facts, dice.of(active.id))
     for reactor, facts in reactions.items():
         if facts["aro"] == SkillName.DISCOVER:
             marker = facts.get("marker")
@@ -144,7 +143,7 @@ def resolve_order(ruling: Ruling[Any, Board], scenario: CamouflageScenario, side
                     ),
                 )
                 continue
-            _discover(ruling, scenario, reactor, marker, facts, dice.of(reactor))
+            _discover(ruling, reactor, marker, facts, dice.of(reactor))
 
     # Attacks and the other rolls.
     attack = next((f for f in skills if f["skill"] == SkillName.BS_ATTACK), None)
@@ -192,7 +191,7 @@ def resolve_order(ruling: Ruling[Any, Board], scenario: CamouflageScenario, side
         if name in (SkillName.DODGE, SkillName.RESET, SkillName.OTHER_ROLL):
             _plain_roll(ruling, active.id, name, dice.of(active.id))
         if name is SkillName.CAMOUFLAGE:
-            camo.recamouflage(ruling, scenario, active.id)
+            camo.recamouflage(ruling, active.id)
     if template is not None and template.get("caught"):
         _under_template(ruling, template, struck, saves)
     for reactor, facts in reactions.items():
@@ -201,13 +200,13 @@ def resolve_order(ruling: Ruling[Any, Board], scenario: CamouflageScenario, side
     dice.all_taken()
 
     if saves:
-        ruling.change_board("saves", saves=[s.__dict__ for s in saves.values()])
-        ruling.change_board("stage", stage=Stage.SAVES)
+        ruling.change(SavesOwed(saves=tuple(saves.values())))
+        ruling.change(StageReached(stage=Stage.SAVES))
     else:
-        ruling.change_board("order_done")
+        ruling.change(OrderDone())
 
 
-def _now(ruling: Ruling[Any, Board], ref: str) -> Piece | None:
+def _now(ruling: Rules, ref: str) -> Piece | None:
     """What a target named at declaration is now: itself, or the model that replaced the
     marker it was (INF-R14: a reveal holds for the whole Order)."""
     if ref in ruling.state.pieces:
@@ -215,15 +214,15 @@ def _now(ruling: Ruling[Any, Board], ref: str) -> Piece | None:
     return camo.stood_for(ruling.state, ref)
 
 
-def _say(ruling: Ruling[Any, Board], text: Say) -> None:
+def _say(ruling: Rules, text: Say) -> None:
     ruling.tell_public({"text": text})
 
 
-def _name(ruling: Ruling[Any, Board], trooper: str) -> Say | str:
+def _name(ruling: Rules, trooper: str) -> Say | str:
     return label(declare.shown(ruling.state, ruling.piece(trooper)))
 
 
-def _move(ruling: Ruling[Any, Board], active: Piece, skills: list[dict[str, Any]]) -> None:
+def _move(ruling: Rules, active: Piece, skills: list[dict[str, Any]]) -> None:
     stops = [f["to"] for f in skills if f.get("to")]
     if stops:
         shown = declare.shown(ruling.state, active)
@@ -231,8 +230,7 @@ def _move(ruling: Ruling[Any, Board], active: Piece, skills: list[dict[str, Any]
 
 
 def _discover(
-    ruling: Ruling[Any, Board],
-    scenario: CamouflageScenario,
+    ruling: Rules,
     by: str,
     marker_id: str,
     facts: dict[str, Any],
@@ -248,7 +246,7 @@ def _discover(
         marker.public["mimetism"],
         p["msv"],
         facts["cover"],
-        scenario.switches,
+        ruling.scenario.switches,
     )
     (value,) = check.args
     _rolled, outcome = check.roll(draw)
@@ -268,7 +266,7 @@ def _discover(
         return True
     # INF-R10: a failed Discover shows only "failed" (§6.2), and locks that trooper out of
     # that marker until the next Player Turn.
-    ruling.change_board("lock", trooper=by, marker=marker_id, turn=ruling.board.turn)
+    ruling.change(LockedOut(trooper=by, marker=marker_id, turn=ruling.board.turn))
     _say(
         ruling,
         say(
@@ -285,8 +283,7 @@ def _discover(
 
 
 def _sensor(
-    ruling: Ruling[Any, Board],
-    scenario: CamouflageScenario,
+    ruling: Rules,
     by: str,
     facts: dict[str, Any],
     draw: Draw,
@@ -295,6 +292,7 @@ def _sensor(
     MOD; if it passes, every enemy marker inside the trooper's Zone of Control (8") is
     Discovered, with no line of fire needed. At a real table the players list those
     markers; on the map ghillie finds them. A failure locks nothing: it is no Discover."""
+    scenario = ruling.scenario
     trooper = ruling.piece(by)
     check = discover_check(
         int(trooper.public["wip"]), 0, 0, 0, False, scenario.switches, sensor=True
@@ -348,7 +346,7 @@ def _sensor(
         camo.reveal(ruling, marker, "discovered")
 
 
-def _value(ruling: Ruling[Any, Board], by: str, aimed: Piece, facts: dict[str, Any]) -> int:
+def _value(ruling: Rules, by: str, aimed: Piece, facts: dict[str, Any]) -> int:
     """An attack's Success Value: BS, the weapon's range MOD and any other MODs as entered,
     the target's Mimetism after the attacker's Multispectral Visor, and Cover (as measured
     when the attack was declared: orders.measured)."""
@@ -363,7 +361,7 @@ def _value(ruling: Ruling[Any, Board], by: str, aimed: Piece, facts: dict[str, A
     return value
 
 
-def _aro_value(ruling: Ruling[Any, Board], reactor: str, active: str, facts: dict[str, Any]) -> int:
+def _aro_value(ruling: Rules, reactor: str, active: str, facts: dict[str, Any]) -> int:
     if facts["aro"] == SkillName.DODGE:
         return int(ruling.piece(reactor).public["ph"])
     return _value(ruling, reactor, ruling.piece(active), facts)
@@ -375,7 +373,7 @@ def _burst(facts: dict[str, Any]) -> int:
 
 def _owe(
     saves: dict[str, Save],
-    ruling: Ruling[Any, Board],
+    ruling: Rules,
     target: str,
     hits: int,
     crits: int,
@@ -392,7 +390,7 @@ def _owe(
 
 
 def _face_to_face(
-    ruling: Ruling[Any, Board],
+    ruling: Rules,
     a: str,
     a_value: int,
     b: str,
@@ -403,8 +401,7 @@ def _face_to_face(
     saves: dict[str, Save],
 ) -> tuple[int, int]:
     """Roll ``a``'s Attack Face to Face against ``b``'s ARO; return each one's hits."""
-    scenario = ruling.state.scenario
-    assert isinstance(scenario, CamouflageScenario)
+    scenario = ruling.scenario
     check = checks.face_to_face(
         a_value,
         _burst(a_facts),
@@ -448,7 +445,7 @@ def _face_to_face(
     return a_hits, 0
 
 
-def _hits_line(ruling: Ruling[Any, Board], by: str, target: str, hits: int, crits: int) -> None:
+def _hits_line(ruling: Rules, by: str, target: str, hits: int, crits: int) -> None:
     if hits:
         _say(
             ruling,
@@ -479,7 +476,7 @@ def _hits_line(ruling: Ruling[Any, Board], by: str, target: str, hits: int, crit
 
 
 def _unopposed(
-    ruling: Ruling[Any, Board],
+    ruling: Rules,
     by: str,
     target: str,
     value: int,
@@ -507,7 +504,7 @@ def _unopposed(
     return hits
 
 
-def _plain_roll(ruling: Ruling[Any, Board], by: str, name: SkillName, draw: Draw) -> None:
+def _plain_roll(ruling: Rules, by: str, name: SkillName, draw: Draw) -> None:
     trooper = ruling.piece(by)
     value = int(trooper.public["ph"] if name is SkillName.DODGE else trooper.public["wip"])
     die = draw("", D20)
@@ -526,7 +523,7 @@ def _plain_roll(ruling: Ruling[Any, Board], by: str, name: SkillName, draw: Draw
 
 
 def _under_template(
-    ruling: Ruling[Any, Board], facts: dict[str, Any], hits: int, saves: dict[str, Save]
+    ruling: Rules, facts: dict[str, Any], hits: int, saves: dict[str, Save]
 ) -> None:
     """INF-A07, R13 e: a Template aimed at another target affects the markers under it only
     where its Attack hits. A hit (a success its target did not cancel) forces each of them
@@ -550,7 +547,7 @@ def _under_template(
         _owe(saves, ruling, piece.id, hits, 0, facts)
 
 
-def saving_rolls(ruling: Ruling[Any, Board], side: str, command: SavingRolls) -> None:
+def saving_rolls(ruling: Rules, side: str, command: SavingRolls) -> None:
     dice = _Dice(ruling)
     owed = [s for s in ruling.board.saves if ruling.piece(s.piece).owner == side]
     for save in owed:
@@ -577,6 +574,6 @@ def saving_rolls(ruling: Ruling[Any, Board], side: str, command: SavingRolls) ->
         if left == 0:
             _say(ruling, say("{who} is out of the game.", who=str(piece.public["name"])))
     dice.all_taken(saves=True)
-    ruling.change_board("saved", pieces=[s.piece for s in owed])
+    ruling.change(Saved(pieces=[s.piece for s in owed]))
     if not ruling.board.saves:
-        ruling.change_board("order_done")
+        ruling.change(OrderDone())

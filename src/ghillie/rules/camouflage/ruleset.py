@@ -16,19 +16,18 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ghillie.dice.check import Check
-from ghillie.events import BoardChange
+from ghillie.events import Change
 from ghillie.maps import MapView
-from ghillie.ruleset import Command, Reaction, Ruleset, SecretWords
-from ghillie.ruling import Ruling
-from ghillie.state import Facts, GameState, Phase, Piece, Window
+from ghillie.ruleset import Command, Reaction, Rule, Ruleset, SecretWords
+from ghillie.state import Facts, Phase, Piece, Window
 from ghillie.words import N_, Say
 from ghillie.words.piece import PieceWords
 
 from . import deployment, fireteams, resolution, words
 from . import orders as order_flow
-from .board import Board, Stage, fold
+from .board import Board, Game, Rules, Stage
+from .changes import CHANGES, fold
 from .commands import (
-    COMMANDS,
     Aros,
     Deploy,
     EndGame,
@@ -59,7 +58,21 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
     )
     map_modes = ("table", "map")
     scenario_model = CamouflageScenario
-    commands = COMMANDS
+    rules: ClassVar[Mapping[type[Command], Rule]] = {
+        Deploy: deployment.deploy,
+        FirstSkill: order_flow.first_skill,
+        Aros: order_flow.aros,
+        SecondSkill: order_flow.second_skill,
+        ResolveOrder: resolution.resolve_order,
+        SavingRolls: resolution.saving_rolls,
+        Face: face,
+        EndTurn: end_turn,
+        Impetuous: impetuous,
+        Retreat: retreat,
+        Fireteam: fireteams.fireteam,
+        EndGame: end_game,
+    }
+    board_changes = CHANGES
     orders = words.ORDERS
     odds_queries = ODDS
     # What a marker stands for is written once, in the event that lays it, which every side
@@ -76,7 +89,7 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
     def new_board(self, scenario: CamouflageScenario) -> Board:
         return Board()
 
-    def setup(self, ruling: Ruling[Any, Board], scenario: CamouflageScenario) -> None:
+    def setup(self, ruling: Rules, scenario: CamouflageScenario) -> None:
         deployment.create(ruling, scenario)
 
     def secret_facts(self, scenario: CamouflageScenario) -> int:
@@ -86,7 +99,7 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
         counts = Counter(t.side for t in scenario.troopers if t.camouflage)
         return 2 * max(counts.values(), default=0)
 
-    def may_act(self, state: GameState[Any, Board], side: str, command: type[Command]) -> bool:
+    def may_act(self, state: Game, side: str, command: type[Command]) -> bool:
         board = state.board
         if state.phase is Phase.SETUP:
             return command is Deploy and side not in board.deployed
@@ -116,40 +129,7 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
             return command is SecondSkill
         return order.stage is Stage.RESOLVE and command is ResolveOrder
 
-    def resolve(self, ruling: Ruling[Any, Board], command: Command) -> None:
-        scenario = ruling.state.scenario
-        assert isinstance(scenario, CamouflageScenario)
-        side = ruling.side
-        assert side is not None
-        match command:
-            case Deploy():
-                deployment.deploy(ruling, scenario, side, command)
-            case FirstSkill():
-                order_flow.first_skill(ruling, scenario, side, command)
-            case SecondSkill():
-                order_flow.second_skill(ruling, scenario, side, command)
-            case Aros():
-                order_flow.aros(ruling, scenario, side, command)
-            case ResolveOrder():
-                resolution.resolve_order(ruling, scenario, side)
-            case SavingRolls():
-                resolution.saving_rolls(ruling, side, command)
-            case Face():
-                face(ruling, side, command)
-            case EndTurn():
-                end_turn(ruling, scenario, side)
-            case Impetuous():
-                impetuous(ruling, side, command)
-            case Fireteam():
-                fireteams.fireteam(ruling, side, command)
-            case Retreat():
-                retreat(ruling, scenario, side)
-            case EndGame():
-                end_game(ruling, scenario, side)
-            case _:
-                raise AssertionError(command)
-
-    def odds(self, state: GameState[Any, Board], side: str, command: Command) -> Check[Any] | None:
+    def odds(self, state: Game, side: str, command: Command) -> Check[Any] | None:
         return discover_odds(state, side, command)
 
     def has_odds(self, command: str) -> bool:
@@ -159,28 +139,28 @@ class Camouflage(Ruleset[CamouflageScenario, Board]):
         # A Discover is declared as a skill of an Order: its words are the discover query's.
         return ODDS["discover"].labels
 
-    def close(self, ruling: Ruling[Any, Board], window: Window) -> None:
+    def close(self, ruling: Rules, window: Window) -> None:
         order_flow.close(ruling, window)
 
-    def fold(self, board: Board, change: BoardChange) -> Board:
+    def fold(self, board: Board, change: Change) -> Board:
         return fold(board, change)
 
-    def board_view(self, state: GameState[Any, Board], observer: str) -> dict[str, Any]:
+    def board_view(self, state: Game, observer: str) -> dict[str, Any]:
         return words.board_view(state, observer)
 
-    def describe(self, state: GameState[Any, Board], observer: str, piece: Piece) -> PieceWords:
+    def describe(self, state: Game, observer: str, piece: Piece) -> PieceWords:
         return words.describe(state, observer, piece)
 
-    def map_view(self, state: GameState[Any, Board], observer: str) -> MapView | None:
+    def map_view(self, state: Game, observer: str) -> MapView | None:
         return camouflage_map(state, observer)
 
     def table_view(self, scenario: CamouflageScenario) -> dict[str, Any]:
         return {"width": scenario.width, "depth": scenario.depth}
 
-    def status(self, state: GameState[Any, Board], observer: str) -> list[str | Say]:
+    def status(self, state: Game, observer: str) -> list[str | Say]:
         return words.status(state, observer)
 
-    def candidates(self, state: GameState[Any, Board], side: str) -> list[Facts]:
+    def candidates(self, state: Game, side: str) -> list[Facts]:
         from .candidates import candidates
 
         return candidates(state, side)

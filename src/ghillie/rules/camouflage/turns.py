@@ -3,29 +3,27 @@ the Camouflaged State answers to (INF-R13 f), a model's facing (INF-R15), the ga
 
 from __future__ import annotations
 
-from typing import Any
-
 from ghillie import lookup
 from ghillie.errors import Refusal
-from ghillie.ruling import Ruling
 from ghillie.state import Level, Phase
 from ghillie.words import say
 
 from . import camo, declare
-from .board import TROOPER, Board
+from .board import TROOPER, Rules
+from .changes import GameOver, PlayerTurn
 from .codes import NOT_IN_PLAY
-from .commands import Face, Impetuous
-from .scenario import CamouflageScenario
+from .commands import EndGame, EndTurn, Face, Impetuous, Retreat
 
 
-def end_turn(ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str) -> None:
+def end_turn(ruling: Rules, side: str, command: EndTurn) -> None:
+    scenario = ruling.scenario
     board = ruling.board
     turn = board.turn + 1
     if turn > 2 * scenario.rounds:
-        end_game(ruling, scenario, side)
+        end_game(ruling, side, command)
         return
     active = declare.active_in(scenario, turn)
-    ruling.change_board("turn", turn=turn, active=active)
+    ruling.change(PlayerTurn(turn=turn, active=active))
     ruling.tell_public(
         {
             "text": say(
@@ -37,7 +35,7 @@ def end_turn(ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str
     )
 
 
-def impetuous(ruling: Ruling[Any, Board], side: str, command: Impetuous) -> None:
+def impetuous(ruling: Rules, side: str, command: Impetuous) -> None:
     trooper = declare.actor(ruling.state, side, command.piece, "piece")
     ruling.update(trooper.id, public={"impetuous": True})
     marker = trooper.public.get("marker")
@@ -47,17 +45,16 @@ def impetuous(ruling: Ruling[Any, Board], side: str, command: Impetuous) -> None
         ruling.tell_public({"text": say("{who} is Impetuous.", who=trooper.public["name"])})
 
 
-def retreat(ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str) -> None:
-    ruling.tell_public(
-        {"text": say("{side} enter the Retreat! State.", side=scenario.side_name(side))}
-    )
+def retreat(ruling: Rules, side: str, command: Retreat) -> None:
+    said = say("{side} enter the Retreat! State.", side=ruling.scenario.side_name(side))
+    ruling.tell_public({"text": said})
     for piece in ruling.state.owned(side, TROOPER):
         marker = piece.public.get("marker")
         if marker and piece.public["state"] != "down":
             camo.reveal(ruling, marker, "retreat")
 
 
-def face(ruling: Ruling[Any, Board], side: str, command: Face) -> None:
+def face(ruling: Rules, side: str, command: Face) -> None:
     piece = lookup.own(ruling.state, side, command.piece, [TROOPER, "equipment"])
     if not piece.public.get("face_due"):
         raise Refusal(
@@ -78,8 +75,9 @@ def face(ruling: Ruling[Any, Board], side: str, command: Face) -> None:
     )
 
 
-def end_game(ruling: Ruling[Any, Board], scenario: CamouflageScenario, side: str) -> None:
-    ruling.change_board("over")
+def end_game(ruling: Rules, side: str, command: EndGame | EndTurn) -> None:
+    """The game ends when a side ends it, or with the last Player Turn's end."""
+    ruling.change(GameOver())
     ruling.set_phase(Phase.OVER)
     # Private Information opens at the end (N5): what every marker still on the table
     # stands for is shown, with its proof, and that trooper's Public Information.

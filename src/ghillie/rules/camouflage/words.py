@@ -9,12 +9,12 @@ from dataclasses import replace
 from typing import Any
 
 from ghillie.forms import Ask, Choice, Order, measured
-from ghillie.state import REFEREE, GameState, Phase, Piece
+from ghillie.state import REFEREE, Phase, Piece
 from ghillie.words import N_, Say, say
 from ghillie.words.piece import PieceWords
 
 from . import dice_plan
-from .board import EQUIPMENT, MARKER, TROOPER, Board, Stage, State
+from .board import EQUIPMENT, MARKER, TROOPER, Game, Stage, State
 from .route import ROUTE
 from .skills import AROS, ORDER_SKILLS, SkillName
 
@@ -41,7 +41,7 @@ def _name(piece: Piece, observer: str) -> str | Say:
     return str(piece.public["name"])
 
 
-def _own_actors(state: GameState[Any, Board], side: str) -> list[Choice]:
+def _own_actors(state: Game, side: str) -> list[Choice]:
     """The side's troopers that can act: a model by its name, a camouflaged one by its
     name and its marker (the side's own secret)."""
     out = []
@@ -57,7 +57,7 @@ def _own_actors(state: GameState[Any, Board], side: str) -> list[Choice]:
     return out
 
 
-def _own_models(state: GameState[Any, Board], side: str) -> list[Choice]:
+def _own_models(state: Game, side: str) -> list[Choice]:
     """The side's troopers on the table as models: the only ones a Fireteam takes (INF-R08)."""
     return [
         Choice(p.id, str(p.public["name"]))
@@ -66,7 +66,7 @@ def _own_models(state: GameState[Any, Board], side: str) -> list[Choice]:
     ]
 
 
-def _camouflaged(state: GameState[Any, Board], side: str) -> list[Choice]:
+def _camouflaged(state: Game, side: str) -> list[Choice]:
     return [
         Choice(p.id, str(p.public["name"]))
         for p in state.owned(side)
@@ -76,7 +76,7 @@ def _camouflaged(state: GameState[Any, Board], side: str) -> list[Choice]:
     ]
 
 
-def _enemies(state: GameState[Any, Board], side: str) -> list[Choice]:
+def _enemies(state: Game, side: str) -> list[Choice]:
     out = []
     for pid, _known in state.knowledge.get(side, {}).items():
         piece = state.pieces.get(pid)
@@ -87,16 +87,16 @@ def _enemies(state: GameState[Any, Board], side: str) -> list[Choice]:
     return out
 
 
-def _models(state: GameState[Any, Board], side: str) -> list[Choice]:
+def _models(state: Game, side: str) -> list[Choice]:
     """Enemy models only: no trooper may touch an enemy marker (INF-R09)."""
     return [c for c in _enemies(state, side) if state.pieces[c.value].kind != MARKER]
 
 
-def _markers(state: GameState[Any, Board], side: str) -> list[Choice]:
+def _markers(state: Game, side: str) -> list[Choice]:
     return [c for c in _enemies(state, side) if state.pieces[c.value].kind == MARKER]
 
 
-def _deploy_rows(state: GameState[Any, Board], side: str) -> dict[str, Any]:
+def _deploy_rows(state: Game, side: str) -> dict[str, Any]:
     return {"markers": [{"piece": c.value} for c in _camouflaged(state, side)]}
 
 
@@ -321,7 +321,7 @@ ORDERS: dict[str, Order] = {
 }
 
 
-def describe(state: GameState[Any, Board], observer: str, piece: Piece) -> PieceWords:
+def describe(state: Game, observer: str, piece: Piece) -> PieceWords:
     p = piece.public
     if piece.kind == MARKER:
         about: list[str | Say] = [say("Silhouette {s}", s=p["silhouette"])]
@@ -382,13 +382,13 @@ def describe(state: GameState[Any, Board], observer: str, piece: Piece) -> Piece
     return PieceWords(str(p["name"]), about, details)
 
 
-def board_view(state: GameState[Any, Board], observer: str) -> dict[str, Any]:
+def board_view(state: Game, observer: str) -> dict[str, Any]:
     board = state.board
     out: dict[str, Any] = {"turn": board.turn, "active": board.active}
     return out
 
 
-def status(state: GameState[Any, Board], observer: str) -> list[str | Say]:
+def status(state: Game, observer: str) -> list[str | Say]:
     scenario = state.scenario
     board = state.board
     if state.phase is Phase.OVER:

@@ -5,12 +5,11 @@ back into the state inside it (declare.py)."""
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from ghillie.measure.tabletop import XY
-from ghillie.state import GameState, Piece
+from ghillie.state import Piece
 
-from .board import MARKER, TROOPER, Board, State
+from .board import MARKER, TROOPER, Game, State
 from .checks import EDGE_TOLERANCE
 from .where import at
 
@@ -24,7 +23,7 @@ def within(centre: XY, point: XY) -> bool:
     return math.dist(centre, point) <= ZONE_OF_CONTROL + EDGE_TOLERANCE
 
 
-def known_sensors(state: GameState[Any, Board], side: str) -> list[Piece]:
+def known_sensors(state: Game, side: str) -> list[Piece]:
     """The enemy troopers with Sensor that ``side`` knows of on the table, each as it stands
     there: a model, or the marker the side knows it went back under (INF-A12; its Sensor
     keeps working there, INF-R07). A marker whose trooper the side cannot know is not
@@ -47,6 +46,6 @@ def known_sensors(state: GameState[Any, Board], side: str) -> list[Piece]:
     return out
 
 
-def blocking(state: GameState[Any, Board], side: str, point: XY) -> list[Piece]:
+def blocking(state: Game, side: str, point: XY) -> list[Piece]:
     """The known enemy Sensors (known_sensors) whose Zone of Control holds ``point``."""
     return [p for p in known_sensors(state, side) if (xy := at(p)) and within(xy, point)]
