@@ -8,12 +8,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from ghillie.errors import Refusal
-from ghillie.ruling import Ruling
 from ghillie.state import Level, Window
 from ghillie.words import say
 
 from . import checks, geometry, triggers, units
-from .board import ORDER, UNIT, Board, Did
+from .board import ORDER, UNIT, Did, Rules
+from .changes import Pending
+from .commands import Retreat
 from .scenario import AmbushFireScenario, AtgmRevealAt, UnitClass
 from .setup import metres, open_order
 from .units import RETREAT, RETURN_FIRE
@@ -22,8 +23,7 @@ BAD_RETREAT = "bad_retreat"
 
 
 def fire(
-    ruling: Ruling[Any, Board],
-    scenario: AmbushFireScenario,
+    ruling: Rules,
     side: str,
     fired: triggers.Fired,
     movers: list[str],
@@ -40,17 +40,16 @@ def fire(
     target = ruling.piece(fired.target)
     atgm = firer.public["class"] == UnitClass.ATGM.value
     if flies(ruling, fired):
-        launch(ruling, scenario, side, fired, movers, then)
+        launch(ruling, side, fired, movers, then)
         return
-    _reveal(ruling, scenario, order.id, target.id)
+    _reveal(ruling, order.id, target.id)
     units.note(ruling, ruling.piece(firer.id), Did.FIRED)
-    _hit(
-        ruling, scenario, side, order.id, target.id, movers, then, sure=atgm and _autohit(scenario)
-    )
+    sure = atgm and _autohit(ruling.scenario)
+    _hit(ruling, side, order.id, target.id, movers, then, sure=sure)
     ruling.remove(order.id)
 
 
-def flies(ruling: Ruling[Any, Board], fired: triggers.Fired) -> bool:
+def flies(ruling: Rules, fired: triggers.Fired) -> bool:
     """BMF-R10, A10: an ATGM's ambush at exactly 1250 m (not less) has flight time."""
     order = ruling.piece(fired.order)
     firer = ruling.piece(order.secret["unit"])
@@ -59,20 +58,16 @@ def flies(ruling: Ruling[Any, Board], fired: triggers.Fired) -> bool:
     return not geometry.atgm_immediate(geometry.distance(fired.point, units.where(firer)))
 
 
-def unseen_launch(
-    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, fired: triggers.Fired
-) -> bool:
+def unseen_launch(ruling: Rules, fired: triggers.Fired) -> bool:
     """A missile with flight time whose launch nobody sees (``bmf.atgm_reveal_at``)."""
-    return flies(ruling, fired) and scenario.switches.atgm_reveal_at is AtgmRevealAt.ARRIVAL
+    return flies(ruling, fired) and ruling.scenario.switches.atgm_reveal_at is AtgmRevealAt.ARRIVAL
 
 
 def _autohit(scenario: AmbushFireScenario) -> bool:
     return scenario.switches.atgm_ambush_autohit
 
 
-def _reveal(
-    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, order_id: str, target_id: str
-) -> None:
+def _reveal(ruling: Rules, order_id: str, target_id: str) -> None:
     """The order opened, and every concealed unit within the reveal area shown (R09)."""
     order = ruling.piece(order_id)
     firer = ruling.piece(order.secret["unit"])
@@ -80,7 +75,7 @@ def _reveal(
     open_order(ruling, order.id)
     widths = (
         geometry.REVEAL_WIDTH
-        if scenario.switches.reveal_width_by_class
+        if ruling.scenario.switches.reveal_width_by_class
         else (geometry.LISTED_REVEAL_WIDTH)
     )
     radius = geometry.reveal_radius(firer.public["class"], widths)
@@ -114,8 +109,7 @@ def _reveal(
 
 
 def _hit(
-    ruling: Ruling[Any, Board],
-    scenario: AmbushFireScenario,
+    ruling: Rules,
     side: str,
     order_id: str,
     target_id: str,
@@ -132,7 +126,9 @@ def _hit(
     firer = ruling.piece(order.secret["unit"])
     target = ruling.piece(target_id)
     percent = checks.chance(
-        int(order.secret["chance"]), checks.PENALTIES[checks.AMBUSH], scenario.switches.penalty_mode
+        int(order.secret["chance"]),
+        checks.PENALTIES[checks.AMBUSH],
+        ruling.scenario.switches.penalty_mode,
     )
     if sure:
         hit = True
@@ -163,16 +159,17 @@ def _hit(
     rest = [m for m in movers if not (hit and m == target.id)]
     if hit:
         ruling.remove(target.id)  # BMF-R11: before any return fire
-    ruling.change_board(
-        "pending",
-        move={
-            "kind": "ambush",
-            "side": side,
-            "then": then,
-            "movers": rest,
-            "firer": firer.id,
-            "target": None if hit or answered else target.id,
-        },
+    ruling.change(
+        Pending(
+            move={
+                "kind": "ambush",
+                "side": side,
+                "then": then,
+                "movers": rest,
+                "firer": firer.id,
+                "target": None if hit or answered else target.id,
+            }
+        )
     )
     if hit or answered:
         ruling.open_window(RETREAT, asks=(firer.owner,))
@@ -181,8 +178,7 @@ def _hit(
 
 
 def launch(
-    ruling: Ruling[Any, Board],
-    scenario: AmbushFireScenario,
+    ruling: Rules,
     side: str,
     fired: triggers.Fired,
     movers: list[str],
@@ -201,11 +197,11 @@ def launch(
     firer = ruling.piece(order.secret["unit"])
     target = ruling.piece(fired.target)
     units.note(ruling, firer, Did.FIRED)
-    at_launch = scenario.switches.atgm_reveal_at is AtgmRevealAt.LAUNCH
+    at_launch = ruling.scenario.switches.atgm_reveal_at is AtgmRevealAt.LAUNCH
     ruling.update(order.id, secret={"flight": {"target": target.id, "seen": at_launch}})
     if not at_launch:
         return  # the walk goes on, unseen (movement.advance)
-    _reveal(ruling, scenario, order.id, target.id)
+    _reveal(ruling, order.id, target.id)
     ruling.tell_public(
         {
             "text": say(
@@ -215,22 +211,23 @@ def launch(
             )
         }
     )
-    ruling.change_board(
-        "pending",
-        move={
-            "kind": "launch",
-            "side": side,
-            "then": then,
-            "movers": movers,
-            "firer": firer.id,
-            "target": target.id,
-            "order": order.id,
-        },
+    ruling.change(
+        Pending(
+            move={
+                "kind": "launch",
+                "side": side,
+                "then": then,
+                "movers": movers,
+                "firer": firer.id,
+                "target": target.id,
+                "order": order.id,
+            }
+        )
     )
     ruling.open_window(RETURN_FIRE, asks=(target.owner,))
 
 
-def flying(ruling: Ruling[Any, Board], side: str) -> list[str]:
+def flying(ruling: Rules, side: str) -> list[str]:
     """The orders of the side's enemies whose missile is in flight, earliest first."""
     found = [
         p
@@ -240,9 +237,7 @@ def flying(ruling: Ruling[Any, Board], side: str) -> list[str]:
     return [p.id for p in sorted(found, key=lambda p: int(p.public["number"]))]
 
 
-def land(
-    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, then: str = units.MOVE
-) -> bool:
+def land(ruling: Rules, side: str, then: str = units.MOVE) -> bool:
     """The first missile in flight at the moving side arrives, now that the move has ended
     (BMF-A10). True if one did something (it may have opened a window)."""
     for order_id in flying(ruling, side):
@@ -258,7 +253,7 @@ def land(
             ruling.remove(order_id)
             continue
         if not flight["seen"]:
-            _reveal(ruling, scenario, order_id, target_id)  # BMF-A23: at the arrival
+            _reveal(ruling, order_id, target_id)  # BMF-A23: at the arrival
         else:  # its launch was told: now its arrival, before its roll (BMF-A10)
             ruling.tell_public(
                 {
@@ -272,7 +267,6 @@ def land(
             )
         _hit(
             ruling,
-            scenario,
             side,
             order_id,
             target_id,
@@ -299,7 +293,8 @@ def reply(scenario: AmbushFireScenario, close: bool, base: int) -> int:
     return checks.chance(base, checks.Penalty.RETURN_AMBUSH, sw.penalty_mode)
 
 
-def after(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, window: Window) -> None:
+def after(ruling: Rules, window: Window) -> None:
+    scenario = ruling.scenario
     pending = ruling.board.pending
     assert pending is not None
     (answer,) = window.answers.values()
@@ -352,9 +347,9 @@ def after(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, window: Wind
                 ruling.remove(str(pending["order"]))
                 ruling.tell_public({"text": say("Its missile is lost.", rules=("BMF-A10",))})
         if firer_gone or launched:
-            _go_on(ruling, scenario, pending)
+            _go_on(ruling, pending)
             return
-        ruling.change_board("pending", move={**pending, "target": None})
+        ruling.change(Pending(move={**pending, "target": None}))
         ruling.open_window(RETREAT, asks=(firer.owner,))
         return
     # RETREAT: the ambusher's path was checked when it was given.
@@ -373,22 +368,19 @@ def after(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, window: Wind
                 )
             }
         )
-    _go_on(ruling, scenario, pending)
+    _go_on(ruling, pending)
 
 
-def _go_on(
-    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, pending: Mapping[str, Any]
-) -> None:
+def _go_on(ruling: Rules, pending: Mapping[str, Any]) -> None:
     movers = [str(m) for m in pending["movers"] if m in ruling.state.pieces]
-    ruling.change_board("pending")
-    units.go_on(ruling, scenario, str(pending["side"]), movers, str(pending["then"]))
+    ruling.change(Pending())
+    units.go_on(ruling, str(pending["side"]), movers, str(pending["then"]))
 
 
-def retreat(
-    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, command: Any
-) -> None:
+def retreat(ruling: Rules, side: str, command: Retreat) -> None:
     """Check a retreat before it is taken (BMF-R13, A11, A21): at most 50 m, ending farther
     from the enemy the side can see, never through impassable ground."""
+    scenario = ruling.scenario
     pending = ruling.board.pending
     assert pending is not None
     if not command.path:

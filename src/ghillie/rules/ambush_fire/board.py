@@ -9,11 +9,14 @@ Everything here is public: a concealed unit's history is on its own piece, in se
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from ghillie.events import BoardChange
+from ghillie.ruling import Ruling
+from ghillie.state import GameState
+
+from .scenario import AmbushFireScenario
 
 UNIT = "unit"
 ORDER = "order"  # a standing order: its own piece, its owner's secret
@@ -66,33 +69,6 @@ def did(history: Mapping[str, list[str]], turn: int, *what: Did) -> bool:
     return any(w.value in done for w in what)
 
 
-def fold(board: Board, change: BoardChange) -> Board:
-    data = change.data
-    match change.name:
-        case "deployed":
-            return replace(board, deployed=board.deployed | {data["side"]})
-        case "turn":
-            return replace(
-                board,
-                turn=data["turn"],
-                step=Step.MOVEMENT,
-                moving=data["moving"],
-                done=frozenset(),
-                crossings=(),
-            )
-        case "moving":
-            return replace(board, moving=data["side"])
-        case "step":
-            return replace(board, step=Step(data["step"]), moving=None, done=frozenset())
-        case "done":
-            return replace(board, done=board.done | {data["side"]})
-        case "pending":
-            return replace(board, pending=data.get("move"))
-        case "walk":
-            return replace(board, walk=data.get("walk"))
-        case "crossed":
-            return replace(board, crossings=(*board.crossings, dict(data)))
-        case "order_given":
-            side = data["side"]
-            return replace(board, orders={**board.orders, side: board.orders.get(side, 0) + 1})
-    raise ValueError(f"ambush-fire has no board change {change.name!r}")
+# The game's state and a ruling on it, typed with this ruleset's scenario and board.
+State = GameState[AmbushFireScenario, Board]
+Rules = Ruling[AmbushFireScenario, Board]

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ghillie.state import Facts, GameState, Phase, Piece
+from ghillie.state import Facts, Phase, Piece
 
-from .board import MAX_ORDERS, UNIT, Board, Did, Step, did
+from .board import MAX_ORDERS, UNIT, Did, State, Step, did
 from .scenario import AmbushFireScenario
 from .setup import inches
 from .units import history
@@ -34,7 +34,7 @@ def _where(piece: Piece) -> XY | None:
     return None if at is None else (float(at[0]), float(at[1]))
 
 
-def _toward_the_enemy(state: GameState[Any, Board], side: str) -> float:
+def _toward_the_enemy(state: State, side: str) -> float:
     """Which way this side's units advance along x: toward the enemy's units' mean."""
     mine = [w[0] for p in state.owned(side, UNIT) if (w := _where(p))]
     theirs = [
@@ -65,7 +65,8 @@ def _destinations(scenario: AmbushFireScenario, start: XY, way: float, i: int) -
     return out
 
 
-def _setup(state: GameState[Any, Board], side: str, scenario: AmbushFireScenario) -> list[Facts]:
+def _setup(state: State, side: str) -> list[Facts]:
+    scenario = state.scenario
     out: list[Facts] = []
     hidden = [p for p in state.owned(side, UNIT) if p.public.get("concealed")]
     if hidden and not any("at" in p.secret for p in hidden):
@@ -84,14 +85,14 @@ def _setup(state: GameState[Any, Board], side: str, scenario: AmbushFireScenario
                 rows.append(row)
             out.append({"type": "conceal", "units": rows})
         out.append({"type": "conceal", "units": [{k: r[k] for k in ("unit", "at")} for r in rows]})
-    orders = _orders(state, side, scenario)
+    orders = _orders(state, side)
     # Ready with more or fewer standing orders: the two worlds may differ in how many.
     for n in sorted({0, 1, 3, MAX_ORDERS}):
         out.append({"type": "ready", "orders": orders[:n]})
     return out
 
 
-def _turns(state: GameState[Any, Board], side: str) -> list[Facts]:
+def _turns(state: State, side: str) -> list[Facts]:
     """Turn orders in the side's movement: its concealed units all one way or the other
     (their facing is a secret the two worlds may vary), and each unit in view a quarter
     turn, its turret too if it has one. (At set-up a concealed unit's facing comes with its
@@ -111,9 +112,10 @@ def _turns(state: GameState[Any, Board], side: str) -> list[Facts]:
     return out
 
 
-def _orders(state: GameState[Any, Board], side: str, scenario: AmbushFireScenario) -> list[Facts]:
+def _orders(state: State, side: str) -> list[Facts]:
     """Standing orders of every kind for the side's units, in turn, as many as a side may
     hold: a challenge at a gap ahead, an ambush within a distance, a close combat."""
+    scenario = state.scenario
     units = state.owned(side, UNIT)
     out: list[Facts] = []
     for k in range(MAX_ORDERS):
@@ -136,7 +138,7 @@ def _on_ground(scenario: AmbushFireScenario, point: XY) -> XY:
     return (min(max(point[0], 0.0), scenario.width), min(max(point[1], 0.0), scenario.depth))
 
 
-def _window(state: GameState[Any, Board], side: str, scenario: AmbushFireScenario) -> list[Facts]:
+def _window(state: State, side: str) -> list[Facts]:
     window = state.window
     assert window is not None
     if window.awaiting != side:
@@ -151,7 +153,10 @@ def _window(state: GameState[Any, Board], side: str, scenario: AmbushFireScenari
         if start is not None:
             way = -_toward_the_enemy(state, side)
             out.append(
-                {"type": "retreat", "path": [_entered(scenario, (start[0] + 40 * way, start[1]))]}
+                {
+                    "type": "retreat",
+                    "path": [_entered(state.scenario, (start[0] + 40 * way, start[1]))],
+                }
             )
         return out
     return [
@@ -160,7 +165,7 @@ def _window(state: GameState[Any, Board], side: str, scenario: AmbushFireScenari
     ]
 
 
-def _react(state: GameState[Any, Board], side: str) -> list[Facts]:
+def _react(state: State, side: str) -> list[Facts]:
     """Hold, or react with each own unit at each enemy unit in view (the rules refuse what
     they do not allow: out of range, not eligible)."""
     out: list[Facts] = [{"type": "react", "reaction": "hold"}]
@@ -179,7 +184,7 @@ def _react(state: GameState[Any, Board], side: str) -> list[Facts]:
     return out
 
 
-def _in_view(state: GameState[Any, Board], side: str) -> list[str]:
+def _in_view(state: State, side: str) -> list[str]:
     return [
         pid
         for pid in state.knowledge.get(side, {})
@@ -189,18 +194,17 @@ def _in_view(state: GameState[Any, Board], side: str) -> list[str]:
     ]
 
 
-def candidates(state: GameState[Any, Board], side: str) -> list[Facts]:
+def candidates(state: State, side: str) -> list[Facts]:
     scenario = state.scenario
-    assert isinstance(scenario, AmbushFireScenario)
     if state.phase is Phase.SETUP:
         # Ending the game before it begins now and then, not at every other pick: the set-up
         # offers few commands.
         ending: list[Facts] = [{"type": "end_game"}] if state.seq % 4 == 3 else []
-        return [*ending, *_setup(state, side, scenario)]
+        return [*ending, *_setup(state, side)]
     if state.phase is not Phase.PLAY:
         return []
     if state.window is not None:
-        return [{"type": "end_game"}, *_window(state, side, scenario)]
+        return [{"type": "end_game"}, *_window(state, side)]
     board = state.board
     out: list[Facts] = [{"type": "end_game"}]
     if side != board.moving:

@@ -15,14 +15,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from ghillie.errors import Refusal
-from ghillie.ruling import Ruling
 from ghillie.state import Level, Window
 from ghillie.words import say
 
 from . import checks, facing, transit, triggers, units
-from .board import Board, Did
+from .board import Did, Rules
+from .changes import Pending
 from .commands import ReturnFire
-from .scenario import AmbushFireScenario
 from .setup import open_order
 from .units import RETURN_FIRE
 
@@ -30,12 +29,12 @@ NOT_FACING = "not_facing"
 
 
 def fire(
-    ruling: Ruling[Any, Board],
-    scenario: AmbushFireScenario,
+    ruling: Rules,
     side: str,
     fired: triggers.Fired,
     movers: list[str],
 ) -> None:
+    scenario = ruling.scenario
     order = ruling.piece(fired.order)
     firer = ruling.piece(order.secret["unit"])
     target = ruling.piece(fired.target)
@@ -56,16 +55,17 @@ def fire(
     percent = checks.chance(
         int(order.secret["chance"]), checks.Penalty.CHALLENGE, scenario.switches.penalty_mode
     )
-    ruling.change_board(
-        "pending",
-        move={
-            "kind": "challenge",
-            "movers": movers,
-            "order": order.id,
-            "target": target.id,
-            "firer": firer.id,
-            "percent": percent,
-        },
+    ruling.change(
+        Pending(
+            move={
+                "kind": "challenge",
+                "movers": movers,
+                "order": order.id,
+                "target": target.id,
+                "firer": firer.id,
+                "percent": percent,
+            }
+        )
     )
     line = {
         "text": say(
@@ -92,12 +92,10 @@ def fire(
     )
     for other in ruling.state.others(order.owner):
         ruling.tell(other, {"text": unseen_line})
-    _exchange(ruling, scenario, {"fire": False})
+    _exchange(ruling, {"fire": False})
 
 
-def check_reply(
-    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, command: ReturnFire
-) -> None:
+def check_reply(ruling: Rules, side: str, command: ReturnFire) -> None:
     pending = ruling.board.pending
     assert pending is not None
     if command.fire and pending["kind"] == "challenge":
@@ -112,16 +110,15 @@ def check_reply(
             )
 
 
-def shots(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, window: Window) -> None:
+def shots(ruling: Rules, window: Window) -> None:
     """Both shots together (BMF-A05), casualties after; a column whose lead vehicle is
     destroyed stops (R06); otherwise the move goes on."""
     (answer,) = window.answers.values()
-    _exchange(ruling, scenario, answer)
+    _exchange(ruling, answer)
 
 
-def _exchange(
-    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, answer: Mapping[str, Any]
-) -> None:
+def _exchange(ruling: Rules, answer: Mapping[str, Any]) -> None:
+    scenario = ruling.scenario
     pending = ruling.board.pending
     assert pending is not None
     target = ruling.piece(str(pending["target"]))
@@ -155,7 +152,7 @@ def _exchange(
             }
         )
     ruling.remove(order.id)
-    ruling.change_board("pending")
+    ruling.change(Pending())
     movers = [str(m) for m in pending["movers"] if m != target.id or not hit]
     if hit_back:
         ruling.remove(firer.id)
@@ -185,6 +182,6 @@ def _exchange(
                 transit.ends(ruling, ground, m, (float(stop[0]), float(stop[1])))
         # The move has ended: a missile in flight lands (BMF-A10), and a live side still
         # gets the rest of the move's prompts (``live``).
-        units.go_on(ruling, scenario, target.owner, [])
+        units.go_on(ruling, target.owner, [])
         return
-    units.go_on(ruling, scenario, target.owner, movers)
+    units.go_on(ruling, target.owner, movers)

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from ghillie.ruling import Ruling
 from ghillie.state import Level
 from ghillie.words import say
 
 from . import checks, geometry, triggers, units
-from .board import Board, Did
-from .scenario import AmbushFireScenario
+from .board import Did, Rules
+from .changes import Pending
 from .setup import open_order
 from .units import RETREAT, RETURN_FIRE
 
 
 def attack(
-    ruling: Ruling[Any, Board],
-    scenario: AmbushFireScenario,
+    ruling: Rules,
     side: str,
     fired: triggers.Fired,
     movers: list[str],
@@ -28,6 +24,7 @@ def attack(
     fights back at -10 (R17), then the attacker may retreat (R18). If it does not reach
     its target (too far over that ground, or blocked), it is left in the open where its
     dash ended (R19, A16), and it cannot move again this turn."""
+    scenario = ruling.scenario
     order = ruling.piece(fired.order)
     attacker = ruling.piece(order.secret["unit"])
     target = ruling.piece(fired.target)
@@ -67,7 +64,7 @@ def attack(
                 **where,
             )
         ruling.tell_public({"text": text})
-        units.go_on(ruling, scenario, side, movers, then)
+        units.go_on(ruling, side, movers, then)
         return
     percent = checks.chance(int(order.secret["chance"]), 0, scenario.switches.penalty_mode)
     _values, outcome = checks.shot(percent).roll(lambda label, die: ruling.roll(label, die))
@@ -88,16 +85,17 @@ def attack(
     rest = [m for m in movers if not (hit and m == target.id)]
     if hit:
         ruling.remove(target.id)
-    ruling.change_board(
-        "pending",
-        move={
-            "kind": "close_combat",
-            "side": side,
-            "then": then,
-            "movers": rest,
-            "firer": attacker.id,
-            "target": None if hit else target.id,
-        },
+    ruling.change(
+        Pending(
+            move={
+                "kind": "close_combat",
+                "side": side,
+                "then": then,
+                "movers": rest,
+                "firer": attacker.id,
+                "target": None if hit else target.id,
+            }
+        )
     )
     if hit:
         ruling.open_window(RETREAT, asks=(attacker.owner,))

@@ -197,17 +197,3 @@ class EndGame(Command):
     type: Literal["end_game"] = "end_game"
     anytime: ClassVar[bool] = True
     phases = frozenset({Phase.SETUP, Phase.PLAY})
-
-
-COMMANDS: dict[str, type[Command]] = {
-    "conceal": Conceal,
-    "ready": Ready,
-    "move": Move,
-    "turn": Turn,
-    "return_fire": ReturnFire,
-    "retreat": Retreat,
-    "react": React,
-    "fire": Fire,
-    "end_step": EndStep,
-    "end_game": EndGame,
-}

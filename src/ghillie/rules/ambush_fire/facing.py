@@ -21,12 +21,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ghillie.ruling import Ruling
 from ghillie.state import Piece
 from ghillie.words import N_, Say, say
 
 from . import geometry
-from .board import UNIT, Board
+from .board import UNIT, Rules
 
 # The eight ways a facing is read, from the table's top edge clockwise.
 WAYS = (
@@ -94,7 +93,7 @@ def start(facing: float, turret: bool, turret_facing: float | None) -> dict[str,
     return out
 
 
-def show_revealed(ruling: Ruling[Any, Board]) -> None:
+def show_revealed(ruling: Rules) -> None:
     """Every unit revealed by the command just ruled shows which way it faces, as the model
     put on the table would. Done here, once, rather than at each of the rules' reveals
     (an ambush's area, a challenge, a stop in the open, fire, a dash)."""

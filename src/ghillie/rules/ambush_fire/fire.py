@@ -9,25 +9,20 @@ combat is not fire, and never counts)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ghillie import lookup
 from ghillie.errors import Refusal
-from ghillie.ruling import Ruling
 from ghillie.state import Level
 from ghillie.words import say
 
 from . import checks, eligibility, units
-from .board import UNIT, Board, Did, did
+from .board import UNIT, Did, Rules, did
 from .commands import Fire
-from .scenario import AmbushFireScenario
 
 MAY_NOT_FIRE = "may_not_fire"
 
 
-def fire(
-    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, command: Fire
-) -> None:
+def fire(ruling: Rules, side: str, command: Fire) -> None:
+    scenario = ruling.scenario
     state = ruling.state
     firer = lookup.own(state, side, command.unit, [UNIT])
     target = lookup.enemy(state, side, command.target, [UNIT])

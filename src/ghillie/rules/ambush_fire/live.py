@@ -21,13 +21,12 @@ from typing import Any
 
 from ghillie import lookup
 from ghillie.errors import Refusal
-from ghillie.ruling import Ruling
 from ghillie.state import Piece, Window
 
 from . import ambush, challenge, close_combat, eligibility, geometry, triggers, units
-from .board import ORDER, UNIT, Board
+from .board import ORDER, UNIT, Rules
+from .changes import OrderGiven, Walk
 from .commands import Live, React
-from .scenario import AmbushFireScenario
 from .words import live_words
 
 REACT = "react"  # the window
@@ -42,36 +41,32 @@ NO_LIVE_TARGET = "no_target"
 NO_TRIGGER = {"zone": [], "radius": 0, "within": None, "target_class": None}
 
 
-def asked(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str) -> tuple[str, ...]:
+def asked(ruling: Rules, side: str) -> tuple[str, ...]:
     """The live sides asked during ``side``'s moves, in turn order from it (public)."""
     sides = ruling.state.sides
     start = sides.index(side)
-    return tuple(s for s in (*sides[start + 1 :], *sides[:start]) if s in scenario.live)
+    return tuple(s for s in (*sides[start + 1 :], *sides[:start]) if s in ruling.scenario.live)
 
 
-def begin(
-    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, movers: list[str]
-) -> None:
+def begin(ruling: Rules, side: str, movers: list[str]) -> None:
     """A move begins: if anyone is asked, fix its leg length on the movers (in secret)."""
-    if not asked(ruling, scenario, side):
+    if not asked(ruling, side):
         return
     routes = {m: ruling.piece(m).secret["route"] for m in movers}
     seen = [m for m in movers if not ruling.piece(m).public.get("concealed")]
     longest = max(geometry.path_length(routes[m]) for m in (seen or movers))
-    leg = longest / scenario.legs
+    leg = longest / ruling.scenario.legs
     for n, m in enumerate(movers):
         walk = {"leg": leg, "along": 0, "walked": [routes[m][0]], "n": n}
         ruling.update(m, secret={"walk": walk})
-    ruling.change_board("walk", walk={"side": side, "prompted": 0})
+    ruling.change(Walk(walk={"side": side, "prompted": 0}))
 
 
-def leg_left(
-    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, walkers: list[str]
-) -> float | None:
+def leg_left(ruling: Rules, walkers: list[str]) -> float | None:
     """How far the movers walk before this leg ends; None: to their ends (the last leg, or
     nobody is asked)."""
     walk = ruling.board.walk
-    if walk is None or int(walk["prompted"]) >= scenario.legs - 1:
+    if walk is None or int(walk["prompted"]) >= ruling.scenario.legs - 1:
         return None
     secrets = [ruling.piece(m).secret.get("walk") for m in walkers]
     found = [w for w in secrets if w is not None]
@@ -82,27 +77,28 @@ def leg_left(
     return max((int(walk["prompted"]) + 1) * leg - along, 0.0)
 
 
-def prompt(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str) -> None:
+def prompt(ruling: Rules, side: str) -> None:
     """A leg has ended: ask the live sides, the same way every time."""
     walk = ruling.board.walk
     assert walk is not None
-    ruling.change_board("walk", walk={**walk, "prompted": int(walk["prompted"]) + 1})
-    ruling.open_window(REACT, asks=asked(ruling, scenario, side), limit=scenario.prompt_seconds)
+    ruling.change(Walk(walk={**walk, "prompted": int(walk["prompted"]) + 1}))
+    ruling.open_window(REACT, asks=asked(ruling, side), limit=ruling.scenario.prompt_seconds)
 
 
-def move_ends(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str) -> None:
+def move_ends(ruling: Rules, side: str) -> None:
     """The movers have arrived and the missiles landed: the last prompt, or the walk's end."""
+    scenario = ruling.scenario
     walk = ruling.board.walk
     if walk is None:
         return
     if int(walk["prompted"]) < scenario.legs:
-        ruling.change_board("walk", walk={**walk, "prompted": scenario.legs})
-        ruling.open_window(REACT, asks=asked(ruling, scenario, side), limit=scenario.prompt_seconds)
+        ruling.change(Walk(walk={**walk, "prompted": scenario.legs}))
+        ruling.open_window(REACT, asks=asked(ruling, side), limit=scenario.prompt_seconds)
         return
-    ruling.change_board("walk")
+    ruling.change(Walk())
 
 
-def walking(ruling: Ruling[Any, Board], side: str) -> list[str]:
+def walking(ruling: Rules, side: str) -> list[str]:
     """The units of ``side`` still on the way, in the order the move gave them."""
     found = [p for p in ruling.state.owned(side, UNIT) if "route" in p.secret]
     return [p.id for p in sorted(found, key=lambda p: int(p.secret.get("walk", {}).get("n", 0)))]
@@ -113,10 +109,9 @@ OUT_OF_REACH = (
 )
 
 
-def check(
-    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, command: React
-) -> None:
+def check(ruling: Rules, side: str, command: React) -> None:
     """Refuse a reaction the rules do not allow now (the state unchanged)."""
+    scenario = ruling.scenario
     if command.reaction is Live.HOLD:
         return
     if command.unit is None or command.target is None:
@@ -156,7 +151,7 @@ def check(
         )
 
 
-def close(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, window: Window) -> None:
+def close(ruling: Rules, window: Window) -> None:
     """Every side asked has answered: carry out the first reaction given, if any; then the
     walk goes on (or, after the last leg, the move is over)."""
     walk = ruling.board.walk
@@ -166,14 +161,13 @@ def close(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, window: Wind
     for asked_side in window.asks:
         answer = window.answers[asked_side]
         if answer.get("reaction", Live.HOLD.value) != Live.HOLD.value:
-            _carry_out(ruling, scenario, side, asked_side, answer, movers)
+            _carry_out(ruling, side, asked_side, answer, movers)
             return
-    units.go_on(ruling, scenario, side, movers)
+    units.go_on(ruling, side, movers)
 
 
 def _carry_out(
-    ruling: Ruling[Any, Board],
-    scenario: AmbushFireScenario,
+    ruling: Rules,
     side: str,
     owner: str,
     answer: dict[str, Any] | Any,
@@ -186,7 +180,7 @@ def _carry_out(
     reaction = str(answer["reaction"])
     chance = int(answer.get("chance", 0))
     number = ruling.board.orders.get(owner, 0) + 1
-    ruling.change_board("order_given", side=owner)
+    ruling.change(OrderGiven(owner))
     secret = {
         "unit": unit.id,
         "reaction": reaction,
@@ -198,12 +192,12 @@ def _carry_out(
     order = ruling.place(Piece(ruling.new_id(), owner, ORDER, public, secret))
     fired = triggers.Fired(order.id, target.id, 0.0, units.where(target))
     if reaction == "ambush":
-        if ambush.unseen_launch(ruling, scenario, fired):
-            ambush.launch(ruling, scenario, side, fired, movers)
-            units.go_on(ruling, scenario, side, movers)  # it flies unseen (BMF-A23)
+        if ambush.unseen_launch(ruling, fired):
+            ambush.launch(ruling, side, fired, movers)
+            units.go_on(ruling, side, movers)  # it flies unseen (BMF-A23)
         else:
-            ambush.fire(ruling, scenario, side, fired, movers)
+            ambush.fire(ruling, side, fired, movers)
     elif reaction == "close_combat":
-        close_combat.attack(ruling, scenario, side, fired, movers)
+        close_combat.attack(ruling, side, fired, movers)
     else:
-        challenge.fire(ruling, scenario, side, fired, movers)
+        challenge.fire(ruling, side, fired, movers)

@@ -8,17 +8,16 @@ side only what it knows of. The other side's standing orders are never drawn."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from shapely.geometry import LineString, Point
 
 from ghillie.maps import Layer, MapView, Shape, Token, inches_map, shown, token_style
 from ghillie.scenario import Mode
-from ghillie.state import REFEREE, GameState, Piece
+from ghillie.state import REFEREE, Piece
 from ghillie.words import N_, say
 
 from . import facing
-from .board import ORDER, UNIT, Board
+from .board import ORDER, UNIT, State
 from .geometry import reach
 from .scenario import AmbushFireScenario, TerrainArea
 from .setup import inches
@@ -27,16 +26,15 @@ from .words import describe
 XY = tuple[float, float]
 
 
-def map_view(state: GameState[Any, Board], observer: str) -> MapView | None:
+def map_view(state: State, observer: str) -> MapView | None:
     scenario = state.scenario
-    assert isinstance(scenario, AmbushFireScenario)
     if scenario.mode is not Mode.MAP:
         return None  # at a real table, the table is the map
     tokens = [t for p in shown(state, observer) if (t := _token(state, observer, p))]
     scale = scenario.ground_scale
     size = (round(scenario.width / scale, 2), round(scenario.depth / scale, 2))
     view = inches_map(state, observer, size, (), tokens)
-    layers = [*_terrain(scenario), *_orders(state, observer, scenario)]
+    layers = [*_terrain(scenario), *_orders(state, observer)]
     legend = [*view.legend]
     return MapView(
         "inches",
@@ -83,9 +81,7 @@ def _terrain(scenario: AmbushFireScenario) -> list[Layer]:
     return out
 
 
-def _orders(
-    state: GameState[Any, Board], observer: str, scenario: AmbushFireScenario
-) -> list[Layer]:
+def _orders(state: State, observer: str) -> list[Layer]:
     """The observer's own standing orders, each as the area it watches: its zone (a gap or
     a street drawn a few metres wide, a point with its radius) or its distance around its
     unit. The referee sees every side's."""
@@ -97,7 +93,7 @@ def _orders(
         unit = state.pieces.get(str(order.secret.get("unit")))
         if unit is None:
             continue
-        shape = _watched(scenario, order, unit)
+        shape = _watched(state.scenario, order, unit)
         if shape is None:
             continue
         polygons.append(shape)
@@ -133,7 +129,7 @@ def _watched(scenario: AmbushFireScenario, order: Piece, unit: Piece) -> tuple[X
     return _outline(scenario, list(shape.exterior.coords))
 
 
-def _token(state: GameState[Any, Board], observer: str, piece: Piece) -> Token | None:
+def _token(state: State, observer: str, piece: Piece) -> Token | None:
     if piece.kind != UNIT:
         return None
     at = piece.public.get("at") or (
@@ -141,8 +137,6 @@ def _token(state: GameState[Any, Board], observer: str, piece: Piece) -> Token |
     )
     if at is None:
         return None
-    scenario = state.scenario
-    assert isinstance(scenario, AmbushFireScenario)
     words = describe(state, observer, piece)
     style = token_style(state, observer, piece.owner)
     label = _label(str(piece.public["name"]))
@@ -151,7 +145,7 @@ def _token(state: GameState[Any, Board], observer: str, piece: Piece) -> Token |
         label,
         words,
         style,
-        inches(scenario, at),
+        inches(state.scenario, at),
         piece.id,
         shape=shape,
         radius=0.6,

@@ -7,11 +7,8 @@ fires, the movers stop there and the order is carried out — ``challenge``, ``a
 
 from __future__ import annotations
 
-from typing import Any
-
 from ghillie import lookup
 from ghillie.errors import Refusal
-from ghillie.ruling import Ruling
 from ghillie.state import Piece, Window
 
 from . import (
@@ -27,7 +24,7 @@ from . import (
     units,
     voids,
 )
-from .board import MAX_ORDERS, ORDER, UNIT, Board, Did
+from .board import MAX_ORDERS, ORDER, UNIT, Did, Rules
 from .commands import MOVE_WAYPOINTS, Move, ReturnFire
 from .scenario import AmbushFireScenario, AmbushTiming
 from .setup import metres
@@ -49,9 +46,8 @@ NO_STANDING_ORDER_KIND = ("challenge", "ambush", "close_combat")
 retreat = ambush.retreat
 
 
-def move(
-    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, command: Move
-) -> None:
+def move(ruling: Rules, side: str, command: Move) -> None:
+    scenario = ruling.scenario
     state = ruling.state
     ground = units.ground(scenario)
     if sum(len(entry.path) for entry in command.units) > MOVE_WAYPOINTS:
@@ -109,8 +105,8 @@ def move(
         units.note(ruling, ruling.piece(unit_id), Did.MOVED)
         for line in voids.told(ruling.state, ruling.piece(unit_id), voided):
             ruling.tell(side, {"text": line})
-    live.begin(ruling, scenario, side, list(routes))
-    advance(ruling, scenario, side, list(routes), cuts)
+    live.begin(ruling, side, list(routes))
+    advance(ruling, side, list(routes), cuts)
 
 
 def between_cover(unit: Piece, route: list[tuple[float, float]], ground: geometry.Ground) -> bool:
@@ -131,18 +127,15 @@ def longest(scenario: AmbushFireScenario) -> float:
     return 2 * (scenario.width + scenario.depth)
 
 
-def _orders(
-    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str
-) -> list[triggers.Order]:
+def _orders(ruling: Rules, side: str) -> list[triggers.Order]:
     """The standing orders that may fire during the side's move (BMF-A17: with
     ``bmf.ambush_timing = fire_phase`` only Challenge Fire does)."""
-    kinds = ("challenge",) if scenario.switches.ambush_timing is AmbushTiming.FIRE_PHASE else ()
-    return standing_orders(ruling, scenario, side, kinds or NO_STANDING_ORDER_KIND)
+    timing = ruling.scenario.switches.ambush_timing
+    kinds = ("challenge",) if timing is AmbushTiming.FIRE_PHASE else ()
+    return standing_orders(ruling, side, kinds or NO_STANDING_ORDER_KIND)
 
 
-def standing_orders(
-    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, kinds: tuple[str, ...]
-) -> list[triggers.Order]:
+def standing_orders(ruling: Rules, side: str, kinds: tuple[str, ...]) -> list[triggers.Order]:
     """Every standing order of the side's enemies, as the triggers read them, each marked
     ``ready`` if it may fire now: of these kinds, its unit there and eligible, no missile of
     its own in flight; and blank orders, never ready, up to :func:`order_count`. Each is
@@ -175,7 +168,7 @@ def standing_orders(
                 float(trigger["radius"]),
                 trigger["within"],
                 trigger["target_class"],
-                scenario.switches.challenge_requires_zone,
+                ruling.scenario.switches.challenge_requires_zone,
                 ready and s["reaction"] in kinds and "flight" not in s,
                 max(firer.secret["running"].values()) if firer is not None else 0.0,
                 tuple(sorted(firer.secret["running"].items())) if firer is not None else (),
@@ -193,7 +186,7 @@ BLANK: dict[str, object] = {
 }
 
 
-def order_count(ruling: Ruling[Any, Board], side: str) -> int:
+def order_count(ruling: Rules, side: str) -> int:
     """How many orders every move is worked out with: as many as the side's enemies may
     hold (public), and every reaction given live that is still there (public too)."""
     enemies = [s for s in ruling.state.sides if s != side]
@@ -206,8 +199,7 @@ def order_count(ruling: Ruling[Any, Board], side: str) -> int:
 
 
 def advance(
-    ruling: Ruling[Any, Board],
-    scenario: AmbushFireScenario,
+    ruling: Rules,
     side: str,
     movers: list[str],
     cuts: dict[str, geometry.Cut] | None = None,
@@ -215,6 +207,7 @@ def advance(
     """Walk the movers' remaining routes until a standing order fires, the leg ends (a live
     side is asked: ``live``) or they arrive. ``cuts``: their routes cut at the terrain's
     edges, when the move has just checked them."""
+    scenario = ruling.scenario
     ground = units.ground(scenario)
     walkers = [
         triggers.Mover(
@@ -227,17 +220,17 @@ def advance(
         for m in movers
         if m in ruling.state.pieces and "route" in ruling.piece(m).secret
     ]
-    left = live.leg_left(ruling, scenario, [w.id for w in walkers])
-    orders = _orders(ruling, scenario, side)
+    left = live.leg_left(ruling, [w.id for w in walkers])
+    orders = _orders(ruling, side)
     swept = triggers.sweep(orders, walkers, ground, order_count(ruling, side), cuts)
     # BMF-R15: a close combat only where its dash reaches, every order looked at alike.
     swept = reach.amend(swept, ground, reach.bound(scenario))
     found = swept.first()
     fired = _in_leg(found, left)
-    while fired is not None and ambush.unseen_launch(ruling, scenario, fired):
+    while fired is not None and ambush.unseen_launch(ruling, fired):
         # BMF-A23 at arrival: the missile flies unseen, and the move goes on untouched.
-        ambush.launch(ruling, scenario, side, fired, movers)
-        ready = [o.id for o in _orders(ruling, scenario, side) if o.ready]
+        ambush.launch(ruling, side, fired, movers)
+        ready = [o.id for o in _orders(ruling, side) if o.ready]
         found = swept.first(ready)
         fired = _in_leg(found, left)
     if fired is None and left is not None:
@@ -246,7 +239,7 @@ def advance(
             where = _stop(ruling, walker, left)
             if not walker.concealed:  # where a unit in view pauses is in view too
                 units.on_the_way(ruling, walker.id, where)
-        live.prompt(ruling, scenario, side)
+        live.prompt(ruling, side)
         return
     if fired is None:
         for walker in walkers:
@@ -257,9 +250,9 @@ def advance(
             units.arrive(ruling, walker.id, walker.path[-1])
             if walker.concealed:
                 transit.ends(ruling, ground, walker.id, walker.path[-1])
-        if ambush.land(ruling, scenario, side):  # BMF-A10: missiles in flight arrive now
+        if ambush.land(ruling, side):  # BMF-A10: missiles in flight arrive now
             return  # its window comes first; the move's end comes back here after it
-        live.move_ends(ruling, scenario, side)
+        live.move_ends(ruling, side)
         return
     # Everyone stops where the column is when the order fires (one pace).
     for walker in walkers:
@@ -274,11 +267,11 @@ def advance(
             transit.reveal(ruling, walker.id, where)  # in the firer's sights (S3)
     reaction = ruling.piece(fired.order).secret["reaction"]
     if reaction == "ambush":
-        ambush.fire(ruling, scenario, side, fired, movers)
+        ambush.fire(ruling, side, fired, movers)
     elif reaction == "close_combat":
-        close_combat.attack(ruling, scenario, side, fired, movers)
+        close_combat.attack(ruling, side, fired, movers)
     else:
-        challenge.fire(ruling, scenario, side, fired, movers)
+        challenge.fire(ruling, side, fired, movers)
 
 
 def _in_leg(fired: triggers.Fired | None, left: float | None) -> triggers.Fired | None:
@@ -289,7 +282,7 @@ def _in_leg(fired: triggers.Fired | None, left: float | None) -> triggers.Fired 
 
 
 def _walked(
-    ruling: Ruling[Any, Board], walker: triggers.Mover, along: float | None = None
+    ruling: Rules, walker: triggers.Mover, along: float | None = None
 ) -> list[tuple[float, float]]:
     """The path the mover has walked since its crossings were last told, as far as
     ``along`` metres down its remaining route (to its end if None)."""
@@ -304,7 +297,7 @@ def _walked(
 
 
 def _stop(
-    ruling: Ruling[Any, Board], walker: triggers.Mover, along: float, *, told: bool = False
+    ruling: Rules, walker: triggers.Mover, along: float, *, told: bool = False
 ) -> tuple[float, float]:
     """The mover stops ``along`` metres down its remaining route, which now starts there;
     what it walked is kept in secret for its crossings (``told``: they were just told)."""
@@ -335,19 +328,17 @@ def _beyond(
     return geometry.path_length(path[: index + 1]) > along + geometry.EPS
 
 
-def return_fire(
-    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, command: ReturnFire
-) -> None:
-    challenge.check_reply(ruling, scenario, side, command)
+def return_fire(ruling: Rules, side: str, command: ReturnFire) -> None:
+    challenge.check_reply(ruling, side, command)
 
 
-def close(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, window: Window) -> None:
+def close(ruling: Rules, window: Window) -> None:
     if window.name == live.REACT:
-        live.close(ruling, scenario, window)
+        live.close(ruling, window)
         return
     pending = ruling.board.pending
     assert pending is not None
     if pending["kind"] in ("ambush", "close_combat", "launch"):
-        ambush.after(ruling, scenario, window)
+        ambush.after(ruling, window)
         return
-    challenge.shots(ruling, scenario, window)
+    challenge.shots(ruling, window)

@@ -13,12 +13,11 @@ from pydantic import Field
 
 from ghillie.dice.check import Check
 from ghillie.ruleset import Command, OddsQuery, Params
-from ghillie.state import GameState
 
 from . import checks
-from .board import Board
+from .board import State
 from .commands import Fire, ReturnFire
-from .scenario import AmbushFireScenario, AmbushFireSwitches
+from .scenario import AmbushFireSwitches
 
 
 class Shot(Params):
@@ -72,12 +71,11 @@ REPLIES = {
 PRICED = ("return_fire", "fire")
 
 
-def priced(state: GameState[Any, Board], side: str, command: Command) -> Check[Any] | None:
+def priced(state: State, side: str, command: Command) -> Check[Any] | None:
     """The shot ``command`` would roll now, as the rules would roll it: a reply at its
     penalty for what it answers, or normal fire at its full chance (BMF-R19). Everything it
     reads is public: the window, the kind of fire that opened it, the chance given."""
     scenario = state.scenario
-    assert isinstance(scenario, AmbushFireScenario)
     mode = scenario.switches.penalty_mode
     if isinstance(command, ReturnFire):
         pending = state.board.pending

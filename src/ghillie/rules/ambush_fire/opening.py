@@ -18,22 +18,17 @@ when its launch has been answered: there is no move to wait for.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from ghillie.ruling import Ruling
-
 from . import ambush, close_combat, geometry, reach, triggers, units
-from .board import UNIT, Board
+from .board import UNIT, Rules
 from .movement import order_count, standing_orders
-from .scenario import AmbushFireScenario
 
 KINDS = ("ambush", "close_combat")
 
 
 def _targets(
-    ruling: Ruling[Any, Board],
+    ruling: Rules,
     orders: list[triggers.Order],
     owner: str,
     ground: geometry.Ground,
@@ -73,21 +68,22 @@ def _targets(
     return found
 
 
-def opening_fire(ruling: Ruling[Any, Board], scenario: AmbushFireScenario) -> None:
+def opening_fire(ruling: Rules) -> None:
     """Carry out the next standing order that fires now, if any (its windows, once
     answered, come back here for the one after it)."""
+    scenario = ruling.scenario
     sides = ruling.state.sides
     first = next(s for s in sides if s != scenario.first)  # it fires first
     for side in (first, *(s for s in sides if s != first)):
         # A missile launched at 1250 m in this step arrives now (BMF-A10).
-        if ambush.land(ruling, scenario, side, units.FIRE_PHASE):
+        if ambush.land(ruling, side, units.FIRE_PHASE):
             return
     ground = units.ground(scenario)
     chosen: tuple[triggers.Order, triggers.Fired] | None = None
     for side in (first, *(s for s in sides if s != first)):
         # The orders of this side: those its enemies' pieces must fear.
         enemy = next(s for s in sides if s != side)
-        orders = standing_orders(ruling, scenario, enemy, KINDS)  # the side's, blanks too
+        orders = standing_orders(ruling, enemy, KINDS)  # the side's, blanks too
         count = order_count(ruling, enemy)
         targets = _targets(ruling, orders, side, ground, count, reach.bound(scenario))
         if chosen is None:
@@ -98,10 +94,10 @@ def opening_fire(ruling: Ruling[Any, Board], scenario: AmbushFireScenario) -> No
         return
     order, fired = chosen
     target_side = ruling.piece(fired.target).owner
-    if ambush.unseen_launch(ruling, scenario, fired):
-        ambush.launch(ruling, scenario, target_side, fired, [], units.FIRE_PHASE)
-        opening_fire(ruling, scenario)  # it lands at once, seen only then
+    if ambush.unseen_launch(ruling, fired):
+        ambush.launch(ruling, target_side, fired, [], units.FIRE_PHASE)
+        opening_fire(ruling)  # it lands at once, seen only then
     elif order.reaction == "close_combat":
-        close_combat.attack(ruling, scenario, target_side, fired, [], units.FIRE_PHASE)
+        close_combat.attack(ruling, target_side, fired, [], units.FIRE_PHASE)
     else:
-        ambush.fire(ruling, scenario, target_side, fired, [], units.FIRE_PHASE)
+        ambush.fire(ruling, target_side, fired, [], units.FIRE_PHASE)

@@ -8,34 +8,68 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ghillie.dice.check import Check
-from ghillie.events import BoardChange
+from ghillie.events import Change
 from ghillie.forms import Order
 from ghillie.maps import MapView
-from ghillie.ruleset import Command, Reaction, Ruleset, SecretWords
-from ghillie.ruling import Ruling
-from ghillie.state import Facts, GameState, Phase, Piece, Window
+from ghillie.ruleset import Command, Reaction, Rule, Ruleset, SecretWords
+from ghillie.state import Facts, Phase, Piece, Window
 from ghillie.words import N_, Say, say
 from ghillie.words.piece import PieceWords
 
 from . import facing, fire, live, movement, opening, setup, turning, words
-from .board import MAX_ORDERS, Board, Step, fold
-from .commands import (
-    COMMANDS,
-    Conceal,
-    EndGame,
-    EndStep,
-    Fire,
-    Move,
-    React,
-    Ready,
-    Retreat,
-    ReturnFire,
-    Turn,
-)
+from .board import MAX_ORDERS, Board, Rules, State, Step
+from .changes import KINDS, Done, Moves, StepBegins, TurnBegins, fold
+from .commands import Conceal, EndGame, EndStep, Fire, Move, React, Ready, Retreat, ReturnFire, Turn
 from .odds import LABELS, ODDS, PRICED, priced
 from .scenario import AmbushFireScenario
 
 __all__ = ["MAX_ORDERS", "AmbushFire"]
+
+
+def end_step(ruling: Rules, side: str, command: EndStep) -> None:
+    """The first side moves, then the other; then the fire phase, which both end; then the
+    next turn, or the end of the game."""
+    scenario = ruling.scenario
+    board = ruling.board
+    ruling.change(Done(side))
+    if board.step is Step.MOVEMENT:
+        others = [s for s in ruling.state.sides if s not in ruling.board.done]
+        if others:
+            ruling.change(Moves(others[0]))
+            ruling.tell_public({"text": say("{side} move.", side=scenario.side_name(others[0]))})
+        else:
+            ruling.change(StepBegins(Step.FIRE.value))
+            second = next(s for s in ruling.state.sides if s != scenario.first)
+            ruling.change(Moves(second))
+            ruling.tell_public(
+                {"text": say("The fire phase: {side} fire first.", side=scenario.side_name(second))}
+            )
+            # BMF-A17: the standing Ambush Fire and Close Combat orders first.
+            opening.opening_fire(ruling)
+        return
+    if ruling.board.done < set(ruling.state.sides):
+        ruling.change(Moves(scenario.first))
+        ruling.tell_public({"text": say("{side} fire.", side=scenario.side_name(scenario.first))})
+        return
+    if ruling.board.done >= set(ruling.state.sides):
+        if board.turn >= scenario.turns:
+            end_game(ruling, side, EndGame())
+            return
+        ruling.change(TurnBegins(board.turn + 1, scenario.first))
+        ruling.tell_public(
+            {
+                "text": say(
+                    "Turn {turn}: {side} move first.",
+                    turn=board.turn + 1,
+                    side=scenario.side_name(scenario.first),
+                )
+            }
+        )
+
+
+def end_game(ruling: Rules, side: str, command: EndGame) -> None:
+    ruling.set_phase(Phase.OVER)
+    ruling.tell_public({"text": say("The game is over.")})
 
 
 class AmbushFire(Ruleset[AmbushFireScenario, Board]):
@@ -44,7 +78,20 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
     summary = "Concealed units fire from ambush, by standing order or when asked live."
     map_modes = ("table", "map")
     scenario_model = AmbushFireScenario
-    commands = COMMANDS
+    # In the order the commands were always listed: the orders each view offers follow it.
+    rules: ClassVar[Mapping[type[Command], Rule]] = {
+        Conceal: setup.conceal,
+        Ready: setup.ready,
+        Move: movement.move,
+        Turn: turning.turn,
+        ReturnFire: movement.return_fire,
+        Retreat: movement.retreat,
+        React: live.check,
+        Fire: fire.fire,
+        EndStep: end_step,
+        EndGame: end_game,
+    }
+    board_changes = KINDS
     orders: ClassVar[Mapping[str, Order]] = {**words.ORDERS, "turn": turning.ORDER}
     odds_queries = ODDS
     # A standing order is written once, in the side's Ready with all its others (every side
@@ -75,8 +122,8 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
     def new_board(self, scenario: AmbushFireScenario) -> Board:
         return Board()
 
-    def setup(self, ruling: Ruling[Any, Board], scenario: AmbushFireScenario) -> None:
-        setup.create(ruling, scenario)
+    def setup(self, ruling: Rules, scenario: AmbushFireScenario) -> None:
+        setup.create(ruling)
 
     def secret_facts(self, scenario: AmbushFireScenario) -> int:
         # A concealed unit's place, its note, its running table, the route it is on, whether
@@ -87,7 +134,7 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
         units = Counter(u.side for u in scenario.units)
         return 10 * max(units.values(), default=0) + 7 * (MAX_ORDERS + 1)
 
-    def may_act(self, state: GameState[Any, Board], side: str, command: type[Command]) -> bool:
+    def may_act(self, state: State, side: str, command: type[Command]) -> bool:
         if command is EndGame:
             return True
         if command is React:
@@ -100,58 +147,29 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
         # "The side that moves first will designate fire second."
         return side == board.moving and command in (Fire, EndStep)
 
-    def resolve(self, ruling: Ruling[Any, Board], command: Command) -> None:
-        scenario = ruling.state.scenario
-        assert isinstance(scenario, AmbushFireScenario)
-        side = ruling.side
-        assert side is not None
-        match command:
-            case Conceal():
-                setup.conceal(ruling, scenario, side, command)
-            case Ready():
-                setup.ready(ruling, scenario, side, command)
-            case Move():
-                movement.move(ruling, scenario, side, command)
-            case Turn():
-                turning.turn(ruling, scenario, side, command)
-            case ReturnFire():
-                movement.return_fire(ruling, scenario, side, command)
-            case Retreat():
-                movement.retreat(ruling, scenario, side, command)
-            case React():
-                live.check(ruling, scenario, side, command)
-            case Fire():
-                fire.fire(ruling, scenario, side, command)
-            case EndStep():
-                _end_step(ruling, scenario, side)
-            case EndGame():
-                ruling.set_phase(Phase.OVER)
-                ruling.tell_public({"text": say("The game is over.")})
-            case _:
-                raise AssertionError(command)
+    def resolve(self, ruling: Rules, command: Command) -> None:
+        super().resolve(ruling, command)
+        facing.show_revealed(ruling)  # after any rule that revealed a unit, as after a window
+
+    def close(self, ruling: Rules, window: Window) -> None:
+        movement.close(ruling, window)
         facing.show_revealed(ruling)
 
-    def close(self, ruling: Ruling[Any, Board], window: Window) -> None:
-        scenario = ruling.state.scenario
-        assert isinstance(scenario, AmbushFireScenario)
-        movement.close(ruling, scenario, window)
-        facing.show_revealed(ruling)
-
-    def fold(self, board: Board, change: BoardChange) -> Board:
+    def fold(self, board: Board, change: Change) -> Board:
         return fold(board, change)
 
-    def describe(self, state: GameState[Any, Board], observer: str, piece: Piece) -> PieceWords:
+    def describe(self, state: State, observer: str, piece: Piece) -> PieceWords:
         return words.describe(state, observer, piece)
 
-    def status(self, state: GameState[Any, Board], observer: str) -> list[str | Say]:
+    def status(self, state: State, observer: str) -> list[str | Say]:
         return words.status(state, observer)
 
-    def candidates(self, state: GameState[Any, Board], side: str) -> list[Facts]:
+    def candidates(self, state: State, side: str) -> list[Facts]:
         from .candidates import candidates
 
         return candidates(state, side)
 
-    def odds(self, state: GameState[Any, Board], side: str, command: Command) -> Check[Any] | None:
+    def odds(self, state: State, side: str, command: Command) -> Check[Any] | None:
         return priced(state, side, command)
 
     def has_odds(self, command: str) -> bool:
@@ -160,51 +178,10 @@ class AmbushFire(Ruleset[AmbushFireScenario, Board]):
     def odds_labels(self, command: Command) -> Mapping[str, str]:
         return LABELS
 
-    def map_view(self, state: GameState[Any, Board], observer: str) -> MapView | None:
+    def map_view(self, state: State, observer: str) -> MapView | None:
         from .map import map_view
 
         return map_view(state, observer)
 
-    def board_view(self, state: GameState[Any, Board], observer: str) -> dict[str, Any]:
+    def board_view(self, state: State, observer: str) -> dict[str, Any]:
         return {"turn": state.board.turn, "step": state.board.step.value}
-
-
-def _end_step(ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str) -> None:
-    """The first side moves, then the other; then the fire phase, which both end; then the
-    next turn, or the end of the game."""
-    board = ruling.board
-    ruling.change_board("done", side=side)
-    if board.step is Step.MOVEMENT:
-        others = [s for s in ruling.state.sides if s not in ruling.board.done]
-        if others:
-            ruling.change_board("moving", side=others[0])
-            ruling.tell_public({"text": say("{side} move.", side=scenario.side_name(others[0]))})
-        else:
-            ruling.change_board("step", step=Step.FIRE.value)
-            second = next(s for s in ruling.state.sides if s != scenario.first)
-            ruling.change_board("moving", side=second)
-            ruling.tell_public(
-                {"text": say("The fire phase: {side} fire first.", side=scenario.side_name(second))}
-            )
-            # BMF-A17: the standing Ambush Fire and Close Combat orders first.
-            opening.opening_fire(ruling, scenario)
-        return
-    if ruling.board.done < set(ruling.state.sides):
-        ruling.change_board("moving", side=scenario.first)
-        ruling.tell_public({"text": say("{side} fire.", side=scenario.side_name(scenario.first))})
-        return
-    if ruling.board.done >= set(ruling.state.sides):
-        if board.turn >= scenario.turns:
-            ruling.set_phase(Phase.OVER)
-            ruling.tell_public({"text": say("The game is over.")})
-            return
-        ruling.change_board("turn", turn=board.turn + 1, moving=scenario.first)
-        ruling.tell_public(
-            {
-                "text": say(
-                    "Turn {turn}: {side} move first.",
-                    turn=board.turn + 1,
-                    side=scenario.side_name(scenario.first),
-                )
-            }
-        )

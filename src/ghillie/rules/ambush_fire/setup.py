@@ -9,12 +9,12 @@ from typing import Any
 
 from ghillie import lookup
 from ghillie.errors import Refusal
-from ghillie.ruling import Ruling
 from ghillie.state import Level, Phase, Piece
 from ghillie.words import say, says
 
 from . import facing, geometry, triggers
-from .board import ORDER, UNIT, Board
+from .board import ORDER, UNIT, Rules
+from .changes import Deployed, OrderGiven, TurnBegins
 from .commands import Conceal, Ready, StandingOrder
 from .scenario import AmbushFireScenario
 from .words import order_words
@@ -31,7 +31,7 @@ NO_TURRET = "no_turret"
 OPENED = ("order",)
 
 
-def open_order(ruling: Ruling[Any, Board], order_id: str) -> None:
+def open_order(ruling: Rules, order_id: str) -> None:
     """A standing order fires: its words opened to every other side, against the commitment
     that proves it was written before. A reaction given live (``live.py``) was written in
     this very event, so there is nothing earlier to prove: its words are told instead."""
@@ -43,8 +43,8 @@ def open_order(ruling: Ruling[Any, Board], order_id: str) -> None:
         ruling.open(order.id, other, *OPENED)
 
 
-def create(ruling: Ruling[Any, Board], scenario: AmbushFireScenario) -> None:
-    for u in scenario.units:
+def create(ruling: Rules) -> None:
+    for u in ruling.scenario.units:
         public: dict[str, Any] = {
             "key": u.key,
             "name": u.name,
@@ -83,9 +83,8 @@ def inches(scenario: AmbushFireScenario, at: Sequence[float]) -> tuple[float, fl
     return (round(float(at[0]) / scale, 1), round(float(at[1]) / scale, 1))
 
 
-def conceal(
-    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, command: Conceal
-) -> None:
+def conceal(ruling: Rules, side: str, command: Conceal) -> None:
+    scenario = ruling.scenario
     ground = geometry.Ground(scenario.width, scenario.depth)
     placed: list[Piece] = []
     for i, entry in enumerate(command.units):
@@ -124,8 +123,7 @@ def conceal(
 
 
 def standing_order(
-    ruling: Ruling[Any, Board],
-    scenario: AmbushFireScenario,
+    ruling: Rules,
     side: str,
     order: StandingOrder,
     at: str,
@@ -133,6 +131,7 @@ def standing_order(
     """A standing order is a piece of its own that only its owner knows, written once: when
     it fires, its opening proves the event that wrote it (docs/fairness.md). ``at`` is where
     the order stands in the command (``orders.2``), for a refusal to name its field."""
+    scenario = ruling.scenario
     try:
         unit = lookup.own(ruling.state, side, order.unit, [UNIT])
     except Refusal as refused:
@@ -178,7 +177,7 @@ def standing_order(
     if order.note:
         secret["note"] = order.note
     number = ruling.board.orders.get(side, 0) + 1
-    ruling.change_board("order_given", side=side)
+    ruling.change(OrderGiven(side))
     ruling.place(Piece(ruling.new_id(), side, ORDER, {"number": number}, secret))
     ruling.tell(
         side,
@@ -194,9 +193,8 @@ def standing_order(
     )
 
 
-def ready(
-    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, command: Ready
-) -> None:
+def ready(ruling: Rules, side: str, command: Ready) -> None:
+    scenario = ruling.scenario
     unplaced = [
         p for p in ruling.state.owned(side, UNIT) if p.public["concealed"] and "at" not in p.secret
     ]
@@ -208,13 +206,13 @@ def ready(
             field="units",
         )
     for i, order in enumerate(command.orders):
-        standing_order(ruling, scenario, side, order, f"orders.{i}")
+        standing_order(ruling, side, order, f"orders.{i}")
     if not command.orders:
         ruling.tell(side, {"text": say("You give no standing orders.")})
-    ruling.change_board("deployed", side=side)
+    ruling.change(Deployed(side))
     if ruling.board.deployed >= set(ruling.state.sides):
         ruling.set_phase(Phase.PLAY)
-        ruling.change_board("turn", turn=1, moving=scenario.first)
+        ruling.change(TurnBegins(1, scenario.first))
         ruling.tell_public(
             {"text": say("Turn 1: {side} move first.", side=scenario.side_name(scenario.first))}
         )

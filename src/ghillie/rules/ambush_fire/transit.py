@@ -15,14 +15,13 @@ the rest of the exchange names it (S3).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from ghillie.ruling import Ruling
 from ghillie.state import Level
 from ghillie.words import say
 
 from . import geometry, units
-from .board import Board
+from .board import Rules
+from .changes import Crossed
 from .words import CLASS_WORDS
 
 XY = tuple[float, float]
@@ -33,7 +32,7 @@ def _xy(point: XY) -> list[int | float]:
 
 
 def tell_crossings(
-    ruling: Ruling[Any, Board],
+    ruling: Rules,
     ground: geometry.Ground,
     unit_id: str,
     path: Sequence[XY],
@@ -51,7 +50,7 @@ def tell_crossings(
             continue  # it only touched the open ground
         a = _xy(geometry.point_along(path, stretch.start))
         b = _xy(geometry.point_along(path, stretch.end))
-        ruling.change_board("crossed", unit_class=what, points=[a, b])
+        ruling.change(Crossed(what, [a, b]))
         ruling.tell_public(
             {
                 "text": say(
@@ -68,7 +67,7 @@ def tell_crossings(
         )
 
 
-def reveal(ruling: Ruling[Any, Board], unit_id: str, where: XY) -> None:
+def reveal(ruling: Rules, unit_id: str, where: XY) -> None:
     """The unit is revealed where it is (S3): its place and type public, known to all."""
     unit = ruling.piece(unit_id)
     ruling.update(unit_id, public={"at": _xy(where), "concealed": False})
@@ -76,7 +75,7 @@ def reveal(ruling: Ruling[Any, Board], unit_id: str, where: XY) -> None:
         ruling.reveal(unit_id, other, Level.IDENTIFIED)
 
 
-def ends(ruling: Ruling[Any, Board], ground: geometry.Ground, unit_id: str, end: XY) -> None:
+def ends(ruling: Rules, ground: geometry.Ground, unit_id: str, end: XY) -> None:
     """A concealed unit's move has ended: in concealing ground it stays concealed; in the
     open it is revealed there (S3)."""
     if ground.is_concealing(end):

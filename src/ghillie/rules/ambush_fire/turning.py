@@ -8,15 +8,13 @@ from typing import Any
 from ghillie import lookup
 from ghillie.errors import Refusal
 from ghillie.forms import Ask, Order
-from ghillie.ruling import Ruling
 from ghillie.state import Phase, Piece
 from ghillie.words import N_, Say, say
 
 from . import units
-from .board import UNIT, Board, Did
+from .board import UNIT, Did, Rules
 from .commands import Turn
 from .facing import hull, number, way, weapon
-from .scenario import AmbushFireScenario
 from .setup import NO_TURRET
 from .words import _own
 
@@ -24,9 +22,7 @@ NOTHING_TO_TURN = "nothing_to_turn"
 TURNED_TWICE = "turned_twice"
 
 
-def turn(
-    ruling: Ruling[Any, Board], scenario: AmbushFireScenario, side: str, command: Turn
-) -> None:
+def turn(ruling: Rules, side: str, command: Turn) -> None:
     """The ``turn`` order: each unit's hull, turret or both, in one event. A concealed
     unit's turning is told to its owner only; a unit in view turns in everyone's sight."""
     setting_up = ruling.state.phase is Phase.SETUP

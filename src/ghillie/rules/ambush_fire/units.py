@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ghillie.ruling import Ruling
 from ghillie.state import Piece
 from ghillie.words import say
 
 from . import geometry
-from .board import Board, Did
+from .board import Did, Rules
 from .eligibility import history as history  # re-exported: the rules read it here
 from .scenario import AmbushFireScenario
 from .setup import inches
@@ -41,12 +40,10 @@ def ground(scenario: AmbushFireScenario) -> geometry.Ground:
     return scenario.ground
 
 
-def told(ruling: Ruling[Any, Board], at: Any) -> tuple[float, float]:
+def told(ruling: Rules, at: Any) -> tuple[float, float]:
     """A place in metres as the players read it: inches from the table's top-left corner
     (a line says "moves to 36, 24" whether the game is at a table or on the map)."""
-    scenario = ruling.state.scenario
-    assert isinstance(scenario, AmbushFireScenario)
-    return inches(scenario, at)
+    return inches(ruling.scenario, at)
 
 
 def where(piece: Piece) -> tuple[float, float]:
@@ -55,7 +52,7 @@ def where(piece: Piece) -> tuple[float, float]:
     return (float(at[0]), float(at[1]))
 
 
-def note(ruling: Ruling[Any, Board], unit: Piece, what: Did) -> None:
+def note(ruling: Rules, unit: Piece, what: Did) -> None:
     concealed = bool(unit.public.get("concealed"))
     held = unit.secret if concealed else unit.public
     history = {k: list(v) for k, v in held.get("history", {}).items()}
@@ -67,7 +64,7 @@ def note(ruling: Ruling[Any, Board], unit: Piece, what: Did) -> None:
         ruling.update(unit.id, public={"history": history})
 
 
-def arrive(ruling: Ruling[Any, Board], unit_id: str, where: Any, *, final: bool = True) -> None:
+def arrive(ruling: Rules, unit_id: str, where: Any, *, final: bool = True) -> None:
     unit = ruling.piece(unit_id)
     place = xy(where)
     if unit.public.get("concealed"):
@@ -91,7 +88,7 @@ def arrive(ruling: Ruling[Any, Board], unit_id: str, where: Any, *, final: bool 
         ruling.update(unit_id, unset=("route", *done))
 
 
-def on_the_way(ruling: Ruling[Any, Board], unit_id: str, where: Any) -> None:
+def on_the_way(ruling: Rules, unit_id: str, where: Any) -> None:
     """A unit in view paused mid-move (a leg's end, a live side asked): everyone is told
     where it stands, as the board shows it."""
     unit = ruling.piece(unit_id)
@@ -102,8 +99,7 @@ def on_the_way(ruling: Ruling[Any, Board], unit_id: str, where: Any) -> None:
 
 
 def go_on(
-    ruling: Ruling[Any, Board],
-    scenario: AmbushFireScenario,
+    ruling: Rules,
     side: str,
     movers: list[str],
     then: str = MOVE,
@@ -113,8 +109,8 @@ def go_on(
     if then == FIRE_PHASE:
         from .opening import opening_fire
 
-        opening_fire(ruling, scenario)
+        opening_fire(ruling)
         return
     from .movement import advance
 
-    advance(ruling, scenario, side, movers)
+    advance(ruling, side, movers)

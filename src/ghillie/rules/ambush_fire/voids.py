@@ -13,13 +13,11 @@ shown only to the owner: never to the other side, whose view holds none of it.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ghillie.state import GameState, Piece
+from ghillie.state import Piece
 from ghillie.words import Say, say
 
 from . import eligibility
-from .board import ORDER, Board, Did
+from .board import ORDER, Did, State
 from .scenario import Diet
 from .words import REACTION_WORDS
 
@@ -61,7 +59,7 @@ def _when(turns: list[int], turn: int) -> Say:
     return say("in turns {turns}", turns=", ".join(str(t) for t in turns))
 
 
-def orders_of(state: GameState[Any, Board], unit: Piece) -> list[Piece]:
+def orders_of(state: State, unit: Piece) -> list[Piece]:
     """The unit's own standing orders still standing (its owner's pieces)."""
     return sorted(
         (
@@ -73,7 +71,7 @@ def orders_of(state: GameState[Any, Board], unit: Piece) -> list[Piece]:
     )
 
 
-def warnings(state: GameState[Any, Board], unit: Piece) -> list[Say]:
+def warnings(state: State, unit: Piece) -> list[Say]:
     """What moving ``unit`` now would void, one sentence an order it would void:
     "Grenadiers: moving now means the Ambush Fire order cannot fire this turn or next." """
     turn = state.board.turn
@@ -94,7 +92,7 @@ def warnings(state: GameState[Any, Board], unit: Piece) -> list[Say]:
     return out
 
 
-def told(state: GameState[Any, Board], unit: Piece, turns_of: dict[str, list[int]]) -> list[Say]:
+def told(state: State, unit: Piece, turns_of: dict[str, list[int]]) -> list[Say]:
     """After the move: the orders it voided, in the owner's words ("The Ambush Fire order of
     Grenadiers cannot fire this turn or next: they moved.")."""
     out = []
@@ -113,7 +111,7 @@ def told(state: GameState[Any, Board], unit: Piece, turns_of: dict[str, list[int
     return out
 
 
-def not_ready(state: GameState[Any, Board], side: str) -> list[Say]:
+def not_ready(state: State, side: str) -> list[Say]:
     """The side's own standing orders that may not fire now, each with the eligibility
     rule's own reason ("Standing order 2, the Ambush Fire of Grenadiers, cannot fire now:
     Ambush Fire needs a firer that has not moved or taken Challenge Fire this turn."). An

@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from ghillie.forms import Ask, Choice, Order
-from ghillie.state import REFEREE, GameState, Phase, Piece
+from ghillie.state import REFEREE, Phase, Piece
 from ghillie.words import N_, Say, say
 from ghillie.words.piece import PieceWords
 
 from . import facing
-from .board import ORDER, UNIT, Board, Step
+from .board import ORDER, UNIT, State, Step
 
 CLASS_WORDS = {
     "infantry": N_("infantry"),
@@ -23,11 +23,11 @@ CLASS_WORDS = {
 }
 
 
-def _own(state: GameState[Any, Board], side: str) -> list[Choice]:
+def _own(state: State, side: str) -> list[Choice]:
     return [Choice(p.id, str(p.public["name"])) for p in state.owned(side, UNIT)]
 
 
-def _movers(state: GameState[Any, Board], side: str) -> list[Choice]:
+def _movers(state: State, side: str) -> list[Choice]:
     """The side's units for a move, each with what moving it would void of its own standing
     orders (BMF-R07, R14, R02: ``voids``), shown once it is chosen."""
     from .voids import warnings
@@ -38,7 +38,7 @@ def _movers(state: GameState[Any, Board], side: str) -> list[Choice]:
     ]
 
 
-def _enemies(state: GameState[Any, Board], side: str) -> list[Choice]:
+def _enemies(state: State, side: str) -> list[Choice]:
     return [
         Choice(pid, str(state.pieces[pid].public["name"]))
         for pid in state.knowledge.get(side, {})
@@ -48,7 +48,7 @@ def _enemies(state: GameState[Any, Board], side: str) -> list[Choice]:
     ]
 
 
-def _concealed(state: GameState[Any, Board], side: str) -> list[Choice]:
+def _concealed(state: State, side: str) -> list[Choice]:
     return [
         Choice(p.id, str(p.public["name"]))
         for p in state.owned(side, UNIT)
@@ -56,7 +56,7 @@ def _concealed(state: GameState[Any, Board], side: str) -> list[Choice]:
     ]
 
 
-def _conceal_rows(state: GameState[Any, Board], side: str) -> dict[str, Any]:
+def _conceal_rows(state: State, side: str) -> dict[str, Any]:
     return {"units": [{"unit": c.value} for c in _concealed(state, side)]}
 
 
@@ -241,7 +241,7 @@ def live_words(unit: str, reaction: str, target: str, chance: int) -> str:
     return f"{unit}: {REACTION_WORDS[reaction]} at {target}, given live, base chance {chance}%"
 
 
-def describe(state: GameState[Any, Board], observer: str, piece: Piece) -> PieceWords:
+def describe(state: State, observer: str, piece: Piece) -> PieceWords:
     p = piece.public
     if piece.kind == ORDER:
         name = say("Standing order {n}", n=p["number"])
@@ -266,7 +266,7 @@ def describe(state: GameState[Any, Board], observer: str, piece: Piece) -> Piece
     return PieceWords(str(p["name"]), about, details)
 
 
-def status(state: GameState[Any, Board], observer: str) -> list[str | Say]:
+def status(state: State, observer: str) -> list[str | Say]:
     scenario = state.scenario
     board = state.board
     if state.phase is Phase.OVER:
