@@ -32,80 +32,14 @@ def _measured(scenario: CamouflageScenario, i: int) -> dict[str, Any]:
 def candidates(state: Game, side: str) -> list[Facts]:
     scenario = state.scenario
     if state.phase is Phase.SETUP:
-        rows = [
-            {
-                "piece": c.value,
-                "note": "",
-                **({"at": _where(scenario, i)} if scenario.mode.value == "map" else {}),
-            }
-            for i, c in enumerate(_camouflaged(state, side))
-        ]
-        # The same places, two pieces whose markers look alike (INF-A09: Silhouette and
-        # Mimetism) under each other's: two deployments that differ only in the owner's
-        # secret, for the two-worlds tests.
-        looks = [_looks(state.piece(row["piece"])) for row in rows]
-        pair = next(
-            (
-                (i, j)
-                for i in range(len(rows))
-                for j in range(i + 1, len(rows))
-                if looks[i] == looks[j]
-            ),
-            None,
-        )
-        # And the same deployment with a private note on every marker: the two worlds may
-        # differ in how many secrets the side writes, too.
-        noted = [{**row, "note": f"marker {n}"} for n, row in enumerate(rows)]
-        deployments: list[Facts] = [
-            {"type": "deploy", "markers": rows},
-            {"type": "deploy", "markers": noted},
-        ]
-        if pair is None:
-            return deployments
-        i, j = pair
-        swapped = [dict(row) for row in rows]
-        swapped[i]["piece"], swapped[j]["piece"] = rows[j]["piece"], rows[i]["piece"]
-        return [*deployments, {"type": "deploy", "markers": swapped}]
+        return _deployments(state, side)
     if state.phase is not Phase.PLAY:
         return []
     out: list[Facts] = [{"type": "end_game"}]
     window = state.window
     board = state.board
     if window is not None:
-        out = [{"type": "aros", "aros": []}]
-        active = state.pieces.get(window.about.get("piece", ""))
-        for i, c in enumerate(_own_actors(state, side)):
-            aro = (
-                SkillName.DISCOVER
-                if active is not None and active.kind == MARKER
-                else SkillName.BS_ATTACK
-            )
-            out.append(
-                {"type": "aros", "aros": [{"piece": c.value, "aro": aro, **_measured(scenario, i)}]}
-            )
-            out.append({"type": "aros", "aros": [{"piece": c.value, "aro": "delay"}]})
-            if aro is SkillName.BS_ATTACK and i == 0:
-                # A Template in ARO over the enemy markers it may catch (INF-A07).
-                markers = [e.value for e in _enemies(state, side) if _is_marker(state, e.value)]
-                out.append(
-                    {
-                        "type": "aros",
-                        "aros": [
-                            {"piece": c.value, "aro": aro, "caught": markers[:2]}
-                            | _measured(scenario, i)
-                        ],
-                    }
-                )
-            # After a marker's second skill, a trooper that had no line of fire at the
-            # first (INF-R12); before it, the slip of saying so (refused).
-            if window.name == SECOND_AROS or i == 0:
-                out.append(
-                    {
-                        "type": "aros",
-                        "aros": [{"piece": c.value, "aro": "dodge", "gained_lof": True}],
-                    }
-                )
-        return out
+        return _aros(state, side)
     order = board.order
     if order is None:
         if side != board.active:
@@ -162,3 +96,78 @@ def _looks(piece: Any) -> tuple[int, int]:
 def _to(scenario: CamouflageScenario, i: int) -> dict[str, Any]:
     where = _where(scenario, i + 3)
     return {"to": where} if where is not None else {}
+
+
+def _deployments(state: Game, side: str) -> list[Facts]:
+    """Set-up: the side's deployment, with notes, and with two look-alike markers swapped."""
+    scenario = state.scenario
+    rows = [
+        {
+            "piece": c.value,
+            "note": "",
+            **({"at": _where(scenario, i)} if scenario.mode.value == "map" else {}),
+        }
+        for i, c in enumerate(_camouflaged(state, side))
+    ]
+    # The same places, two pieces whose markers look alike (INF-A09: Silhouette and
+    # Mimetism) under each other's: two deployments that differ only in the owner's
+    # secret, for the two-worlds tests.
+    looks = [_looks(state.piece(row["piece"])) for row in rows]
+    pair = next(
+        ((i, j) for i in range(len(rows)) for j in range(i + 1, len(rows)) if looks[i] == looks[j]),
+        None,
+    )
+    # And the same deployment with a private note on every marker: the two worlds may
+    # differ in how many secrets the side writes, too.
+    noted = [{**row, "note": f"marker {n}"} for n, row in enumerate(rows)]
+    deployments: list[Facts] = [
+        {"type": "deploy", "markers": rows},
+        {"type": "deploy", "markers": noted},
+    ]
+    if pair is None:
+        return deployments
+    i, j = pair
+    swapped = [dict(row) for row in rows]
+    swapped[i]["piece"], swapped[j]["piece"] = rows[j]["piece"], rows[i]["piece"]
+    return [*deployments, {"type": "deploy", "markers": swapped}]
+
+
+def _aros(state: Game, side: str) -> list[Facts]:
+    """While a window waits for the side: its AROs, none, one each, a Template, a delay."""
+    scenario = state.scenario
+    window = state.window
+    assert window is not None
+    out: list[Facts] = [{"type": "aros", "aros": []}]
+    active = state.pieces.get(window.about.get("piece", ""))
+    for i, c in enumerate(_own_actors(state, side)):
+        aro = (
+            SkillName.DISCOVER
+            if active is not None and active.kind == MARKER
+            else SkillName.BS_ATTACK
+        )
+        out.append(
+            {"type": "aros", "aros": [{"piece": c.value, "aro": aro, **_measured(scenario, i)}]}
+        )
+        out.append({"type": "aros", "aros": [{"piece": c.value, "aro": "delay"}]})
+        if aro is SkillName.BS_ATTACK and i == 0:
+            # A Template in ARO over the enemy markers it may catch (INF-A07).
+            markers = [e.value for e in _enemies(state, side) if _is_marker(state, e.value)]
+            out.append(
+                {
+                    "type": "aros",
+                    "aros": [
+                        {"piece": c.value, "aro": aro, "caught": markers[:2]}
+                        | _measured(scenario, i)
+                    ],
+                }
+            )
+        # After a marker's second skill, a trooper that had no line of fire at the
+        # first (INF-R12); before it, the slip of saying so (refused).
+        if window.name == SECOND_AROS or i == 0:
+            out.append(
+                {
+                    "type": "aros",
+                    "aros": [{"piece": c.value, "aro": "dodge", "gained_lof": True}],
+                }
+            )
+    return out

@@ -102,19 +102,45 @@ class _Dice:
 
 
 def resolve_order(ruling: Rules, side: str, command: ResolveOrder) -> None:
+    """The Order resolved, in the order INF-R10 rolls it: the Discovers and Sensors, the
+    Attacks (Face to Face where the target answered with one), the other rolls, then
+    whoever a Template caught; the saves owed, if any, are the next stage."""
     order = ruling.board.order
     assert order is not None
     assert order.stage is Stage.RESOLVE
-    state = ruling.state
     dice = _Dice(ruling)
-    active = state.piece(order.piece)
+    active = ruling.state.piece(order.piece)
     skills = [dict(order.first)] + ([dict(order.second)] if order.second else [])
     # Copies: the numbers measured are written into them, never into the board's own.
     reactions = {reactor: dict(aro) for reactor, aro in order.aros.items()}
     _move(ruling, active, skills)
     saves: dict[str, Save] = {}
+    _discovers(ruling, active, skills, reactions, dice)
+    attack = next((f for f in skills if f["skill"] == SkillName.BS_ATTACK), None)
+    struck, landed = _attacks(ruling, active, attack, reactions, dice, saves)
+    _other_rolls(ruling, active, skills, dice)
+    # The Attack's Template, if it has one, lands only where the Attack hits.
+    if attack is not None and attack.get("caught"):
+        _under_template(ruling, attack, struck, saves)
+    for reactor, facts in reactions.items():
+        if facts.get("caught"):
+            _under_template(ruling, facts, landed.get(reactor, 0), saves)
+    dice.all_taken()
 
-    # Discovers, the active trooper's and the AROs' (INF-R10).
+    if saves:
+        ruling.change(SavesOwed(saves=tuple(saves.values())))
+        ruling.change(StageReached(stage=Stage.SAVES))
+    else:
+        ruling.change(OrderDone())
+
+
+Reactions = dict[str, dict[str, Any]]
+
+
+def _discovers(
+    ruling: Rules, active: Piece, skills: list[dict[str, Any]], reactions: Reactions, dice: _Dice
+) -> None:
+    """Discovers, the active trooper's and the AROs', and its Sensor (INF-R10)."""
     for facts in skills:
         if facts["skill"] == SkillName.DISCOVER:
             target = facts["target"]
@@ -145,11 +171,20 @@ def resolve_order(ruling: Rules, side: str, command: ResolveOrder) -> None:
                 continue
             _discover(ruling, reactor, marker, facts, dice.of(reactor))
 
-    # Attacks and the other rolls.
-    attack = next((f for f in skills if f["skill"] == SkillName.BS_ATTACK), None)
-    template = attack  # its Template, if it has one, lands only where the Attack hits
-    struck = 0  # the Attack's hits on its target
-    landed: dict[str, int] = {}  # the hits of each ARO's Attack, for its Template
+
+def _attacks(
+    ruling: Rules,
+    active: Piece,
+    attack: dict[str, Any] | None,
+    reactions: Reactions,
+    dice: _Dice,
+    saves: dict[str, Save],
+) -> tuple[int, dict[str, int]]:
+    """The active trooper's Attack, then each ARO's Attack or other roll (those answered
+    Face to Face are rolled already): (the Attack's hits on its target, the hits of each
+    ARO's Attack)."""
+    struck = 0
+    landed: dict[str, int] = {}
     answered: set[str] = set()
     if attack is not None:
         aimed_at = _now(ruling, attack["target"])
@@ -176,34 +211,32 @@ def resolve_order(ruling: Rules, side: str, command: ResolveOrder) -> None:
                 ruling, active.id, aimed.id, mine, attack, dice.of(active.id), saves
             )
     for reactor, facts in reactions.items():
-        if reactor in answered:
-            continue
-        name = SkillName(facts["aro"])
-        if name is SkillName.BS_ATTACK:
+        if reactor not in answered and SkillName(facts["aro"]) is SkillName.BS_ATTACK:
             value = _aro_value(ruling, reactor, active.id, facts)
             landed[reactor] = _unopposed(
                 ruling, reactor, active.id, value, facts, dice.of(reactor), saves
             )
-        elif name in (SkillName.DODGE, SkillName.RESET, SkillName.OTHER_ROLL):
-            _plain_roll(ruling, reactor, name, dice.of(reactor))
+        elif reactor not in answered:
+            _other_roll(ruling, reactor, SkillName(facts["aro"]), dice)
+    return struck, landed
+
+
+_OTHER_ROLLS = (SkillName.DODGE, SkillName.RESET, SkillName.OTHER_ROLL)
+
+
+def _other_roll(ruling: Rules, trooper: str, name: SkillName, dice: _Dice) -> None:
+    if name in _OTHER_ROLLS:
+        _plain_roll(ruling, trooper, name, dice.of(trooper))
+
+
+def _other_rolls(ruling: Rules, active: Piece, skills: list[dict[str, Any]], dice: _Dice) -> None:
+    """The active trooper's rolls that are not Attacks (Dodge, Reset, another roll), and
+    its going back into Camouflage."""
     for facts in skills:
         name = SkillName(facts["skill"])
-        if name in (SkillName.DODGE, SkillName.RESET, SkillName.OTHER_ROLL):
-            _plain_roll(ruling, active.id, name, dice.of(active.id))
+        _other_roll(ruling, active.id, name, dice)
         if name is SkillName.CAMOUFLAGE:
             camo.recamouflage(ruling, active.id)
-    if template is not None and template.get("caught"):
-        _under_template(ruling, template, struck, saves)
-    for reactor, facts in reactions.items():
-        if facts.get("caught"):
-            _under_template(ruling, facts, landed.get(reactor, 0), saves)
-    dice.all_taken()
-
-    if saves:
-        ruling.change(SavesOwed(saves=tuple(saves.values())))
-        ruling.change(StageReached(stage=Stage.SAVES))
-    else:
-        ruling.change(OrderDone())
 
 
 def _now(ruling: Rules, ref: str) -> Piece | None:

@@ -322,37 +322,10 @@ ORDERS: dict[str, Order] = {
 
 
 def describe(state: Game, observer: str, piece: Piece) -> PieceWords:
-    p = piece.public
     if piece.kind == MARKER:
-        about: list[str | Say] = [say("Silhouette {s}", s=p["silhouette"])]
-        if p["mimetism"]:
-            about.append(say("Mimetism {m}", m=p["mimetism"]))
-        seen = (
-            state.known(observer, piece.id).facts.get("stands_for")
-            if observer in state.sides
-            else None
-        )
-        if seen and seen in state.pieces and observer != piece.owner:
-            # INF-A12: its opponent watched this model go back under the marker.
-            about.append(say("{name} went back under it", name=state.pieces[seen].public["name"]))
-        if observer in (piece.owner, REFEREE):
-            hidden = state.pieces.get(piece.secret.get("hides", ""))
-            if hidden is not None:
-                about.append(say("stands for {name}", name=hidden.public["name"]))
-            note = piece.secret.get("note")
-            if note:
-                return PieceWords(
-                    _name(piece, observer),
-                    about,
-                    (
-                        (
-                            N_("Your note") if observer == piece.owner else N_("Its owner's note"),
-                            note,
-                        ),
-                    ),
-                )
-        return PieceWords(_name(piece, observer), about)
-    about = []
+        return _marker(state, observer, piece)
+    p = piece.public
+    about: list[str | Say] = []
     if p["state"] == State.CAMOUFLAGED and piece.kind != EQUIPMENT:
         about.append(N_("camouflaged"))
     elif p["state"] == State.DOWN:
@@ -380,6 +353,39 @@ def describe(state: Game, observer: str, piece: Piece) -> PieceWords:
     if p["weapons"]:
         details.append((N_("Weapons"), ", ".join(p["weapons"])))
     return PieceWords(str(p["name"]), about, details)
+
+
+def _marker(state: Game, observer: str, piece: Piece) -> PieceWords:
+    """A Camouflaged Marker as ``observer`` knows it: its owner (and the referee) read what
+    it stands for and the owner's note."""
+    p = piece.public
+    about: list[str | Say] = [say("Silhouette {s}", s=p["silhouette"])]
+
+    if p["mimetism"]:
+        about.append(say("Mimetism {m}", m=p["mimetism"]))
+    seen = (
+        state.known(observer, piece.id).facts.get("stands_for") if observer in state.sides else None
+    )
+    if seen and seen in state.pieces and observer != piece.owner:
+        # INF-A12: its opponent watched this model go back under the marker.
+        about.append(say("{name} went back under it", name=state.pieces[seen].public["name"]))
+    if observer in (piece.owner, REFEREE):
+        hidden = state.pieces.get(piece.secret.get("hides", ""))
+        if hidden is not None:
+            about.append(say("stands for {name}", name=hidden.public["name"]))
+        note = piece.secret.get("note")
+        if note:
+            return PieceWords(
+                _name(piece, observer),
+                about,
+                (
+                    (
+                        N_("Your note") if observer == piece.owner else N_("Its owner's note"),
+                        note,
+                    ),
+                ),
+            )
+    return PieceWords(_name(piece, observer), about)
 
 
 def board_view(state: Game, observer: str) -> dict[str, Any]:
