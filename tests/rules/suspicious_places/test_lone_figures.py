@@ -9,7 +9,7 @@ import pytest
 
 from ghillie import Game, Refusal
 from ghillie.errors import ScenarioError
-from ghillie.rules.suspicious_places import ODDS, FireParams, ObserveParams
+from ghillie.rules.suspicious_places.odds import ODDS, FireParams, ObserveParams
 from ghillie.rules.suspicious_places.scenario import SuspiciousPlacesSwitches
 
 from .helpers import (

@@ -13,8 +13,8 @@ import pytest
 from ghillie.dice import Die, Overflow, step_die
 from ghillie.dice.check import Check
 from ghillie.measure.tabletop import Cover
-from ghillie.rules.suspicious_places import ODDS, ObserveParams
 from ghillie.rules.suspicious_places import checks as sw
+from ghillie.rules.suspicious_places.odds import ODDS, ObserveParams
 from ghillie.rules.suspicious_places.scenario import SuspiciousPlacesSwitches
 
 # Every die on the chain and past it: d12+k, d20, d20+k (SW-A01's three readings).

@@ -11,19 +11,19 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ghillie.events import BoardChange
+from ghillie.events import Change
 from ghillie.maps import MapView
-from ghillie.ruleset import Command, Ruleset, SecretWords
-from ghillie.ruling import Ruling
-from ghillie.state import REFEREE, Facts, GameState, Phase, Piece
+from ghillie.ruleset import Command, Rule, Ruleset, SecretWords
+from ghillie.state import Facts, Phase, Piece
 from ghillie.words import N_, Say
 from ghillie.words.piece import PieceWords
 
 from . import words
 from .ambush import end_game, reveal, scan
-from .board import Board, Status, Step, can_ambush, fold
+from .board import Board, Rules, State, Step, board_view, can_ambush
+from .candidates import candidates
+from .changes import CHANGES, fold
 from .commands import (
-    COMMANDS,
     Assault,
     EndGame,
     EndPhase,
@@ -35,6 +35,7 @@ from .commands import (
     Scan,
     SetUp,
 )
+from .map import map_view
 from .scenario import GridAmbushScenario, ScanPhase
 from .setting_up import set_up
 from .setup import create_units, ready, record
@@ -47,7 +48,19 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
     summary = "Units hide in written-down 1' grid squares; enemy scanners in the square find them."
     map_modes = ("table", "map")
     scenario_model = GridAmbushScenario
-    commands = COMMANDS
+    rules: ClassVar[Mapping[type[Command], Rule]] = {
+        RecordAmbushes: record,
+        Ready: ready,
+        Reveal: reveal,
+        SetUp: set_up,
+        Move: move,
+        EndPhase: end_phase,
+        Scan: scan,
+        Fire: fire,
+        Assault: assault,
+        EndGame: end_game,
+    }
+    board_changes: ClassVar[tuple[type[Change], ...]] = CHANGES
     orders = words.ORDERS
     # An ambush order is written down once, in the event every side sees (DWV-R04), and
     # never rewritten: its square's opening proves that event.
@@ -62,7 +75,7 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
     def new_board(self, scenario: GridAmbushScenario) -> Board:
         return Board()
 
-    def setup(self, ruling: Ruling[Any, Board], scenario: GridAmbushScenario) -> None:
+    def setup(self, ruling: Rules, scenario: GridAmbushScenario) -> None:
         create_units(ruling, scenario)
 
     def secret_facts(self, scenario: GridAmbushScenario) -> int:
@@ -72,7 +85,7 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
 
     # --- who may act ------------------------------------------------------------------------
 
-    def may_act(self, state: GameState[Any, Board], side: str, command: type[Command]) -> bool:
+    def may_act(self, state: State, side: str, command: type[Command]) -> bool:
         board = state.board
         if state.phase is Phase.SETUP:
             # RULES-SPEC DWV-R04: orders are written "before you and your opponent set up
@@ -97,83 +110,25 @@ class GridAmbush(Ruleset[GridAmbushScenario, Board]):
             return board.step is Step.SHOOTING
         return side == board.active
 
-    # --- rules -------------------------------------------------------------------------------
+    # --- the board, and the game in words -------------------------------------------------
 
-    def resolve(self, ruling: Ruling[Any, Board], command: Command) -> None:
-        scenario = ruling.state.scenario
-        assert isinstance(scenario, GridAmbushScenario)
-        side = ruling.side
-        assert side is not None
-        match command:
-            case RecordAmbushes():
-                record(ruling, scenario, side, command)
-            case Ready():
-                ready(ruling, scenario, side)
-            case Reveal():
-                reveal(ruling, scenario, side, command)
-            case SetUp():
-                set_up(ruling, scenario, side, command)
-            case Move():
-                move(ruling, scenario, side, command)
-            case EndPhase():
-                end_phase(ruling, side)
-            case Scan():
-                scan(ruling, scenario, side, command)
-            case Fire():
-                fire(ruling, scenario, side, command)
-            case Assault():
-                assault(ruling, side, command)
-            case EndGame():
-                end_game(ruling, scenario)
-            case _:
-                raise AssertionError(command)
-
-    # --- in words ------------------------------------------------------------------------------
-
-    def describe(self, state: GameState[Any, Board], observer: str, piece: Piece) -> PieceWords:
-        return words.describe(state, observer, piece)
-
-    def status(self, state: GameState[Any, Board], observer: str) -> list[str | Say]:
-        return words.status(state, observer)
-
-    # --- board -------------------------------------------------------------------------------
-
-    def fold(self, board: Board, change: BoardChange) -> Board:
+    def fold(self, board: Board, change: Change) -> Board:
         return fold(board, change)
-
-    def map_view(self, state: GameState[Any, Board], observer: str) -> MapView | None:
-        from .map import map_view
-
-        return map_view(state, observer)
-
-    def candidates(self, state: GameState[Any, Board], side: str) -> list[Facts]:
-        from .candidates import candidates
-
-        return candidates(state, side)
 
     def table_view(self, scenario: GridAmbushScenario) -> dict[str, Any]:
         return scenario.table_view
 
-    def board_view(self, state: GameState[Any, Board], observer: str) -> dict[str, Any]:
-        scenario = state.scenario
-        assert isinstance(scenario, GridAmbushScenario)
-        board = state.board
-        out: dict[str, Any] = {
-            "turn": board.turn,
-            "active": board.active,
-            "step": board.step.value,
-            "waiting_for_setup": board.pending,
-            "ready": sorted(board.ready),
-        }
-        if observer == REFEREE:
-            out["found_empty"] = {side: list(sq) for side, sq in board.found_empty.items()}
-        elif observer in state.sides:
-            out["found_empty"] = list(board.found_empty.get(observer, ()))
-            if scenario.switches.roster_public and state.phase is not Phase.SETUP:
-                # RULES-SPEC DWV-A12: "N units in ambush", from the public roster.
-                out["enemy_units_in_ambush"] = sum(
-                    1
-                    for p in state.pieces.values()
-                    if p.owner != observer and p.public.get("status") == Status.IN_AMBUSH.value
-                )
-        return out
+    def board_view(self, state: State, observer: str) -> dict[str, Any]:
+        return board_view(state, observer)
+
+    def describe(self, state: State, observer: str, piece: Piece) -> PieceWords:
+        return words.describe(state, observer, piece)
+
+    def status(self, state: State, observer: str) -> list[str | Say]:
+        return words.status(state, observer)
+
+    def map_view(self, state: State, observer: str) -> MapView | None:
+        return map_view(state, observer)
+
+    def candidates(self, state: State, side: str) -> list[Facts]:
+        return candidates(state, side)

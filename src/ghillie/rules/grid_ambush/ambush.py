@@ -3,23 +3,20 @@ owner (DWV-R08, setting_up.py); and what becomes of those never revealed (DWV-A1
 
 from __future__ import annotations
 
-from typing import Any
-
 from ghillie.errors import MEASURED_BY_MAP, MEASUREMENT_REQUIRED, OFF_TABLE, Refusal
-from ghillie.ruling import Ruling
 from ghillie.state import SPECTATOR, Facts, Level, Phase, Piece
 from ghillie.words import say
 
-from .board import Board, Status, Step, model_in_square, on_table, own_unit
+from .board import Rules, Status, Step, model_in_square, on_table, own_unit
+from .changes import Found, FoundEmpty, Pending, Scanned
 from .codes import ALREADY_SCANNED, BAD_MODELS, BETWEEN_SQUARES, NO_SCANNER, NOT_IN_AMBUSH, TOO_LATE
-from .commands import Reveal, Scan
+from .commands import EndGame, Reveal, Scan
 from .scenario import AtEnd, EnemyTurnReveal, ExtraScans, GridAmbushScenario
 from .story import EMPTY, FOUND, FOUND_ALREADY, FOUND_YOURS, UNREPORTED, name, scan_told
 
 
-def reveal(
-    ruling: Ruling[Any, Board], scenario: GridAmbushScenario, side: str, command: Reveal
-) -> None:
+def reveal(ruling: Rules, side: str, command: Reveal) -> None:
+    scenario = ruling.scenario
     unit = own_unit(ruling.state, side, command.unit)
     board = ruling.board
     if unit.public["status"] != Status.IN_AMBUSH.value:
@@ -29,17 +26,11 @@ def reveal(
         raise Refusal(TOO_LATE, "Ambushes are revealed at the beginning of your own turn.")
     if board.turn == 1 and not scenario.switches.reveal_turn_one:
         raise Refusal(TOO_LATE, "This scenario allows no reveal on turn 1.")
-    start_setup(ruling, scenario, unit, own_turn=True, found_by=None)
+    start_setup(ruling, unit, own_turn=True, found_by=None)
 
 
-def start_setup(
-    ruling: Ruling[Any, Board],
-    scenario: GridAmbushScenario,
-    unit: Piece,
-    *,
-    own_turn: bool,
-    found_by: str | None,
-) -> None:
+def start_setup(ruling: Rules, unit: Piece, *, own_turn: bool, found_by: str | None) -> None:
+    scenario = ruling.scenario
     square = unit.secret["square"]
     ruling.update(
         unit.id,
@@ -53,7 +44,7 @@ def start_setup(
     for other in ruling.state.others(unit.owner):
         ruling.reveal(unit.id, other, Level.IDENTIFIED)
         ruling.open(unit.id, other, "square")  # the square written down, proved
-    ruling.change_board("pending", unit=unit.id)
+    ruling.change(Pending(unit.id))
     line = {"event": "ambush_revealed", "unit": unit.id, "square": square}
     owner, called = scenario.side_name(unit.owner), name(unit)
     if found_by is None:
@@ -105,9 +96,8 @@ def start_setup(
     ruling.tell_each({**line, "text": theirs}, (*ruling.state.others(unit.owner), SPECTATOR))
 
 
-def scan(
-    ruling: Ruling[Any, Board], scenario: GridAmbushScenario, side: str, command: Scan
-) -> None:
+def scan(ruling: Rules, side: str, command: Scan) -> None:
+    scenario = ruling.scenario
     unit = on_table(ruling.state, side, command.unit)
     board = ruling.board
     if board.step is not Step.SHOOTING or board.shooting_started:
@@ -128,7 +118,7 @@ def scan(
     scanned = dict(unit.public.get("scanned") or {})
     scanned[str(command.model)] = board.player_turn
     ruling.update(unit.id, public={"scanned": scanned})
-    ruling.change_board("scan", square=square)
+    ruling.change(Scanned(square))
     hidden = next(
         (
             p
@@ -142,7 +132,7 @@ def scan(
     )
     line = {"event": "scan", "square": square}
     if hidden is not None:
-        ruling.change_board("found", square=square)
+        ruling.change(Found(square))
         # RULES-SPEC DWV-R07: everyone sees ambushers found; their owner is told which enemy
         # model found which of its units, and where.
         found = {**line, "found": True}
@@ -159,7 +149,7 @@ def scan(
             (*ruling.state.others(hidden.owner), SPECTATOR),
         )
         own_turn = board.active == hidden.owner  # possible with dwv.scan_phase = either
-        start_setup(ruling, scenario, hidden, own_turn=own_turn, found_by=side)
+        start_setup(ruling, hidden, own_turn=own_turn, found_by=side)
     elif square in board.found:
         # RULES-SPEC DWV-A14: the first scan revealed the square's only ambusher; a
         # further scan of it this phase has no further effect (it was made, though: the
@@ -168,7 +158,7 @@ def scan(
         ruling.tell_public({**line, "text": said})
     elif scenario.switches.report_empty_scan:
         # RULES-SPEC DWV-A06: a yes/no test of one square; the leak is intended.
-        ruling.change_board("found_empty", side=side, square=square)
+        ruling.change(FoundEmpty(side, square))
         said = scan_told(EMPTY, unit, model, square, ("DWV-A06",))
         ruling.tell_public({**line, "found": False, "text": said})
     else:
@@ -199,8 +189,8 @@ def square_of(scenario: GridAmbushScenario, model: Facts, entered: str | None, u
     return grid.canonical(entered)
 
 
-def end_game(ruling: Ruling[Any, Board], scenario: GridAmbushScenario) -> None:
-    rule = scenario.switches.unrevealed_at_end
+def end_game(ruling: Rules, side: str, command: EndGame) -> None:
+    rule = ruling.scenario.switches.unrevealed_at_end
     ruling.set_phase(Phase.OVER)
     ruling.tell_public({"event": "game_over", "text": say("The game is over.")})
     for piece in list(ruling.state.pieces.values()):

@@ -1,16 +1,17 @@
-"""The grid-ambush board: turn skeleton, unit status, and finding one's own units."""
+"""The grid-ambush board: turn skeleton, unit status, finding one's own units, and the board
+as each observer sees it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from ghillie import lookup
 from ghillie.errors import Refusal
-from ghillie.events import BoardChange
 from ghillie.measure.tabletop import XY
-from ghillie.state import GameState, Piece
+from ghillie.ruling import Ruling
+from ghillie.state import REFEREE, GameState, Phase, Piece
 
 from .codes import NOT_ON_TABLE
 from .scenario import GridAmbushScenario, SquareBy
@@ -47,6 +48,11 @@ class Board:
     found_empty: dict[str, tuple[str, ...]] = field(default_factory=dict)  # side -> squares
 
 
+# A game of grid-ambush, as its rules read it and as they rule on it.
+State = GameState[GridAmbushScenario, Board]
+Rules = Ruling[GridAmbushScenario, Board]
+
+
 def model_in_square(scenario: GridAmbushScenario, square: str, at: XY, radius: float) -> bool:
     """Is a model with its base centre at ``at`` in ``square`` (RULES-SPEC DWV-A04)?"""
     if scenario.grid.ref_at(at) != square:
@@ -58,68 +64,43 @@ def model_in_square(scenario: GridAmbushScenario, square: str, at: XY, radius: f
     return True
 
 
-def can_ambush(state: GameState[Any, Board], side: str) -> bool:
+def can_ambush(state: State, side: str) -> bool:
     """Does the side have a unit its army list lets set up in ambush (DWV-R01)?"""
     return any(p.public["ambush"] for p in state.owned(side, "unit"))
 
 
-def fold(board: Board, change: BoardChange) -> Board:
-    data = change.data
-    match change.name:
-        case "ready":
-            return replace(board, ready=board.ready | {data["side"]})
-        case "recorded":
-            return replace(board, recorded=board.recorded | {data["side"]})
-        case "next_turn":
-            first = board.first or data["active"]
-            return replace(
-                board,
-                first=first,
-                active=data["active"],
-                turn=board.turn + 1 if data["active"] == first else board.turn,
-                player_turn=board.player_turn + 1,
-                step=Step.MOVEMENT,
-                turn_begun=False,
-                shooting_started=False,
-                scans=(),
-                found=(),
-            )
-        case "step":
-            return replace(
-                board,
-                step=Step(data["step"]),
-                turn_begun=True,
-                shooting_started=False,
-                scans=(),
-                found=(),
-            )
-        case "turn_begun":
-            return replace(board, turn_begun=True)
-        case "shooting_started":
-            return replace(board, shooting_started=True)
-        case "pending":
-            return replace(board, pending=data["unit"])
-        case "scan":
-            return replace(board, scans=(*board.scans, data["square"]))
-        case "found":
-            return replace(board, found=(*board.found, data["square"]))
-        case "found_empty":
-            side, square = data["side"], data["square"]
-            known = board.found_empty.get(side, ())
-            if square in known:
-                return board
-            return replace(board, found_empty={**board.found_empty, side: (*known, square)})
-    raise ValueError(f"grid-ambush has no board change {change.name!r}")
-
-
-def own_unit(state: GameState[Any, Board], side: str, ref: str) -> Piece:
+def own_unit(state: State, side: str, ref: str) -> Piece:
     """One of the side's own units, by id or scenario key (a piece it cannot see is answered
     like one that does not exist)."""
     return lookup.own(state, side, ref, ["unit"])
 
 
-def on_table(state: GameState[Any, Board], side: str, ref: str) -> Piece:
+def on_table(state: State, side: str, ref: str) -> Piece:
     unit = own_unit(state, side, ref)
     if unit.public["status"] != Status.ON_TABLE.value:
         raise Refusal(NOT_ON_TABLE, "That unit is not on the table.")
     return unit
+
+
+def board_view(state: State, observer: str) -> dict[str, Any]:
+    """The turn as everyone sees it, and the squares ``observer`` found empty."""
+    board = state.board
+    out: dict[str, Any] = {
+        "turn": board.turn,
+        "active": board.active,
+        "step": board.step.value,
+        "waiting_for_setup": board.pending,
+        "ready": sorted(board.ready),
+    }
+    if observer == REFEREE:
+        out["found_empty"] = {side: list(sq) for side, sq in board.found_empty.items()}
+    elif observer in state.sides:
+        out["found_empty"] = list(board.found_empty.get(observer, ()))
+        if state.scenario.switches.roster_public and state.phase is not Phase.SETUP:
+            # RULES-SPEC DWV-A12: "N units in ambush", from the public roster.
+            out["enemy_units_in_ambush"] = sum(
+                1
+                for p in state.pieces.values()
+                if p.owner != observer and p.public.get("status") == Status.IN_AMBUSH.value
+            )
+    return out

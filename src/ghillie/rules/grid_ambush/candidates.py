@@ -3,29 +3,23 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
 
 from ghillie.scenario import Mode
-from ghillie.state import Facts, GameState, Phase, Piece
+from ghillie.state import Facts, Phase, Piece
 
 from . import placement
+from .board import State
+from .commands import Ready, RecordAmbushes
 from .scenario import GridAmbushScenario
 from .setting_up import ground_for
 
-if TYPE_CHECKING:
-    from .board import Board
 
-
-def candidates(state: GameState[Any, Board], side: str) -> list[Facts]:
+def candidates(state: State, side: str) -> list[Facts]:
     scenario = state.scenario
-    assert isinstance(scenario, GridAmbushScenario)
     board = state.board
     units = state.owned(side, "unit")
     if state.phase is Phase.SETUP:
-        from . import GridAmbush
-        from .commands import Ready, RecordAmbushes
-
-        rules = GridAmbush()
+        rules = state.ruleset
         out: list[Facts] = [{"type": "ready"}] if rules.may_act(state, side, Ready) else []
         capable = [u for u in units if u.public["ambush"]]
         if rules.may_act(state, side, RecordAmbushes):
@@ -49,7 +43,7 @@ def candidates(state: GameState[Any, Board], side: str) -> list[Facts]:
     out = [{"type": "end_game"}] if state.seq % 7 == 0 else []
     if board.pending is not None:
         pending = state.pieces[board.pending]
-        return [*out, *_set_ups(state, scenario, pending)] if pending.owner == side else out
+        return [*out, *_set_ups(state, pending)] if pending.owner == side else out
     if side != board.active:
         return out
     out.append({"type": "end_phase"})
@@ -92,10 +86,9 @@ def _moved(scenario: GridAmbushScenario, unit: Piece, seq: int) -> Facts:
     return {"models": models}
 
 
-def _set_ups(
-    state: GameState[Any, Board], scenario: GridAmbushScenario, unit: Piece
-) -> list[Facts]:
+def _set_ups(state: State, unit: Piece) -> list[Facts]:
     """A set-up that stands (its casualties confirmed), and slips a player could make."""
+    scenario = state.scenario
     size = len(unit.public["models"])
     ref = {"type": "set_up", "unit": unit.id}
     if scenario.mode is Mode.TABLE:
@@ -109,7 +102,7 @@ def _set_ups(
         if state.seq % 4 == 0:
             out.append({**ref, "casualties": list(range(size))})  # none could be set up
         return out
-    planned = placement.plan(size, ground_for(state, scenario, unit))
+    planned = placement.plan(size, ground_for(state, unit))
     models = [list(p) if p is not None else None for p in planned]
     lost = [i for i, p in enumerate(planned) if p is None]
     stands = {**ref, "models": models, "casualties": lost}

@@ -131,9 +131,3 @@ class EndGame(Command):
 
     type: Literal["end_game"] = "end_game"
     anytime: ClassVar[bool] = True
-
-
-COMMANDS: dict[str, type[Command]] = {
-    c.model_fields["type"].default: c
-    for c in (RecordAmbushes, Ready, Reveal, SetUp, Move, EndPhase, Scan, Fire, Assault, EndGame)
-}

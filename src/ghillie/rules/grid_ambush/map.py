@@ -5,8 +5,6 @@ be shown to both players before the orders are written (DWV-A03)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ghillie.maps import (
     Layer,
     MapView,
@@ -20,19 +18,18 @@ from ghillie.maps import (
 )
 from ghillie.measure.grid import column_letters
 from ghillie.scenario import Mode
-from ghillie.state import REFEREE, GameState, Piece
+from ghillie.state import REFEREE, Piece
 from ghillie.words import N_, Say, say
 
-from .board import Board, Status
+from .board import State, Status
 from .scenario import GridAmbushScenario
 
 
-def map_view(state: GameState[Any, Board], observer: str) -> MapView:
+def map_view(state: State, observer: str) -> MapView:
     scenario = state.scenario
-    assert isinstance(scenario, GridAmbushScenario)
     grid = scenario.grid
     squares = grid.squares
-    layers = [*terrain_layers(scenario.terrain), *_zones(state, observer, scenario)]
+    layers = [*terrain_layers(scenario.terrain), *_zones(state, observer)]
     empty = _found_empty(state, observer)
     if empty:
         layers.append(
@@ -67,9 +64,8 @@ def _box(bounds: tuple[float, ...]) -> tuple[tuple[float, float], ...]:
     return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
 
 
-def _zones(
-    state: GameState[Any, Board], observer: str, scenario: GridAmbushScenario
-) -> list[Layer]:
+def _zones(state: State, observer: str) -> list[Layer]:
+    scenario = state.scenario
     out = []
     for zone in scenario.deployment_zones:
         name = scenario.side_name(zone.side)
@@ -85,14 +81,14 @@ def _zones(
     return out
 
 
-def _found_empty(state: GameState[Any, Board], observer: str) -> list[str]:
+def _found_empty(state: State, observer: str) -> list[str]:
     found = state.board.found_empty
     if observer == REFEREE:
         return sorted({ref for refs in found.values() for ref in refs})
     return list(found.get(observer, ()))
 
 
-def _token(state: GameState[Any, Board], observer: str, piece: Piece) -> Token | None:
+def _token(state: State, observer: str, piece: Piece) -> Token | None:
     if piece.public.get("status") != Status.ON_TABLE.value:
         return None
     models = [

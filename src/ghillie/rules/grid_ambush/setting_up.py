@@ -11,16 +11,15 @@ set up, and ghillie checks the first model and the half rule on the counts.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from ghillie.errors import MEASURED_BY_MAP, OFF_TABLE, Refusal
 from ghillie.measure.tabletop import XY
-from ghillie.ruling import Ruling
-from ghillie.state import SPECTATOR, GameState, Piece
+from ghillie.state import SPECTATOR, Piece
 from ghillie.words import N_, Say, say, says, speaker
 
 from . import placement, story
-from .board import Board, Status, model_in_square, own_unit
+from .board import Rules, State, Status, model_in_square, own_unit
+from .changes import Pending
 from .codes import (
     BAD_MODELS,
     CAN_BE_SET_UP,
@@ -46,14 +45,13 @@ POSITION_CODES = {
 }
 
 
-def set_up(
-    ruling: Ruling[Any, Board], scenario: GridAmbushScenario, side: str, command: SetUp
-) -> None:
+def set_up(ruling: Rules, side: str, command: SetUp) -> None:
+    scenario = ruling.scenario
     unit = own_unit(ruling.state, side, command.unit)
     if unit.id != ruling.board.pending:
         raise Refusal(SETUP_PENDING, "Set up the unit that was revealed.")
     if scenario.mode.value == "map":
-        ground = ground_for(ruling.state, scenario, unit)
+        ground = ground_for(ruling.state, unit)
         words = Words(scenario, unit, wooded=ground.wooded)
         result = _on_the_map(ground, unit, command, words)
     else:
@@ -66,7 +64,7 @@ def set_up(
         models.append({**model, "at": list(at) if at else None, "lost": i not in result.placed})
     status = Status.ON_TABLE if result.placed else Status.DESTROYED
     ruling.update(unit.id, public={"status": status.value, "models": models})
-    ruling.change_board("pending", unit=None)
+    ruling.change(Pending(None))
     line = {
         "event": "set_up",
         "unit": unit.id,
@@ -90,8 +88,9 @@ def set_up(
     )
 
 
-def ground_for(state: GameState[Any, Board], scenario: GridAmbushScenario, unit: Piece) -> Ground:
+def ground_for(state: State, unit: Piece) -> Ground:
     """Where ``unit`` is set up on the map: what its owner can see of the table."""
+    scenario = state.scenario
     square = unit.secret["square"]
     radius = float(unit.public["base_radius"])
     standing = [

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ghillie.errors import OFF_TABLE, Refusal
-from ghillie.ruling import Ruling
 from ghillie.state import Level, Phase, Piece
 from ghillie.words import say, says
 
-from .board import Board, Status, own_unit
+from .board import Rules, Status, own_unit
+from .changes import NextTurn, OrdersRecorded, SideReady
 from .codes import DUPLICATE_UNIT, IN_ENEMY_ZONE, NOT_AMBUSH_CAPABLE, SQUARE_TAKEN, UNREADABLE_ORDER
-from .commands import RecordAmbushes
+from .commands import Ready, RecordAmbushes
 from .orders import Named, parse_order
 from .scenario import SCANNING_WARGEAR, GridAmbushScenario, UnitSpec
 from .story import name
 
 
-def create_units(ruling: Ruling[Any, Board], scenario: GridAmbushScenario) -> None:
+def create_units(ruling: Rules, scenario: GridAmbushScenario) -> None:
     for unit in scenario.units:
         ruling.place(
             Piece(
@@ -76,12 +74,8 @@ def is_scanner(
     return flag or bool(SCANNING_WARGEAR & {w.casefold() for w in wargear}) or name in listed
 
 
-def record(
-    ruling: Ruling[Any, Board],
-    scenario: GridAmbushScenario,
-    side: str,
-    command: RecordAmbushes,
-) -> None:
+def record(ruling: Rules, side: str, command: RecordAmbushes) -> None:
+    scenario = ruling.scenario
     grid = scenario.grid
     own = ruling.state.owned(side, "unit")
     # Orders may name any of the side's units, so that naming one the army list does
@@ -132,7 +126,7 @@ def record(
                 "recorded_at": ruling.state.seq + 1,
             },
         )
-    ruling.change_board("recorded", side=side)
+    ruling.change(OrdersRecorded(side))
     written = [
         say("{unit} in square {square}", unit=name(ruling.piece(pid)), square=sq)
         for pid, (sq, _, _) in chosen.items()
@@ -171,8 +165,9 @@ def record(
         )
 
 
-def ready(ruling: Ruling[Any, Board], scenario: GridAmbushScenario, side: str) -> None:
-    ruling.change_board("ready", side=side)
+def ready(ruling: Rules, side: str, command: Ready) -> None:
+    scenario = ruling.scenario
+    ruling.change(SideReady(side))
     ruling.tell_public(
         {
             "event": "ready",
@@ -192,7 +187,7 @@ def ready(ruling: Ruling[Any, Board], scenario: GridAmbushScenario, side: str) -
             ruling.reveal(piece.id, other, Level.IDENTIFIED)
     first = scenario.first_turn or scenario.side_ids()[0]
     ruling.set_phase(Phase.PLAY)
-    ruling.change_board("next_turn", active=first)
+    ruling.change(NextTurn(first))
     ruling.tell_public(
         {
             "event": "turn",

@@ -3,14 +3,12 @@ what DWV-R09 and the 3rd-edition rules it relies on forbid."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ghillie.errors import OFF_TABLE, Refusal
-from ghillie.ruling import Ruling
 from ghillie.state import Piece
 from ghillie.words import say, says
 
-from .board import Board, Step, on_table
+from .board import Board, Rules, Step, on_table
+from .changes import NextStep, NextTurn, ShootingStarted, TurnBegun
 from .codes import (
     BAD_MODELS,
     FIRED_HEAVY_OR_RAPID,
@@ -18,14 +16,13 @@ from .codes import (
     REVEALED_THIS_TURN,
     SCANNED_THIS_PHASE,
 )
-from .commands import Assault, Fire, Move, Weapon
+from .commands import Assault, EndPhase, Fire, Move, Weapon
 from .scenario import EnemyTurnReveal, GridAmbushScenario
 from .story import name, weapons
 
 
-def move(
-    ruling: Ruling[Any, Board], scenario: GridAmbushScenario, side: str, command: Move
-) -> None:
+def move(ruling: Rules, side: str, command: Move) -> None:
+    scenario = ruling.scenario
     unit = on_table(ruling.state, side, command.unit)
     board = ruling.board
     if board.step is not Step.MOVEMENT:
@@ -46,7 +43,7 @@ def move(
     elif command.models is not None:
         raise Refusal(BAD_MODELS, "At a physical table, move the models there.")
     ruling.update(unit.id, public={"models": models, "moved_in": board.player_turn})
-    ruling.change_board("turn_begun")
+    ruling.change(TurnBegun())
     ruling.tell_public(
         {"event": "move", "unit": unit.id, "text": say("{unit} moves.", unit=name(unit))}
     )
@@ -66,20 +63,20 @@ def revealed_too_recently(scenario: GridAmbushScenario, board: Board, unit: Piec
     )
 
 
-def end_phase(ruling: Ruling[Any, Board], side: str) -> None:
+def end_phase(ruling: Rules, side: str, command: EndPhase) -> None:
     board = ruling.board
-    scenario = ruling.state.scenario
+    scenario = ruling.scenario
     if board.step is Step.MOVEMENT:
-        ruling.change_board("step", step=Step.SHOOTING.value)
+        ruling.change(NextStep(Step.SHOOTING.value))
         said = say("{side} begin their Shooting phase.", side=scenario.side_name(side))
         ruling.tell_public({"event": "phase", "step": "shooting", "text": said})
     elif board.step is Step.SHOOTING:
-        ruling.change_board("step", step=Step.ASSAULT.value)
+        ruling.change(NextStep(Step.ASSAULT.value))
         said = say("{side} begin their Assault phase.", side=scenario.side_name(side))
         ruling.tell_public({"event": "phase", "step": "assault", "text": said})
     else:
         nxt = ruling.state.others(side)[0]
-        ruling.change_board("next_turn", active=nxt)
+        ruling.change(NextTurn(nxt))
         turn = ruling.board.turn
         ruling.tell_public(
             {
@@ -93,9 +90,7 @@ def end_phase(ruling: Ruling[Any, Board], side: str) -> None:
         )
 
 
-def fire(
-    ruling: Ruling[Any, Board], scenario: GridAmbushScenario, side: str, command: Fire
-) -> None:
+def fire(ruling: Rules, side: str, command: Fire) -> None:
     unit = on_table(ruling.state, side, command.unit)
     board = ruling.board
     if board.step is not Step.SHOOTING:
@@ -124,7 +119,7 @@ def fire(
     fired = [w for w in unit.public.get("fired") or [] if w["turn"] == board.player_turn]
     fired.append({"turn": board.player_turn, "weapon": command.weapon.value})
     ruling.update(unit.id, public={"fired": fired})
-    ruling.change_board("shooting_started")
+    ruling.change(ShootingStarted())
     living = sum(1 for m in models if not m["lost"])
     arms = weapons(command.weapon, len(firing))
     said = (
@@ -158,7 +153,7 @@ def fire(
     )
 
 
-def assault(ruling: Ruling[Any, Board], side: str, command: Assault) -> None:
+def assault(ruling: Rules, side: str, command: Assault) -> None:
     unit = on_table(ruling.state, side, command.unit)
     board = ruling.board
     if board.step is not Step.ASSAULT:

@@ -14,13 +14,13 @@ from typing import Any
 
 from ghillie.forms import Ask, Choice, Order
 from ghillie.scenario import Mode
-from ghillie.state import REFEREE, Facts, GameState, Phase, Piece
+from ghillie.state import REFEREE, Facts, Phase, Piece
 from ghillie.words import N_, Say, say, says
 from ghillie.words.piece import PieceWords
 
-from .board import Board, Status, Step, can_ambush
+from .board import State, Status, Step, can_ambush
 from .commands import Weapon
-from .scenario import GridAmbushScenario, ScanPhase
+from .scenario import ScanPhase
 from .story import name as _name
 from .turn import revealed_too_recently
 
@@ -29,13 +29,7 @@ UNIT = "unit"
 # --- what a field may name ---------------------------------------------------------------
 
 
-def _scenario(state: GameState[Any, Any]) -> GridAmbushScenario:
-    scenario = state.scenario
-    assert isinstance(scenario, GridAmbushScenario)
-    return scenario
-
-
-def _units(state: GameState[Any, Board], side: str, *statuses: Status) -> list[Piece]:
+def _units(state: State, side: str, *statuses: Status) -> list[Piece]:
     """The side's own units, in the order its army list gives them."""
     return [
         u for u in state.owned(side, UNIT) if not statuses or Status(u.public["status"]) in statuses
@@ -58,17 +52,17 @@ def _fired_now(unit: Piece, turn: int) -> set[str]:
     return {str(w["weapon"]) for w in unit.public.get("fired") or [] if w["turn"] == turn}
 
 
-def ambushers(state: GameState[Any, Board], side: str) -> list[Choice]:
+def ambushers(state: State, side: str) -> list[Choice]:
     """Units the side's army list lets set up in ambush (a public mark)."""
     return _pick([u for u in _units(state, side) if u.public["ambush"]])
 
 
-def ambush_rows(state: GameState[Any, Board], side: str) -> Mapping[str, Any]:
+def ambush_rows(state: State, side: str) -> Mapping[str, Any]:
     """The orders start with one row per unit that may ambush, its unit chosen."""
     return {"orders": [{"unit": c.value} for c in ambushers(state, side)]}
 
 
-def may_reveal_now(state: GameState[Any, Board], side: str) -> bool:
+def may_reveal_now(state: State, side: str) -> bool:
     """Is it the beginning of ``side``'s own turn, before anything else has happened?"""
     board = state.board
     return (
@@ -77,18 +71,18 @@ def may_reveal_now(state: GameState[Any, Board], side: str) -> bool:
         and board.active == side
         and board.step is Step.MOVEMENT
         and not board.turn_begun
-        and (board.turn != 1 or _scenario(state).switches.reveal_turn_one)
+        and (board.turn != 1 or state.scenario.switches.reveal_turn_one)
     )
 
 
-def in_ambush(state: GameState[Any, Board], side: str) -> list[Choice]:
+def in_ambush(state: State, side: str) -> list[Choice]:
     """Own units still hiding, while they may be revealed (the start of one's turn)."""
     if not may_reveal_now(state, side):
         return []
     return _pick(_units(state, side, Status.IN_AMBUSH))
 
 
-def to_set_up(state: GameState[Any, Board], side: str) -> list[Choice]:
+def to_set_up(state: State, side: str) -> list[Choice]:
     """The revealed unit waiting for its owner to set it up; on a map, choosing it gives
     one empty place per model to fill in."""
     pending = state.board.pending
@@ -96,12 +90,12 @@ def to_set_up(state: GameState[Any, Board], side: str) -> list[Choice]:
     if unit is None or unit.owner != side:
         return []
     fills: dict[str, Any] = {}
-    if _scenario(state).mode is Mode.MAP:
+    if state.scenario.mode is Mode.MAP:
         fills["models"] = [None] * len(unit.public["models"])
     return [Choice(unit.id, _name(unit), fills)]
 
 
-def casualties(state: GameState[Any, Board], side: str) -> list[Choice]:
+def casualties(state: State, side: str) -> list[Choice]:
     """The models of the unit waiting to be set up, named as its set-up's refusals name
     them: by name, or by number and name where several share one ("model 3 (veteran)")."""
     found = to_set_up(state, side)
@@ -117,16 +111,16 @@ def casualties(state: GameState[Any, Board], side: str) -> list[Choice]:
     ]
 
 
-def set_up_defaults(state: GameState[Any, Board], side: str) -> Mapping[str, Any]:
+def set_up_defaults(state: State, side: str) -> Mapping[str, Any]:
     found = to_set_up(state, side)
     return {"unit": found[0].value, **found[0].fills} if found else {}
 
 
-def movers(state: GameState[Any, Board], side: str) -> list[Choice]:
+def movers(state: State, side: str) -> list[Choice]:
     """Own units on the table that may move now; on a map, choosing one starts its
     models' new positions from where they stand."""
     board = state.board
-    scenario = _scenario(state)
+    scenario = state.scenario
     if board.step is not Step.MOVEMENT or board.active != side:
         return []
     out = []
@@ -140,9 +134,7 @@ def movers(state: GameState[Any, Board], side: str) -> list[Choice]:
     return out
 
 
-def _shooting(
-    state: GameState[Any, Board], side: str
-) -> Iterator[tuple[Piece, list[tuple[int, Facts]]]]:
+def _shooting(state: State, side: str) -> Iterator[tuple[Piece, list[tuple[int, Facts]]]]:
     """Own units that may fire now, each with the models that may: not one that scanned."""
     board = state.board
     if board.step is not Step.SHOOTING or board.active != side:
@@ -154,11 +146,11 @@ def _shooting(
             yield unit, models
 
 
-def shooters(state: GameState[Any, Board], side: str) -> list[Choice]:
+def shooters(state: State, side: str) -> list[Choice]:
     return _pick([unit for unit, _ in _shooting(state, side)])
 
 
-def firing_models(state: GameState[Any, Board], side: str) -> list[Choice]:
+def firing_models(state: State, side: str) -> list[Choice]:
     """The models of the unit chosen that may fire ("Sergeant Arvin", "marine 2")."""
     return [
         Choice(i, _model_in(unit, models_of, i), when={"unit": unit.id})
@@ -185,7 +177,7 @@ def _either(names: list[str | Say]) -> str | Say:
     return said
 
 
-def assaulters(state: GameState[Any, Board], side: str) -> list[Choice]:
+def assaulters(state: State, side: str) -> list[Choice]:
     """Own units on the table that may assault: none that fired heavy or rapid fire
     weapons this turn."""
     board = state.board
@@ -201,13 +193,13 @@ def assaulters(state: GameState[Any, Board], side: str) -> list[Choice]:
     )
 
 
-def _scanners(state: GameState[Any, Board], side: str) -> list[tuple[Piece, int, Facts]]:
+def _scanners(state: State, side: str) -> list[tuple[Piece, int, Facts]]:
     """Own models with an auspex or scanner that may scan now: at the start of a shooting
     phase (the side's own, unless any may), before anyone fires, not scanned already."""
     board = state.board
     if board.step is not Step.SHOOTING or board.shooting_started:
         return []
-    if _scenario(state).switches.scan_phase is ScanPhase.OWN and board.active != side:
+    if state.scenario.switches.scan_phase is ScanPhase.OWN and board.active != side:
         return []
     return [
         (unit, i, model)
@@ -217,7 +209,7 @@ def _scanners(state: GameState[Any, Board], side: str) -> list[tuple[Piece, int,
     ]
 
 
-def scan_units(state: GameState[Any, Board], side: str) -> list[Choice]:
+def scan_units(state: State, side: str) -> list[Choice]:
     """Units with a model that may scan now; choosing one chooses its (first) scanner."""
     out: list[Choice] = []
     for unit, i, _ in _scanners(state, side):
@@ -226,7 +218,7 @@ def scan_units(state: GameState[Any, Board], side: str) -> list[Choice]:
     return out
 
 
-def scan_models(state: GameState[Any, Board], side: str) -> list[Choice]:
+def scan_models(state: State, side: str) -> list[Choice]:
     """The models of the unit chosen that may scan now, by the names its unit's players call
     them ("Sergeant Arvin", "marine 2"): the unit is chosen just above."""
     return [
@@ -235,7 +227,7 @@ def scan_models(state: GameState[Any, Board], side: str) -> list[Choice]:
     ]
 
 
-def scan_defaults(state: GameState[Any, Board], side: str) -> Mapping[str, Any]:
+def scan_defaults(state: State, side: str) -> Mapping[str, Any]:
     """With a single model that may scan, the form starts with it chosen."""
     found = _scanners(state, side)
     if len(found) != 1:
@@ -459,7 +451,7 @@ PHASES = {
 }
 
 
-def describe(state: GameState[Any, Board], observer: str, piece: Piece) -> PieceWords:
+def describe(state: State, observer: str, piece: Piece) -> PieceWords:
     """A unit as ``observer`` knows it: its owner (and the referee) with the square and the
     order written for it, anyone else with what the table shows. Words of the piece and of
     what the observer knows of it only, never of the turn: a view rebuilds them only when
@@ -519,8 +511,8 @@ def _roster(unit: Piece) -> list[Say]:
     return out
 
 
-def status(state: GameState[Any, Board], observer: str) -> list[str | Say]:
-    scenario = _scenario(state)
+def status(state: State, observer: str) -> list[str | Say]:
+    scenario = state.scenario
     board = state.board
     if state.phase is Phase.OVER:
         return [N_("The game is over.")]
@@ -590,10 +582,10 @@ def status(state: GameState[Any, Board], observer: str) -> list[str | Say]:
     return lines
 
 
-def _enemy_in_ambush(state: GameState[Any, Board], observer: str) -> list[str | Say]:
+def _enemy_in_ambush(state: State, observer: str) -> list[str | Say]:
     """DWV-A12: with the rosters public, how many enemy units are still hiding — counted
     from the enemy units the side knows, all of them when the rosters are public."""
-    if not _scenario(state).switches.roster_public:
+    if not state.scenario.switches.roster_public:
         return []
     enemy = [
         state.pieces[pid]

@@ -4,19 +4,18 @@ measuring, and a hidden sniper giving itself away."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ghillie import lookup
 from ghillie.dice.steps import Die
 from ghillie.errors import Refusal
 from ghillie.measure.tabletop import Cover
 from ghillie.measuring import MapMeasure, Measure, Measured, TableMeasure, refuse_entered_on_map
-from ghillie.ruling import Ruling
 from ghillie.scenario import Mode
 from ghillie.state import SPECTATOR, Facts, Piece
 from ghillie.words import Say, say, says
 
-from .board import ACTIONS_PER_ACTIVATION, MARKER, SNIPER_MARKER, UNIT, Board, Status, where
+from .board import ACTIONS_PER_ACTIVATION, MARKER, SNIPER_MARKER, UNIT, Rules, Status, where
+from .changes import Activated, ActivationEnded, NextTurn, Passed, Spent
 from .commands import Activate, EndActivation, OtherAction, Pass
 from .reveal import Found, expose, reveal_sniper
 from .scenario import SuspiciousPlacesScenario as Scenario
@@ -40,13 +39,14 @@ BAD_MOVE = "bad_move"
 NO_CHANGE = "no_change"
 
 
-def activate(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Activate) -> None:
+def activate(ruling: Rules, side: str, command: Activate) -> None:
+    scenario = ruling.scenario
     unit = lookup.own(ruling.state, side, command.unit, [UNIT])
     if unit.public["status"] == Status.OFF_TABLE:
         raise Refusal(NOT_ON_TABLE, "That unit has left the table.")
     if unit.id in ruling.board.activated:
         raise Refusal(ALREADY_ACTIVATED, "That unit has already been activated this turn.")
-    ruling.change_board("activate", unit=unit.id)
+    ruling.change(Activated(unit.id))
     rules = ("SW-R18",) if unit.public["unit_kind"] == UnitKind.LONE else ("SW-R10",)
     activates = says(
         "{unit} activates: {n} action.",
@@ -65,9 +65,10 @@ def activate(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command:
     ruling.tell_public(line)
 
 
-def pass_turn(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Pass) -> None:
+def pass_turn(ruling: Rules, side: str, command: Pass) -> None:
+    scenario = ruling.scenario
     other = ruling.state.others(side)[0]
-    ruling.change_board("pass", next=other)
+    ruling.change(Passed(other))
     ruling.tell_public(
         {
             "event": "pass",
@@ -76,7 +77,7 @@ def pass_turn(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command
         }
     )
     if ruling.board.passes >= 2:
-        ruling.change_board("next_turn")
+        ruling.change(NextTurn())
         first = ruling.board.first
         assert first is not None
         ruling.tell_public(
@@ -93,13 +94,11 @@ def pass_turn(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command
         )
 
 
-def end_activation(
-    ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: EndActivation
-) -> None:
+def end_activation(ruling: Rules, side: str, command: EndActivation) -> None:
     activation = ruling.board.activation
     assert activation is not None
     unit = ruling.piece(activation.unit)
-    ruling.change_board("end_activation", next=ruling.state.others(side)[0])
+    ruling.change(ActivationEnded(ruling.state.others(side)[0]))
     text = (
         says(
             "{unit} ends its activation with {n} action unused.",
@@ -113,7 +112,7 @@ def end_activation(
     ruling.tell_public({"event": "end_activation", "unit": unit.id, "text": text})
 
 
-def acting_unit(ruling: Ruling[Any, Board], side: str, ref: str | None) -> Piece:
+def acting_unit(ruling: Rules, side: str, ref: str | None) -> Piece:
     """The unit that spends an action: the activated one, or the squad its officer is with
     (SW-R19: officers may "передавать действия", transfer actions, to their squad)."""
     activation = ruling.board.activation
@@ -134,13 +133,12 @@ def acting_unit(ruling: Ruling[Any, Board], side: str, ref: str | None) -> Piece
     return unit
 
 
-def spend(ruling: Ruling[Any, Board]) -> None:
-    ruling.change_board("spend")
+def spend(ruling: Rules) -> None:
+    ruling.change(Spent())
 
 
-def measure_for(
-    ruling: Ruling[Any, Board], scenario: Scenario, side: str, entered: Measured | None
-) -> Measure:
+def measure_for(ruling: Rules, side: str, entered: Measured | None) -> Measure:
+    scenario = ruling.scenario
     if scenario.mode is Mode.MAP:
         refuse_entered_on_map(entered)
         state = ruling.state
@@ -156,7 +154,7 @@ def marker_cover(scenario: Scenario, measure: Measure, target: Piece) -> Cover:
     return measure.cover(target)
 
 
-def unhide_to_act(ruling: Ruling[Any, Board], unit: Piece) -> Facts | None:
+def unhide_to_act(ruling: Rules, unit: Piece) -> Facts | None:
     """SW-A14 option (``sw.activation_reveals = false``): a camouflaged squad stays hidden
     while it observes; it is revealed when it moves or fires."""
     if unit.public["status"] == Status.CAMOUFLAGED:
@@ -171,7 +169,7 @@ def is_hidden_sniper(unit: Piece) -> bool:
     )
 
 
-def betrayal(ruling: Ruling[Any, Board], sniper: Piece) -> None:
+def betrayal(ruling: Rules, sniper: Piece) -> None:
     """SW-R35b: the sniper's quality die showed 1 — it gives itself away."""
     ruling.tell_public(
         {
@@ -190,9 +188,7 @@ def content(target: Piece) -> str:
     return str(target.secret.get("content", "nothing"))
 
 
-def other_action(
-    ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: OtherAction
-) -> None:
+def other_action(ruling: Rules, side: str, command: OtherAction) -> None:
     unit = acting_unit(ruling, side, command.unit)
     spend(ruling)
     text = (
@@ -216,9 +212,7 @@ class Roll:
     owner_result: Say | None = None  # for the target's owner: why it came out so
 
 
-def roll_die(
-    ruling: Ruling[Any, Board], side: str, target: Piece, label: str, die: Die, secret: bool
-) -> int:
+def roll_die(ruling: Rules, side: str, target: Piece, label: str, die: Die, secret: bool) -> int:
     """One die of an observation or a shot. The acting unit's quality die and its means or
     weapon die are its side's own, which it may type in at a table (SW-R13); the range die
     (``target``) is the target's owner's (SW-R12, A13), which ghillie rolls for it — in
@@ -229,7 +223,7 @@ def roll_die(
 
 
 def tell_roll(
-    ruling: Ruling[Any, Board],
+    ruling: Rules,
     side: str,
     target: Piece,
     public: Facts,

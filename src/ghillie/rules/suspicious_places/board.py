@@ -1,15 +1,18 @@
-"""The suspicious-places board: setup progress, turns and activations; piece vocabulary."""
+"""The suspicious-places board: setup progress, turns and activations, and the board as each
+observer sees it; piece vocabulary."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from ghillie.events import BoardChange
 from ghillie.measure.tabletop import XY
-from ghillie.state import GameState, Piece
+from ghillie.ruling import Ruling
+from ghillie.state import REFEREE, GameState, Piece
+
+from .scenario import SuspiciousPlacesScenario
 
 UNIT = "unit"
 MARKER = "marker"  # a suspicious-place marker (SW-R02)
@@ -55,56 +58,9 @@ class Board:
     passes: int = 0
 
 
-def fold(board: Board, change: BoardChange) -> Board:
-    data = change.data
-    match change.name:
-        case "rolled":
-            return replace(
-                board,
-                rolls={**board.rolls, data["side"]: dict(data["rolls"])},
-                pool={**board.pool, data["side"]: data["pool"]},
-            )
-        case "placed":
-            groups = dict(board.placed_by_group)
-            for group in data["groups"]:
-                groups[group] = groups.get(group, 0) + 1
-            return replace(
-                board,
-                pool={**board.pool, data["side"]: board.pool.get(data["side"], 0) - data["count"]},
-                placed_by_group=groups,
-            )
-        case "labels":
-            prefix = data["prefix"]
-            return replace(
-                board, labels={**board.labels, prefix: board.labels.get(prefix, 0) + data["count"]}
-            )
-        case "hidden":
-            return replace(board, hidden=board.hidden | {data["side"]})
-        case "ready":
-            return replace(board, ready=board.ready | {data["side"]})
-        case "start":
-            return replace(board, turn=1, first=data["first"], active=data["first"])
-        case "activate":
-            return replace(
-                board,
-                activation=Activation(data["unit"], ACTIONS_PER_ACTIVATION),
-                activated=board.activated | {data["unit"]},
-                passes=0,
-            )
-        case "spend":
-            assert board.activation is not None
-            return replace(
-                board, activation=replace(board.activation, actions=board.activation.actions - 1)
-            )
-        case "end_activation":
-            return replace(board, activation=None, active=data["next"])
-        case "pass":
-            return replace(board, passes=board.passes + 1, active=data["next"])
-        case "next_turn":
-            return replace(
-                board, turn=board.turn + 1, activated=frozenset(), passes=0, active=board.first
-            )
-    raise ValueError(f"suspicious-places has no board change {change.name!r}")
+# A game of suspicious-places, as its rules read it and as they rule on it.
+State = GameState[SuspiciousPlacesScenario, Board]
+Rules = Ruling[SuspiciousPlacesScenario, Board]
 
 
 def model_points(unit: Piece) -> list[XY]:
@@ -115,7 +71,7 @@ def model_points(unit: Piece) -> list[XY]:
     return [(at[0] + dx, at[1] + dy) for dx, dy in unit.public["formation"]]
 
 
-def where(state: GameState[Any, Any], piece: Piece) -> Sequence[XY]:
+def where(state: State, piece: Piece) -> Sequence[XY]:
     """The points ranges are measured from: a unit's models, an attached lone figure's
     squad, a hidden sniper's true marker, a marker's spot."""
     if piece.kind != UNIT:
@@ -139,3 +95,27 @@ def where(state: GameState[Any, Any], piece: Piece) -> Sequence[XY]:
         marker = state.pieces.get(piece.secret.get("marker", ""))
         return where(state, marker) if marker else []
     return model_points(piece)
+
+
+def board_view(state: State, observer: str) -> dict[str, Any]:
+    """Setup's progress and the turn as everyone sees them; the marker pool to its owner."""
+    board = state.board
+    out: dict[str, Any] = {
+        "ready": sorted(board.ready),
+        "turn": board.turn,
+        "active": board.active,
+        "activation": (
+            {"unit": board.activation.unit, "actions_left": board.activation.actions}
+            if board.activation
+            else None
+        ),
+        "activated": sorted(board.activated),
+        "passes": board.passes,
+    }
+    # The marker pool and its rolls are the owner's own business.
+    if observer == REFEREE:
+        out["markers_to_place"] = dict(board.pool)
+    elif observer in board.pool:
+        out["markers_to_place"] = board.pool[observer]
+        out["marker_rolls"] = dict(board.rolls.get(observer, {}))
+    return out

@@ -4,18 +4,15 @@ figures joining and leaving squads (SW-R19), and the end of the game."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ghillie import lookup
 from ghillie.errors import OFF_TABLE, Refusal
 from ghillie.measure.tabletop import XY, group_covers
-from ghillie.ruling import Ruling
 from ghillie.scenario import Mode
 from ghillie.state import Phase, Piece
 from ghillie.words import Say, say, says
 
 from .activation import NOT_ON_TABLE
-from .board import UNIT, Board, Status, model_points
+from .board import UNIT, Rules, Status, model_points
 from .commands import EndGame, Join, Leave, Morale, MoraleResult, RemovePanic, Suppress
 from .reveal import expose_markers, exposed_on_map
 from .scenario import SuspiciousPlacesScenario as Scenario
@@ -30,7 +27,7 @@ NOT_ATTACHED = "not_attached"
 TOO_FAR = "too_far"
 
 
-def suppress(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Suppress) -> None:
+def suppress(ruling: Rules, side: str, command: Suppress) -> None:
     unit = lookup.visible(ruling.state, side, command.unit, [UNIT])
     if unit.public["status"] != Status.ON_TABLE:
         raise Refusal(NOT_ON_TABLE, "That unit is not on the table.")
@@ -62,7 +59,7 @@ def suppress(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command:
     )
 
 
-def _lone(ruling: Ruling[Any, Board], side: str, ref: str) -> tuple[str, str | Say]:
+def _lone(ruling: Rules, side: str, ref: str) -> tuple[str, str | Say]:
     unit = lookup.own(ruling.state, side, ref, [UNIT])
     if unit.public["unit_kind"] != UnitKind.LONE:
         raise Refusal(NOT_LONE, "That is not a lone figure.")
@@ -71,7 +68,7 @@ def _lone(ruling: Ruling[Any, Board], side: str, ref: str) -> tuple[str, str | S
     return unit.id, name(unit)
 
 
-def morale(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Morale) -> None:
+def morale(ruling: Rules, side: str, command: Morale) -> None:
     """SW-R22: a failed test gives a suppression marker instead of a morale step; with two
     already, or a two-step failure, a panic marker instead."""
     unit_id, figure = _lone(ruling, side, command.unit)
@@ -106,9 +103,7 @@ def morale(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: M
     )
 
 
-def remove_panic(
-    ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: RemovePanic
-) -> None:
+def remove_panic(ruling: Rules, side: str, command: RemovePanic) -> None:
     unit_id, figure = _lone(ruling, side, command.unit)
     if not ruling.piece(unit_id).public["panic"]:
         raise Refusal(NOT_PANICKED, "That figure is not panicking.")
@@ -137,7 +132,8 @@ def _beside(scenario: Scenario, squad: Piece, point: XY) -> bool:
     return group_covers(model_points(squad), spacing, point)
 
 
-def join(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Join) -> None:
+def join(ruling: Rules, side: str, command: Join) -> None:
+    scenario = ruling.scenario
     unit_id, figure = _lone(ruling, side, command.unit)
     squad = lookup.own(ruling.state, side, command.squad, [UNIT])
     if (
@@ -166,7 +162,8 @@ def join(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Joi
     ruling.tell_public({"event": "join", "unit": unit_id, "squad": squad.id, "text": text})
 
 
-def leave(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Leave) -> None:
+def leave(ruling: Rules, side: str, command: Leave) -> None:
+    scenario = ruling.scenario
     unit_id, figure = _lone(ruling, side, command.unit)
     unit = ruling.piece(unit_id)
     squad_id = unit.public["attached_to"]
@@ -193,12 +190,13 @@ def leave(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Le
     if scenario.mode is Mode.MAP:
         # SW-R07/R08: standing on its own, the figure may see a marker in the open.
         alone = ruling.piece(unit_id)
-        found = expose_markers(ruling, scenario, exposed_on_map(ruling.state, scenario, alone))
+        found = expose_markers(ruling, exposed_on_map(ruling.state, alone))
         for line in found:
             ruling.tell_public({"event": "exposed", **line})
 
 
-def end_game(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: EndGame) -> None:
+def end_game(ruling: Rules, side: str, command: EndGame) -> None:
+    scenario = ruling.scenario
     ruling.set_phase(Phase.OVER)
     ruling.tell_public(
         {"event": "game_over", "text": say("{side} ends the game.", side=scenario.side_name(side))}

@@ -9,17 +9,16 @@ from __future__ import annotations
 from typing import Any
 
 from ghillie.scenario import Mode
-from ghillie.state import Facts, GameState, Phase, Piece
+from ghillie.state import Facts, Phase, Piece
 
-from .board import MARKER, SNIPER_MARKER, UNIT, Board, Face, Status
+from .board import MARKER, SNIPER_MARKER, UNIT, Face, State, Status
 from .scenario import SuspiciousPlacesScenario, UnitKind
 
 
-def candidates(state: GameState[Any, Board], side: str) -> list[Facts]:
+def candidates(state: State, side: str) -> list[Facts]:
     scenario = state.scenario
-    assert isinstance(scenario, SuspiciousPlacesScenario)
     if state.phase is Phase.SETUP:
-        return _setup(state, scenario, side)
+        return _setup(state, side)
     if state.phase is Phase.OVER:
         return []
     out = _bookkeeping(state, side)
@@ -63,13 +62,12 @@ def candidates(state: GameState[Any, Board], side: str) -> list[Facts]:
         out.append({"type": "rehide", "passed_reaction_test": True, "note": "rehide", **spots})
         out.append({"type": "rehide", "passed_reaction_test": False, "note": "", **spots})
     else:
-        out += _moves(state, scenario, side, unit)
+        out += _moves(state, side, unit)
     return out
 
 
-def _setup(
-    state: GameState[Any, Board], scenario: SuspiciousPlacesScenario, side: str
-) -> list[Facts]:
+def _setup(state: State, side: str) -> list[Facts]:
+    scenario = state.scenario
     board = state.board
     if side in board.ready:
         return []
@@ -142,7 +140,7 @@ def _new_marker(scenario: SuspiciousPlacesScenario, n: int) -> Facts:
     return {"at": [4 + (n * 13.7) % (width - 8), depth / 2 + (n * 7.3) % (depth / 2 - 4)]}
 
 
-def _enemy_markers(state: GameState[Any, Board], side: str) -> list[Piece]:
+def _enemy_markers(state: State, side: str) -> list[Piece]:
     return [
         state.pieces[pid]
         for pid in state.knowledge.get(side, {})
@@ -152,7 +150,7 @@ def _enemy_markers(state: GameState[Any, Board], side: str) -> list[Piece]:
     ]
 
 
-def _enemy_units(state: GameState[Any, Board], side: str) -> list[Piece]:
+def _enemy_units(state: State, side: str) -> list[Piece]:
     return [
         state.pieces[pid]
         for pid in state.knowledge.get(side, {})
@@ -163,9 +161,8 @@ def _enemy_units(state: GameState[Any, Board], side: str) -> list[Piece]:
     ]
 
 
-def _moves(
-    state: GameState[Any, Board], scenario: SuspiciousPlacesScenario, side: str, unit: Piece
-) -> list[Facts]:
+def _moves(state: State, side: str, unit: Piece) -> list[Facts]:
+    scenario = state.scenario
     if unit.public["attached_to"]:
         return []
     if scenario.mode is Mode.TABLE:
@@ -187,7 +184,7 @@ def _moves(
     return moves
 
 
-def _bookkeeping(state: GameState[Any, Board], side: str) -> list[Facts]:
+def _bookkeeping(state: State, side: str) -> list[Facts]:
     out: list[Facts] = []
     for unit in state.owned(side, UNIT):
         if unit.public["status"] != Status.ON_TABLE:

@@ -255,30 +255,6 @@ class EndGame(Command):
     anytime: ClassVar[bool] = True
 
 
-COMMANDS: dict[str, type[Command]] = {
-    c.model_fields["type"].default: c
-    for c in (
-        PlaceMarkers,
-        Hide,
-        PlaceSniper,
-        Ready,
-        Activate,
-        Pass,
-        EndActivation,
-        Observe,
-        Fire,
-        Move,
-        CovertMove,
-        Rehide,
-        OtherAction,
-        Suppress,
-        Morale,
-        RemovePanic,
-        Join,
-        Leave,
-        EndGame,
-    )
-}
 # Commands that spend one of the activated unit's actions.
 ACTIONS = frozenset({"observe", "fire", "move", "covert_move", "rehide", "other_action"})
 # Bookkeeping of host-game results: either side, at any time in play, no action spent.

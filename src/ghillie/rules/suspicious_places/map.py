@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ghillie.maps import MapView, Token, inches_map, shown, token_style
 from ghillie.scenario import Mode
-from ghillie.state import REFEREE, GameState, Piece
+from ghillie.state import REFEREE, Piece
 from ghillie.words import N_, Say
 
-from .board import MARKER, SNIPER_MARKER, UNIT, Board, model_points
-from .scenario import SuspiciousPlacesScenario
+from .board import MARKER, SNIPER_MARKER, UNIT, State, model_points
 from .words import describe
 
 
-def map_view(state: GameState[Any, Board], observer: str) -> MapView | None:
+def map_view(state: State, observer: str) -> MapView | None:
     scenario = state.scenario
-    assert isinstance(scenario, SuspiciousPlacesScenario)
     if scenario.mode is not Mode.MAP:
         return None  # at a real table, the table is the map
     tokens = [t for p in _shown(state, observer) if (t := _token(state, observer, p))]
@@ -27,11 +23,11 @@ def map_view(state: GameState[Any, Board], observer: str) -> MapView | None:
     return inches_map(state, observer, size, scenario.terrain, tokens, extra)
 
 
-def _shown(state: GameState[Any, Board], observer: str) -> list[Piece]:
+def _shown(state: State, observer: str) -> list[Piece]:
     return shown(state, observer)
 
 
-def _token(state: GameState[Any, Board], observer: str, piece: Piece) -> Token | None:
+def _token(state: State, observer: str, piece: Piece) -> Token | None:
     words = describe(state, observer, piece)
     style = token_style(state, observer, piece.owner)
     title = words

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ghillie import lookup
 from ghillie.errors import OFF_TABLE, Refusal
-from ghillie.ruling import Ruling
 from ghillie.scenario import Mode
 from ghillie.state import Facts
 from ghillie.words import say
@@ -20,16 +17,16 @@ from .activation import (
     spend,
     unhide_to_act,
 )
-from .board import MARKER, SNIPER_MARKER, Board
+from .board import MARKER, SNIPER_MARKER, Rules
 from .commands import Move
 from .reveal import expose_markers, exposed_at_table, exposed_on_map
-from .scenario import SuspiciousPlacesScenario as Scenario
 from .words import name
 
 
-def move(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Move) -> None:
+def move(ruling: Rules, side: str, command: Move) -> None:
     """A move; then SW-R07 (an enemy marker in the open now in sight) and SW-R08 (a marker
     now inside the squad) remove markers and place what they hid."""
+    scenario = ruling.scenario
     unit = acting_unit(ruling, side, command.unit)
     if is_hidden_sniper(unit):
         raise Refusal(HIDDEN, "A hidden sniper moves only by a covert move.")
@@ -62,11 +59,11 @@ def move(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Mov
     if scenario.mode is Mode.MAP:
         assert command.to is not None
         ruling.update(unit.id, public={"at": list(command.to)})
-        exposed = exposed_on_map(ruling.state, scenario, ruling.piece(unit.id))
+        exposed = exposed_on_map(ruling.state, ruling.piece(unit.id))
     ruling.tell_public(
         {"event": "move", "unit": unit.id, "text": say("{unit} moves.", unit=name(unit))}
     )
-    lines += expose_markers(ruling, scenario, exposed)
+    lines += expose_markers(ruling, exposed)
     for line in lines:
         ruling.tell_public(
             {

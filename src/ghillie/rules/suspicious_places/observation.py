@@ -19,7 +19,6 @@ from ghillie.dice.steps import Die
 from ghillie.errors import Refusal
 from ghillie.measure.tabletop import Cover
 from ghillie.measuring import Measure
-from ghillie.ruling import Ruling
 from ghillie.state import Facts, Piece
 from ghillie.words import N_, Say, say
 
@@ -39,12 +38,11 @@ from .activation import (
     spend,
     tell_roll,
 )
-from .board import MARKER, SNIPER_MARKER, Board, Face
+from .board import MARKER, SNIPER_MARKER, Face, Rules
 from .checks import OBSERVATION_ZONE, Observation, observation, observation_die
 from .commands import Observe
 from .reveal import Found, expose, false_sniper_marker, flip, reveal_sniper
 from .scenario import MEANS, FullOnMine, RangeDie
-from .scenario import SuspiciousPlacesScenario as Scenario
 from .story import die as die_words
 from .story import name, range_die, then
 
@@ -65,8 +63,9 @@ class Planned:
     cover: Cover
 
 
-def plan(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Observe) -> Planned:
+def plan(ruling: Rules, side: str, command: Observe) -> Planned:
     """Everything about an observation that is settled before the dice (or a Refusal)."""
+    scenario = ruling.scenario
     unit = acting_unit(ruling, side, command.unit)
     target = lookup.enemy(ruling.state, side, command.marker, [MARKER, SNIPER_MARKER])
     if target.public.get("face") == Face.MINEFIELD:
@@ -74,7 +73,7 @@ def plan(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Obs
     means_name: str = command.means or max(unit.public["means"], key=lambda m: MEANS[m].faces)
     if means_name not in unit.public["means"]:
         raise Refusal(NO_SUCH_MEANS, "That unit has no such means of observation.")
-    measure = measure_for(ruling, scenario, side, command.measured)
+    measure = measure_for(ruling, side, command.measured)
     if scenario.switches.observe_needs_los and not measure.line_of_sight(unit, target):
         raise Refusal(NO_LINE_OF_SIGHT, "The observer cannot see that marker.")
     distance = measure.range(unit, target)
@@ -98,9 +97,10 @@ WITH = {
 MEANS_DIE = dict(words.MEANS)
 
 
-def observe(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Observe) -> None:
+def observe(ruling: Rules, side: str, command: Observe) -> None:
     """SW-R10..R14 (and SW-A06, A07, A10, R35a)."""
-    planned = plan(ruling, scenario, side, command)
+    scenario = ruling.scenario
+    planned = plan(ruling, side, command)
     unit, target, means_name, measure = planned.unit, planned.target, planned.means, planned.measure
     target_die, concealed = planned.target_die, planned.concealed
     spend(ruling)
@@ -110,7 +110,7 @@ def observe(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: 
     )
     content = target.secret.get("content", "nothing")  # what its owner knows is there
 
-    found = _observation_effect(ruling, scenario, target, outcome.higher)
+    found = _observation_effect(ruling, target, outcome.higher)
     label = target.public["label"]
     result = NO_CHANGE if found is None else ("flipped" if found.get("flipped") else "revealed")
     public: dict[str, Any] = {
@@ -233,10 +233,9 @@ def _owner_result(target: Piece, content: str, h: int, result: str, found: Facts
 HIGHER = {1: N_("One die is higher."), 2: N_("Both dice are higher.")}
 
 
-def _observation_effect(
-    ruling: Ruling[Any, Board], scenario: Scenario, target: Piece, h: int
-) -> Facts | None:
+def _observation_effect(ruling: Rules, target: Piece, h: int) -> Facts | None:
     """The SW-R14 table; None means "no change" (and looks the same whatever the cause)."""
+    scenario = ruling.scenario
     if target.kind == SNIPER_MARKER:
         if target.secret["true"]:
             return (

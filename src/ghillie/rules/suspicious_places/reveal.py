@@ -15,18 +15,17 @@ from typing import Any
 from shapely.geometry import Point
 
 from ghillie.measure.tabletop import group_shape
-from ghillie.ruling import Ruling
 from ghillie.scenario import Mode
-from ghillie.state import Facts, GameState, Level, Piece
+from ghillie.state import Facts, Level, Piece
 from ghillie.words import Say, say, says
 
-from .board import MARKER, SNIPER_MARKER, UNIT, Board, Face, Status, model_points
-from .scenario import InsideSquad, SuspiciousPlacesScenario
+from .board import MARKER, SNIPER_MARKER, UNIT, Face, Rules, State, Status, model_points
+from .scenario import InsideSquad
 from .words import name
 
 
 def expose(
-    ruling: Ruling[Any, Board],
+    ruling: Rules,
     marker: Piece,
     why: Say | None = None,
     *,
@@ -188,14 +187,14 @@ def _unit_found(
     )
 
 
-def flip(ruling: Ruling[Any, Board], marker: Piece) -> None:
+def flip(ruling: Rules, marker: Piece) -> None:
     """SW-R14, h = 1 on a unit: "там точно что-то есть" — certainly someone is there."""
     ruling.update(marker.id, public={"face": Face.FLIPPED.value})
     for other in ruling.state.others(marker.owner):
         ruling.reveal(marker.id, other, Level.DETECTED)
 
 
-def sniper_markers(ruling: Ruling[Any, Any], sniper_id: str) -> list[Piece]:
+def sniper_markers(ruling: Rules, sniper_id: str) -> list[Piece]:
     return [
         p
         for p in ruling.state.pieces.values()
@@ -211,9 +210,7 @@ class Found(StrEnum):
     BETRAYED = "betrayed"  # a 1 on his quality die (R35b)
 
 
-def reveal_sniper(
-    ruling: Ruling[Any, Board], sniper: Piece, found: Found, why: Say | None = None
-) -> Facts:
+def reveal_sniper(ruling: Rules, sniper: Piece, found: Found, why: Say | None = None) -> Facts:
     """SW-R35: place the sniper at its true marker and remove all its sniper markers."""
     markers = sniper_markers(ruling, sniper.id)
     true = next(m for m in markers if m.secret["true"])
@@ -250,7 +247,7 @@ def reveal_sniper(
     return {"revealed": "sniper", "unit": sniper.id, "marker": true.id, "text": text}
 
 
-def false_sniper_marker(ruling: Ruling[Any, Board], marker: Piece, why: Say | None = None) -> Facts:
+def false_sniper_marker(ruling: Rules, marker: Piece, why: Say | None = None) -> Facts:
     """SW-A10: a false sniper marker has nothing under it, and goes."""
     for other in ruling.state.others(marker.owner):
         ruling.open(marker.id, other, "true")
@@ -272,11 +269,10 @@ def false_sniper_marker(ruling: Ruling[Any, Board], marker: Piece, why: Say | No
 # --- SW-R07 / SW-R08: markers an enemy unit exposes on a map ---------------------------------
 
 
-def exposed_on_map(
-    state: GameState[Any, Any], scenario: SuspiciousPlacesScenario, unit: Piece
-) -> list[tuple[Piece, Say]]:
+def exposed_on_map(state: State, unit: Piece) -> list[tuple[Piece, Say]]:
     """Enemy markers lying in the open that ``unit`` now sees (SW-R07), or that now lie
     inside it (SW-R08, SW-A05), each with the reason it goes."""
+    scenario = state.scenario
     table = scenario.tabletop
     points = model_points(unit)
     hull = scenario.switches.inside_squad is InsideSquad.HULL_OR_CONTACT
@@ -307,10 +303,9 @@ def exposed_at_table(unit: Piece, markers: list[Piece]) -> list[tuple[Piece, Say
     return [(marker, why) for marker in markers]
 
 
-def expose_markers(
-    ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario, found: list[tuple[Piece, Say]]
-) -> list[Facts]:
+def expose_markers(ruling: Rules, found: list[tuple[Piece, Say]]) -> list[Facts]:
     """Remove exposed markers and place what they hid; a line for each."""
+    scenario = ruling.scenario
     lines = []
     for marker, why in found:
         if marker.id not in ruling.state.pieces:
@@ -328,15 +323,15 @@ def expose_markers(
     return lines
 
 
-def expose_at_start(ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario) -> None:
+def expose_at_start(ruling: Rules) -> None:
     """SW-R07/R08 when play starts on a map: "Если противник оказывается в прямой
     видимости от маркера, лежащего на открытой местности" — an enemy that already stands in
     sight of a marker in the open (or on top of one) exposes it; it need not move first."""
-    if scenario.mode is not Mode.MAP:
+    if ruling.scenario.mode is not Mode.MAP:
         return
     for unit in list(ruling.state.pieces.values()):
         if unit.kind != UNIT or unit.public["status"] != Status.ON_TABLE:
             continue
-        found = expose_markers(ruling, scenario, exposed_on_map(ruling.state, scenario, unit))
+        found = expose_markers(ruling, exposed_on_map(ruling.state, unit))
         for line in found:
             ruling.tell_public({"event": "exposed", **line})

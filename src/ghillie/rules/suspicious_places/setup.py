@@ -10,13 +10,13 @@ from typing import Any
 from ghillie import lookup
 from ghillie.dice.steps import Die
 from ghillie.errors import OFF_TABLE, Refusal
-from ghillie.ruling import Ruling
 from ghillie.scenario import Mode
 from ghillie.state import SPECTATOR, Level, Phase, Piece
 from ghillie.words import Say, say, says
 
-from .board import MARKER, SNIPER_MARKER, UNIT, Board, Face, Status
-from .commands import Hide, PlaceMarkers, PlaceSniper
+from .board import MARKER, SNIPER_MARKER, UNIT, Face, Rules, State, Status
+from .changes import Hidden, Labelled, MarkersPlaced, MarkersRolled, SideReady, Started
+from .commands import Hide, PlaceMarkers, PlaceSniper, Ready
 from .reveal import expose_at_start
 from .scenario import SuspiciousPlacesScenario, UnitKind
 from .words import name
@@ -37,7 +37,7 @@ SETUP_INCOMPLETE = "setup_incomplete"
 EXTRA = ""  # the group of a scenario's extra markers when markers are not pooled (SW-A04)
 
 
-def create_units(ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario) -> None:
+def create_units(ruling: Rules, scenario: SuspiciousPlacesScenario) -> None:
     """Every unit of the scenario becomes a piece; each side sees the other's roster, with
     the camouflaged units "beside the table" (SW-R01) and hidden snipers as such."""
     for spec in scenario.units:
@@ -73,7 +73,7 @@ def create_units(ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario)
         ruling.place(unit, dict.fromkeys(ruling.state.others(spec.side), Level.IDENTIFIED))
 
 
-def roll_marker_pool(ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario) -> None:
+def roll_marker_pool(ruling: Rules, scenario: SuspiciousPlacesScenario) -> None:
     """SW-R02: the owner rolls d6 markers for each camouflaged unit (SW-A04: one pool)."""
     side = scenario.camouflage_side()
     if side is None:
@@ -84,14 +84,14 @@ def roll_marker_pool(ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScena
     pool = sum(rolls.values()) + scenario.extra_markers
     if pool == 0:
         return
-    ruling.change_board("rolled", side=side, rolls=rolls, pool=pool)
+    ruling.change(MarkersRolled(side, rolls, pool))
     ruling.tell(
         side,
         {
             "event": "marker_pool",
             "rolls": rolls,
             "pool": pool,
-            "text": _pool(ruling, scenario, rolls, pool),
+            "text": _pool(ruling, rolls, pool),
         },
     )
     names = [name(u) for u in units]
@@ -117,10 +117,9 @@ def roll_marker_pool(ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScena
         ruling.tell(other, {"event": "camouflage", "units": [u.id for u in units], "text": told})
 
 
-def _pool(
-    ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario, rolls: dict[str, int], pool: int
-) -> Say:
+def _pool(ruling: Rules, rolls: dict[str, int], pool: int) -> Say:
     """The owner's marker rolls, unit by unit (SW-R02, SW-A04)."""
+    scenario = ruling.scenario
     rolled = [
         say("{roll} for {unit}", roll=roll, unit=name(ruling.piece(unit)))
         for unit, roll in rolls.items()
@@ -153,9 +152,8 @@ def _pool(
     )
 
 
-def place_markers(
-    ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario, side: str, command: PlaceMarkers
-) -> None:
+def place_markers(ruling: Rules, side: str, command: PlaceMarkers) -> None:
+    scenario = ruling.scenario
     left = ruling.board.pool.get(side, 0)
     if len(command.markers) > left:
         raise Refusal(NO_MARKERS_LEFT, "You have fewer markers left to place than that.")
@@ -182,7 +180,7 @@ def place_markers(
             at, cover, is_open = None, spec.cover, spec.open
         secret = {}
         if not scenario.switches.pooled_markers:
-            group = _marker_group(ruling, scenario, side, spec.group, groups)
+            group = _marker_group(ruling, side, spec.group, groups)
             groups.append(group)
             if group != EXTRA:
                 secret["group"] = group
@@ -211,8 +209,8 @@ def place_markers(
         # markers laid in several orders would tell it by how they were batched, so a side
         # lays them all in one (issue 24).
         raise Refusal(MARKERS_LEFT, "Each unit lays its own markers: lay them all in one order.")
-    ruling.change_board("labels", prefix="M", count=len(placed))
-    ruling.change_board("placed", side=side, count=len(placed), groups=groups)
+    ruling.change(Labelled("M", len(placed)))
+    ruling.change(MarkersPlaced(side, len(placed), groups))
     for marker in placed:
         ruling.place(marker, dict.fromkeys(ruling.state.others(side), Level.SUSPECTED))
     ruling.tell_public(
@@ -231,16 +229,11 @@ def place_markers(
     )
 
 
-def _marker_group(
-    ruling: Ruling[Any, Board],
-    scenario: SuspiciousPlacesScenario,
-    side: str,
-    ref: str | None,
-    groups: list[str],
-) -> str:
+def _marker_group(ruling: Rules, side: str, ref: str | None, groups: list[str]) -> str:
     """SW-A04 option (``sw.pooled_markers = false``): each unit lays only the markers it
     rolled. A marker naming no unit is one of the scenario's ``extra_markers`` (for mines and
     IEDs), so that those can still be laid and the side can get ready."""
+    scenario = ruling.scenario
     if ref is None:
         if ruling.board.placed_by_group.get(EXTRA, 0) + groups.count(EXTRA) >= (
             scenario.extra_markers
@@ -257,10 +250,9 @@ def _marker_group(
     return unit.id
 
 
-def hide(
-    ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario, side: str, command: Hide
-) -> None:
+def hide(ruling: Rules, side: str, command: Hide) -> None:
     """SW-R03/R04: which marker hides which unit, mine or IED — recorded once, in secret."""
+    scenario = ruling.scenario
     if side in ruling.board.hidden:
         raise Refusal(ALREADY_HIDDEN, "What lies under your markers is already recorded.")
     if scenario.switches.place_all_markers and ruling.board.pool.get(side, 0) > 0:
@@ -312,7 +304,7 @@ def hide(
         if marker_piece.id not in markers:
             ruling.update(marker_piece.id, secret={"content": "nothing"})
             under[marker_piece.id] = _under("nothing", marker_piece.public["label"])
-    ruling.change_board("hidden", side=side)
+    ruling.change(Hidden(side))
     in_order = sorted(ruling.state.owned(side, MARKER), key=_label_order)
     ruling.tell(
         side,
@@ -354,10 +346,9 @@ def _label_order(piece: Piece) -> tuple[int, str]:
     return (int(digits) if digits else 0, label)
 
 
-def place_sniper(
-    ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario, side: str, command: PlaceSniper
-) -> None:
+def place_sniper(ruling: Rules, side: str, command: PlaceSniper) -> None:
     """SW-R33: the sniper is not placed; three markers are, no more than 6" apart, one true."""
+    scenario = ruling.scenario
     sniper = lookup.own(ruling.state, side, command.sniper, [UNIT])
     if sniper.public["unit_kind"] != UnitKind.SNIPER or sniper.public["status"] != Status.HIDDEN:
         raise Refusal(NOT_CAMOUFLAGED, "Only a hiding sniper takes sniper markers.")
@@ -389,7 +380,7 @@ def check_sniper_spots(
 
 
 def lay_sniper_markers(
-    ruling: Ruling[Any, Board],
+    ruling: Rules,
     sniper: Piece,
     spots: list[list[float] | None],
     true_index: int,
@@ -405,13 +396,10 @@ def lay_sniper_markers(
     # the labels follow the random ids instead, so that the first label never means the true
     # marker.
     entries = [(ruling.new_id(), i) for i in range(3)]
-    scenario = ruling.state.scenario
-    if again or (
-        isinstance(scenario, SuspiciousPlacesScenario) and scenario.sniper_labels == "ids"
-    ):
+    if again or ruling.scenario.sniper_labels == "ids":
         entries.sort()
     first = ruling.board.labels.get("S", 0) + 1
-    ruling.change_board("labels", prefix="S", count=3)
+    ruling.change(Labelled("S", 3))
     for n, (marker_id, i) in enumerate(entries):
         ruling.place(
             Piece(
@@ -472,7 +460,8 @@ def lay_sniper_markers(
         ruling.tell(other, {**line, "text": seen})
 
 
-def ready(ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario, side: str) -> None:
+def ready(ruling: Rules, side: str, command: Ready) -> None:
+    scenario = ruling.scenario
     board = ruling.board
     if side == scenario.camouflage_side():
         if scenario.switches.place_all_markers and board.pool.get(side, 0) > 0:
@@ -482,17 +471,9 @@ def ready(ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario, side: 
         )
         if (side in board.pool or camouflaged) and side not in board.hidden:
             raise Refusal(SETUP_INCOMPLETE, "Record what lies under your markers first.")
-    for sniper in ruling.state.owned(side, UNIT):
-        hiding = (
-            sniper.public["unit_kind"] == UnitKind.SNIPER
-            and sniper.public["status"] == Status.HIDDEN
-        )
-        if hiding and not any(
-            p.kind == SNIPER_MARKER and p.public["sniper"] == sniper.id
-            for p in ruling.state.pieces.values()
-        ):
-            raise Refusal(SETUP_INCOMPLETE, "Lay out your sniper markers first.")
-    ruling.change_board("ready", side=side)
+    if any(unplaced_sniper(ruling.state, u) for u in ruling.state.owned(side, UNIT)):
+        raise Refusal(SETUP_INCOMPLETE, "Lay out your sniper markers first.")
+    ruling.change(SideReady(side))
     ruling.tell_public(
         {
             "event": "ready",
@@ -503,7 +484,7 @@ def ready(ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario, side: 
     if ruling.board.ready == frozenset(scenario.side_ids()):
         first = scenario.first or scenario.side_ids()[0]
         ruling.set_phase(Phase.PLAY)
-        ruling.change_board("start", first=first)
+        ruling.change(Started(first))
         ruling.tell_public(
             {
                 "event": "turn",
@@ -514,4 +495,15 @@ def ready(ruling: Ruling[Any, Board], scenario: SuspiciousPlacesScenario, side: 
                 ),
             }
         )
-        expose_at_start(ruling, scenario)
+        expose_at_start(ruling)
+
+
+def unplaced_sniper(state: State, unit: Piece) -> bool:
+    """Is ``unit`` a hidden sniper whose three markers are still to be laid (SW-R33)?"""
+    return bool(
+        unit.public["unit_kind"] == UnitKind.SNIPER
+        and unit.public["status"] == Status.HIDDEN
+        and not any(
+            p.kind == SNIPER_MARKER and p.public["sniper"] == unit.id for p in state.pieces.values()
+        )
+    )

@@ -13,7 +13,6 @@ from ghillie.dice.steps import Die
 from ghillie.errors import Refusal
 from ghillie.measure.tabletop import Cover
 from ghillie.measuring import Measure
-from ghillie.ruling import Ruling
 from ghillie.state import Facts, Piece
 from ghillie.words import Say, say
 
@@ -34,13 +33,12 @@ from .activation import (
     tell_roll,
     unhide_to_act,
 )
-from .board import MARKER, SNIPER_MARKER, UNIT, Board, Face, Status
+from .board import MARKER, SNIPER_MARKER, UNIT, Face, Rules, Status
 from .bookkeeping import SUPPRESSION_CAP
 from .checks import Shot, fire_die, fire_zone_length, shot
 from .commands import Fire
 from .reveal import expose, false_sniper_marker
 from .scenario import PartialFire, RangeDie, SniperHit, UnitKind
-from .scenario import SuspiciousPlacesScenario as Scenario
 from .story import die as die_words
 from .story import name, range_die, then
 
@@ -62,8 +60,9 @@ class Planned:
     lone: bool
 
 
-def plan(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Fire) -> Planned:
+def plan(ruling: Rules, side: str, command: Fire) -> Planned:
     """Everything about a shot that is settled before the dice (or a Refusal)."""
+    scenario = ruling.scenario
     unit = acting_unit(ruling, side, command.unit)
     target = lookup.enemy(ruling.state, side, command.target, [MARKER, SNIPER_MARKER, UNIT])
     if target.kind == UNIT:
@@ -75,7 +74,7 @@ def plan(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Fir
         raise Refusal(KNOWN_MINEFIELD, "That marker is a known minefield.")
     # Both are one of the game's dice: the command's by its model, the unit's by the scenario's.
     weapon = Die.parse(command.weapon or unit.public["weapon"])
-    measure = measure_for(ruling, scenario, side, command.measured)
+    measure = measure_for(ruling, side, command.measured)
     if not measure.line_of_sight(unit, target):
         raise Refusal(NO_LINE_OF_SIGHT, "The shooter cannot see the target.")
     distance = measure.range(unit, target)
@@ -93,9 +92,10 @@ def plan(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Fir
     )
 
 
-def fire(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Fire) -> None:
+def fire(ruling: Rules, side: str, command: Fire) -> None:
     """Fire at a marker (SW-R15..R17, A08) or at a unit (general rules; SW-R21, R30..R32)."""
-    planned = plan(ruling, scenario, side, command)
+    scenario = ruling.scenario
+    planned = plan(ruling, side, command)
     unit, target, measure, target_die = (
         planned.unit,
         planned.target,
@@ -113,10 +113,10 @@ def fire(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Fir
 
     content = target.secret.get("content", "nothing")  # what its owner knows is there
     if target.kind == UNIT:
-        found = _hit_unit(ruling, scenario, unit, target, outcome, sniper)
+        found = _hit_unit(ruling, unit, target, outcome, sniper)
         owner_result = None
     else:
-        found = _hit_marker(ruling, scenario, target, outcome, sniper)
+        found = _hit_marker(ruling, target, outcome, sniper)
         owner_result = _owner_result(ruling, target, content, outcome.hits, found)
     public: dict[str, Any] = {
         "event": "fire",
@@ -197,9 +197,7 @@ def _rolled(planned: Planned, values: Mapping[str, int]) -> Say:
     )
 
 
-def _owner_result(
-    ruling: Ruling[Any, Board], target: Piece, content: str, hits: int, found: Facts
-) -> Say:
+def _owner_result(ruling: Rules, target: Piece, content: str, hits: int, found: Facts) -> Say:
     """For the marker's owner: why the shot came out as it did (SW-R16, R17, A08, A10)."""
     result = found["result"]
     if result == "revealed":
@@ -241,9 +239,8 @@ def _owner_result(
 RULE_17 = ("SW-R17",)
 
 
-def _hit_marker(
-    ruling: Ruling[Any, Board], scenario: Scenario, target: Piece, outcome: Shot, sniper: bool
-) -> Facts:
+def _hit_marker(ruling: Rules, target: Piece, outcome: Shot, sniper: bool) -> Facts:
+    scenario = ruling.scenario
     # SW-R31: a sniper's fire gives two suppression markers for one, at most 3 in all.
     suppression = 2 if sniper else 1
     if outcome.hits == 2:
@@ -285,14 +282,8 @@ FULL = say("A full success.", rules=("SW-R16",))
 STAYS = say("A full success, but the marker stays.", rules=("SW-R17",))
 
 
-def _hit_unit(
-    ruling: Ruling[Any, Board],
-    scenario: Scenario,
-    shooter: Piece,
-    target: Piece,
-    outcome: Shot,
-    sniper: bool,
-) -> Facts:
+def _hit_unit(ruling: Rules, shooter: Piece, target: Piece, outcome: Shot, sniper: bool) -> Facts:
+    scenario = ruling.scenario
     hits = outcome.hits
     if not sniper:
         if hits == 0:
@@ -361,7 +352,7 @@ def _sniper_hit(figure: str | Say | None, doubled: bool, model: int = 0) -> Say:
     )
 
 
-def _attached(ruling: Ruling[Any, Board], squad: Piece) -> list[Piece]:
+def _attached(ruling: Rules, squad: Piece) -> list[Piece]:
     """Lone figures with the squad (SW-R19), in a fixed order: after the squad's models."""
     return [
         p

@@ -9,13 +9,12 @@ from ghillie import lookup
 from ghillie.dice.check import Check
 from ghillie.dice.steps import Die
 from ghillie.errors import Refusal
-from ghillie.ruling import Ruling
 from ghillie.state import SPECTATOR, Piece
 from ghillie.words import Say, say
 
 from . import setup
 from .activation import NOT_A_SNIPER, NOT_HIDDEN, acting_unit, betrayal, is_hidden_sniper, spend
-from .board import SNIPER_MARKER, Board, Status
+from .board import SNIPER_MARKER, Rules, Status
 from .checks import CovertMove as CovertMoveResult
 from .checks import covert_move
 from .commands import CovertMove, Rehide
@@ -34,7 +33,7 @@ def only_a_sniper(unit: Piece) -> None:
 
 
 def plan_covert(
-    ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: CovertMove
+    ruling: Rules, side: str, command: CovertMove
 ) -> tuple[Piece, list[Piece], Piece | None, Check[CovertMoveResult]]:
     """The sniper, its markers, where it would go, and the check it rolls (or a Refusal)."""
     unit = acting_unit(ruling, side, None)
@@ -50,15 +49,16 @@ def plan_covert(
     leadership = unit.public["leadership"]
     against = Die.parse(leadership) if isinstance(leadership, str) else int(leadership)
     check = covert_move(
-        Die.parse(unit.public["quality"]), against, scenario.switches.leadership_die
+        Die.parse(unit.public["quality"]), against, ruling.scenario.switches.leadership_die
     )
     return unit, markers, to, check
 
 
-def covert(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: CovertMove) -> None:
+def covert(ruling: Rules, side: str, command: CovertMove) -> None:
     """SW-R36: roll the quality die higher than the sniper's own leadership (SW-A11) to slip
     to another marker; the opponent never learns whether it moved (bluff)."""
-    unit, markers, to, check = plan_covert(ruling, scenario, side, command)
+    scenario = ruling.scenario
+    unit, markers, to, check = plan_covert(ruling, side, command)
     if scenario.switches.covert_move_costs_action:
         spend(ruling)  # SW-A12
     values, outcome = check.roll(lambda label, die: ruling.roll(label, die, of=side, typed=label))
@@ -154,9 +154,10 @@ def _own_outcome(
     return say("Success; he is already under sniper marker {label} and stays.", label=here)
 
 
-def rehide(ruling: Ruling[Any, Board], scenario: Scenario, side: str, command: Rehide) -> None:
+def rehide(ruling: Rules, side: str, command: Rehide) -> None:
     """SW-R37: a revealed sniper that passed its reaction test at threat +2 hides again: the
     true marker where it stands, two false ones within 6" (SW-R37 DEFAULT)."""
+    scenario = ruling.scenario
     unit = acting_unit(ruling, side, None)
     only_a_sniper(unit)
     if unit.public["status"] != Status.ON_TABLE:

@@ -9,12 +9,12 @@ from typing import Any
 
 from ghillie.dice.steps import Die
 from ghillie.forms import Ask, Choice, Order, entered, measured
-from ghillie.state import REFEREE, SPECTATOR, GameState, Phase, Piece
+from ghillie.state import REFEREE, SPECTATOR, Phase, Piece
 from ghillie.words import N_, Say, say, says
 from ghillie.words.piece import PieceWords
 
-from .board import MARKER, SNIPER_MARKER, UNIT, Board, Face, Status
-from .scenario import SuspiciousPlacesScenario, UnitKind
+from .board import MARKER, SNIPER_MARKER, UNIT, Face, State, Status
+from .scenario import UnitKind
 
 # --- what a field may name ---------------------------------------------------------------
 
@@ -50,11 +50,11 @@ def _order(piece: Piece) -> tuple[int, str]:
     return (int(digits) if digits else 0, label)
 
 
-def _units(state: GameState[Any, Any], side: str, *statuses: Status) -> list[Piece]:
+def _units(state: State, side: str, *statuses: Status) -> list[Piece]:
     return [u for u in state.owned(side, UNIT) if not statuses or u.public["status"] in statuses]
 
 
-def _known(state: GameState[Any, Any], side: str) -> list[Piece]:
+def _known(state: State, side: str) -> list[Piece]:
     return [
         state.pieces[pid]
         for pid in state.knowledge.get(side, {})
@@ -62,7 +62,7 @@ def _known(state: GameState[Any, Any], side: str) -> list[Piece]:
     ]
 
 
-def enemy_markers(state: GameState[Any, Any], side: str) -> list[Choice]:
+def enemy_markers(state: State, side: str) -> list[Choice]:
     return _pick(
         [
             p
@@ -72,7 +72,7 @@ def enemy_markers(state: GameState[Any, Any], side: str) -> list[Choice]:
     )
 
 
-def targets(state: GameState[Any, Any], side: str) -> list[Choice]:
+def targets(state: State, side: str) -> list[Choice]:
     units = [
         p
         for p in _known(state, side)
@@ -81,7 +81,7 @@ def targets(state: GameState[Any, Any], side: str) -> list[Choice]:
     return enemy_markers(state, side) + _pick(units)
 
 
-def to_activate(state: GameState[Any, Any], side: str) -> list[Choice]:
+def to_activate(state: State, side: str) -> list[Choice]:
     board = state.board
     return _pick(
         [
@@ -92,7 +92,7 @@ def to_activate(state: GameState[Any, Any], side: str) -> list[Choice]:
     )
 
 
-def _activated_sniper(state: GameState[Any, Any], side: str, status: Status) -> bool:
+def _activated_sniper(state: State, side: str, status: Status) -> bool:
     """Is the unit activated now one of the side's snipers, hidden or on the table?"""
     activation = state.board.activation
     unit = state.pieces.get(activation.unit) if activation is not None else None
@@ -104,22 +104,22 @@ def _activated_sniper(state: GameState[Any, Any], side: str, status: Status) -> 
     )
 
 
-def hidden_sniper_acts(state: GameState[Any, Any], side: str) -> bool:
+def hidden_sniper_acts(state: State, side: str) -> bool:
     """SW-R36: only a sniper under its markers moves between them."""
     return _activated_sniper(state, side, Status.HIDDEN)
 
 
-def revealed_sniper_acts(state: GameState[Any, Any], side: str) -> bool:
+def revealed_sniper_acts(state: State, side: str) -> bool:
     """SW-R37: only a revealed sniper, on the table, hides again."""
     return _activated_sniper(state, side, Status.ON_TABLE)
 
 
-def acting(state: GameState[Any, Any], side: str) -> list[Choice]:
+def acting(state: State, side: str) -> list[Choice]:
     """Who takes an action: the activated unit, or a squad acting with its officer's."""
     return _pick(_units(state, side, Status.ON_TABLE, Status.HIDDEN))
 
 
-def snipers_to_place(state: GameState[Any, Any], side: str) -> list[Choice]:
+def snipers_to_place(state: State, side: str) -> list[Choice]:
     placed = {p.public["sniper"] for p in state.pieces.values() if p.kind == SNIPER_MARKER}
     return _pick(
         [
@@ -130,24 +130,23 @@ def snipers_to_place(state: GameState[Any, Any], side: str) -> list[Choice]:
     )
 
 
-def own_markers(state: GameState[Any, Any], side: str) -> list[Choice]:
+def own_markers(state: State, side: str) -> list[Choice]:
     return _pick(state.owned(side, MARKER))
 
 
-def camouflaged(state: GameState[Any, Any], side: str) -> list[Choice]:
+def camouflaged(state: State, side: str) -> list[Choice]:
     return _pick(_units(state, side, Status.CAMOUFLAGED))
 
 
-def groups(state: GameState[Any, Any], side: str) -> list[Choice]:
+def groups(state: State, side: str) -> list[Choice]:
     """Whose markers these are, where each unit rolls its own (sw.pooled_markers off)."""
     scenario = state.scenario
-    assert isinstance(scenario, SuspiciousPlacesScenario)
     if scenario.switches.pooled_markers:
         return []
     return _pick(_units(state, side, Status.CAMOUFLAGED))
 
 
-def sniper_spots(state: GameState[Any, Any], side: str) -> list[Choice]:
+def sniper_spots(state: State, side: str) -> list[Choice]:
     activation = state.board.activation
     if activation is None:
         return []
@@ -156,32 +155,32 @@ def sniper_spots(state: GameState[Any, Any], side: str) -> list[Choice]:
     )
 
 
-def on_table(state: GameState[Any, Any], side: str) -> list[Choice]:
+def on_table(state: State, side: str) -> list[Choice]:
     """Units a host-game result may be recorded on: one's own and the enemy's in sight."""
     enemy = [p for p in _known(state, side) if p.kind == UNIT]
     units = _units(state, side) + enemy
     return _pick([u for u in units if u.public["status"] == Status.ON_TABLE])
 
 
-def lone_figures(state: GameState[Any, Any], side: str) -> list[Choice]:
+def lone_figures(state: State, side: str) -> list[Choice]:
     return _pick(
         [u for u in _units(state, side, Status.ON_TABLE) if u.public["unit_kind"] == UnitKind.LONE]
     )
 
 
-def attached(state: GameState[Any, Any], side: str) -> list[Choice]:
+def attached(state: State, side: str) -> list[Choice]:
     return _pick(
         [u for u in _units(state, side, Status.ON_TABLE) if u.public["attached_to"] is not None]
     )
 
 
-def squads(state: GameState[Any, Any], side: str) -> list[Choice]:
+def squads(state: State, side: str) -> list[Choice]:
     return _pick(
         [u for u in _units(state, side, Status.ON_TABLE) if u.public["unit_kind"] == UnitKind.SQUAD]
     )
 
 
-def markers_left(state: GameState[Any, Any], side: str) -> dict[str, Any]:
+def markers_left(state: State, side: str) -> dict[str, Any]:
     """A new form of markers starts with one row per marker still to lay out."""
     left = state.board.pool.get(side, 0)
     return {"markers": [{} for _ in range(left)]} if left else {}
@@ -446,7 +445,7 @@ CONTENT = {
 COVER = {"soft": N_("soft cover"), "hard": N_("hard cover")}
 
 
-def describe(state: GameState[Any, Board], observer: str, piece: Piece) -> PieceWords:
+def describe(state: State, observer: str, piece: Piece) -> PieceWords:
     p, secret = piece.public, piece.secret
     # A piece's secrets are for its owner and the referee; a spectator is no owner.
     own = observer in (piece.owner, REFEREE)
@@ -491,7 +490,7 @@ def describe(state: GameState[Any, Board], observer: str, piece: Piece) -> Piece
     return PieceWords(name(piece), [a for a in about if a], details)
 
 
-def _sees(state: GameState[Any, Any], observer: str, piece: Piece) -> bool:
+def _sees(state: State, observer: str, piece: Piece) -> bool:
     """May ``observer`` be told of ``piece`` by name: the referee always, a spectator when
     every other side can see it, a side when it can."""
     if observer == REFEREE:
@@ -501,9 +500,8 @@ def _sees(state: GameState[Any, Any], observer: str, piece: Piece) -> bool:
     return state.can_see(observer, piece.id)
 
 
-def status(state: GameState[Any, Board], observer: str) -> list[str | Say]:
+def status(state: State, observer: str) -> list[str | Say]:
     scenario = state.scenario
-    assert isinstance(scenario, SuspiciousPlacesScenario)
     board = state.board
     if state.phase is Phase.OVER:
         return [say("The game is over.")]
