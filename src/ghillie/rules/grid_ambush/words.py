@@ -517,28 +517,8 @@ def status(state: State, observer: str) -> list[str | Say]:
     if state.phase is Phase.OVER:
         return [N_("The game is over.")]
     if state.phase is Phase.SETUP:
-        ready = [scenario.side_name(s) for s in state.sides if s in board.ready]
-        lines: list[str | Say] = [
-            say("Setting up. Ready: {sides}.", sides=ready) if ready else N_("Setting up.")
-        ]
-        if not board.ready:
-            # DWV-R04: orders are written before either army sets up.
-            for side in state.sides:
-                if side in board.recorded or not can_ambush(state, side):
-                    continue
-                if side == observer:
-                    lines.append(
-                        N_("Write down your ambush orders: no army sets up until they are written.")
-                    )
-                else:
-                    lines.append(
-                        say(
-                            "Waiting for {side} to write down their ambush orders.",
-                            side=scenario.side_name(side),
-                        )
-                    )
-        return lines
-    lines = []
+        return _setting_up(state, observer)
+    lines: list[str | Say] = []
     if board.active is not None:
         lines.append(
             say(
@@ -579,6 +559,33 @@ def status(state: State, observer: str) -> list[str | Say]:
         hidden = sum(1 for p in state.pieces.values() if p.public.get("status") == Status.IN_AMBUSH)
         if hidden:
             lines.append(says("Units still in ambush: {n}.", "Units still in ambush: {n}.", hidden))
+    return lines
+
+
+def _setting_up(state: State, observer: str) -> list[str | Say]:
+    """Set-up: who is ready, and whose ambush orders are still to be written (DWV-R04)."""
+    scenario = state.scenario
+    board = state.board
+    ready = [scenario.side_name(s) for s in state.sides if s in board.ready]
+    lines: list[str | Say] = [
+        say("Setting up. Ready: {sides}.", sides=ready) if ready else N_("Setting up.")
+    ]
+    if not board.ready:
+        # DWV-R04: orders are written before either army sets up.
+        for side in state.sides:
+            if side in board.recorded or not can_ambush(state, side):
+                continue
+            if side == observer:
+                lines.append(
+                    N_("Write down your ambush orders: no army sets up until they are written.")
+                )
+            else:
+                lines.append(
+                    say(
+                        "Waiting for {side} to write down their ambush orders.",
+                        side=scenario.side_name(side),
+                    )
+                )
     return lines
 
 

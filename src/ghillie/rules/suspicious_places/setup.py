@@ -250,13 +250,10 @@ def _marker_group(ruling: Rules, side: str, ref: str | None, groups: list[str]) 
     return unit.id
 
 
-def hide(ruling: Rules, side: str, command: Hide) -> None:
-    """SW-R03/R04: which marker hides which unit, mine or IED — recorded once, in secret."""
+def _checked(ruling: Rules, side: str, command: Hide) -> set[str]:
+    """The markers the hidings name, each hiding checked (SW-R03): one unit or one content
+    under a marker, every camouflaged unit under one of them (its own, unpooled)."""
     scenario = ruling.scenario
-    if side in ruling.board.hidden:
-        raise Refusal(ALREADY_HIDDEN, "What lies under your markers is already recorded.")
-    if scenario.switches.place_all_markers and ruling.board.pool.get(side, 0) > 0:
-        raise Refusal(MARKERS_LEFT, "Place every marker you rolled first.")
     camouflaged = {
         u.id for u in ruling.state.owned(side, UNIT) if u.public["status"] == Status.CAMOUFLAGED
     }
@@ -282,6 +279,17 @@ def hide(ruling: Rules, side: str, command: Hide) -> None:
             units.add(unit.id)
     if units != camouflaged:
         raise Refusal(UNIT_UNASSIGNED, "Every camouflaged unit must sit under a marker.")
+    return markers
+
+
+def hide(ruling: Rules, side: str, command: Hide) -> None:
+    """SW-R03/R04: which marker hides which unit, mine or IED — recorded once, in secret."""
+    scenario = ruling.scenario
+    if side in ruling.board.hidden:
+        raise Refusal(ALREADY_HIDDEN, "What lies under your markers is already recorded.")
+    if scenario.switches.place_all_markers and ruling.board.pool.get(side, 0) > 0:
+        raise Refusal(MARKERS_LEFT, "Place every marker you rolled first.")
+    markers = _checked(ruling, side, command)
     recorded = []
     under: dict[str, Say] = {}
     for hiding in command.hidings:
