@@ -1,0 +1,68 @@
+"""Each reader's map: the grid, the squares searched, and the Scout where that reader knows
+it to be."""
+
+from __future__ import annotations
+
+from ghillie.maps import Layer, MapView, Token, side_legend, token_style
+from ghillie.rules.scout_search.board import Board
+from ghillie.rules.scout_search.grid import SQUARES, box, centre
+from ghillie.rules.scout_search.scenario import ScoutScenario
+from ghillie.rules.scout_search.setup import the_scout
+from ghillie.rules.scout_search.words import describe, where
+from ghillie.state import GameState
+from ghillie.words import N_, say
+
+CAPTION = N_("Columns are lettered A to F and rows numbered 1 to 6. Tap a square to choose it.")
+
+
+def _outline(square: str) -> tuple[tuple[float, float], ...]:
+    left, top, right, bottom = box(square)
+    return ((left, top), (right, top), (right, bottom), (left, bottom))
+
+
+def map_view(state: GameState[ScoutScenario, Board], observer: str) -> MapView:
+    searched = sorted(set(state.board.searched))
+    layers = [
+        Layer(
+            "square",
+            "",
+            polygons=[_outline(s) for s in SQUARES],
+            titles=[say("Square {square}", square=s) for s in SQUARES],
+        )
+    ]
+    if searched:
+        layers.append(
+            Layer(
+                "square-empty",
+                N_("Searched and found empty"),
+                polygons=[_outline(s) for s in searched],
+                titles=[say("{square}: searched", square=s) for s in searched],
+            )
+        )
+    scout = the_scout(state)
+    square = where(state, observer, scout)
+    tokens = (
+        [
+            Token(
+                N_("Scout"),
+                describe(state, observer, scout),
+                token_style(state, observer, scout.owner),
+                centre(square),
+                id=scout.id,
+                radius=0.35,
+            )
+        ]
+        if square
+        else []
+    )
+    return MapView(
+        "inches",
+        CAPTION,
+        width=6,
+        depth=6,
+        layers=layers,
+        tokens=tokens,
+        squares={s: box(s) for s in SQUARES},
+        legend=side_legend(state, observer),
+        focus=[t.id for t in tokens if t.id and observer == scout.owner],
+    )
