@@ -12,6 +12,7 @@ from ghillie.events import Change
 class Board:
     hunters_next: bool = False  # the scouts move first, then the hunters search, in turn
     searched: tuple[str, ...] = ()  # the squares searched, in order (one per hunter turn)
+    heard: tuple[str, ...] = ()  # the squares searched that heard the Scout: the hunters'
     winner: str | None = None
 
 
@@ -24,8 +25,14 @@ class Moved(Change):
 
 @dataclass(frozen=True)
 class Searched(Change):
+    """A search, and whether it heard the Scout: written on every search, so the record's
+    shape is the same either way. ``side`` is the side that searched and heard, which
+    names it as what that side was told (the two-worlds suite reads it so)."""
+
     name: ClassVar[str] = "searched"
+    side: str
     square: str
+    heard: bool
 
 
 @dataclass(frozen=True)
@@ -41,8 +48,13 @@ def fold(board: Board, change: object) -> Board:
     match change:
         case Moved():
             return replace(board, hunters_next=True)
-        case Searched(square=square):
-            return replace(board, hunters_next=False, searched=(*board.searched, square))
+        case Searched(square=square, heard=heard):
+            return replace(
+                board,
+                hunters_next=False,
+                searched=(*board.searched, square),
+                heard=(*board.heard, square) if heard else board.heard,
+            )
         case Won(side=side):
             return replace(board, winner=side)
     raise ValueError(change)

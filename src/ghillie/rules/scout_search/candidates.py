@@ -7,7 +7,7 @@ from __future__ import annotations
 from ghillie.rules.scout_search.board import Board
 from ghillie.rules.scout_search.grid import SQUARES, neighbours
 from ghillie.rules.scout_search.scenario import ScoutScenario
-from ghillie.rules.scout_search.setup import the_scout
+from ghillie.rules.scout_search.setup import the_hunter, the_scout
 from ghillie.state import Facts, GameState, Phase
 
 NOTE = "behind the hedge"
@@ -29,5 +29,6 @@ def candidates(state: GameState[ScoutScenario, Board], side: str) -> list[Facts]
             for i, s in enumerate([here, *neighbours(here)])
         ]
     if side == scenario.hunters and state.board.hunters_next:
-        return [{"type": "search", "square": s} for s in SQUARES]
+        hunter = the_hunter(state).id
+        return [{"type": "search", "hunter": hunter, "square": s} for s in SQUARES]
     return []

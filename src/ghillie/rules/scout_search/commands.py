@@ -38,6 +38,7 @@ class Move(Command):
 
 class Search(Command):
     type: Literal["search"] = "search"
+    hunter: str = Field(max_length=64)  # the piece that searches, by id or name
     square: Square
 
 

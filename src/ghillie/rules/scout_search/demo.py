@@ -16,7 +16,7 @@ SCRIPT = Script(
         Step(S, {"type": "move", "square": "D3"}, "The Scout steps east to D3, in secret."),
         Step(
             H,
-            {"type": "search", "square": "A1"},
+            {"type": "search", "hunter": "hunter", "square": "A1"},
             "The hunters search A1: empty, and too far to hear anything.",
         ),
         Step(
@@ -26,11 +26,15 @@ SCRIPT = Script(
         ),
         Step(
             H,
-            {"type": "search", "square": "D4"},
+            {"type": "search", "hunter": "hunter", "square": "D4"},
             "The hunters search D4, next to the Scout, and the die (a 6) hears it.",
         ),
         Step(S, {"type": "move", "square": "E3"}, "The Scout slips away east to E3."),
-        Step(H, {"type": "search", "square": "E3"}, "The hunters search E3 and find the Scout."),
+        Step(
+            H,
+            {"type": "search", "hunter": "hunter", "square": "E3"},
+            "The hunters search E3 and find the Scout.",
+        ),
     ),
     dice=(2, 6, 4),
     seed=1,

@@ -3,11 +3,11 @@ it to be."""
 
 from __future__ import annotations
 
-from ghillie.maps import Layer, MapView, Token, side_legend, token_style
+from ghillie.maps import Layer, MapView, Token, focus, shown, side_legend, token_style
 from ghillie.rules.scout_search.board import Board
 from ghillie.rules.scout_search.grid import SQUARES, box, centre
 from ghillie.rules.scout_search.scenario import ScoutScenario
-from ghillie.rules.scout_search.setup import the_scout
+from ghillie.rules.scout_search.setup import SCOUT
 from ghillie.rules.scout_search.words import describe, where
 from ghillie.state import GameState
 from ghillie.words import N_, say
@@ -39,22 +39,18 @@ def map_view(state: GameState[ScoutScenario, Board], observer: str) -> MapView:
                 titles=[say("{square}: searched", square=s) for s in searched],
             )
         )
-    scout = the_scout(state)
-    square = where(state, observer, scout)
-    tokens = (
-        [
-            Token(
-                N_("Scout"),
-                describe(state, observer, scout),
-                token_style(state, observer, scout.owner),
-                centre(square),
-                id=scout.id,
-                radius=0.35,
-            )
-        ]
-        if square
-        else []
-    )
+    tokens = [
+        Token(
+            N_("Scout") if piece.kind == SCOUT else N_("Hunter"),
+            describe(state, observer, piece),
+            token_style(state, observer, piece.owner),
+            centre(square),
+            id=piece.id,
+            radius=0.35,
+        )
+        for piece in shown(state, observer)
+        if (square := where(state, observer, piece))
+    ]
     return MapView(
         "inches",
         CAPTION,
@@ -64,5 +60,5 @@ def map_view(state: GameState[ScoutScenario, Board], observer: str) -> MapView:
         tokens=tokens,
         squares={s: box(s) for s in SQUARES},
         legend=side_legend(state, observer),
-        focus=[t.id for t in tokens if t.id and observer == scout.owner],
+        focus=focus(state, observer, tokens),
     )

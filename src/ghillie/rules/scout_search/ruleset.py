@@ -16,11 +16,11 @@ from ghillie.rules.scout_search.hearing import QUERIES, hearing
 from ghillie.rules.scout_search.hiding import check_step, hide, move
 from ghillie.rules.scout_search.map import map_view
 from ghillie.rules.scout_search.scenario import ScoutScenario
-from ghillie.rules.scout_search.searching import search
+from ghillie.rules.scout_search.searching import check_hunter, search
 from ghillie.rules.scout_search.setup import setup
 from ghillie.ruleset import Command, OddsQuery, Rule, Ruleset, SecretWords
 from ghillie.ruling import Ruling
-from ghillie.state import Facts, GameState, Phase, Piece
+from ghillie.state import REFEREE, Facts, GameState, Phase, Piece
 from ghillie.words import N_, Say
 from ghillie.words.piece import PieceWords
 
@@ -73,6 +73,8 @@ class ScoutSearch(Ruleset[ScoutScenario, Board]):
     def validate(self, state: State, side: str, command: Command) -> None:
         if isinstance(command, Move):
             check_step(state, command)
+        if isinstance(command, Search):
+            check_hunter(state, side, command)
 
     def fold(self, board: Board, change: Any) -> Board:
         return fold(board, change)
@@ -84,6 +86,12 @@ class ScoutSearch(Ruleset[ScoutScenario, Board]):
             "searches": state.scenario.switches.searches,
             "next": state.scenario.hunters if board.hunters_next else state.scenario.scouts,
             "winner": board.winner,
+            # Only the hunters (and the referee) know where they heard the Scout.
+            **(
+                {"heard": list(board.heard)}
+                if observer in (state.scenario.hunters, REFEREE)
+                else {}
+            ),
         }
 
     def odds(self, state: State, side: str, command: Command) -> Check[Any] | None:

@@ -4,17 +4,23 @@ it. Every search rolls the die and tells each side a line of the same shape, hea
 
 from __future__ import annotations
 
+from ghillie import lookup
 from ghillie.rules.scout_search.board import Board, Searched, Won
 from ghillie.rules.scout_search.commands import Search
 from ghillie.rules.scout_search.grid import next_to
 from ghillie.rules.scout_search.hearing import HEARD, hearing
 from ghillie.rules.scout_search.scenario import ScoutScenario
-from ghillie.rules.scout_search.setup import the_scout
+from ghillie.rules.scout_search.setup import HUNTER, the_hunter, the_scout
 from ghillie.ruling import Ruling
-from ghillie.state import SPECTATOR, Level, Phase
+from ghillie.state import SPECTATOR, GameState, Level, Phase
 from ghillie.words import say
 
 Rules = Ruling[ScoutScenario, Board]
+
+
+def check_hunter(state: GameState[ScoutScenario, Board], side: str, command: Search) -> None:
+    """The piece named is the side's own Hunter; an unseen piece reads as no piece."""
+    lookup.own(state, side, command.hunter, kinds=(HUNTER,))
 
 
 def search(ruling: Rules, side: str, command: Search) -> None:
@@ -23,11 +29,12 @@ def search(ruling: Rules, side: str, command: Search) -> None:
     hiding = scout.secret["square"]
     check = hearing(scenario.switches.hear_on)
     _, heard = check.roll(lambda label, die: ruling.roll(label, die, secret=True))
-    ruling.change(Searched(command.square))
+    heard_it = command.square != hiding and heard == HEARD and next_to(hiding, command.square)
+    ruling.change(Searched(side, command.square, heard_it))
+    ruling.update(the_hunter(ruling.state).id, public={"square": command.square})
     if command.square == hiding:
         _found(ruling, side, scout.id, hiding)
         return
-    heard_it = heard == HEARD and next_to(hiding, command.square)
     ruling.tell(
         side,
         {
