@@ -3,13 +3,13 @@ it to be."""
 
 from __future__ import annotations
 
-from ghillie.maps import Layer, MapView, Token, focus, shown, side_legend, token_style
+from ghillie.maps import Layer, MapView, Token, focus, shown, side_legend, token_style, whose
 from ghillie.rules.scout_search.board import Board
 from ghillie.rules.scout_search.grid import SQUARES, box, centre
 from ghillie.rules.scout_search.scenario import ScoutScenario
 from ghillie.rules.scout_search.setup import SCOUT
 from ghillie.rules.scout_search.words import describe, where
-from ghillie.state import GameState
+from ghillie.state import REFEREE, GameState
 from ghillie.words import N_, say
 
 CAPTION = N_("Columns are lettered A to F and rows numbered 1 to 6. Tap a square to choose it.")
@@ -37,6 +37,17 @@ def map_view(state: GameState[ScoutScenario, Board], observer: str) -> MapView:
                 N_("Searched and found empty"),
                 polygons=[_outline(s) for s in searched],
                 titles=[say("{square}: searched", square=s) for s in searched],
+            )
+        )
+    heard = sorted(set(state.board.heard))
+    if heard and observer in (state.scenario.hunters, REFEREE):
+        # Where the hunters heard the Scout next door: theirs alone, as in the board view.
+        layers.append(
+            Layer(
+                f"zone-{whose(state, observer, state.scenario.hunters)}",
+                N_("Searched, and something heard next to it"),
+                polygons=[_outline(s) for s in heard],
+                titles=[say("{square}: something heard nearby", square=s) for s in heard],
             )
         )
     tokens = [
