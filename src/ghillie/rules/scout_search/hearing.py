@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pydantic import Field
+
 from ghillie.dice.check import Check
 from ghillie.dice.steps import Die
 from ghillie.rules.scout_search.scenario import ScoutSwitches
@@ -31,11 +33,13 @@ def hearing(hear_on: int) -> Check[str]:
 
 
 class HearingParams(Params):
-    """None: the die and the face it needs come from the scenario's switches."""
+    hear_on: int = Field(
+        6, ge=1, le=6, description="the lowest face that hears the Scout (ss.hear_on)"
+    )
 
 
 def _check(params: HearingParams, switches: ScoutSwitches) -> Check[Any]:
-    return hearing(switches.hear_on)
+    return hearing(params.hear_on)
 
 
 QUERIES = {
@@ -45,7 +49,9 @@ QUERIES = {
         HearingParams,
         _check,
         LABELS,
-        title=lambda params, check: "Hearing the Scout from a square next to it",
-        rules="none: scout-search has no RULES-SPEC section",
+        title=lambda params, check: (
+            f"Hearing the Scout from a square next to it, on {params.hear_on} or more"
+        ),
+        rules="none (a toy with no RULES-SPEC section)",
     )
 }
