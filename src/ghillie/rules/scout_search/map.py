@@ -22,14 +22,8 @@ def _outline(square: str) -> tuple[tuple[float, float], ...]:
 
 def map_view(state: GameState[ScoutScenario, Board], observer: str) -> MapView:
     searched = sorted(set(state.board.searched))
-    layers = [
-        Layer(
-            "square",
-            "",
-            polygons=[_outline(s) for s in SQUARES],
-            titles=[say("Square {square}", square=s) for s in SQUARES],
-        )
-    ]
+    # The page draws the grid, with its labels, from ``squares``.
+    layers: list[Layer] = []
     if searched:
         layers.append(
             Layer(
