@@ -25,6 +25,7 @@ def rulesets() -> dict[str, Ruleset[Any, Any]]:
     from ghillie.rules.ambush_fire.ruleset import AmbushFire
     from ghillie.rules.camouflage.ruleset import Camouflage
     from ghillie.rules.grid_ambush import GridAmbush
+    from ghillie.rules.scout_search.ruleset import ScoutSearch
     from ghillie.rules.suspicious_places import SuspiciousPlaces
 
     registered: list[Ruleset[Any, Any]] = [
@@ -33,6 +34,7 @@ def rulesets() -> dict[str, Ruleset[Any, Any]]:
         AmbushFields(),
         Camouflage(),
         AmbushFire(),
+        ScoutSearch(),
     ]
     return {r.id: r for r in registered}
 

@@ -94,6 +94,7 @@ CHANGES: dict[str, tuple[str, ...]] = {
     "ambush-fields": ("plot",),  # a hidden ship's plotted move (BSG)
     "camouflage": (),  # hides: written once, at deployment or going back into the state
     "grid-ambush": (),  # square, order: written once, before the game
+    "scout-search": ("square",),  # the Scout's square, rewritten by every move (or stay)
 }
 STAND_IN = "redteam"  # the stand-in fact's key, never written by any rule
 
