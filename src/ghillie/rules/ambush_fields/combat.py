@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from ghillie import lookup
 from ghillie.errors import NOT_NOW, UNKNOWN_PIECE, Refusal
-from ghillie.state import SPECTATOR, Facts
+from ghillie.state import Facts
 from ghillie.words import N_, Say, say, says
 
-from .board import FieldKnown, FieldState, Rules
+from .board import FieldState, Rules
 from .commands import AssignEW, Destroyed, Fire, Identify, MassIdentify
+from .dropping import dropped_for_good
 from .fields import (
     Field,
     Visibility,
@@ -349,35 +350,23 @@ def segment_10(ruling: Rules) -> None:
             if shape.active:  # a controller lost off the board takes its field's hexes along
                 apply(ruling, field_lost(shape, survivors, remaining))
             ruling.update(piece.id, secret={"active": False})
-            for other in ruling.state.others(piece.owner):
-                ruling.change(FieldKnown(other, piece.id, FieldState.DROPPED))
-            ruling.tell(
-                piece.owner,
-                {
-                    "event": "field_dropped",
-                    "field": piece.id,
-                    "text": say(
-                        "{field} drops with its controlling ship: every ship that was in it is "
-                        "identified.",
-                        field=mine,
-                        rules=("BSG-R28", "BSG-R30"),
-                    ),
-                },
+            dropped_for_good(
+                ruling,
+                piece,
+                before,
+                told=say(
+                    "{field} drops with its controlling ship: every ship that was in it is "
+                    "identified.",
+                    field=mine,
+                    rules=("BSG-R28", "BSG-R30"),
+                ),
+                heard=heard,
+                spectators=say(
+                    "An ambush field of {side} drops.",
+                    side=state.scenario.side_name(piece.owner),
+                    rules=("BSG-R28",),
+                ),
             )
-            for other, text in heard.items():
-                ruling.tell(other, {"event": "field_dropped", "text": text})
-            ruling.tell(
-                SPECTATOR,
-                {
-                    "event": "field_dropped",
-                    "text": say(
-                        "An ambush field of {side} drops.",
-                        side=state.scenario.side_name(piece.owner),
-                        rules=("BSG-R28",),
-                    ),
-                },
-            )
-            tell_sighted(ruling, before, rules=("BSG-R30",))
     for ship in lost:
         visible_to = [
             o

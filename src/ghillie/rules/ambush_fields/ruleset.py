@@ -34,9 +34,9 @@ from .commands import (
     Recover,
     Scan,
 )
+from .dropping import drop_field
 from .fugitives import hide
 from .hangar import launch, recover
-from .initiative import drop_field
 from .map import board_view, map_view
 from .pieces import secret_facts
 from .plotting import plot, scan
