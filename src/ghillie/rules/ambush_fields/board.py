@@ -1,4 +1,6 @@
-"""The ambush-fields board: the turn skeleton and what each side knows of each field.
+"""The ambush-fields board: the turn skeleton and what each side knows of each field, and
+each kind of change to it. A change is recorded as its ``name`` and fields: those are the
+names and keys records held before the changes were typed, so that those games replay.
 
 The turn skeleton is the text's own (RULES-SPEC §1.1): an Initiative Phase (a controller may
 drop its field, BSG-R29), a Movement Phase (movement is plotted; at its end containment is

@@ -38,8 +38,8 @@ from .dropping import drop_field
 from .fugitives import hide
 from .hangar import launch, recover
 from .map import board_view, map_view
+from .movement_orders import plot, scan
 from .pieces import secret_facts
-from .plotting import plot, scan
 from .scenario import AmbushFieldsScenario
 from .setup import create, deploy, ready
 from .turns import end_game, end_phase, may_act

@@ -1,6 +1,6 @@
 """The Movement Phase's secret orders: each ship's move, plotted (BSG-R05) and carried out
 when both sides have ended the phase (movement.py), and the ships declared to scan
-(BSG-A06), which roll at its end."""
+(BSG-A06), which roll at its end. A carrier's launches and landings are hangar.py's."""
 
 from __future__ import annotations
 
