@@ -23,17 +23,16 @@ secret fields, so that the two-worlds tests can give the worlds different hidden
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from ghillie.measure.hexes import Hex, HexMap, direction, distance, line
-from ghillie.state import Facts, GameState, Level, Phase, Piece
+from ghillie.state import Facts, Level, Phase, Piece
 
-from .board import Board, FieldState, Step
+from .board import FieldState, State, Step
 from .fugitives import may_hide
 from .hangar import fighters
 from .pieces import FIELD, SHIP, edges, is_off_board, ship_class, ships, where
 from .pieces import fields as field_geometry
-from .scenario import AmbushFieldsScenario, ShipClass
+from .scenario import ShipClass
 from .scouting import mass_identify_reaches
 
 END_GAME_FROM = 4  # the first turn in which a waiting side may end the game
@@ -43,16 +42,14 @@ SPEED = 3  # hexes a ship closes on the middle of the map in a turn
 Namer = Callable[[Piece], str]
 
 
-def candidates(state: GameState[Any, Board], side: str) -> list[Facts]:
+def candidates(state: State, side: str) -> list[Facts]:
     board = state.board
     if state.phase is Phase.OVER:
         return []
-    scenario = state.scenario
-    assert isinstance(scenario, AmbushFieldsScenario)
     name = _namer(state.seq)
     if state.phase is Phase.SETUP:
-        setting_up = _setup(state, scenario, side) if side not in board.ready else []
-        # Rarely a side asks to end the game before it begins (both must: ruleset.end_game).
+        setting_up = _setup(state, side) if side not in board.ready else []
+        # Rarely a side asks to end the game before it begins (both must: turns.end_game).
         if side not in board.ending and state.seq % 11 == 5:
             setting_up.append({"type": "end_game"})
         return setting_up
@@ -75,17 +72,17 @@ def candidates(state: GameState[Any, Board], side: str) -> list[Facts]:
     elif board.step is Step.MOVEMENT and (own or away):
         if any("plot" not in s.secret for s in own + away):
             for variant in range(5):
-                moves = _moves(state, scenario, own, variant, name)
+                moves = _moves(state, own, variant, name)
                 if variant in (2, 3):
-                    moves += _back(state, scenario, away, name)
+                    moves += _back(state, away, name)
                 if moves:
                     out.append({"type": "plot", "moves": moves})
         if side not in board.scanners and own:
             refs = [name(s) for s in own]
             out += [{"type": "scan", "ships": refs}, {"type": "scan", "ships": refs[:1]}]
-        out += _hangars(state, scenario, own, name)
+        out += _hangars(state, own, name)
     elif board.step is Step.COMBAT and own:
-        out += _combat(state, scenario, side, own, name)
+        out += _combat(state, side, own, name)
     return out
 
 
@@ -96,13 +93,13 @@ def _namer(seq: int) -> Namer:
     return lambda ship: str(ship.secret["key"])
 
 
-def _setup(state: GameState[Any, Board], scenario: AmbushFieldsScenario, side: str) -> list[Facts]:
+def _setup(state: State, side: str) -> list[Facts]:
     """Deploy the ships the scenario leaves to the players, then be ready. Two deployments
     are offered, in different hexes, for the two-worlds tests."""
     waiting = [s for s in ships(state) if s.owner == side and where(state, s) is None]
     if not waiting:
         return [{"type": "ready"}]
-    hex_map = scenario.hex_map
+    hex_map = state.scenario.hex_map
     # Each side's fleet gathers round a point of its own third of the map: the first ship
     # there, the others next to it, so inside the fields of their controllers.
     index = state.sides.index(side)
@@ -126,23 +123,17 @@ def _hex(hex_map: HexMap, column: int, row: int) -> Hex:
     return hex_map.from_label(f"{column:02d}{row:02d}")
 
 
-def _moves(
-    state: GameState[Any, Board],
-    scenario: AmbushFieldsScenario,
-    own: list[Piece],
-    variant: int,
-    name: Namer,
-) -> list[Facts]:
+def _moves(state: State, own: list[Piece], variant: int, name: Namer) -> list[Facts]:
     """Variant 0 stays put; 1 moves the whole fleet one hex the same way (a fleet that
     keeps together keeps inside its fields); 2 and 3 close on the middle of the map, where
     the enemy is likely, by 1 and by up to :data:`SPEED` hexes; 4 sends the ship nearest an
     edge off the board there, while the others stay put."""
-    hex_map = scenario.hex_map
+    hex_map = state.scenario.hex_map
     middle = _hex(hex_map, (hex_map.columns + 1) // 2, (hex_map.rows + 1) // 2)
     moves: list[Facts] = []
     if variant == 4:
         leaving = _to_the_edge(state, hex_map, own, name)
-        staying = _moves(state, scenario, own, 0, name)
+        staying = _moves(state, own, 0, name)
         return leaving + [m for m in staying if leaving and m["ship"] != leaving[0]["ship"]]
     for ship in own:
         at = where(state, ship)
@@ -170,9 +161,7 @@ def _moves(
     return moves
 
 
-def _to_the_edge(
-    state: GameState[Any, Board], hex_map: HexMap, own: list[Piece], name: Namer
-) -> list[Facts]:
+def _to_the_edge(state: State, hex_map: HexMap, own: list[Piece], name: Namer) -> list[Facts]:
     """The ship nearest an edge dashes for it and leaves the board there."""
     nearest: list[tuple[int, str, str, Piece, Hex]] = []
     for ship in own:
@@ -199,9 +188,7 @@ def _to_the_edge(
     return [move]
 
 
-def _back(
-    state: GameState[Any, Board], scenario: AmbushFieldsScenario, away: list[Piece], name: Namer
-) -> list[Facts]:
+def _back(state: State, away: list[Piece], name: Namer) -> list[Facts]:
     """Ships off the board come back at the edge hex where they left it."""
     return [
         {
@@ -212,16 +199,14 @@ def _back(
             "note": "",
         }
         for ship in away
-        if scenario.hex_map.is_label(str(ship.public.get("left_from", "")))
+        if state.scenario.hex_map.is_label(str(ship.public.get("left_from", "")))
     ]
 
 
-def _hangars(
-    state: GameState[Any, Board], scenario: AmbushFieldsScenario, own: list[Piece], name: Namer
-) -> list[Facts]:
+def _hangars(state: State, own: list[Piece], name: Namer) -> list[Facts]:
     """A launch from each carrier with flights aboard in two turns of three; in the third, a
     landing for one flight in the hex of a carrier with room."""
-    carriers = [(c, fighters(scenario, c)) for c in own]
+    carriers = [(c, fighters(state.scenario, c)) for c in own]
     if state.board.turn % 3:
         return [
             {"type": "launch", "carrier": name(c)}
@@ -238,16 +223,11 @@ def _hangars(
     return []
 
 
-def _combat(
-    state: GameState[Any, Board],
-    scenario: AmbushFieldsScenario,
-    side: str,
-    own: list[Piece],
-    name: Namer,
-) -> list[Facts]:
+def _combat(state: State, side: str, own: list[Piece], name: Namer) -> list[Facts]:
     """A shot or two, the scout's points while it has some, and (rarely) a loss. Few of
     each, so that ending the phase stays a likely choice in random games."""
     board = state.board
+    host = state.scenario.host
     k = state.seq
     out: list[Facts] = []
     seen = [
@@ -264,7 +244,7 @@ def _combat(
         at = where(state, scout)
         assert at is not None
         spent = int(scout.secret.get("spent", {}).get(str(board.turn), 0))
-        left = scenario.host.scout_points - spent
+        left = host.scout_points - spent
         if left <= 0:
             continue
         # EW on one of its own ships: 1 point is safe in any field, 3 gives away a ship in
@@ -283,7 +263,7 @@ def _combat(
             for t in seen
             if state.known(side, t.id).level < Level.IDENTIFIED
             and (aim := where(state, t)) is not None
-            and distance(at, aim) <= scenario.host.identify_ewe
+            and distance(at, aim) <= host.identify_ewe
         ]
         out += [
             {"type": "identify", "scout": name(scout), "target": t.id, "points": min(left, 3)}
@@ -295,7 +275,7 @@ def _combat(
             if f.owner != side
             and f.active
             and board.knows(side, f.key) is FieldState.LOCATED
-            and mass_identify_reaches(at, f, scenario.host.normal_ewe)
+            and mass_identify_reaches(at, f, host.normal_ewe)
         ]
     if board.turn >= 3 and k % 11 == 0:
         # The host game's combat sinks a ship now and then (segment 10 applies it).

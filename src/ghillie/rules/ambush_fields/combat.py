@@ -7,16 +7,14 @@ whose controller was lost drops then (BSG-R28).
 
 from __future__ import annotations
 
-from typing import Any
-
 from ghillie import lookup
 from ghillie.errors import NOT_NOW, UNKNOWN_PIECE, Refusal
-from ghillie.ruling import Ruling
-from ghillie.state import SPECTATOR, Facts
+from ghillie.state import Facts
 from ghillie.words import N_, Say, say, says
 
-from .board import Board, FieldState
+from .board import FieldState, Rules
 from .commands import AssignEW, Destroyed, Fire, Identify, MassIdentify
+from .dropping import dropped_for_good
 from .fields import (
     Field,
     Visibility,
@@ -26,10 +24,10 @@ from .fields import (
     field_lost,
     protective_modifier,
 )
-from .movement import apply, came_out, raise_to, units
+from .movement import apply, came_out, partial, raise_to, units
 from .pieces import FIELD, SHIP, own_ship, ship_class, ships, visibility, where
 from .pieces import fields as field_geometry
-from .scenario import AmbushFieldsScenario, ShipClass
+from .scenario import ShipClass
 from .scouting import identify, mass_identify, mass_identify_reaches
 from .story import dropped, field_name, identified_as, ship_name, sight, tell_sighted
 
@@ -38,28 +36,24 @@ NOT_A_SCOUT = "not_a_scout"
 NO_POINTS = "no_points_left"
 
 
-def _scout(
-    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, ref: str, points: int
-) -> Facts:
+def _scout(ruling: Rules, side: str, ref: str, points: int) -> Facts:
     scout = own_ship(ruling.state, side, ref)
     if ship_class(scout) is not ShipClass.SCOUT:
         raise Refusal(NOT_A_SCOUT, "Only a scout spends scout points.")
     spent = int(scout.secret.get("spent", {}).get(str(ruling.board.turn), 0))
-    if spent + points > scenario.host.scout_points:
+    if spent + points > ruling.scenario.host.scout_points:
         raise Refusal(NO_POINTS, "That scout has not that many points left this turn.")
     ruling.update(scout.id, secret={"spent": {str(ruling.board.turn): spent + points}})
     return {"id": scout.id, "name": scout.secret["name"]}
 
 
-def assign_ew(
-    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, command: AssignEW
-) -> None:
+def assign_ew(ruling: Rules, side: str, command: AssignEW) -> None:
     """BSG-R07, R08: EW on a ship in a field is safe up to the field's rating; more gives it
     away (detected), and the other side gains partial information on the field (R16).
 
     BSG-A03: the points count "on" the ship they are applied to; under
     ``bsg.count_emitted_points`` they count on the scout that spends them as well."""
-    _scout(ruling, scenario, side, command.scout, command.points)
+    _scout(ruling, side, command.scout, command.points)
     target = own_ship(ruling.state, side, command.target)
     scout = own_ship(ruling.state, side, command.scout)
     spent = says(
@@ -72,7 +66,7 @@ def assign_ew(
     on, rating = _load(ruling, side, target.id, command.points)
     ruling.tell(side, {"event": "ew", "text": _verdict(spent, on, rating)})
     given_away = [target.id] if rating is not None and on > rating else []
-    if scenario.switches.count_emitted_points and scout.id != target.id:
+    if ruling.scenario.switches.count_emitted_points and scout.id != target.id:
         emitted, rating = _load(ruling, side, scout.id, command.points)
         if rating is not None:
             counted = say("The points {scout} emits count on it too", scout=scout.secret["name"])
@@ -83,9 +77,7 @@ def assign_ew(
         _give_away(ruling, ship_id, rules=("BSG-R08",))
 
 
-def _load(
-    ruling: Ruling[Any, Board], side: str, ship_id: str, points: int
-) -> tuple[int, int | None]:
+def _load(ruling: Rules, side: str, ship_id: str, points: int) -> tuple[int, int | None]:
     """Count ``points`` more of EW on a ship this turn: the total on it, and the rating of
     the field it hides in (None outside any)."""
     ship = ruling.piece(ship_id)
@@ -126,7 +118,7 @@ def _verdict(spent: Say, on: int, rating: int | None) -> Say:
     )
 
 
-def _give_away(ruling: Ruling[Any, Board], ship_id: str, rules: tuple[str, ...]) -> None:
+def _give_away(ruling: Rules, ship_id: str, rules: tuple[str, ...]) -> None:
     """A hidden ship becomes detected (R08, R09), and its field is partly known (R16): the
     other side sees a counter appear, and its owner is told so."""
     ship = ruling.piece(ship_id)
@@ -137,9 +129,7 @@ def _give_away(ruling: Ruling[Any, Board], ship_id: str, rules: tuple[str, ...])
             raise_to(ruling, ship.id, other, Visibility.DETECTED)
             hiding = list(ship.secret.get("in_fields", []))
             for field_id in hiding:
-                ruling.change_board("pi", side=other, field=field_id)
-                if ruling.board.knows(other, field_id) is FieldState.UNKNOWN:
-                    ruling.change_board("field", side=other, field=field_id, state="partial")
+                partial(ruling, other, field_id)
             if hiding:
                 gave.append((other, hiding))
     # The ship is seen where it is, but the other side is not told why: the rule ids of its
@@ -150,9 +140,7 @@ def _give_away(ruling: Ruling[Any, Board], ship_id: str, rules: tuple[str, ...])
         came_out(ruling, other, ruling.piece(ship_id), hiding, gave_away=True)
 
 
-def fire(
-    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, command: Fire
-) -> None:
+def fire(ruling: Rules, side: str, command: Fire) -> None:
     firer = own_ship(ruling.state, side, command.ship)
     target = lookup.enemy(ruling.state, side, command.target, kinds=(SHIP,))
     source, aim = where(ruling.state, firer), where(ruling.state, target)
@@ -164,7 +152,7 @@ def fire(
         # BSG-R23: counter-EW cancels the field's penalty on this target, point for point.
         if command.eccm_scout is None:
             raise Refusal(NOT_A_SCOUT, "Only a scout spends scout points.")
-        _scout(ruling, scenario, side, command.eccm_scout, command.eccm)
+        _scout(ruling, side, command.eccm_scout, command.eccm)
         field = max(0, field - command.eccm)
     total = capped(field + command.modifiers)
     _give_away(ruling, firer.id, rules=("BSG-R09",))  # BSG-R09: firing gives a hidden ship away
@@ -200,9 +188,7 @@ def fire(
         )
 
 
-def do_identify(
-    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, command: Identify
-) -> None:
+def do_identify(ruling: Rules, side: str, command: Identify) -> None:
     target = lookup.enemy(ruling.state, side, command.target, kinds=(SHIP,))
     scout_ship = own_ship(ruling.state, side, command.scout)
     source, aim = where(ruling.state, scout_ship), where(ruling.state, target)
@@ -215,13 +201,13 @@ def do_identify(
         visibility(ruling.state, side, target),
         source,
         aim,
-        scenario.host.identify_ewe,
+        ruling.scenario.host.identify_ewe,
     )
     if result.refused == OUT_OF_RANGE:
         raise Refusal(OUT_OF_RANGE, "The target is beyond the ability's range.")
     if result.refused is not None:
         raise Refusal(NOT_NOW, "That ship cannot be identified now.")
-    scout = _scout(ruling, scenario, side, command.scout, command.points)
+    scout = _scout(ruling, side, command.scout, command.points)
     state = ruling.state
     was = ship_name(state, side, target)
     if result.identified:
@@ -274,9 +260,7 @@ def do_identify(
     )
 
 
-def do_mass_identify(
-    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, command: MassIdentify
-) -> None:
+def do_mass_identify(ruling: Rules, side: str, command: MassIdentify) -> None:
     state = ruling.state
     field_piece = state.pieces.get(command.field)
     if field_piece is None or field_piece.kind != FIELD or field_piece.owner == side:
@@ -292,9 +276,9 @@ def do_mass_identify(
     for i, ref in enumerate(command.scouts):
         ship = own_ship(state, side, ref)
         at = where(state, ship)
-        if at is None or not mass_identify_reaches(at, shape, scenario.host.normal_ewe):
+        if at is None or not mass_identify_reaches(at, shape, state.scenario.host.normal_ewe):
             raise Refusal(OUT_OF_RANGE, "A scout is beyond normal EW range of the field.")
-        _scout(ruling, scenario, side, ref, share + (1 if i < rest else 0))
+        _scout(ruling, side, ref, share + (1 if i < rest else 0))
     result = mass_identify(command.points, shape.rating, located)
     known = {s: field_name(ruling.state, s, field_piece) for s in (side, field_piece.owner)}
     before = sight(ruling.state)
@@ -330,7 +314,7 @@ def do_mass_identify(
     tell_sighted(ruling, before, rules=("BSG-R25",))
 
 
-def destroyed(ruling: Ruling[Any, Board], side: str, command: Destroyed) -> None:
+def destroyed(ruling: Rules, side: str, command: Destroyed) -> None:
     ship = own_ship(ruling.state, side, command.ship)
     ruling.update(ship.id, secret={"destroyed": True})
     ruling.tell(
@@ -347,7 +331,7 @@ def destroyed(ruling: Ruling[Any, Board], side: str, command: Destroyed) -> None
     )
 
 
-def segment_10(ruling: Ruling[Any, Board]) -> None:
+def segment_10(ruling: Rules) -> None:
     """BSG-R28: losses applied; a lost controller's field drops (R30: its ships identified)."""
     state = ruling.state
     lost = [s for s in ships(state) if s.secret.get("destroyed")]
@@ -366,35 +350,23 @@ def segment_10(ruling: Ruling[Any, Board]) -> None:
             if shape.active:  # a controller lost off the board takes its field's hexes along
                 apply(ruling, field_lost(shape, survivors, remaining))
             ruling.update(piece.id, secret={"active": False})
-            for other in ruling.state.others(piece.owner):
-                ruling.change_board("field", side=other, field=piece.id, state="dropped")
-            ruling.tell(
-                piece.owner,
-                {
-                    "event": "field_dropped",
-                    "field": piece.id,
-                    "text": say(
-                        "{field} drops with its controlling ship: every ship that was in it is "
-                        "identified.",
-                        field=mine,
-                        rules=("BSG-R28", "BSG-R30"),
-                    ),
-                },
+            dropped_for_good(
+                ruling,
+                piece,
+                before,
+                told=say(
+                    "{field} drops with its controlling ship: every ship that was in it is "
+                    "identified.",
+                    field=mine,
+                    rules=("BSG-R28", "BSG-R30"),
+                ),
+                heard=heard,
+                spectators=say(
+                    "An ambush field of {side} drops.",
+                    side=state.scenario.side_name(piece.owner),
+                    rules=("BSG-R28",),
+                ),
             )
-            for other, text in heard.items():
-                ruling.tell(other, {"event": "field_dropped", "text": text})
-            ruling.tell(
-                SPECTATOR,
-                {
-                    "event": "field_dropped",
-                    "text": say(
-                        "An ambush field of {side} drops.",
-                        side=state.scenario.side_name(piece.owner),
-                        rules=("BSG-R28",),
-                    ),
-                },
-            )
-            tell_sighted(ruling, before, rules=("BSG-R30",))
     for ship in lost:
         visible_to = [
             o

@@ -132,10 +132,6 @@ class EndGame(Command):
     anytime: ClassVar[bool] = True
 
 
-COMMANDS: dict[str, type[Command]] = {
-    c.model_fields["type"].default: c
-    for c in (Ready, Deploy, Plot, Scan, Launch, Recover, Hide, DropField, EndPhase, EndGame)
-}
 MOVEMENT_COMMANDS: tuple[type[Command], ...] = (Plot, Scan, Launch, Recover)
 
 
@@ -195,4 +191,3 @@ class Destroyed(Command):
 
 
 COMBAT_COMMANDS: tuple[type[Command], ...] = (AssignEW, Fire, Identify, MassIdentify, Destroyed)
-COMMANDS.update({c.model_fields["type"].default: c for c in COMBAT_COMMANDS})

@@ -24,14 +24,12 @@ more: entering again starts a new pursuit.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from ghillie.errors import Refusal
-from ghillie.ruling import Ruling
-from ghillie.state import SPECTATOR, GameState, Level, Piece
+from ghillie.state import SPECTATOR, Level, Piece
 from ghillie.words import say, says
 
-from .board import Board, FieldState
+from .board import FieldState, Rules, ScanDeclared, State
 from .commands import Hide
 from .fields import Visibility, hiding_fields
 from .pieces import FIELD, on_board, own_ship, ships, visibility, where
@@ -43,7 +41,7 @@ NOT_IN_A_FIELD = "not_in_a_field"
 PURSUERS = "pursuers"
 
 
-def track(ruling: Ruling[Any, Board], was_in: Mapping[str, Sequence[str]]) -> None:
+def track(ruling: Rules, was_in: Mapping[str, Sequence[str]]) -> None:
     """At the end of a Movement Phase, once containment is settled: start a pursuit for each
     identified ship that has just entered its side's fields, and end the pursuit of each
     fugitive whose pursuers are all off the board. ``was_in`` holds each ship's friendly
@@ -111,7 +109,7 @@ def track(ruling: Ruling[Any, Board], was_in: Mapping[str, Sequence[str]]) -> No
         )
 
 
-def may_hide(state: GameState[Any, Board], ship: Piece) -> bool:
+def may_hide(state: State, ship: Piece) -> bool:
     """Has this fugitive shaken off its pursuers, and is it in one of its side's fields?"""
     at = where(state, ship)
     if ship.secret.get(PURSUERS) != [] or at is None:
@@ -119,7 +117,7 @@ def may_hide(state: GameState[Any, Board], ship: Piece) -> bool:
     return bool(hiding_fields(at, ship.owner, field_geometry(state)))
 
 
-def hide(ruling: Ruling[Any, Board], side: str, command: Hide) -> None:
+def hide(ruling: Rules, side: str, command: Hide) -> None:
     state = ruling.state
     old = own_ship(state, side, command.ship)
     at = where(state, old)
@@ -146,7 +144,7 @@ def hide(ruling: Ruling[Any, Board], side: str, command: Hide) -> None:
             ruling.update(piece.id, secret={"controller": new.id})
     scanning = ruling.board.scanners.get(side, frozenset())
     if old.id in scanning:
-        ruling.change_board("scan", side=side, ships=sorted((scanning - {old.id}) | {new.id}))
+        ruling.change(ScanDeclared(side, sorted((scanning - {old.id}) | {new.id})))
     ruling.remove(old.id)
     before = sight(state)
     for other in state.others(side):

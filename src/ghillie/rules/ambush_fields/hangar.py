@@ -22,14 +22,11 @@ Who learns what:
 
 from __future__ import annotations
 
-from typing import Any
-
 from ghillie.errors import Refusal
-from ghillie.ruling import Ruling
 from ghillie.state import Facts, Piece
 from ghillie.words import say
 
-from .board import Board, FieldState
+from .board import FieldState, Rules
 from .commands import Launch, Recover
 from .fields import Visibility, hiding_fields
 from .movement import raise_to
@@ -53,11 +50,9 @@ def fighters(scenario: AmbushFieldsScenario, ship: Piece) -> FighterSpec | None:
     return spec.fighters if spec is not None else None
 
 
-def _carrier(
-    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, ref: str
-) -> tuple[Piece, FighterSpec]:
+def _carrier(ruling: Rules, side: str, ref: str) -> tuple[Piece, FighterSpec]:
     carrier = own_ship(ruling.state, side, ref)
-    spec = fighters(scenario, carrier)
+    spec = fighters(ruling.scenario, carrier)
     if spec is None:
         raise Refusal(NOT_A_CARRIER, "That ship carries no fighters.")
     if where(ruling.state, carrier) is None:
@@ -65,16 +60,14 @@ def _carrier(
     return carrier, spec
 
 
-def launch(
-    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, command: Launch
-) -> None:
-    carrier, _ = _carrier(ruling, scenario, side, command.carrier)
+def launch(ruling: Rules, side: str, command: Launch) -> None:
+    carrier, _ = _carrier(ruling, side, command.carrier)
     aboard: list[Facts] = list(carrier.secret.get("hangar", []))
     if not aboard:
         raise Refusal(HANGAR_EMPTY, "That carrier has no fighter flight aboard.")
     at = where(ruling.state, carrier)
     assert at is not None
-    label = scenario.hex_map.to_label(at)
+    label = ruling.scenario.hex_map.to_label(at)
     inside = hiding_fields(at, side, field_geometry(ruling.state))
     flight = Piece(
         ruling.new_id(),
@@ -171,14 +164,12 @@ def launch(
     )
 
 
-def recover(
-    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, command: Recover
-) -> None:
+def recover(ruling: Rules, side: str, command: Recover) -> None:
     state = ruling.state
     flight = own_ship(state, side, command.flight)
     if ship_class(flight) is not ShipClass.FIGHTER_FLIGHT:
         raise Refusal(NOT_A_FLIGHT, "Only a fighter flight lands aboard a carrier.")
-    carrier, spec = _carrier(ruling, scenario, side, command.carrier)
+    carrier, spec = _carrier(ruling, side, command.carrier)
     there = where(state, flight)
     if there is None:
         raise Refusal(OFF_BOARD, "That flight is off the board.")

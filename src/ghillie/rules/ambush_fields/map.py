@@ -1,6 +1,6 @@
-"""The ambush-fields hex map: the fields a side knows (its own, and the enemy's it has
-located), its own ships and the enemy ships it knows of — face-down counters until they are
-identified."""
+"""The ambush-fields board as an observer sees it, and its hex map: the fields a side knows
+(its own, and the enemy's it has located), its own ships and the enemy ships it knows of —
+face-down counters until they are identified."""
 
 from __future__ import annotations
 
@@ -20,25 +20,88 @@ from ghillie.maps import (
 )
 from ghillie.measure.hexes import disc
 from ghillie.scenario import Mode
-from ghillie.state import REFEREE, GameState, Level, Piece
+from ghillie.state import REFEREE, Level, Piece
 from ghillie.words import N_, Say, say
 
-from .board import Board
-from .pieces import SHIP
-from .scenario import AmbushFieldsScenario
+from .board import FieldState, State
+from .pieces import FIELD, SHIP, where
 
 CATEGORY = {"ship": N_("ship"), "fighter flight": N_("fighter flight"), "shuttle": N_("shuttle")}
 
 
-def map_view(
-    state: GameState[Any, Board], observer: str, fields: list[dict[str, Any]]
-) -> MapView | None:
-    """``fields``: the fields this observer's board shows (ruleset.board_view's)."""
+def board_view(state: State, observer: str) -> dict[str, Any]:
+    """The board in ``observer``'s view: the turn as everyone sees it, and the fields its
+    board shows."""
+    board = state.board
+    out: dict[str, Any] = {
+        "turn": board.turn,
+        "step": board.step.value,
+        "done": sorted(board.done),
+        "ready": sorted(board.ready),
+        "ending": sorted(board.ending),
+    }
+    fields = fields_seen(state, observer)
+    if fields is not None:
+        out["fields"] = fields
+    return out
+
+
+def fields_seen(state: State, observer: str) -> list[dict[str, Any]] | None:
+    """The fields ``observer``'s board shows; None for a spectator, whose board shows none."""
+    if observer in state.sides:
+        return known_fields(state, observer)
+    if observer != REFEREE:
+        return None
+    # Every field, as its owner knows it, and which other sides have located it: the same
+    # list shape as a side's, so one map draws both.
+    return [
+        {
+            **f,
+            "located_by": sorted(
+                s
+                for s in state.sides
+                if s != side and state.board.knows(s, f["id"]) is FieldState.LOCATED
+            ),
+        }
+        for side in state.sides
+        for f in known_fields(state, side)
+        if f["owner"] == side
+    ]
+
+
+def known_fields(state: State, side: str) -> list[dict[str, Any]]:
+    """A side's own fields, and the enemy fields it has located (BSG-R17: "always visible
+    on the board") with their current place, extent and rating."""
+    hex_map = state.scenario.hex_map
+    out = []
+    for piece in state.pieces.values():
+        if piece.kind != FIELD:
+            continue
+        mine = piece.owner == side
+        if not mine and state.board.knows(side, piece.id) is not FieldState.LOCATED:
+            continue
+        controller = state.pieces.get(piece.secret["controller"])
+        at = where(state, controller) if controller is not None else None
+        out.append(
+            {
+                "id": piece.id,
+                "owner": piece.owner,
+                "centre": hex_map.to_label(at) if at else None,
+                "radius": piece.secret["radius"],
+                "rating": piece.secret["rating"],
+                "active": piece.secret["active"],
+                **({"key": piece.secret["key"]} if mine else {}),
+            }
+        )
+    return out
+
+
+def map_view(state: State, observer: str) -> MapView | None:
     scenario = state.scenario
-    assert isinstance(scenario, AmbushFieldsScenario)
     if scenario.mode is not Mode.MAP:
         return None  # a printed map on the real table: hexes are typed
     hex_map = scenario.hex_map
+    fields = fields_seen(state, observer) or []
     layers = [_field(state, observer, f, hex_map) for f in fields if f.get("centre")]
     tokens = [t for p in shown(state, observer) if (t := _token(state, observer, p))]
     legend = side_legend(state, observer)
@@ -57,9 +120,7 @@ def map_view(
     )
 
 
-def _field(
-    state: GameState[Any, Board], observer: str, field: dict[str, Any], hex_map: Any
-) -> Layer:
+def _field(state: State, observer: str, field: dict[str, Any], hex_map: Any) -> Layer:
     owner = field["owner"]
     mine = owner == observer
     centre = hex_map.from_label(field["centre"])
@@ -89,7 +150,7 @@ def _field(
     return Layer(style, legend, hexes=hexes, titles=[title])
 
 
-def _token(state: GameState[Any, Board], observer: str, piece: Piece) -> Token | None:
+def _token(state: State, observer: str, piece: Piece) -> Token | None:
     if piece.kind != SHIP or not piece.public.get("at"):
         return None
     category = str(piece.public.get("category", "ship"))

@@ -14,11 +14,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from ghillie.measure.hexes import line
-from ghillie.ruling import Ruling
-from ghillie.state import Facts, GameState, Level, Piece
+from ghillie.state import Facts, Level, Piece
 from ghillie.words import N_, Say, say, says
 
-from .board import Board, FieldState
+from .board import FieldKnown, FieldState, Hint, HoldsPI, Rules, State
 from .detection import Outcome, detection_check
 from .fields import (
     Field,
@@ -34,11 +33,10 @@ from .fields import (
 from .fugitives import track
 from .pieces import fields as field_geometry
 from .pieces import identity, is_off_board, ship_class, ships, visibility, where
-from .scenario import AmbushFieldsScenario
 from .story import category, field_name, ship_name, sight, tell_sighted
 
 
-def carry_out_plots(ruling: Ruling[Any, Board]) -> None:
+def carry_out_plots(ruling: Rules) -> None:
     """Every plotted move at once. A move with ``leave`` ends off the board, having left it
     at its edge hex; a ship off the board comes back at the edge hex it is plotted to. A
     side that sees the ship — and only such a side — sees it move, leave or come back."""
@@ -131,7 +129,7 @@ LEAVES = {
 }
 
 
-def _tell_watchers(ruling: Ruling[Any, Board], ship: Piece, event: str, at: str) -> None:
+def _tell_watchers(ruling: Rules, ship: Piece, event: str, at: str) -> None:
     """The owner, and every other side that sees ``ship``, is told it leaves the board or
     comes back onto it at ``at``: named as each knows it (before it leaves; a counter that
     comes back, by its new hex)."""
@@ -156,7 +154,7 @@ def _tell_watchers(ruling: Ruling[Any, Board], ship: Piece, event: str, at: str)
         ruling.tell(other, {"event": event, "ship": ship.id, "text": text})
 
 
-def crossings(state: GameState[Any, Board], scenario: AmbushFieldsScenario) -> list[str]:
+def crossings(state: State) -> list[str]:
     """Under ``bsg.enter_trigger = immediate`` (BSG-A15's option): the enemy fields that a
     plotted move passes through, even if it ends outside them (taken before the plots are
     carried out, with each field where it stood)."""
@@ -166,7 +164,7 @@ def crossings(state: GameState[Any, Board], scenario: AmbushFieldsScenario) -> l
         plot, start = ship.secret.get("plot"), where(state, ship)
         if plot is None or start is None:
             continue
-        path = line(start, scenario.hex_map.from_label(plot["to"]))
+        path = line(start, state.scenario.hex_map.from_label(plot["to"]))
         for shape in shapes:
             entered = any(contains(shape, step) for step in path)
             if shape.owner != ship.owner and entered and shape.key not in crossed:
@@ -174,7 +172,7 @@ def crossings(state: GameState[Any, Board], scenario: AmbushFieldsScenario) -> l
     return crossed
 
 
-def invade(ruling: Ruling[Any, Board], field_id: str) -> None:
+def invade(ruling: Rules, field_id: str) -> None:
     """BSG-R26 under ``bsg.enter_trigger = immediate``: an enemy's course went into the
     field: every unit in it identified, the field located."""
     shape = next(f for f in field_geometry(ruling.state) if f.key == field_id)
@@ -214,7 +212,7 @@ def invade(ruling: Ruling[Any, Board], field_id: str) -> None:
     tell_sighted(ruling, before, rules=("BSG-R26",))
 
 
-def units(state: GameState[Any, Board]) -> list[UnitAt]:
+def units(state: State) -> list[UnitAt]:
     """Every ship on the map as the pure rules see it (two sides: how the other sees it)."""
     out = []
     for ship in ships(state):
@@ -235,14 +233,14 @@ def units(state: GameState[Any, Board]) -> list[UnitAt]:
     return out
 
 
-def apply(ruling: Ruling[Any, Board], reveals: Iterable[Reveal]) -> None:
+def apply(ruling: Rules, reveals: Iterable[Reveal]) -> None:
     for reveal in reveals:
         ship = ruling.piece(reveal.unit)
         for other in ruling.state.others(ship.owner):
             raise_to(ruling, ship.id, other, reveal.visibility)
 
 
-def settle(ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario) -> None:
+def settle(ruling: Rules) -> None:
     """BSG-R06, R11, R16, R26 at the end of the phase, for each side's ships; then the
     fugitives' pursuits (R27, A19). Each side is told what appears on its board and why;
     each owner, what the enemy now sees and knows of its fleet and fields."""
@@ -268,7 +266,7 @@ def settle(ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario) -> None:
         tell_sighted(ruling, before, rules=(rule,))
     for field_id in result.partial_information:
         for other in ruling.state.others(ruling.piece(field_id).owner):
-            _partial(ruling, other, field_id)
+            partial(ruling, other, field_id)
     for reveal in result.reveals:
         ship = ruling.piece(reveal.unit)
         left = [f for f in was_in[ship.id] if f in result.partial_information]
@@ -287,7 +285,7 @@ def settle(ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario) -> None:
     track(ruling, was_in)
 
 
-def _moved_in(ruling: Ruling[Any, Board], side: str, field_id: str, present: list[UnitAt]) -> None:
+def _moved_in(ruling: Rules, side: str, field_id: str, present: list[UnitAt]) -> None:
     """R26: ``side``'s ships ended the phase inside the enemy field ``field_id``."""
     state = ruling.state
     field = ruling.piece(field_id)
@@ -327,9 +325,7 @@ def _moved_in(ruling: Ruling[Any, Board], side: str, field_id: str, present: lis
     )
 
 
-def came_out(
-    ruling: Ruling[Any, Board], side: str, ship: Piece, fields: list[str], *, gave_away: bool
-) -> None:
+def came_out(ruling: Rules, side: str, ship: Piece, fields: list[str], *, gave_away: bool) -> None:
     """BSG-R16, A14: ``side`` gains partial information on ``fields``, which ``ship`` hid
     in: it is shown only the ship itself, where it appeared; the owner is told of it."""
     state = ruling.state
@@ -372,12 +368,12 @@ def came_out(
     )
 
 
-def hint(ruling: Ruling[Any, Board], side: str, **facts: Any) -> None:
+def hint(ruling: Rules, side: str, **facts: Any) -> None:
     """Keep what ``side`` was shown of a piece of partial information, for its status."""
-    ruling.change_board("hint", side=side, hint={"turn": ruling.board.turn, **facts})
+    ruling.change(Hint(side, {"turn": ruling.board.turn, **facts}))
 
 
-def detect(ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario) -> None:
+def detect(ruling: Rules) -> None:
     """Segment 7: every declared scanner against every enemy field (BSG-R12, R13, A05).
 
     Each scanner's side reads one line: "no contact" whatever the reason (RULES-SPEC §6), or
@@ -399,7 +395,7 @@ def detect(ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario) -> None:
                 field = geometry[field_id]
                 if field.owner == side or ruling.board.knows(side, field_id) is FieldState.LOCATED:
                     continue
-                result = _roll(ruling, scenario, side, scanner_id, field)
+                result = _roll(ruling, side, scanner_id, field)
                 if result is not None:
                     said.append(result.pop("said"))
                     results.append({**result, "text": said[-1].json()})
@@ -418,16 +414,11 @@ def detect(ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario) -> None:
 NO_CONTACT = N_("no contact")
 
 
-def _roll(
-    ruling: Ruling[Any, Board],
-    scenario: AmbushFieldsScenario,
-    side: str,
-    scanner_id: str,
-    field: Field,
-) -> dict[str, Any] | None:
+def _roll(ruling: Rules, side: str, scanner_id: str, field: Field) -> dict[str, Any] | None:
     """One scanner's roll against one field: None for no contact (no roll possible, or
     failed by two or more); else what the scanning side is told, its words under "said"."""
     state = ruling.state
+    scenario = state.scenario
     scanner = state.pieces[scanner_id]
     at = where(state, scanner)
     assert at is not None
@@ -465,7 +456,7 @@ def _roll(
             moving=speed > 0,
             heading="ABCDEF".index(controller.public.get("heading", "A")),
         )
-        _partial(ruling, side, field.key)
+        partial(ruling, side, field.key)
         hint(
             ruling,
             side,
@@ -529,13 +520,15 @@ def _roll(
     }
 
 
-def _partial(ruling: Ruling[Any, Board], side: str, field_id: str) -> None:
-    ruling.change_board("pi", side=side, field=field_id)
+def partial(ruling: Rules, side: str, field_id: str) -> None:
+    """``side`` gains partial information on the field (BSG-R15, R16): -1 on its later rolls
+    against it, and the field is partly known to it unless it knew more already."""
+    ruling.change(HoldsPI(side, field_id))
     if ruling.board.knows(side, field_id) is FieldState.UNKNOWN:
-        ruling.change_board("field", side=side, field=field_id, state=FieldState.PARTIAL.value)
+        ruling.change(FieldKnown(side, field_id, FieldState.PARTIAL))
 
 
-def _locate(ruling: Ruling[Any, Board], side: str, field: Field) -> None:
+def _locate(ruling: Rules, side: str, field: Field) -> None:
     """BSG-R17: the field's place, extent, strength and motion, and every unit inside it
     detected."""
     locate(ruling, side, field.key)
@@ -545,15 +538,15 @@ def _locate(ruling: Ruling[Any, Board], side: str, field: Field) -> None:
             raise_to(ruling, ship.id, side, Visibility.DETECTED)
 
 
-def locate(ruling: Ruling[Any, Board], side: str, field_id: str) -> None:
+def locate(ruling: Rules, side: str, field_id: str) -> None:
     """From now on ``side`` sees the field (BSG-R17: "always visible on the board"): it is
     a piece that side knows, so its id may be shown to it and named in its commands."""
-    ruling.change_board("field", side=side, field=field_id, state=FieldState.LOCATED.value)
+    ruling.change(FieldKnown(side, field_id, FieldState.LOCATED))
     if ruling.state.known(side, field_id).level < Level.DETECTED:
         ruling.reveal(field_id, side, Level.DETECTED)
 
 
-def raise_to(ruling: Ruling[Any, Board], ship_id: str, side: str, to: Visibility) -> None:
+def raise_to(ruling: Rules, ship_id: str, side: str, to: Visibility) -> None:
     """Knowledge only ever rises (BSG-A17)."""
     ship = ruling.piece(ship_id)
     now = visibility(ruling.state, side, ship)

@@ -9,19 +9,21 @@ counter. A field's facts are all secret; what a side has located of it is on the
 
 from __future__ import annotations
 
-from typing import Any
+from collections import Counter
 
 from ghillie.errors import UNKNOWN_PIECE, Refusal
 from ghillie.measure.hexes import Hex, HexMap, to_offset
-from ghillie.state import Facts, GameState, Level, Piece
+from ghillie.state import Facts, Level, Piece
 
-from .board import FieldState
+from .board import State
 from .fields import Field, Visibility
 from .scenario import AmbushFieldsScenario, ShipClass
 
 SHIP = "ship"
 FIELD = "field"
 OFF_BOARD = "off_board"  # refusal: that ship has left the board
+SHIP_FACTS = 11
+FIELD_FACTS = 5
 
 
 def identity(ship: Piece) -> Facts:
@@ -29,7 +31,7 @@ def identity(ship: Piece) -> Facts:
     return {k: ship.secret[k] for k in ("name", "type", "class", "flag")}
 
 
-def visibility(state: GameState[Any, Any], side: str, ship: Piece) -> Visibility:
+def visibility(state: State, side: str, ship: Piece) -> Visibility:
     """How ``side`` sees an enemy ship: hidden, detected or identified."""
     level = state.known(side, ship.id).level
     if level >= Level.IDENTIFIED:
@@ -39,7 +41,7 @@ def visibility(state: GameState[Any, Any], side: str, ship: Piece) -> Visibility
     return Visibility.HIDDEN
 
 
-def own_ship(state: GameState[Any, Any], side: str, ref: str) -> Piece:
+def own_ship(state: State, side: str, ref: str) -> Piece:
     """One of ``side``'s ships, by id or scenario key; anything else reads as no such piece."""
     piece = state.pieces.get(ref)
     if piece is None:
@@ -56,7 +58,7 @@ def own_ship(state: GameState[Any, Any], side: str, ref: str) -> Piece:
     return piece
 
 
-def own_field(state: GameState[Any, Any], side: str, ref: str) -> Piece:
+def own_field(state: State, side: str, ref: str) -> Piece:
     """One of ``side``'s fields, by piece id (as the pages name it) or by scenario key."""
     piece = state.pieces.get(ref)
     if piece is None:
@@ -73,15 +75,13 @@ def own_field(state: GameState[Any, Any], side: str, ref: str) -> Piece:
     return piece
 
 
-def ships(state: GameState[Any, Any]) -> list[Piece]:
+def ships(state: State) -> list[Piece]:
     return [p for p in state.pieces.values() if p.kind == SHIP]
 
 
-def where(state: GameState[Any, Any], ship: Piece) -> Hex | None:
-    scenario = state.scenario
-    assert isinstance(scenario, AmbushFieldsScenario)
+def where(state: State, ship: Piece) -> Hex | None:
     at = ship.public.get("at")
-    return scenario.hex_map.from_label(at) if at else None
+    return state.scenario.hex_map.from_label(at) if at else None
 
 
 def is_off_board(ship: Piece) -> bool:
@@ -89,7 +89,7 @@ def is_off_board(ship: Piece) -> bool:
     return bool(ship.public.get("off_board"))
 
 
-def on_board(state: GameState[Any, Any], side: str, piece_id: str) -> bool:
+def on_board(state: State, side: str, piece_id: str) -> bool:
     """Is the ship ``piece_id`` a counter on ``side``'s board: on the map, and seen (or
     owned) by that side? Hidden units are "taken off the board" (BSG-R05)."""
     ship = state.pieces.get(piece_id)
@@ -117,7 +117,7 @@ def edges(hex_map: HexMap) -> list[Hex]:
     return [h for h in hex_map.hexes() if is_edge(hex_map, h)]
 
 
-def fields(state: GameState[Any, Any]) -> list[Field]:
+def fields(state: State) -> list[Field]:
     """Every field as geometry: centred on its controller's hex now (BSG-R04)."""
     out = []
     for piece in state.pieces.values():
@@ -142,29 +142,27 @@ def ship_class(ship: Piece) -> ShipClass:
     return ShipClass(ship.secret["class"])
 
 
-def known_fields(state: GameState[Any, Any], side: str) -> list[dict[str, Any]]:
-    """A side's own fields, and the enemy fields it has located (BSG-R17: "always visible
-    on the board") with their current place, extent and rating."""
-    scenario = state.scenario
-    assert isinstance(scenario, AmbushFieldsScenario)
-    out = []
-    for piece in state.pieces.values():
-        if piece.kind != FIELD:
-            continue
-        mine = piece.owner == side
-        if not mine and state.board.knows(side, piece.id) is not FieldState.LOCATED:
-            continue
-        controller = state.pieces.get(piece.secret["controller"])
-        at = where(state, controller) if controller is not None else None
-        out.append(
-            {
-                "id": piece.id,
-                "owner": piece.owner,
-                "centre": scenario.hex_map.to_label(at) if at else None,
-                "radius": piece.secret["radius"],
-                "rating": piece.secret["rating"],
-                "active": piece.secret["active"],
-                **({"key": piece.secret["key"]} if mine else {}),
-            }
-        )
-    return out
+def secret_facts(scenario: AmbushFieldsScenario) -> int:
+    """The most secret facts a side's pieces hold at once (Ruleset.secret_facts)."""
+    # A ship: key, name, type, class, flag (setup.py), its fields, plot and the plot's
+    # note, scout points and EW spent, destroyed — and on a side with a field, the
+    # pursuers it flees (fugitives.py). A carrier: its hangar. A field: key,
+    # controller, radius, rating, active. Launched flights are ships: a side has at
+    # most as many at once as its scenario ships and the flights aboard at the start
+    # (a flight lands before it is launched again). A fugitive that hides is placed
+    # anew before its old piece goes: room for one more ship and its hangar.
+    ships: Counter[str] = Counter()
+    carriers: Counter[str] = Counter()
+    for ship in scenario.ships:
+        ships[ship.side] += 1 + len(ship.flights())
+        carriers[ship.side] += ship.fighters is not None
+    fielded = {scenario.ship(f.controller).side for f in scenario.fields}
+    bound: Counter[str] = Counter()
+    for side, count in ships.items():
+        per_ship = SHIP_FACTS + (side in fielded)
+        bound[side] = count * per_ship + carriers[side]
+        if side in fielded:
+            bound[side] += SHIP_FACTS + 1
+    for field in scenario.fields:
+        bound[scenario.ship(field.controller).side] += FIELD_FACTS
+    return max(bound.values(), default=0)

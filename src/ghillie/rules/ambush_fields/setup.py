@@ -3,15 +3,12 @@ table, and — when both sides are ready — who starts hidden."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ghillie.errors import NOT_NOW, Refusal
-from ghillie.ruling import Ruling
 from ghillie.state import Level, Phase, Piece
 from ghillie.words import Say, say, says
 
-from .board import Board, Step, start
-from .commands import Deploy
+from .board import Rules, SideReady, Sides, Start, Step
+from .commands import Deploy, Ready
 from .fields import hiding_fields
 from .pieces import FIELD, SHIP, identity, own_ship, ships, where
 from .pieces import fields as field_geometry
@@ -21,8 +18,8 @@ from .story import phase, sight, tell_sighted
 OFF_MAP = "off_map"
 
 
-def create(ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario) -> None:
-    ruling.change_board("sides", sides=list(scenario.side_ids()))
+def create(ruling: Rules, scenario: AmbushFieldsScenario) -> None:
+    ruling.change(Sides(scenario.side_ids()))
     ids = {}
     for spec in scenario.ships:
         piece = Piece(
@@ -66,7 +63,7 @@ def create(ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario) -> None:
         )
 
 
-def take_the_board(ruling: Ruling[Any, Board]) -> None:
+def take_the_board(ruling: Rules) -> None:
     """When both sides are ready, the fleets take the board where the scenario or the
     players put them. BSG-R05: a ship inside a friendly field is hidden; every other ship is
     on the board, identified (RULES-SPEC §1.2: "Units outside any friendly field are always
@@ -83,9 +80,8 @@ def take_the_board(ruling: Ruling[Any, Board]) -> None:
             ruling.reveal(piece.id, other, Level.IDENTIFIED, identity(piece))
 
 
-def deploy(
-    ruling: Ruling[Any, Board], scenario: AmbushFieldsScenario, side: str, command: Deploy
-) -> None:
+def deploy(ruling: Rules, side: str, command: Deploy) -> None:
+    scenario = ruling.scenario
     placed: list[Say] = []
     for placement in command.ships:
         ship = own_ship(ruling.state, side, placement.ship)
@@ -119,11 +115,11 @@ def deploy(
     )
 
 
-def ready(ruling: Ruling[Any, Board], side: str) -> None:
+def ready(ruling: Rules, side: str, command: Ready) -> None:
     waiting = [s for s in ships(ruling.state) if s.owner == side and where(ruling.state, s) is None]
     if waiting:
         raise Refusal(NOT_NOW, f"Deploy every ship first: {len(waiting)} have no hex yet.")
-    ruling.change_board("ready", side=side)
+    ruling.change(SideReady(side))
     name = ruling.state.scenario.side_name(side)
     ruling.tell_public(
         {"event": "ready", "side": side, "text": say("{side} are ready.", side=name)}
@@ -132,7 +128,7 @@ def ready(ruling: Ruling[Any, Board], side: str) -> None:
         before = sight(ruling.state)
         take_the_board(ruling)
         ruling.set_phase(Phase.PLAY)
-        ruling.change_board(start().name)
+        ruling.change(Start())
         ruling.tell_public(
             {
                 "event": "turn",
@@ -148,7 +144,7 @@ def ready(ruling: Ruling[Any, Board], side: str) -> None:
         tell_sighted(ruling, before, rules=("BSG-R05",))
 
 
-def _hidden_at_the_start(ruling: Ruling[Any, Board]) -> None:
+def _hidden_at_the_start(ruling: Rules) -> None:
     """Each side is told which of its ships start hidden in its fields (BSG-R05)."""
     state = ruling.state
     for side in state.sides:

@@ -19,14 +19,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ghillie.ruling import Ruling
-from ghillie.state import REFEREE, GameState, Level, Piece
+from ghillie.state import REFEREE, Level, Piece
 from ghillie.words import N_, Say, say, says
 
-from .board import Board, Step
+from .board import Rules, State, Step
 from .fields import Visibility
 from .pieces import ships, visibility, where
-from .scenario import AmbushFieldsScenario
 
 CATEGORY = {"ship": N_("ship"), "fighter flight": N_("fighter flight"), "shuttle": N_("shuttle")}
 PHASES = {
@@ -46,7 +44,7 @@ def phase(step: Step) -> Say:
     return say(PHASES[step])
 
 
-def level(state: GameState[Any, Any], reader: str, ship: Piece) -> Visibility:
+def level(state: State, reader: str, ship: Piece) -> Visibility:
     """How ``reader`` sees ``ship``: its owner and the referee see it whole; a spectator as
     the side that knows it least (view.py shows spectators only that)."""
     if reader in (ship.owner, REFEREE):
@@ -72,9 +70,7 @@ def counter(ship: Piece, *, first: bool = False, at: str | None = None) -> Say:
     return say(template, category=category(ship), hex=hex_)
 
 
-def ship_name(
-    state: GameState[Any, Any], reader: str, ship: Piece, *, first: bool = False
-) -> str | Say:
+def ship_name(state: State, reader: str, ship: Piece, *, first: bool = False) -> str | Say:
     """A ship as ``reader`` knows it; ``first``: it starts a sentence."""
     seen = level(state, reader, ship)
     if reader in (ship.owner, REFEREE):
@@ -88,7 +84,7 @@ def ship_name(
     return say("An enemy ship you cannot see" if first else "an enemy ship you cannot see")
 
 
-def identified_as(state: GameState[Any, Any], reader: str, ship: Piece) -> str | Say:
+def identified_as(state: State, reader: str, ship: Piece) -> str | Say:
     """An identified enemy ship with what identifying told: "Basestar Nemesis (Basestar)"."""
     facts = state.known(reader, ship.id).facts if reader in state.sides else {}
     if reader in (ship.owner, REFEREE):
@@ -99,15 +95,11 @@ def identified_as(state: GameState[Any, Any], reader: str, ship: Piece) -> str |
     return str(name) if name else counter(ship)
 
 
-def field_name(
-    state: GameState[Any, Board], reader: str, field: Piece, *, first: bool = False
-) -> str | Say:
+def field_name(state: State, reader: str, field: Piece, *, first: bool = False) -> str | Say:
     """A field as ``reader`` knows it: its owner by its key and controller; a side that has
     located it by the side it hides and where it is now (R17); anyone else only as a field
     of that side."""
-    scenario = state.scenario
-    assert isinstance(scenario, AmbushFieldsScenario)
-    side = scenario.side_name(field.owner)
+    side = state.scenario.side_name(field.owner)
     controller = state.pieces.get(field.secret["controller"])
     if reader == field.owner:
         if controller is None:
@@ -135,19 +127,17 @@ def field_name(
     return say("An ambush field of {side}" if first else "an ambush field of {side}", side=side)
 
 
-def located_at(state: GameState[Any, Board], reader: str, field: Piece) -> str | None:
+def located_at(state: State, reader: str, field: Piece) -> str | None:
     """The hex a side that has located ``field`` sees it centred on now; None for a side
     that has not located it (or for a field whose controller has gone)."""
     if reader not in state.sides or state.known(reader, field.id).level < Level.DETECTED:
         return None
     controller = state.pieces.get(field.secret["controller"])
     at = where(state, controller) if controller is not None else None
-    scenario = state.scenario
-    assert isinstance(scenario, AmbushFieldsScenario)
-    return scenario.hex_map.to_label(at) if at is not None else None
+    return state.scenario.hex_map.to_label(at) if at is not None else None
 
 
-def dropped(state: GameState[Any, Board], reader: str, field: Piece, why: str) -> Say:
+def dropped(state: State, reader: str, field: Piece, why: str) -> Say:
     """A field's drop as the other side hears of it: ``why`` is "dropped" (R29) or "lost"
     (its controller destroyed, R28)."""
     side = state.scenario.side_name(field.owner)
@@ -187,7 +177,7 @@ def dropped(state: GameState[Any, Board], reader: str, field: Piece, why: str) -
 Sighted = dict[tuple[str, str], Visibility]  # (seeing side, ship id) → how it sees the ship
 
 
-def sight(state: GameState[Any, Board]) -> Sighted:
+def sight(state: State) -> Sighted:
     """How every side sees every enemy ship now: taken before a rule acts, for
     :func:`tell_sighted` after it."""
     return {
@@ -198,7 +188,7 @@ def sight(state: GameState[Any, Board]) -> Sighted:
 
 
 def tell_sighted(
-    ruling: Ruling[Any, Board],
+    ruling: Rules,
     before: Mapping[tuple[str, str], Visibility],
     *,
     rules: Sequence[str] = (),
@@ -226,7 +216,7 @@ def tell_sighted(
 
 
 def _tell_seer(
-    ruling: Ruling[Any, Board],
+    ruling: Rules,
     side: str,
     seen: list[tuple[Piece, Visibility, Visibility]],
     rules: Sequence[str],
@@ -299,7 +289,7 @@ def _tell_seer(
 
 
 def _tell_owners(
-    ruling: Ruling[Any, Board],
+    ruling: Rules,
     side: str,
     seen: list[tuple[Piece, Visibility, Visibility]],
     rules: Sequence[str],
@@ -339,7 +329,7 @@ def _tell_owners(
 
 
 def _line(
-    ruling: Ruling[Any, Board],
+    ruling: Rules,
     side: str,
     event: str,
     pieces: list[Piece],

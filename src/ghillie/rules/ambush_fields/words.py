@@ -16,46 +16,40 @@ from collections.abc import Mapping
 from typing import Any
 
 from ghillie.forms import Ask, Choice, Order
-from ghillie.state import REFEREE, GameState, Level, Phase, Piece
+from ghillie.state import REFEREE, Level, Phase, Piece
 from ghillie.words import N_, Say, say, says
 from ghillie.words.piece import PieceWords
 
-from .board import Board, FieldState, Step
+from .board import FieldState, State, Step
 from .fields import Visibility
 from .fugitives import PURSUERS, may_hide
 from .hangar import fighters
 from .pieces import FIELD, SHIP, is_off_board, ship_class, ships, where
-from .scenario import AmbushFieldsScenario, ShipClass
+from .scenario import ShipClass
 from .story import category, counter, field_name, level, phase, ship_name
 
 # --- what a field may name ---------------------------------------------------------------
 
 
-def _scenario(state: GameState[Any, Any]) -> AmbushFieldsScenario:
-    scenario = state.scenario
-    assert isinstance(scenario, AmbushFieldsScenario)
-    return scenario
-
-
-def _own(state: GameState[Any, Board], side: str) -> list[Piece]:
+def _own(state: State, side: str) -> list[Piece]:
     """The side's ships, in the scenario's order (flights launched since at the end)."""
     return [s for s in ships(state) if s.owner == side]
 
 
-def _on_map(state: GameState[Any, Board], side: str) -> list[Piece]:
+def _on_map(state: State, side: str) -> list[Piece]:
     return [s for s in _own(state, side) if where(state, s) is not None]
 
 
-def _pick(state: GameState[Any, Board], side: str, pieces: list[Piece]) -> list[Choice]:
+def _pick(state: State, side: str, pieces: list[Piece]) -> list[Choice]:
     return [Choice(p.id, ship_name(state, side, p)) for p in pieces]
 
 
-def _points_left(state: GameState[Any, Board], scout: Piece) -> int:
+def _points_left(state: State, scout: Piece) -> int:
     spent = int(scout.secret.get("spent", {}).get(str(state.board.turn), 0))
-    return _scenario(state).host.scout_points - spent
+    return state.scenario.host.scout_points - spent
 
 
-def _scouts(state: GameState[Any, Board], side: str) -> list[Piece]:
+def _scouts(state: State, side: str) -> list[Piece]:
     """Own scouts on the map with scout points left this turn."""
     return [
         s
@@ -64,7 +58,7 @@ def _scouts(state: GameState[Any, Board], side: str) -> list[Piece]:
     ]
 
 
-def _enemy_on_map(state: GameState[Any, Board], side: str) -> list[Piece]:
+def _enemy_on_map(state: State, side: str) -> list[Piece]:
     """Enemy ships on the side's board: detected or identified, and on the map."""
     return [
         s
@@ -75,14 +69,14 @@ def _enemy_on_map(state: GameState[Any, Board], side: str) -> list[Piece]:
     ]
 
 
-def deployable(state: GameState[Any, Board], side: str) -> list[Choice]:
+def deployable(state: State, side: str) -> list[Choice]:
     """Own ships whose starting hex the scenario leaves to the players."""
-    scenario = _scenario(state)
+    scenario = state.scenario
     keys = {s.key for s in scenario.ships if s.at is None}
     return _pick(state, side, [s for s in _own(state, side) if s.secret.get("key") in keys])
 
 
-def deploy_rows(state: GameState[Any, Board], side: str) -> Mapping[str, Any]:
+def deploy_rows(state: State, side: str) -> Mapping[str, Any]:
     """The deployment starts with one row per ship to set up, where it stands if it has a
     hex already."""
     rows = []
@@ -95,7 +89,7 @@ def deploy_rows(state: GameState[Any, Board], side: str) -> Mapping[str, Any]:
     return {"ships": rows} if rows else {}
 
 
-def movers(state: GameState[Any, Board], side: str) -> list[Choice]:
+def movers(state: State, side: str) -> list[Choice]:
     """Own ships to plot: choosing one starts its move from where it stands (or, off the
     board, from the edge hex where it left)."""
     out = []
@@ -110,22 +104,22 @@ def movers(state: GameState[Any, Board], side: str) -> list[Choice]:
     return out
 
 
-def on_map(state: GameState[Any, Board], side: str) -> list[Choice]:
+def on_map(state: State, side: str) -> list[Choice]:
     return _pick(state, side, _on_map(state, side))
 
 
-def scan_defaults(state: GameState[Any, Board], side: str) -> Mapping[str, Any]:
+def scan_defaults(state: State, side: str) -> Mapping[str, Any]:
     """The scan starts from the ships declared already this turn, if any."""
     declared = state.board.scanners.get(side)
     return {"ships": sorted(declared)} if declared else {}
 
 
-def launchers(state: GameState[Any, Board], side: str) -> list[Choice]:
+def launchers(state: State, side: str) -> list[Choice]:
     """Own carriers on the map with a fighter flight aboard."""
     out = []
     for ship in _on_map(state, side):
         aboard = ship.secret.get("hangar") or []
-        if fighters(_scenario(state), ship) is not None and aboard:
+        if fighters(state.scenario, ship) is not None and aboard:
             label = says(
                 "{ship} ({n} flight aboard)",
                 "{ship} ({n} flights aboard)",
@@ -136,9 +130,9 @@ def launchers(state: GameState[Any, Board], side: str) -> list[Choice]:
     return out
 
 
-def _landings(state: GameState[Any, Board], side: str) -> list[tuple[Piece, Piece]]:
+def _landings(state: State, side: str) -> list[tuple[Piece, Piece]]:
     """(flight, carrier): own flights in the hex of an own carrier with room in its bays."""
-    scenario = _scenario(state)
+    scenario = state.scenario
     out = []
     carriers = [
         (c, spec) for c in _on_map(state, side) if (spec := fighters(scenario, c)) is not None
@@ -153,7 +147,7 @@ def _landings(state: GameState[Any, Board], side: str) -> list[tuple[Piece, Piec
     return out
 
 
-def landing_flights(state: GameState[Any, Board], side: str) -> list[Choice]:
+def landing_flights(state: State, side: str) -> list[Choice]:
     flights: list[Piece] = []
     for flight, _ in _landings(state, side):
         if flight not in flights:
@@ -161,7 +155,7 @@ def landing_flights(state: GameState[Any, Board], side: str) -> list[Choice]:
     return _pick(state, side, flights)
 
 
-def landing_carriers(state: GameState[Any, Board], side: str) -> list[Choice]:
+def landing_carriers(state: State, side: str) -> list[Choice]:
     """The carriers the chosen flight may land on: in its hex, with room."""
     return [
         Choice(carrier.id, name_of(carrier), when={"flight": flight.id})
@@ -169,12 +163,12 @@ def landing_carriers(state: GameState[Any, Board], side: str) -> list[Choice]:
     ]
 
 
-def fugitives(state: GameState[Any, Board], side: str) -> list[Choice]:
+def fugitives(state: State, side: str) -> list[Choice]:
     """Own ships that have shaken off their pursuers and are in one of the side's fields."""
     return _pick(state, side, [s for s in _own(state, side) if may_hide(state, s)])
 
 
-def own_fields(state: GameState[Any, Board], side: str) -> list[Choice]:
+def own_fields(state: State, side: str) -> list[Choice]:
     """The side's fields still up, by piece id: "your field veil (Basestar Nemesis)"."""
     return [
         Choice(f.id, field_name(state, side, f))
@@ -183,7 +177,7 @@ def own_fields(state: GameState[Any, Board], side: str) -> list[Choice]:
     ]
 
 
-def located_fields(state: GameState[Any, Board], side: str) -> list[Choice]:
+def located_fields(state: State, side: str) -> list[Choice]:
     """Enemy fields the side has located and that are still up (BSG-R25)."""
     return [
         Choice(f.id, field_name(state, side, f))
@@ -195,7 +189,7 @@ def located_fields(state: GameState[Any, Board], side: str) -> list[Choice]:
     ]
 
 
-def scouts(state: GameState[Any, Board], side: str) -> list[Choice]:
+def scouts(state: State, side: str) -> list[Choice]:
     """Own scouts on the map with points left this turn, with how many."""
     return [
         Choice(
@@ -211,13 +205,13 @@ def scouts(state: GameState[Any, Board], side: str) -> list[Choice]:
     ]
 
 
-def targets(state: GameState[Any, Board], side: str) -> list[Choice]:
+def targets(state: State, side: str) -> list[Choice]:
     """Enemy ships on the side's board: only a detected or identified ship may be attacked
     (BSG-R20). Named as the side knows them: a counter by its hex."""
     return _pick(state, side, _enemy_on_map(state, side))
 
 
-def counters(state: GameState[Any, Board], side: str) -> list[Choice]:
+def counters(state: State, side: str) -> list[Choice]:
     """Enemy counters not yet identified: what Identify is for (BSG-R24)."""
     return _pick(
         state,
@@ -226,7 +220,7 @@ def counters(state: GameState[Any, Board], side: str) -> list[Choice]:
     )
 
 
-def losses(state: GameState[Any, Board], side: str) -> list[Choice]:
+def losses(state: State, side: str) -> list[Choice]:
     """Own ships on the map not already reported lost."""
     return _pick(state, side, [s for s in _on_map(state, side) if not s.secret.get("destroyed")])
 
@@ -507,7 +501,7 @@ CLASSES = {
 }
 
 
-def _enemy_of(state: GameState[Any, Board], side: str) -> list[str]:
+def _enemy_of(state: State, side: str) -> list[str]:
     return list(state.others(side))
 
 
@@ -529,7 +523,7 @@ def _place(piece: Piece) -> Say:
     )
 
 
-def describe(state: GameState[Any, Board], observer: str, piece: Piece) -> PieceWords:
+def describe(state: State, observer: str, piece: Piece) -> PieceWords:
     """A ship or a field as ``observer`` knows it. Secrets are told to their owner and the
     referee only — a spectator is neither; an enemy's ship or field as the observer's side
     has seen it. Words of the piece and of what the observer knows of it only, never of
@@ -543,7 +537,7 @@ def describe(state: GameState[Any, Board], observer: str, piece: Piece) -> Piece
     return _enemy_ship(state, observer, piece)
 
 
-def _own_ship(state: GameState[Any, Board], observer: str, ship: Piece) -> PieceWords:
+def _own_ship(state: State, observer: str, ship: Piece) -> PieceWords:
     s, p = ship.secret, ship.public
     kind = ShipClass(s["class"])
     about: list[str | Say] = []
@@ -557,7 +551,7 @@ def _own_ship(state: GameState[Any, Board], observer: str, ship: Piece) -> Piece
     if s.get("flag"):
         details.append((N_("Flag rating"), True))
     aboard = [f["name"] for f in s.get("hangar") or []]
-    spec = fighters(_scenario(state), ship)
+    spec = fighters(state.scenario, ship)
     if spec is not None:
         about.append(says("{n} flight aboard", "{n} flights aboard", len(aboard)))
         details.append((N_("Flights aboard"), aboard or say("none, room for {n}", n=spec.bays)))
@@ -566,7 +560,7 @@ def _own_ship(state: GameState[Any, Board], observer: str, ship: Piece) -> Piece
     # alone, never of the turn: view.project_update).
     spent = _latest(s.get("spent"))
     if kind is ShipClass.SCOUT:
-        details.append((N_("Scout points a turn"), _scenario(state).host.scout_points))
+        details.append((N_("Scout points a turn"), state.scenario.host.scout_points))
         if spent is not None:
             details.append(
                 (N_("Scout points spent"), say("{n} in turn {turn}", n=spent[1], turn=spent[0]))
@@ -623,7 +617,7 @@ def _plotted(plot: Mapping[str, Any]) -> Say:
     )
 
 
-def _seen_by_enemy(state: GameState[Any, Board], observer: str, ship: Piece) -> list[str | Say]:
+def _seen_by_enemy(state: State, observer: str, ship: Piece) -> list[str | Say]:
     """What the enemy sees of one's own ship — what the table shows: nothing while it is
     hidden, a face-down counter once detected, a labelled one once identified."""
     out: list[str | Say] = []
@@ -649,7 +643,7 @@ def _seen_by_enemy(state: GameState[Any, Board], observer: str, ship: Piece) -> 
     return out
 
 
-def _enemy_ship(state: GameState[Any, Board], observer: str, ship: Piece) -> PieceWords:
+def _enemy_ship(state: State, observer: str, ship: Piece) -> PieceWords:
     seen = level(state, observer, ship)
     about: list[str | Say] = []
     if seen is Visibility.IDENTIFIED:
@@ -675,7 +669,7 @@ def _enemy_ship(state: GameState[Any, Board], observer: str, ship: Piece) -> Pie
     return PieceWords(name, about, details)
 
 
-def _describe_field(state: GameState[Any, Board], observer: str, field: Piece) -> PieceWords:
+def _describe_field(state: State, observer: str, field: Piece) -> PieceWords:
     s = field.secret
     if observer in (field.owner, REFEREE):
         controller = state.pieces.get(s["controller"])
@@ -690,7 +684,7 @@ def _describe_field(state: GameState[Any, Board], observer: str, field: Piece) -
                 say(
                     "radius {radius} around hex {hex}, rating {rating}",
                     radius=s["radius"],
-                    hex=_scenario(state).hex_map.to_label(at),
+                    hex=state.scenario.hex_map.to_label(at),
                     rating=s["rating"],
                 )
             )
@@ -734,7 +728,7 @@ def _describe_field(state: GameState[Any, Board], observer: str, field: Piece) -
     return PieceWords(name, about, details)
 
 
-def _field_known(state: GameState[Any, Board], field: Piece) -> list[str | Say]:
+def _field_known(state: State, field: Piece) -> list[str | Say]:
     """Whether the enemy has located one's own field: it is then on the enemy's board, for
     all to see (R17). (Partial information is in the owner's status: it changes no piece.)"""
     if not field.secret["active"]:
@@ -748,8 +742,8 @@ def _field_known(state: GameState[Any, Board], field: Piece) -> list[str | Say]:
     return out
 
 
-def status(state: GameState[Any, Board], observer: str) -> list[str | Say]:
-    scenario = _scenario(state)
+def status(state: State, observer: str) -> list[str | Say]:
+    scenario = state.scenario
     board = state.board
     if state.phase is Phase.OVER:
         return [N_("The game is over.")]
@@ -780,7 +774,7 @@ def status(state: GameState[Any, Board], observer: str) -> list[str | Say]:
     return lines
 
 
-def _todo(state: GameState[Any, Board], side: str) -> str:
+def _todo(state: State, side: str) -> str:
     step = state.board.step
     if step is Step.INITIATIVE:
         if any(c for c in own_fields(state, side)):
@@ -793,8 +787,8 @@ def _todo(state: GameState[Any, Board], side: str) -> str:
     return N_("fire, spend scout points, report your losses, then end the phase.")
 
 
-def _setting_up(state: GameState[Any, Board], observer: str) -> list[str | Say]:
-    scenario = _scenario(state)
+def _setting_up(state: State, observer: str) -> list[str | Say]:
+    scenario = state.scenario
     board = state.board
     ready = [scenario.side_name(s) for s in state.sides if s in board.ready]
     lines: list[str | Say] = [
@@ -822,7 +816,7 @@ def _setting_up(state: GameState[Any, Board], observer: str) -> list[str | Say]:
     return lines
 
 
-def _own_status(state: GameState[Any, Board], side: str) -> list[str | Say]:
+def _own_status(state: State, side: str) -> list[str | Say]:
     board = state.board
     lines: list[str | Say] = []
     if board.step is Step.MOVEMENT:
@@ -846,7 +840,7 @@ def _own_status(state: GameState[Any, Board], side: str) -> list[str | Say]:
     return lines
 
 
-def partial_information(state: GameState[Any, Board], side: str) -> list[str | Say]:
+def partial_information(state: State, side: str) -> list[str | Say]:
     """BSG-R15, R16: what the side holds on enemy fields it has not located, each piece of
     partial information as it was given — where it came from, the arc, the base number —
     and never which field it was (the side is not told that)."""
@@ -864,7 +858,7 @@ def partial_information(state: GameState[Any, Board], side: str) -> list[str | S
     return lines
 
 
-def hint_words(state: GameState[Any, Board], side: str, hint: Mapping[str, Any]) -> Say:
+def hint_words(state: State, side: str, hint: Mapping[str, Any]) -> Say:
     ship = state.pieces.get(str(hint.get("ship")))
     named: str | Say = ship_name(state, side, ship) if ship is not None else say(CATEGORIES_LOST)
     if hint.get("kind") == "scan":
