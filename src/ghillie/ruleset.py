@@ -219,8 +219,6 @@ class Ruleset(ABC, Generic[S, B]):
 
     def fold_recorded(self, board: B, change: BoardChange) -> B:
         """``board`` after a change as the record writes it: read back as its typed kind."""
-        if not self.board_changes:  # not yet typed: folded as recorded
-            return self.fold(board, change)
         kind = self._changes.get(change.name)
         if kind is None:
             raise ValueError(f"{self.id} has no board change {change.name!r}")

@@ -17,7 +17,6 @@ from ghillie.dice.steps import Die
 from ghillie.errors import BAD_ROLL, NOT_YOUR_DIE, Refusal
 from ghillie.events import (
     Answer,
-    BoardChange,
     Change,
     CloseWindow,
     Effect,
@@ -146,9 +145,6 @@ class Ruling(Generic[S, B]):
     def change(self, change: Change) -> None:
         """Change the ruleset's own board (one of its ``board_changes``)."""
         self._add(change.recorded())
-
-    def change_board(self, name: str, **data: Any) -> None:
-        self._add(BoardChange(name, _plain(data)))
 
     # --- reaction windows (engine.py owns them) --------------------------------------------
 
