@@ -8,6 +8,12 @@ from collections import Counter, defaultdict
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+# No deadline on a generated example: how long one takes says how busy the machine is, not
+# whether ghillie is right (timing assertions do not belong in tests).
+settings.register_profile("ghillie", deadline=None)
+settings.load_profile("ghillie")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

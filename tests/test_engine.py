@@ -156,3 +156,22 @@ def test_a_value_the_record_cannot_hold_is_refused_as_malformed(value: object, f
 def test_a_lone_surrogate_is_refused_as_malformed(game: Game) -> None:
     refused = refusal(game, "jungle", {"type": "reveal", "unit": "\ud800"})
     assert refused.code == "malformed_command"
+
+
+def test_a_command_parsed_once_is_ruled_as_given_and_another_rulesets_is_refused(
+    game: Game,
+) -> None:
+    # The server parses a command where it comes in and hands the engine the typed model
+    # (engine.parse); the engine takes it as it is, but only if it is this ruleset's own.
+    from ghillie import engine, registry
+    from ghillie.dice.source import RandomDice
+    from ghillie.rules.suspicious_places.commands import EndGame as OtherEndGame
+
+    typed = engine.parse(game.state, "jungle", NO_AMBUSHES)
+    event, _ = engine.apply(game.state, "jungle", typed, RandomDice(), game.ids)
+    assert event.command == NO_AMBUSHES
+    other = registry.get("suspicious-places").commands["end_game"]
+    assert other is OtherEndGame
+    with pytest.raises(Refusal) as refused:
+        engine.apply(game.state, "jungle", OtherEndGame(), RandomDice(), game.ids)
+    assert refused.value.code == "unknown_command"

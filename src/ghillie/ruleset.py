@@ -153,8 +153,10 @@ class Ruleset(ABC, Generic[S, B]):
     # which ``commands`` is derived and by which ``resolve`` rules.
     rules: ClassVar[Mapping[type[Command], Rule]] = {}
     commands: ClassVar[Mapping[str, type[Command]]] = {}
-    # Each kind of change to the board, as its frozen dataclass (ghillie.events.Change).
+    # Each kind of change to the board, as its frozen dataclass (ghillie.events.Change),
+    # and (derived) each kind by the name the record writes.
     board_changes: ClassVar[tuple[type[Change], ...]] = ()
+    _changes: ClassVar[Mapping[str, type[Change]]] = {}
     # Each command in the players' words, and what each of its fields asks for (forms.py).
     orders: ClassVar[Mapping[str, Order]] = {}
     odds_queries: ClassVar[Mapping[str, OddsQuery]] = {}
@@ -178,8 +180,6 @@ class Ruleset(ABC, Generic[S, B]):
         if "rules" in cls.__dict__:
             cls.commands = {command_name(model): model for model in cls.rules}
         cls._changes = {change.name: change for change in cls.board_changes}
-
-    _changes: ClassVar[Mapping[str, type[Change]]] = {}
 
     @abstractmethod
     def new_board(self, scenario: S) -> B:
