@@ -68,7 +68,8 @@ class Heads:
         self._unfinished: tuple[int, bytes] | None = None
 
     def request(self, k: int, side: str | None, payload: Any, sign: bool, order: str) -> Request:
-        """Ask for roll ``k`` for ``payload`` (see :meth:`ghillie.fairness.ledger.Ledger.request`)."""
+        """Ask for roll ``k`` for ``payload``, following the head (signed unless ``sign`` is
+        False; ``order``: the digest of the side's signed command, or "")."""
         if self._unfinished is not None:
             raise RuntimeError("the last event is not finished: its hash is the next head")
         # Derived, not drawn: asking again for the same command gets the same request, so a
