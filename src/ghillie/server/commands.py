@@ -58,9 +58,7 @@ class Commands:
         ids: IdSource,
         random_bytes: RandomBytes = secrets.token_bytes,
     ) -> None:
-        self.store = store
         self.games = games
-        self.fanout = fanout
         self.sync = sync
         self.ids = ids
         self.committing = Committing(store, games, fanout)
