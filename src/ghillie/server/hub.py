@@ -13,7 +13,9 @@ own module with one-way imports (``live`` ← ``fanout`` ← ``games`` ← ``syn
   when idle;
 - :mod:`~ghillie.server.sync`: catching up with other processes on the same PostgreSQL;
 - :mod:`~ghillie.server.commands`: commands ruled on fairly (the roll protocol) and
-  committed through the group committer before they are acknowledged.
+  committed through the group committer before they are acknowledged; it composes the
+  roll protocol's parts, one to a module (``committing`` ← ``resolving`` ← ``claims``,
+  ``contributions`` ← ``commands``; ``orders`` checks a side's signed order).
 """
 
 from __future__ import annotations

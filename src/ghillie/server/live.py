@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ghillie import clock
+from ghillie.errors import OLD_PROTOCOL, Refusal
 from ghillie.events import Event
 from ghillie.fairness.hashlog import HostKey
 from ghillie.fairness.ledger import Ledger
@@ -23,7 +24,7 @@ from ghillie.server.rolls import Pending, waiting_for, without
 from ghillie.state import GameState
 from ghillie.store.base import Seat
 from ghillie.view import spoken
-from ghillie.words import speaker
+from ghillie.words import say, speaker
 
 QUEUE_SIZE = 64  # updates a connection may fall behind by before it is dropped
 
@@ -95,6 +96,22 @@ class LiveGame:
             and self.lock.users == 0
             and not self.lock.locked()
             and self.writing == -1
+        )
+
+
+def refuse_archived(game: LiveGame) -> None:
+    """A game set up under an earlier fairness protocol goes no further here: every order,
+    anchor and element is refused, with what its players can still do."""
+    if game.archived is not None:
+        raise Refusal(
+            OLD_PROTOCOL,
+            say(
+                "This game was started under an earlier version of ghillie's fairness rules "
+                "(protocol {protocol}), which this version cannot go on with. Each page can "
+                "still download its record, to check with ghillie audit (add --unfinished if "
+                "the game had not ended).",
+                protocol=str(game.archived),
+            ),
         )
 
 

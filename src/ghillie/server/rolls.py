@@ -95,7 +95,11 @@ def to_store(pending: Pending) -> StoredRoll:
 def resume(stored: StoredRoll, ledger: Ledger) -> Pending | None:
     """The pending roll of a stored request, if it is the one this ledger asks for now."""
     request = Request(**stored.request)
-    if stored.k != ledger.next_k or request.k != stored.k or request.prev != ledger.head.hex():
+    if (
+        stored.k != ledger.next_k
+        or request.k != stored.k
+        or request.prev != ledger.heads.head.hex()
+    ):
         # Cleared with its event, a request can never be left behind: this store is not
         # the one the request was made for. Resuming it would ask for the wrong roll.
         log.error("a stored roll request does not follow the game's log")

@@ -322,7 +322,7 @@ def _signs(game: LiveGame, side: str, seat: Seat) -> None:
     ledger = game.ledger
     if ledger is None:
         game.keys[side] = seat.signing
-    elif seat.signing not in (ledger.keys.get(side), ledger.fresh_keys.get(side, ("", 0))[0]):
+    elif seat.signing not in (ledger.keys.get(side), ledger.seat_keys.fresh.get(side, ("", 0))[0]):
         ledger.new_key(side, seat.signing, max(seat.signing_from, ledger.next_k))
 
 

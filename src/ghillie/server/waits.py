@@ -4,7 +4,7 @@ element of a page that has not given it (a phone asleep at the table, a page clo
 Every game states the limit when it is created (``wait_for_pages``, seconds, or none:
 "always"), and its first event publishes it. A roll asked for at the host's time ``asked``
 waits until ``asked`` + the limit; then the host draws it without the missing elements
-(:meth:`ghillie.server.commands.Commands.give_up`): the event says whose (``fair.missing``),
+(:meth:`ghillie.server.resolving.Resolving.give_up`): the event says whose (``fair.missing``),
 every page tells its player what that means, and the audit names each such roll. The timer
 is kept here, one per game, like a reaction window's (:mod:`ghillie.server.deadlines`): set
 whenever a game's pending roll changes or the game is loaded (after a restart, from the

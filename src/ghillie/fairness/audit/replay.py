@@ -1,6 +1,7 @@
 """The audit's replay of a record, event by event: the roll of each event from every party's
 element (check 3), its command ruled on again (check 4, held to its side's seat key since
-protocol 4) and each side's roster rebuilt (check 5)."""
+protocol 4) and each side's roster rebuilt (check 5). What each event announces beside its
+ruling is checked as it goes (:mod:`~ghillie.fairness.audit.announced`)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,10 @@ from ghillie import engine, registry
 from ghillie.errors import Refusal
 from ghillie.events import Event, event_to_json
 from ghillie.fairness import roster, roster_v2, strict
-from ghillie.fairness.audit import commitments, orders
+from ghillie.fairness.audit import announced, commitments, orders
 from ghillie.fairness.audit.report import Report, fail
 from ghillie.fairness.capacity import fixed_secrets, roster_size
 from ghillie.fairness.chains import LENGTH, Chain, generation, links
-from ghillie.fairness.commitment import opens
 from ghillie.fairness.ledger import HOST, Ledger, Secrets, opened
 from ghillie.fairness.referee import ReplayIds, scenario_payload
 from ghillie.fairness.signatures import Signatures
@@ -76,41 +76,16 @@ class Replay:
     def event(self, event: Event, events: list[Event]) -> None:
         report, sides, fair = self.report, self.sides, event.fair or {}
         missing = fair.get("missing") or []
-        given = [*fair["contributions"], *missing]
-        for name, named in (("contributions", given), ("roots", list(fair["roots"]))):
-            if sorted(named) != sorted(sides) or (
-                missing and missing != sorted(missing, key=sides.index)
-            ):
-                fail(
-                    report,
-                    "record",
-                    event.seq,
-                    f"is not in the form ghillie writes (fair.{name}: not one for each side)",
-                )
+        announced.one_each(report, event, sides, missing)
         elements = self.elements(event)
         command = event.command
         if self.version >= 4:
             command = orders.check(report, self.game_id, event, self.keys, self.queued)
             self.answered(event, missing)
         payload = scenario_payload(self.scenario) if event.seq == 0 else event.command
-        salt = bytes.fromhex(fair["private"]["salt"])
-        if not opens(
-            fair["request"], "request", self.game_id, event.side or "", event.seq, payload, salt
-        ):
-            fail(report, "randomness", event.seq, "the request does not open to this command")
-
-        window = self.state.window
-        if (
-            self.version >= 4
-            and event.side is not None
-            and window is not None
-            and window.ends is not None
-            and event.at is None
-        ):
-            # Every command given while a timed window is open says when the host had it (the
-            # replay then holds an answer to the window's end): without it the host could
-            # give a side extra time.
-            fail(report, "time", event.seq, "an answer to a timed window does not say when it came")
+        announced.request(report, self.game_id, event, payload)
+        if self.version >= 4:
+            announced.said_when(report, event, self.state.window)
 
         # 4. replay
         dice = StreamDice(
@@ -133,7 +108,7 @@ class Replay:
             # Before protocol 4 a typed die did not say who typed it (the command's side did,
             # as event_from_json reads it): compared as it reads now.
             recorded = {**event_to_json(event), "fair": recorded["fair"]}
-        _same(report, recorded, again)
+        announced.same(report, recorded, again)
         report.rolls += sum(1 for r in event.rolls if not r.entered)
         typers = dict.fromkeys(r.by for r in event.rolls if r.by is not None)
         for by in typers:
@@ -315,14 +290,3 @@ def parties(
                 + ("not revealed" if party["held"] else "revealed as the host's"),
             )
     return {p["party"]: p["anchor"] for p in parties}
-
-
-def _same(report: Report, recorded: Mapping[str, Any], again: Event) -> None:
-    """The recorded event (its JSON, as written) is exactly what the rules give again."""
-    b = event_to_json(again)
-    for key in ("side", "command", "rolls", "effects", "told"):
-        if recorded.get(key) != b.get(key):
-            fail(report, "replay", again.seq, f"the rules give different {key} than announced")
-    a = {k: v for k, v in recorded.items() if k != "fair"}
-    if not strict.same(a, {k: v for k, v in b.items() if k != "fair"}):
-        fail(report, "record", again.seq, "it is not in the form ghillie writes its rulings")
