@@ -114,7 +114,10 @@ def test_no_label_on_the_map_covers_another(
         page.page.locator("#map button.whole").click()
         page.settle()
         whole = page.page.evaluate(_LABELS)
-        assert whole["count"] > 0, "the map shows no labelled piece"
+        # A map may be empty as the game is set up (scout-search's pieces come on as they
+        # act) when a case part-way through the demo measures its labels.
+        empty_allowed = when == "set up" and bool(pages.demo_steps(scenario))
+        assert whole["count"] > 0 or empty_allowed, "the map shows no labelled piece"
         assert not first["overlaps"], f"as the page opens: {first['overlaps']}"
         assert not whole["overlaps"], f"on the whole map: {whole['overlaps']}"
         assert not first["cut"], f"cut off at the map's edge as the page opens: {first['cut']}"

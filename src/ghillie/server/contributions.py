@@ -26,7 +26,6 @@ from ghillie.server.seats import signing_key
 from ghillie.store.base import EventStore
 
 _HEX32 = re.compile("[0-9a-f]{64}")
-_NOT_THE_NEXT_LINK = "That is not the next link of your roll chain."
 
 
 def _chain_of(game: LiveGame, observer: str) -> None:
@@ -140,14 +139,14 @@ class Contributions:
             if pending is None or game.ledger is None or pending.request.k != k:
                 raise Refusal(NO_ROLL_PENDING, "No roll is waiting for that contribution.")
             if not isinstance(element, str) or not _HEX32.fullmatch(element):
-                raise Refusal(BAD_CONTRIBUTION, _NOT_THE_NEXT_LINK)
+                raise _not_the_next_link()
             given = bytes.fromhex(element)
             if observer in pending.elements:
                 if pending.elements[observer] == given:
                     return status(game)
-                raise Refusal(BAD_CONTRIBUTION, _NOT_THE_NEXT_LINK)
+                raise _not_the_next_link()
             if not game.ledger.accepts(observer, k, given):
-                raise Refusal(BAD_CONTRIBUTION, _NOT_THE_NEXT_LINK)
+                raise _not_the_next_link()
             pending.elements[observer] = given
             if pending.stored and not rolls.complete(pending, game.ledger):
                 # Kept, so that after a restart (or through another process) the roll does
@@ -166,3 +165,9 @@ class Contributions:
                     rolls.merge(pending, stored, game.ledger)
             await self.resolving.settle(game)
             return status(game)
+
+
+def _not_the_next_link() -> Refusal:
+    # The detail is written out where it is raised: the catalogue's extraction reads the
+    # words of a Refusal from its call (ghillie.words.extract), not from a constant.
+    return Refusal(BAD_CONTRIBUTION, "That is not the next link of your roll chain.")
