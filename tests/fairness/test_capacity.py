@@ -21,7 +21,7 @@ from ghillie.fairness.capacity import MAX_FACTS, MIN_FACTS, roster_size
 from ghillie.server.app import create_app
 from ghillie.store import MemoryStore
 
-SHIP_FACTS = 11  # ghillie.rules.ambush_fields.ruleset: what one ship can hide
+SHIP_FACTS = 11  # ghillie.rules.ambush_fields.pieces: what one ship can hide
 
 
 def fleet(cylons: int) -> dict[str, Any]:

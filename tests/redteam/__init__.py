@@ -10,7 +10,7 @@ each defence that held is a passing test that guards it. The modules:
   camouflage) does not blind the roster afresh, so later openings share leaves with earlier
   ones and their count tells a covert move from a bluff (100 % of 400 seeds through the
   rules; 98 % / 97.5 % of 200 through the ledger; 50 % in the other rulesets, and in all of
-  them once ``Ledger._seal_rosters`` takes the opened rosters before forgetting removed
+  them once ``Facts.seal`` takes the opened rosters before forgetting removed
   pieces). ``--run-slow`` for the full run.
 - ``test_host.py`` (with ``host.py``): a dishonest host at the hub — orders not signed for
   their roll, id or command fail the audit (held); **found** a roll drawn "without" a page

@@ -8,15 +8,16 @@ therefore never share a leaf: the leaves they share are the slots that did not c
 between. The roster blinds every leaf afresh at an event that opens one of its facts.
 
 **Found, and fixed:** an event that opens a fact of a piece it also removes did not blind
-the roster afresh. ``Ledger._seal_rosters`` forgot the removed pieces' facts first and only
-then asked which rosters the event opens, by looking for the opened facts among the slots: they are
-gone. In suspicious-places every removal opens what the marker hid (SW-R06..R09, SW-A10,
-R35), and in camouflage every reveal removes the marker it opens (INF-R15): so the list a
-later opening shows shares every leaf but the ones written in between with the list the
-earlier opening showed. A watcher that counts them tells a sniper's covert move from a bluff
-every time (the issue 10 leak, back). The audit replays the same ledger and does not see it.
+the roster afresh. The seal (then ``Ledger._seal_rosters``, now ``Facts.seal``) forgot the
+removed pieces' facts first and only then asked which rosters the event opens, by looking
+for the opened facts among the slots: they were gone. In suspicious-places every removal
+opens what the marker hid (SW-R06..R09, SW-A10, R35), and in camouflage every reveal removes
+the marker it opens (INF-R15): so the list a later opening shows shares every leaf but the
+ones written in between with the list the earlier opening showed. A watcher that counts them
+tells a sniper's covert move from a bluff every time (the issue 10 leak, back). The audit
+replays the same ledger and does not see it.
 
-Fix (src/ghillie/fairness/ledger.py, ``_seal_rosters``): take the rosters the event opens
+Fix (now src/ghillie/fairness/facts.py, ``Facts.seal``): take the rosters the event opens
 *before* forgetting the removed pieces (``opens = {...}`` above the ``forget`` loop); the
 audit replays through the same method. With it, every pair below shows identical patterns
 and the watcher is at 50 %.

@@ -146,7 +146,7 @@ class Player:
 
     def submit(self, form: Any) -> str:
         """Send the form; wait for the answer and the view that follows it."""
-        before = self.seq()
+        before = self._watch()
         form.locator("button.send").click()
         self.confirm()
         return self._answered(before)
@@ -161,7 +161,7 @@ class Player:
         return self.page.inner_text("#result")
 
     def press(self, command: str) -> str:
-        before = self.seq()
+        before = self._watch()
         self.page.locator(f"button.command-button[data-command={command}]").click()
         self.confirm()
         return self._answered(before)
@@ -173,12 +173,30 @@ class Player:
         if asked.count():
             asked.click()
 
+    def _watch(self) -> int:
+        """Before an order goes: watch the answer line, so that the answer waited for is
+        this order's, not a refusal still shown from the order before (which made a story
+        fail at random, as the page's clearing of it raced the wait)."""
+        self.page.evaluate(
+            """() => {
+                const result = document.getElementById('result');
+                window.__answerChanged = false;
+                if (window.__answerWatch) window.__answerWatch.disconnect();
+                window.__answerWatch = new MutationObserver(() => {
+                    window.__answerChanged = true;
+                });
+                window.__answerWatch.observe(result,
+                    { attributes: true, childList: true, characterData: true, subtree: true });
+            }"""
+        )
+        return self.seq()
+
     def _answered(self, before: int) -> str:
         self.page.wait_for_function(
             """n => {
                 const result = document.getElementById('result');
-                return result.classList.contains('error') ||
-                    (result.classList.contains('ok') && window.ghillie.view.seq > n);
+                return window.__answerChanged && (result.classList.contains('error') ||
+                    (result.classList.contains('ok') && window.ghillie.view.seq > n));
             }""",
             arg=before,
         )
