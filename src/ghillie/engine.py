@@ -233,12 +233,16 @@ def allowed_commands(state: GameState[Any, Any], side: str) -> list[str]:
     """The command types ``side`` may give now (before looking at their arguments)."""
     if state.phase is Phase.OVER or side not in state.sides:
         return []
-    ruleset = state.ruleset
-    return [
-        name
-        for name, model in ruleset.commands.items()
-        if state.phase in model.phases and may_act(state, side, model)
-    ]
+    key = ("allowed_commands", side)
+    found: tuple[str, ...] | None = state.memo.get(key)
+    if found is None:
+        ruleset = state.ruleset
+        found = state.memo[key] = tuple(
+            name
+            for name, model in ruleset.commands.items()
+            if state.phase in model.phases and may_act(state, side, model)
+        )
+    return list(found)
 
 
 def replay(

@@ -5,6 +5,7 @@ order are the ruleset's (:mod:`ghillie.forms`)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from pydantic import BaseModel
@@ -20,12 +21,15 @@ def waiting_for(state: GameState[Any, Any]) -> list[str]:
     """The sides the game waits for now: those the turn structure lets give a command that
     is not an any-time one. Only the turn structure counts, never what a side holds, so
     every side may be shown it (a side's own secrets decide only its own offers)."""
-    commands = state.ruleset.commands
-    return [
-        side
-        for side in state.sides
-        if any(not commands[n].anytime for n in engine.allowed_commands(state, side))
-    ]
+    found: tuple[str, ...] | None = state.memo.get("waiting_for")
+    if found is None:
+        commands = state.ruleset.commands
+        found = state.memo["waiting_for"] = tuple(
+            side
+            for side in state.sides
+            if any(not commands[n].anytime for n in engine.allowed_commands(state, side))
+        )
+    return list(found)
 
 
 def offered(
@@ -64,6 +68,7 @@ def offered(
     return out
 
 
+@functools.cache  # a command's fields never change: asked for by every view
 def _required(model: type[Command] | type[BaseModel], path: str) -> bool:
     """Can the command not be given without naming something in ``path``? True when every
     step of the path is a required field: ``hidings.marker`` when the list of hidings must

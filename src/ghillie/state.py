@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
@@ -114,6 +115,13 @@ class GameState(Generic[S, B]):
     knowledge: Mapping[str, Mapping[str, Known]] = field(default_factory=dict)
     window: Window | None = None  # a reaction window the game waits on (engine.py)
     seq: int = -1  # the last event folded in; -1 before the game is created
+
+    @cached_property
+    def memo(self) -> dict[Any, Any]:
+        """Answers the engine works out once for this state and asks for again (which
+        commands each side may give, whom the game waits for: every view of an event asks
+        for them). A state never changes, so neither do they; a new state starts empty."""
+        return {}
 
     def piece(self, piece_id: str) -> Piece:
         return self.pieces[piece_id]

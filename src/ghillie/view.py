@@ -7,6 +7,7 @@ it — never by taking the full state and deleting what it may not see.
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -157,17 +158,24 @@ def _build(
         # How the page names what the rules open to this side, when it checks an opening,
         # and which of those facts never change, whose openings must prove their write (a
         # list, not an object keyed by the secrets' keys: no view has a "content" field).
-        out["secret_words"] = [
-            {
-                "key": key,
-                "what": words.word(said.what),
-                "values": [[value, words.word(text)] for value, text in said.values],
-                "fixed": key in ruleset.fixed_secrets,
-            }
-            for key, said in ruleset.secret_words.items()
-        ]
+        out["secret_words"] = _secret_words(ruleset, words)
     out["log"] = [_entry(e, observer, words, scenario) for e in events]
     return out
+
+
+@functools.cache  # a ruleset's secrets and their words never change: worded once a language
+def _secret_words(ruleset: Ruleset[Any, Any], words: Speaker) -> list[dict[str, Any]]:
+    """How the page names what the rules open to a side (shared by every view: never
+    changed once built)."""
+    return [
+        {
+            "key": key,
+            "what": words.word(said.what),
+            "values": [[value, words.word(text)] for value, text in said.values],
+            "fixed": key in ruleset.fixed_secrets,
+        }
+        for key, said in ruleset.secret_words.items()
+    ]
 
 
 def _reaction_status(state: GameState[Any, Any], ruleset: Ruleset[Any, Any]) -> list[Say]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from babel.lists import format_list
@@ -26,6 +26,10 @@ class Speaker:
         """Words for a value: a ``Say`` (or its stored JSON form), a list (joined as the
         language joins lists: "A, B and C"), a number (a fraction as the language writes
         it: 23.5, 23,5), or a string as it is."""
+        if type(value) is str:  # the most common value by far: nothing to turn back
+            return value
+        if isinstance(value, Say):
+            return self._say(value)
         value = from_json(value)
         if isinstance(value, Say):
             return self._say(value)
@@ -40,17 +44,18 @@ class Speaker:
 
     def word(self, message: str) -> str:
         """A fixed string marked with ``N_`` (a label, a help line, a refusal's detail)."""
-        return translations(self.lang, self.domain).gettext(message)
+        return _gettext(self.lang, self.domain, message)
 
     def join(self, items: Sequence[str]) -> str:
         return format_list(list(items), locale=self.lang) if items else ""
 
     def _say(self, said: Say) -> str:
-        catalogue = translations(self.lang, self.domain)
         if said.plural is not None:
-            template = catalogue.ngettext(said.template, said.plural, int(said.args["n"]))
+            template = _ngettext(
+                self.lang, self.domain, said.template, said.plural, int(said.args["n"])
+            )
         else:
-            template = catalogue.gettext(said.template)
+            template = _gettext(self.lang, self.domain, said.template)
         args = {k: self.text(v) for k, v in said.args.items()}
         try:
             return _fill(template, args)
@@ -70,6 +75,19 @@ class Speaker:
         if isinstance(value, list):
             return [self.speak(v) for v in value]
         return value
+
+
+# A message's translation never changes while the server runs: looked up once (every view
+# speaks its status lines, forms and map), not through the catalogue's fallbacks each time.
+# Bounded: the messages are the catalogues' own, but a count makes a key of its own.
+@lru_cache(maxsize=8192)
+def _gettext(lang: str, domain: str, message: str) -> str:
+    return translations(lang, domain).gettext(message)
+
+
+@lru_cache(maxsize=8192)
+def _ngettext(lang: str, domain: str, singular: str, plural: str, n: int) -> str:
+    return translations(lang, domain).ngettext(singular, plural, n)
 
 
 def _fill(template: str, args: Mapping[str, str]) -> str:
