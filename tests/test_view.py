@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -105,6 +106,9 @@ def test_an_update_merged_into_what_was_held_is_the_whole_view() -> None:
             rng = random.Random(seed)
             observers = (*game.state.sides, "spectator", "referee")
             held = {o: project_update(game.state, game.events(), o, {})[1] for o in observers}
+            # What each reader's parts were last worded as, as the server keeps it: a part
+            # drawn as before is not worded again, and must read exactly as a fresh one.
+            spoken: dict[str, dict[str, Any]] = {o: {} for o in observers}
             for _ in range(60):
                 side = rng.choice(game.state.sides)
                 options = ruleset.candidates(game.state, side)
@@ -116,7 +120,7 @@ def test_an_update_merged_into_what_was_held_is_the_whole_view() -> None:
                     continue
                 for observer in observers:
                     update, held[observer] = project_update(
-                        game.state, [event], observer, held[observer]
+                        game.state, [event], observer, held[observer], spoken=spoken[observer]
                     )
                     whole = project(game.state, [event], observer)
                     assert held[observer] == {k: v for k, v in whole.items() if k != "log"}

@@ -10,8 +10,8 @@ from __future__ import annotations
 import functools
 import weakref
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ghillie import engine, offered
 from ghillie.events import Event, Know, Place, Remove, Update, event_to_json, piece_to_json
@@ -54,15 +54,18 @@ def project_update(
     observer: str,
     held: Mapping[str, Any],
     lang: str = "en",
+    spoken: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """What changed for ``observer`` since it was shown ``held`` (a view without its log),
     given the events since then: ``(update, view now without its log)``. The update has the
     new log entries and every other part of the view that differs from ``held``. Pieces and
     knowledge are rebuilt only if one of the new events placed, changed or removed a piece or
-    changed what a side knows; otherwise they are as held."""
+    changed what a side knows; otherwise they are as held. ``spoken``, kept by the caller
+    for this reader from one update to the next, holds the parts last put into words (the
+    map, the status lines): a part the rules draw as before is not worded again."""
     effects = {type(effect) for event in new for effect in event.effects}
     pieces = bool(effects & _PIECE_EFFECTS) or "pieces" not in held
-    view = _build(state, new, observer, pieces=pieces, lang=lang)
+    view = _build(state, new, observer, pieces=pieces, lang=lang, spoken=spoken)
     log = view.pop("log")
     if not pieces:
         view.update({k: held[k] for k in _PIECE_KEYS if k in held})
@@ -80,7 +83,13 @@ _COMES_AND_GOES = ("reaction",)  # view keys present only at times
 
 
 def _build(
-    state: GameState[Any, Any], events: Sequence[Event], observer: str, *, pieces: bool, lang: str
+    state: GameState[Any, Any],
+    events: Sequence[Event],
+    observer: str,
+    *,
+    pieces: bool,
+    lang: str,
+    spoken: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     ruleset = state.ruleset
     scenario = state.scenario
@@ -96,10 +105,14 @@ def _build(
         "seq": state.seq,
         "table": ruleset.table_view(scenario),
         "board": ruleset.board_view(state, observer),
-        "status": [
-            words.word(line) if isinstance(line, str) else words.text(line)
-            for line in (*_reaction_status(state, ruleset), *ruleset.status(state, observer))
-        ],
+        "status": _worded(
+            spoken,
+            "status",
+            [*_reaction_status(state, ruleset), *ruleset.status(state, observer)],
+            lambda lines: [
+                words.word(line) if isinstance(line, str) else words.text(line) for line in lines
+            ],
+        ),
         "waiting_for": offered.waiting_for(state),
     }
     if state.window is not None:
@@ -118,7 +131,7 @@ def _build(
 
     drawn = ruleset.map_view(state, observer)
     if drawn is not None:
-        out["map"] = drawn.json(words)
+        out["map"] = _worded(spoken, "map", drawn, lambda drawn: drawn.json(words))
 
     def described(piece: Piece) -> dict[str, Any]:
         return ruleset.describe(state, observer, piece).json(words)
@@ -161,6 +174,24 @@ def _build(
         out["secret_words"] = _secret_words(ruleset, words)
     out["log"] = [_entry(e, observer, words, scenario) for e in events]
     return out
+
+
+_T = TypeVar("_T")
+
+
+def _worded(spoken: dict[str, Any] | None, part: str, value: _T, word: Callable[[_T], Any]) -> Any:
+    """A part of a view in words: as worded last time for this reader if the rules drew it
+    the same (comparing what the rules drew costs a fraction of wording it again: the map
+    of a grid and its captions, every view of every event). The words are shared with the
+    view held before, which is never changed in place."""
+    if spoken is None:
+        return word(value)
+    found = spoken.get(part)
+    if found is not None and found[0] == value:
+        return found[1]
+    worded = word(value)
+    spoken[part] = (value, worded)
+    return worded
 
 
 @functools.cache  # a ruleset's secrets and their words never change: worded once a language

@@ -55,6 +55,7 @@ class FanOut:
         reader = (watcher.observer, watcher.lang)
         if not any((w.observer, w.lang) == reader for w in game.watchers):
             game.shown.pop(reader, None)
+            game.spoken.pop(reader, None)
 
     async def watch_view(self, game: LiveGame, watcher: Watcher, after: int = -1) -> dict[str, Any]:
         """The whole view a new or resynchronising watcher starts from (log after ``after``)."""
@@ -89,7 +90,9 @@ class FanOut:
             reader = (watcher.observer, watcher.lang)
             if reader not in updates:
                 held = game.shown.get(reader, {})
-                changed, now = project_update(game.state, new, *reader[:1], held, reader[1])
+                changed, now = project_update(
+                    game.state, new, reader[0], held, reader[1], game.spoken.setdefault(reader, {})
+                )
                 now["fairness"] = fairness
                 if held.get("fairness") != fairness:
                     changed["fairness"] = fairness
@@ -138,3 +141,4 @@ class FanOut:
                 watcher.queue.put_nowait(None)
         game.watchers.clear()
         game.shown.clear()
+        game.spoken.clear()

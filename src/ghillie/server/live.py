@@ -80,6 +80,8 @@ class LiveGame:
     writing: int = -1  # the seq being committed now: its NOTIFY may come back before it is done
     # What each (observer, language) was last shown, without its log: updates are diffs.
     shown: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    # And the parts of it last put into words, as the rules drew them (view.project_update).
+    spoken: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     seats: dict[str, Seat] = field(default_factory=dict)  # taken seats, by side
     # The fairness protocol of a game set up under an earlier one, which this ghillie shows
     # and gives the record of but does not go on with; None for a game of this protocol.
