@@ -37,10 +37,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import os
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -49,10 +49,19 @@ import urllib.request
 import uuid
 from pathlib import Path
 
+import uvloop
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import mix  # benchmarks/ is no package: this folder is on the path
+import client  # benchmarks/ is no package: this folder is on the path
+import mix
+
+# The server a run starts: its command line, before --db and --port.
+SERVERS = {
+    "ghillie": (sys.executable, "-m", "ghillie.cli", "serve"),
+    "floor": (sys.executable, str(Path(__file__).resolve().parent / "floor_server.py")),
+}
+GAME = {"scenario": "grid-ambush-table"}  # --mix end_phase's
 
 
 def free_port() -> int:
@@ -89,13 +98,7 @@ class Game:
         self.seen: dict[str, int] = {}
 
     def next(self) -> tuple[str, dict[str, object]]:
-        if self.given == 0:  # the Veterans' ambush orders: none (DWV-R04)
-            return "jungle", {"type": "record_ambushes", "orders": []}
-        if self.given == 1:
-            return "jungle", {"type": "ready"}
-        if self.given == 2:
-            return "orks", {"type": "ready"}
-        return ("jungle", "orks")[((self.given - 3) // 3) % 2], {"type": "end_phase"}
+        return client.end_phase_order(self.given)
 
     async def connect(self) -> None:
         for side in ("jungle", "orks"):
@@ -141,10 +144,7 @@ async def run(
     port = ports[0]
     began = time.perf_counter()
     created = await asyncio.gather(
-        *(
-            asyncio.to_thread(post, port, "/api/games", {"scenario": "grid-ambush-table"})
-            for _ in range(games)
-        )
+        *(asyncio.to_thread(post, port, "/api/games", GAME) for _ in range(games))
     )
     playing = [Game(c, use_http, ports) for c in created]
     await asyncio.gather(*(game.connect() for game in playing))
@@ -159,17 +159,13 @@ async def run(
         cpu.begin()
     await asyncio.gather(*(game.play(start + seconds) for game in playing))
     elapsed = time.perf_counter() - start
+    latencies = sorted(x for game in playing for x in game.latencies)
     if cpu:
         cpu.report(elapsed)
-    latencies = sorted(x for game in playing for x in game.latencies)
-    commands = len(latencies)
-    p50 = statistics.median(latencies) * 1000
-    p99 = latencies[int(len(latencies) * 0.99)] * 1000
-    print(
-        f"{games} games, {2 * games} clients, {elapsed:.1f} s, commands over "
-        f"{'HTTP' if use_http else 'websocket'}: {commands / elapsed:,.0f} commands/s accepted "
-        f"and durable; command → both sides updated: p50 {p50:.1f} ms, p99 {p99:.1f} ms"
-    )
+        print(client.cost(cpu, len(latencies)), flush=True)
+    p50, p99 = percentiles(latencies)
+    how = "HTTP" if use_http else "websocket"
+    print(client.summary(games, elapsed, len(latencies) / elapsed, p50, p99, how))
     for game in playing:
         for socket in game.sockets.values():
             await socket.close()
@@ -389,11 +385,7 @@ class MixGame:
             self.players[side].accepted()
 
 
-def percentiles(latencies: list[float]) -> tuple[float, float]:
-    ordered = sorted(latencies)
-    if not ordered:
-        return float("nan"), float("nan")
-    return statistics.median(ordered) * 1000, ordered[int(len(ordered) * 0.99)] * 1000
+percentiles = client.percentiles
 
 
 def referee_log(port: int, game_id: str, token: str) -> list[dict[str, object]]:
@@ -530,6 +522,19 @@ def main() -> None:
     )
     parser.add_argument("--cpu", action="store_true", help="print the CPU time used")
     parser.add_argument(
+        "--client",
+        choices=("picows", "websockets"),
+        default="picows",
+        help="--mix end_phase's clients: picows (benchmarks/client.py, lean) or websockets "
+        "(the first, which costs about as much CPU as it measures); --http is websockets",
+    )
+    parser.add_argument(
+        "--server",
+        choices=tuple(SERVERS),
+        default="ghillie",
+        help="floor: benchmarks/floor_server.py, the bare stack with no rules, views or proofs",
+    )
+    parser.add_argument(
         "--warmup",
         type=float,
         default=0,
@@ -551,7 +556,8 @@ def main() -> None:
         servers = [
             subprocess.Popen(
                 [
-                    *(sys.executable, "-m", "ghillie.cli", "serve", "--db", db),
+                    *SERVERS[args.server],
+                    *("--db", db),
                     *("--port", str(port)),
                     # One client creates every game at once: lift the per-address meter.
                     *meter,
@@ -573,8 +579,11 @@ def main() -> None:
                         time.sleep(0.05)
             if args.mix == "realistic":
                 asyncio.run(run_mix(ports, args.games, args.seconds, args.warmup, cpu))
-            else:
+            elif args.http or args.client == "websockets":
                 asyncio.run(run(ports, args.games, args.seconds, args.http, cpu))
+            else:
+                create = functools.partial(post, ports[0], "/api/games", GAME)
+                uvloop.run(client.run(create, ports, args.games, args.seconds, cpu))
         finally:
             for server in servers:
                 server.kill()
