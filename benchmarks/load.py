@@ -3,6 +3,7 @@ game allows, every command durable before it is acknowledged.
 
     .venv/bin/python benchmarks/load.py [--games 200] [--seconds 20] [--db sqlite|URL] [--http]
         [--mix end_phase|realistic] [--warmup S] [--processes 1|2] [--cpu]
+        [--client picows|websockets] [--server ghillie|floor]
 
 Starts a real ``ghillie serve`` (SQLite by default, in a temporary directory), creates the
 games, connects both sides of each game by websocket, and then in every game the side whose
@@ -12,7 +13,13 @@ reaching both sides (p50, p99). The server runs in its own process, the clients 
 the machine has two cores.
 
 ``--mix end_phase`` (the default): grid-ambush, every command ends the phase (no dice, no
-secrets). The last line printed is the one ``../shared/bench/side-by-side.sh`` reads.
+secrets). The last line printed is the one ``../shared/bench/side-by-side.sh`` reads. Its
+clients are ``benchmarks/client.py``'s (picows, orjson, uvloop, no task a command: about a
+fifth of the CPU a command of the first ones, so that the figures are the server's);
+``--client websockets`` runs the first ones, which ``--http`` and ``--mix realistic`` still
+use. ``--server floor`` runs ``benchmarks/floor_server.py`` instead of ghillie: the same
+stack and frames with no rules, views or proofs (``benchmarks/side_by_side.py`` runs both
+beside boardgame.io).
 
 ``--mix realistic``: half the games ``suspicious-places``, half ``ambush-fields``, host-held
 chains; each side is a scripted client (``benchmarks/mix.py``) that reads only its own view
@@ -30,7 +37,8 @@ counted. Every game starts with its set-up, so the first seconds are mostly set-
 ``--processes 2`` (PostgreSQL only): two ``ghillie serve`` on the same database, and each
 game's first side connected to the first, its second side to the second, so every command
 crosses processes by NOTIFY. ``--cpu`` (implied by ``--processes 2``) prints the CPU time of
-this process and of each server over the measured seconds, as a fraction of one core.
+this process and of each server over the measured seconds, as a fraction of one core, and,
+for ``--mix end_phase``, as µs a command.
 """
 
 from __future__ import annotations
