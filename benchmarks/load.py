@@ -3,6 +3,7 @@ game allows, every command durable before it is acknowledged.
 
     .venv/bin/python benchmarks/load.py [--games 200] [--seconds 20] [--db sqlite|URL] [--http]
         [--mix end_phase|realistic] [--warmup S] [--processes 1|2] [--cpu]
+        [--client picows|websockets] [--server ghillie|floor]
 
 Starts a real ``ghillie serve`` (SQLite by default, in a temporary directory), creates the
 games, connects both sides of each game by websocket, and then in every game the side whose
@@ -12,7 +13,13 @@ reaching both sides (p50, p99). The server runs in its own process, the clients 
 the machine has two cores.
 
 ``--mix end_phase`` (the default): grid-ambush, every command ends the phase (no dice, no
-secrets). The last line printed is the one ``../shared/bench/side-by-side.sh`` reads.
+secrets). The last line printed is the one ``../shared/bench/side-by-side.sh`` reads. Its
+clients are ``benchmarks/client.py``'s (picows, orjson, uvloop, no task a command: about a
+fifth of the CPU a command of the first ones, so that the figures are the server's);
+``--client websockets`` runs the first ones, which ``--http`` and ``--mix realistic`` still
+use. ``--server floor`` runs ``benchmarks/floor_server.py`` instead of ghillie: the same
+stack and frames with no rules, views or proofs (``benchmarks/side_by_side.py`` runs both
+beside boardgame.io).
 
 ``--mix realistic``: half the games ``suspicious-places``, half ``ambush-fields``, host-held
 chains; each side is a scripted client (``benchmarks/mix.py``) that reads only its own view
@@ -30,17 +37,18 @@ counted. Every game starts with its set-up, so the first seconds are mostly set-
 ``--processes 2`` (PostgreSQL only): two ``ghillie serve`` on the same database, and each
 game's first side connected to the first, its second side to the second, so every command
 crosses processes by NOTIFY. ``--cpu`` (implied by ``--processes 2``) prints the CPU time of
-this process and of each server over the measured seconds, as a fraction of one core.
+this process and of each server over the measured seconds, as a fraction of one core, and,
+for ``--mix end_phase``, as µs a command.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import os
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -49,10 +57,19 @@ import urllib.request
 import uuid
 from pathlib import Path
 
+import uvloop
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import mix  # benchmarks/ is no package: this folder is on the path
+import client  # benchmarks/ is no package: this folder is on the path
+import mix
+
+# The server a run starts: its command line, before --db and --port.
+SERVERS = {
+    "ghillie": (sys.executable, "-m", "ghillie.cli", "serve"),
+    "floor": (sys.executable, str(Path(__file__).resolve().parent / "floor_server.py")),
+}
+GAME = {"scenario": "grid-ambush-table"}  # --mix end_phase's
 
 
 def free_port() -> int:
@@ -89,13 +106,7 @@ class Game:
         self.seen: dict[str, int] = {}
 
     def next(self) -> tuple[str, dict[str, object]]:
-        if self.given == 0:  # the Veterans' ambush orders: none (DWV-R04)
-            return "jungle", {"type": "record_ambushes", "orders": []}
-        if self.given == 1:
-            return "jungle", {"type": "ready"}
-        if self.given == 2:
-            return "orks", {"type": "ready"}
-        return ("jungle", "orks")[((self.given - 3) // 3) % 2], {"type": "end_phase"}
+        return client.end_phase_order(self.given)
 
     async def connect(self) -> None:
         for side in ("jungle", "orks"):
@@ -141,10 +152,7 @@ async def run(
     port = ports[0]
     began = time.perf_counter()
     created = await asyncio.gather(
-        *(
-            asyncio.to_thread(post, port, "/api/games", {"scenario": "grid-ambush-table"})
-            for _ in range(games)
-        )
+        *(asyncio.to_thread(post, port, "/api/games", GAME) for _ in range(games))
     )
     playing = [Game(c, use_http, ports) for c in created]
     await asyncio.gather(*(game.connect() for game in playing))
@@ -159,17 +167,13 @@ async def run(
         cpu.begin()
     await asyncio.gather(*(game.play(start + seconds) for game in playing))
     elapsed = time.perf_counter() - start
+    latencies = sorted(x for game in playing for x in game.latencies)
     if cpu:
         cpu.report(elapsed)
-    latencies = sorted(x for game in playing for x in game.latencies)
-    commands = len(latencies)
-    p50 = statistics.median(latencies) * 1000
-    p99 = latencies[int(len(latencies) * 0.99)] * 1000
-    print(
-        f"{games} games, {2 * games} clients, {elapsed:.1f} s, commands over "
-        f"{'HTTP' if use_http else 'websocket'}: {commands / elapsed:,.0f} commands/s accepted "
-        f"and durable; command → both sides updated: p50 {p50:.1f} ms, p99 {p99:.1f} ms"
-    )
+        print(client.cost(cpu, len(latencies)), flush=True)
+    p50, p99 = percentiles(latencies)
+    how = "HTTP" if use_http else "websocket"
+    print(client.summary(games, elapsed, len(latencies) / elapsed, p50, p99, how))
     for game in playing:
         for socket in game.sockets.values():
             await socket.close()
@@ -389,11 +393,7 @@ class MixGame:
             self.players[side].accepted()
 
 
-def percentiles(latencies: list[float]) -> tuple[float, float]:
-    ordered = sorted(latencies)
-    if not ordered:
-        return float("nan"), float("nan")
-    return statistics.median(ordered) * 1000, ordered[int(len(ordered) * 0.99)] * 1000
+percentiles = client.percentiles
 
 
 def referee_log(port: int, game_id: str, token: str) -> list[dict[str, object]]:
@@ -530,6 +530,19 @@ def main() -> None:
     )
     parser.add_argument("--cpu", action="store_true", help="print the CPU time used")
     parser.add_argument(
+        "--client",
+        choices=("picows", "websockets"),
+        default="picows",
+        help="--mix end_phase's clients: picows (benchmarks/client.py, lean) or websockets "
+        "(the first, which costs about as much CPU as it measures); --http is websockets",
+    )
+    parser.add_argument(
+        "--server",
+        choices=tuple(SERVERS),
+        default="ghillie",
+        help="floor: benchmarks/floor_server.py, the bare stack with no rules, views or proofs",
+    )
+    parser.add_argument(
         "--warmup",
         type=float,
         default=0,
@@ -551,7 +564,8 @@ def main() -> None:
         servers = [
             subprocess.Popen(
                 [
-                    *(sys.executable, "-m", "ghillie.cli", "serve", "--db", db),
+                    *SERVERS[args.server],
+                    *("--db", db),
                     *("--port", str(port)),
                     # One client creates every game at once: lift the per-address meter.
                     *meter,
@@ -573,8 +587,11 @@ def main() -> None:
                         time.sleep(0.05)
             if args.mix == "realistic":
                 asyncio.run(run_mix(ports, args.games, args.seconds, args.warmup, cpu))
-            else:
+            elif args.http or args.client == "websockets":
                 asyncio.run(run(ports, args.games, args.seconds, args.http, cpu))
+            else:
+                create = functools.partial(post, ports[0], "/api/games", GAME)
+                uvloop.run(client.run(create, ports, args.games, args.seconds, cpu))
         finally:
             for server in servers:
                 server.kill()
