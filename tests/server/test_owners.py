@@ -43,12 +43,15 @@ def two_servers(url: str) -> Iterator[tuple[Server, Server]]:
     b.kill()
 
 
-def _create(server: Server) -> tuple[str, dict[str, str]]:
+def _create(server: Server, owner: Server | None = None) -> tuple[str, dict[str, str]]:
+    """A game made on ``server``, and first asked for at ``owner``, which then rules it."""
     status, created = request(server.port, "POST", "/api/games", {"scenario": "grid-ambush-table"})
     assert status == 201, created
-    return created["game_id"], {
-        link["observer"]: link["url"].split("#")[1] for link in created["links"]
-    }
+    tokens = {link["observer"]: link["url"].split("#")[1] for link in created["links"]}
+    if owner is not None:
+        path = f"/api/games/{created['game_id']}/view"
+        assert request(owner.port, "GET", path, token=tokens["referee"])[0] == 200
+    return created["game_id"], tokens
 
 
 def _owner(url: str, game: str) -> str | None:
@@ -71,7 +74,10 @@ def test_a_game_is_ruled_by_its_owner_and_served_through_any_process(
     url: str, two_servers: tuple[Server, Server]
 ) -> None:
     a, b = two_servers
-    game, tokens = _create(a)
+    game, tokens = _create(b)
+    assert _owner(url, game) is None  # ruled by the first process asked for it: A
+    status, view = request(a.port, "GET", f"/api/games/{game}/view", token=tokens["referee"])
+    assert (status, view["seq"]) == (200, 0)
     assert _owner(url, game) == f"http://127.0.0.1:{a.port}"
     player = Player(game, tokens)
     # The orks' page on B, the other process: its websocket is relayed to A, both ways.
@@ -159,10 +165,11 @@ def test_kill_9_of_an_owner_hands_its_games_over_with_nothing_lost_or_doubled(ur
     a.start()
     b.start()
     try:
-        games = [_create(a) for _ in range(4)]  # A owns them all
+        games = [_create(server, a) for server in (a, b, a, b)]  # A rules them all
         assert {_owner(url, game) for game, _ in games} == {f"http://127.0.0.1:{a.port}"}
         clients = [
-            Client(game, tokens, [a.port, b.port], seed) for seed, (game, tokens) in enumerate(games)
+            Client(game, tokens, [a.port, b.port], seed)
+            for seed, (game, tokens) in enumerate(games)
         ]
         for client in clients:
             client.start()
@@ -185,7 +192,9 @@ def test_kill_9_of_an_owner_hands_its_games_over_with_nothing_lost_or_doubled(ur
             assert client.failure is None, client.failure
         assert {_owner(url, game) for game, _ in games} == {f"http://127.0.0.1:{b.port}"}
         retries = sum(c.retries for c in clients)
-        print(f"\nowner killed: 10 more commands in every game {moved:.1f} s later ({retries} retries)")
+        print(
+            f"\nowner killed: 10 more commands in every game {moved:.1f} s later ({retries} retries)"
+        )
     finally:
         a.kill()
         b.kill()

@@ -196,9 +196,10 @@ class Hub:
             ledger, first, state = await asyncio.to_thread(first_event)
             await io(self.store.create_game, game_id, header, first, hashes)
             game = LiveGame(game_id, scenario, state, [first], {}, header, ledger)
-        if self.owners is not None:
-            await self.owners.where(game_id)  # claimed: the process that made it rules it
-        self.games.add(game)
+        if self.owners is None:
+            self.games.add(game)
+        # else: ruled by the first process asked for it (a front hashing on the game's id
+        # sends its players to one process, which may not be this one): loaded there.
         return Created(game_id, scenario.ruleset, scenario.title, tokens)
 
     async def record(self, game_id: str) -> dict[str, Any]:
