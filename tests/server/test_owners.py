@@ -12,7 +12,6 @@ import os
 import random
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -193,7 +192,8 @@ def test_kill_9_of_an_owner_hands_its_games_over_with_nothing_lost_or_doubled(ur
         assert {_owner(url, game) for game, _ in games} == {f"http://127.0.0.1:{b.port}"}
         retries = sum(c.retries for c in clients)
         print(
-            f"\nowner killed: 10 more commands in every game {moved:.1f} s later ({retries} retries)"
+            f"\nowner killed: 10 more commands in every game {moved:.1f} s later "
+            f"({retries} retries)"
         )
     finally:
         a.kill()
