@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import http.client
-import json
 import os
 import re
 import shutil
@@ -16,10 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from websockets.sync.client import connect
 
 from .test_durability import Player, Server, free_port, request
-from .test_owners import _owner
+from .test_owners import _owner, play
 
 README = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
@@ -54,15 +52,12 @@ def _config(folder: Path, port: int, servers: list[int]) -> Path:
 
 
 @pytest.fixture
-def front(tmp_path: Path) -> Iterator[tuple[int, Server, Server, str]]:
-    url = os.environ.get("GHILLIE_TEST_POSTGRES")
-    if not url:
-        pytest.fail("GHILLIE_TEST_POSTGRES is not set: run the tests with scripts/test")
-    a, b = Server(url, free_port()), Server(url, free_port())  # type: ignore[arg-type]
+def front(
+    tmp_path: Path, postgres_url: str, two_servers: tuple[Server, Server]
+) -> Iterator[tuple[int, Server, Server, str]]:
+    a, b = two_servers
     port = free_port()
     conf = _config(tmp_path, port, [a.port, b.port])
-    a.start()
-    b.start()
     nginx = subprocess.Popen(
         [str(NGINX), "-p", str(tmp_path), "-c", str(conf), "-e", str(tmp_path / "error.log")],
         stdout=subprocess.DEVNULL,
@@ -75,12 +70,10 @@ def front(tmp_path: Path) -> Iterator[tuple[int, Server, Server, str]]:
                 if request(port, "GET", "/api/health")[0] == 200:
                     break
             time.sleep(0.05)
-        yield port, a, b, url
+        yield port, a, b, postgres_url
     finally:
         nginx.terminate()  # the master stops its worker
         nginx.wait(timeout=10)
-        a.kill()
-        b.kill()
 
 
 def test_games_through_the_readme_nginx_front_are_ruled_by_one_process_each(
@@ -96,19 +89,7 @@ def test_games_through_the_readme_nginx_front_are_ruled_by_one_process_each(
         games.append((created["game_id"], tokens))
     owners: dict[str, str | None] = {}
     for game, tokens in games:
-        player = Player(game, tokens)
-        with connect(f"ws://127.0.0.1:{port}/api/games/{game}/ws") as orks:
-            orks.send(json.dumps({"type": "auth", "token": tokens["orks"]}))
-            assert json.loads(orks.recv(timeout=10))["view"]["seq"] == 0
-            for seq in range(1, 5):
-                side, command = player.next()
-                body = {"command_id": f"c{seq}", "command": command}
-                path = f"/api/games/{game}/commands"
-                status, answer = request(port, "POST", path, body, tokens[side])
-                assert (status, answer["seq"]) == (200, seq), answer
-                update = json.loads(orks.recv(timeout=10))
-                assert [entry["seq"] for entry in update["view"]["log"]] == [seq]
-                player.given += 1
+        play(port, game, tokens, 4)
         owners[game] = _owner(url, game)
         assert owners[game] in addresses
     spread = {address: list(owners.values()).count(address) for address in addresses}

@@ -8,38 +8,17 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
-import os
 import random
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from sqlalchemy import text
 from websockets.sync.client import connect
 
 from ghillie.store.sql import SqlStore
 
-from .test_durability import Player, Server, free_port, request
-
-
-@pytest.fixture
-def url() -> str:
-    found = os.environ.get("GHILLIE_TEST_POSTGRES")
-    if not found:
-        pytest.fail("GHILLIE_TEST_POSTGRES is not set: run the tests with scripts/test")
-    return found
-
-
-@pytest.fixture
-def two_servers(url: str) -> Iterator[tuple[Server, Server]]:
-    a, b = Server(url, free_port()), Server(url, free_port())  # type: ignore[arg-type]
-    a.start()
-    b.start()
-    yield a, b
-    a.kill()
-    b.kill()
+from .test_durability import Player, Server, request
 
 
 def _create(server: Server, owner: Server | None = None) -> tuple[str, dict[str, str]]:
@@ -69,33 +48,22 @@ def _owner(url: str, game: str) -> str | None:
         store.close()
 
 
-def test_a_game_is_ruled_by_its_owner_and_served_through_any_process(
-    url: str, two_servers: tuple[Server, Server]
-) -> None:
-    a, b = two_servers
-    game, tokens = _create(b)
-    assert _owner(url, game) is None  # ruled by the first process asked for it: A
-    status, view = request(a.port, "GET", f"/api/games/{game}/view", token=tokens["referee"])
-    assert (status, view["seq"]) == (200, 0)
-    assert _owner(url, game) == f"http://127.0.0.1:{a.port}"
+def play(port: int, game: str, tokens: dict[str, str], commands: int) -> None:
+    """Play a new game's first ``commands`` commands through the server at ``port``: the
+    jungle's by HTTP, the orks' by their websocket, whose updates show every one."""
     player = Player(game, tokens)
-    # The orks' page on B, the other process: its websocket is relayed to A, both ways.
-    with connect(f"ws://127.0.0.1:{b.port}/api/games/{game}/ws") as orks:
+    with connect(f"ws://127.0.0.1:{port}/api/games/{game}/ws") as orks:
         orks.send(json.dumps({"type": "auth", "token": tokens["orks"]}))
         assert json.loads(orks.recv(timeout=10))["view"]["seq"] == 0
-        for seq in range(1, 10):
+        for seq in range(1, commands + 1):
             side, command = player.next()
-            if side == "jungle":  # the jungle's commands by HTTP, through B too
-                status, answer = request(
-                    b.port,
-                    "POST",
-                    f"/api/games/{game}/commands",
-                    {"command_id": f"j{seq}", "command": command},
-                    tokens[side],
-                )
+            if side == "jungle":
+                body = {"command_id": f"j{seq}", "command": command}
+                path = f"/api/games/{game}/commands"
+                status, answer = request(port, "POST", path, body, tokens[side])
                 assert (status, answer["seq"]) == (200, seq), answer
                 update = json.loads(orks.recv(timeout=10))
-            else:  # the orks' by their websocket: its update carries the answer
+            else:  # the update that shows the orks' own command carries its answer
                 frame = {"type": "command", "command_id": f"o{seq}", "command": command}
                 orks.send(json.dumps(frame))
                 update = json.loads(orks.recv(timeout=10))
@@ -103,6 +71,21 @@ def test_a_game_is_ruled_by_its_owner_and_served_through_any_process(
             assert update["type"] == "update"
             assert [entry["seq"] for entry in update["view"]["log"]] == [seq]
             player.given += 1
+
+
+def test_a_game_is_ruled_by_its_owner_and_served_through_any_process(
+    postgres_url: str, two_servers: tuple[Server, Server]
+) -> None:
+    url = postgres_url
+    a, b = two_servers
+    game, tokens = _create(b)
+    assert _owner(url, game) is None  # ruled by the first process asked for it: A
+    status, view = request(a.port, "GET", f"/api/games/{game}/view", token=tokens["referee"])
+    assert (status, view["seq"]) == (200, 0)
+    assert _owner(url, game) == f"http://127.0.0.1:{a.port}"
+    # The orks' page on B, the other process: its websocket is relayed to A, both ways;
+    # the jungle's commands by HTTP, through B too.
+    play(b.port, game, tokens, 9)
     # Still A's, and every process shows the same game.
     assert _owner(url, game) == f"http://127.0.0.1:{a.port}"
     for server in (a, b):
@@ -159,10 +142,11 @@ class Client(threading.Thread):
             self.failure = exc
 
 
-def test_kill_9_of_an_owner_hands_its_games_over_with_nothing_lost_or_doubled(url: str) -> None:
-    a, b = Server(url, free_port()), Server(url, free_port())  # type: ignore[arg-type]
-    a.start()
-    b.start()
+def test_kill_9_of_an_owner_hands_its_games_over_with_nothing_lost_or_doubled(
+    postgres_url: str, two_servers: tuple[Server, Server]
+) -> None:
+    url = postgres_url
+    a, b = two_servers
     try:
         games = [_create(server, a) for server in (a, b, a, b)]  # A rules them all
         assert {_owner(url, game) for game, _ in games} == {f"http://127.0.0.1:{a.port}"}

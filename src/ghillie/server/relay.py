@@ -25,15 +25,13 @@ import logging
 import re
 
 import httpx2
-import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from ghillie.server.middleware import PROBLEM_JSON
 from ghillie.server.owners import Owners
-from ghillie.server.problems import UNAVAILABLE, Problem, where
+from ghillie.server.problems import UNAVAILABLE, Problem, send_problem, where
 
 log = logging.getLogger("ghillie.relay")
 
@@ -113,7 +111,8 @@ class Relay:
             )
         except httpx2.TransportError:
             self.owners.unreachable(game_id)
-            await _unavailable(send)
+            problem = Problem(UNAVAILABLE, _OUT_OF_REACH)
+            await send_problem(send, problem, (b"retry-after", b"2"))
             return
         headers = [
             (k.encode("latin-1"), v.encode("latin-1"))
@@ -194,19 +193,3 @@ async def _outward(owner: ClientConnection, send: Send) -> None:
         reason = owner.close_reason or ""
     with contextlib.suppress(Exception):  # the client may be gone too
         await send({"type": "websocket.close", "code": code, "reason": reason})
-
-
-async def _unavailable(send: Send) -> None:
-    body = orjson.dumps(Problem(UNAVAILABLE, _OUT_OF_REACH).body())
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 503,
-            "headers": [
-                (b"content-type", PROBLEM_JSON.encode()),
-                (b"content-length", str(len(body)).encode()),
-                (b"retry-after", b"2"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
