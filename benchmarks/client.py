@@ -81,11 +81,11 @@ class Side(WSListener):
 class Game:
     """One game's two sides and its one command in flight."""
 
-    def __init__(self, created: dict[str, Any], ports: list[int]) -> None:
+    def __init__(self, created: dict[str, Any], port: int) -> None:
         self.id = str(created["game_id"])
         self.tokens = {link["observer"]: link["url"].split("#")[1] for link in created["links"]}
-        # The side's server: jungle on the first, orks on the last (load.py --processes 2).
-        self.ports = {"jungle": ports[0], "orks": ports[-1]}
+        # Both sides on the game's server, the process that owns it (load.py --processes 2).
+        self.port = port
         self.given = 0
         self.latencies: list[float] = []
         self.awaited = 0  # the seq both sides wait for; 0: nothing in flight
@@ -96,7 +96,7 @@ class Game:
     async def connect(self) -> None:
         self.sides: dict[str, Side] = {}
         for name in SIDES:
-            url = f"ws://127.0.0.1:{self.ports[name]}/api/games/{self.id}/ws"
+            url = f"ws://127.0.0.1:{self.port}/api/games/{self.id}/ws"
             side = Side(self, name, self.tokens[name])
             await ws_connect(lambda side=side: side, url, max_frame_size=1 << 24)
             await side.viewed
@@ -152,7 +152,7 @@ def percentiles(latencies: list[float]) -> tuple[float, float]:
 
 
 async def connect(created: list[dict[str, Any]], ports: list[int]) -> list[Game]:
-    games = [Game(c, ports) for c in created]
+    games = [Game(c, port) for c, port in zip(created, ports, strict=True)]
     await asyncio.gather(*(game.connect() for game in games))
     return games
 
@@ -213,13 +213,15 @@ def cost(cpu: Any, commands: int, received: int | None = None) -> str:
 
 
 async def run(
-    create: Callable[[], dict[str, Any]], ports: list[int], games: int, seconds: float, cpu: Any
-) -> None:
+    create: Callable[[int], dict[str, Any]], ports: list[int], games: int, seconds: float, cpu: Any
+) -> tuple[float, float | None]:
     """``load.py --mix end_phase`` over websocket with these clients: ``create`` makes a game
-    (over HTTP, on the first server), ``cpu`` is ``load.Cpu`` or None."""
+    over HTTP on the server at a port, which owns it (the servers in turn); ``cpu`` is
+    ``load.Cpu`` or None. Commands/s, and the servers' CPU seconds a command (with ``cpu``)."""
     began = time.perf_counter()
-    created = await asyncio.gather(*(asyncio.to_thread(create) for _ in range(games)))
-    playing = await connect(created, ports)
+    owners = [ports[n % len(ports)] for n in range(games)]
+    created = await asyncio.gather(*(asyncio.to_thread(create, port) for port in owners))
+    playing = await connect(created, owners)
     across = f" on {len(ports)} server processes" if len(ports) > 1 else ""
     print(
         f"set up {games} games and {2 * games} websockets{across} in "
@@ -229,8 +231,10 @@ async def run(
     if cpu:
         cpu.begin()
     played = await play(playing, seconds)
+    used = None
     if cpu:
-        cpu.report(played.elapsed)
+        used = cpu.report(played.elapsed) / max(1, played.commands)
         print(cost(cpu, played.commands, played.received), flush=True)
     await close(playing)
     print(summary(games, played.elapsed, played.rate(), *played.percentiles(), "websocket"))
+    return played.rate(), used

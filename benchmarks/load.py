@@ -34,11 +34,14 @@ commitments. The window closes on time: commands and creations under way then ar
 counted. Every game starts with its set-up, so the first seconds are mostly set-up commands:
 ``--warmup S`` plays S seconds before the measured ones, for a mix of games under way.
 
-``--processes 2`` (PostgreSQL only): two ``ghillie serve`` on the same database, and each
-game's first side connected to the first, its second side to the second, so every command
-crosses processes by NOTIFY. ``--cpu`` (implied by ``--processes 2``) prints the CPU time of
-this process and of each server over the measured seconds, as a fraction of one core, and,
-for ``--mix end_phase``, as µs a command.
+``--processes 2`` (PostgreSQL only): two ``ghillie serve`` on the same database. Each game
+is created on one of them in turn, which owns it (ghillie.server.owners), and both its
+sides connect to that one, as a front hashing on the game's id would send them. Rounds of
+one process (every game on the first server) and of two alternate (``--rounds`` of each,
+interleaved), and the medians are printed side by side: commands/s and the servers' CPU
+per command, and their ratios. ``--cpu`` (implied by ``--processes 2``) prints the CPU time
+of this process and of each server over the measured seconds, as a fraction of one core,
+and, for ``--mix end_phase``, as µs a command.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ import functools
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -92,12 +96,12 @@ def post(port: int, path: str, body: object, token: str | None = None) -> dict[s
 
 
 class Game:
-    def __init__(self, created: dict[str, object], use_http: bool, ports: list[int]) -> None:
+    def __init__(self, created: dict[str, object], use_http: bool, port: int) -> None:
         links = created["links"]
         assert isinstance(links, list)
         self.use_http = use_http
-        # The side's server: jungle on the first, orks on the second (--processes 2).
-        self.ports = {"jungle": ports[0], "orks": ports[-1]}
+        # Both sides on the server that made the game, which owns it (--processes 2).
+        self.ports = {"jungle": port, "orks": port}
         self.id = str(created["game_id"])
         self.tokens = {link["observer"]: link["url"].split("#")[1] for link in links}
         self.sockets: dict[str, websockets.ClientConnection] = {}
@@ -148,13 +152,14 @@ class Game:
 
 async def run(
     ports: list[int], games: int, seconds: float, use_http: bool, cpu: Cpu | None
-) -> None:
-    port = ports[0]
+) -> tuple[float, float | None]:
+    """One round: commands/s, and the servers' CPU seconds per command (with ``cpu``)."""
     began = time.perf_counter()
+    owners = [ports[n % len(ports)] for n in range(games)]  # each game made where it is ruled
     created = await asyncio.gather(
-        *(asyncio.to_thread(post, port, "/api/games", GAME) for _ in range(games))
+        *(asyncio.to_thread(post, port, "/api/games", GAME) for port in owners)
     )
-    playing = [Game(c, use_http, ports) for c in created]
+    playing = [Game(c, use_http, port) for c, port in zip(created, owners, strict=True)]
     await asyncio.gather(*(game.connect() for game in playing))
     across = f" on {len(ports)} server processes" if len(ports) > 1 else ""
     print(
@@ -167,16 +172,18 @@ async def run(
         cpu.begin()
     await asyncio.gather(*(game.play(start + seconds) for game in playing))
     elapsed = time.perf_counter() - start
+    used = cpu.report(elapsed) if cpu else None
     latencies = sorted(x for game in playing for x in game.latencies)
+    commands = len(latencies)
     if cpu:
-        cpu.report(elapsed)
-        print(client.cost(cpu, len(latencies)), flush=True)
+        print(client.cost(cpu, commands), flush=True)
     p50, p99 = percentiles(latencies)
     how = "HTTP" if use_http else "websocket"
-    print(client.summary(games, elapsed, len(latencies) / elapsed, p50, p99, how))
+    print(client.summary(games, elapsed, commands / elapsed, p50, p99, how))
     for game in playing:
         for socket in game.sockets.values():
             await socket.close()
+    return commands / elapsed, None if used is None else used / commands
 
 
 class Cpu:
@@ -232,7 +239,8 @@ class Cpu:
     def begin(self) -> None:
         self.first = self.sample()
 
-    def report(self, elapsed: float) -> None:
+    def report(self, elapsed: float) -> float:
+        """Print the CPU used since :meth:`begin`; the servers' CPU seconds."""
         (own0, servers0, pg0, (busy0, all0)) = self.first
         (own1, servers1, pg1, (busy1, all1)) = self.sample()
         servers = ", ".join(
@@ -247,6 +255,7 @@ class Cpu:
             f"of {(all1 - all0) / elapsed:.2f} ({cores} cores)",
             flush=True,
         )
+        return sum(servers1) - sum(servers0)
 
 
 class MixGame:
@@ -257,7 +266,8 @@ class MixGame:
     TIMEOUT = 60.0  # seconds a command may take before the game is given up as stuck
 
     def __init__(self, ports: list[int], scenario: str, seed: int) -> None:
-        self.ports, self.scenario = ports, scenario
+        # The seat's games are made on one server, which owns them; both sides connect to it.
+        self.port, self.scenario = ports[seed % len(ports)], scenario
         self.rng = random.Random(seed)
         self.latencies: list[float] = []
         self.kinds: dict[str, int] = {}  # accepted commands by type
@@ -279,7 +289,7 @@ class MixGame:
         games end (and new ones are created) at different times, not all at once."""
         asked = self.creating = time.perf_counter()
         body = {"scenario": self.scenario, "chains": "host"}
-        created = await asyncio.to_thread(post, self.ports[0], "/api/games", body)
+        created = await asyncio.to_thread(post, self.port, "/api/games", body)
         made = time.perf_counter()
         links = created["links"]
         assert isinstance(links, list)
@@ -290,10 +300,9 @@ class MixGame:
         self.players = {s: mix.Player(self.scenario, s, self.rng) for s in self.sides}
         self.views: dict[str, mix.View] = {}
         self.sockets = {}
-        for n, side in enumerate(self.sides):
-            port = self.ports[n % len(self.ports)]
+        for side in self.sides:
             socket = await websockets.connect(
-                f"ws://127.0.0.1:{port}/api/games/{self.id}/ws", max_size=None
+                f"ws://127.0.0.1:{self.port}/api/games/{self.id}/ws", max_size=None
             )
             await socket.send(json.dumps({"type": "auth", "token": tokens[side]}))
             message = json.loads(await socket.recv())
@@ -509,6 +518,34 @@ async def run_mix(
     )
 
 
+def one_round(
+    ports: list[int], args: argparse.Namespace, cpu: Cpu | None
+) -> tuple[float, float | None]:
+    """One round of ``--mix end_phase`` on these servers, with the client asked for: the
+    lean one (benchmarks/client.py) unless ``--http`` or ``--client websockets``."""
+    if args.http or args.client == "websockets":
+        return asyncio.run(run(ports, args.games, args.seconds, args.http, cpu))
+    create = functools.partial(post, path="/api/games", body=GAME)
+    return uvloop.run(client.run(create, ports, args.games, args.seconds, cpu))
+
+
+def compare(ports: list[int], args: argparse.Namespace, cpu: Cpu | None) -> None:
+    """Rounds of one server and of two, interleaved (1, 2, 1, 2, …): medians and ratios."""
+    rounds: dict[int, list[tuple[float, float | None]]] = {1: [], 2: []}
+    for n in range(args.rounds):
+        for used in (ports[:1], ports):
+            print(f"round {n + 1}, {len(used)} server process(es):", flush=True)
+            rounds[len(used)].append(one_round(used, args, cpu))
+    rate = {k: statistics.median(r for r, _ in v) for k, v in rounds.items()}
+    per = {k: statistics.median(c or 0.0 for _, c in v) * 1e6 for k, v in rounds.items()}
+    print(
+        f"median of {args.rounds} interleaved rounds of {args.games} games: one process "
+        f"{rate[1]:,.0f} commands/s at {per[1]:,.0f} µs of server CPU a command; two processes "
+        f"{rate[2]:,.0f} commands/s at {per[2]:,.0f} µs: {rate[2] / rate[1]:.2f}× the "
+        f"commands/s, {per[2] / per[1]:.2f}× the CPU per command"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=200)
@@ -526,7 +563,11 @@ def main() -> None:
         type=int,
         default=1,
         choices=(1, 2),
-        help="2: two servers on one PostgreSQL database, each game's sides on different ones",
+        help="2: two servers on one PostgreSQL database, each game on the one that owns it, "
+        "in rounds against one server",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="--processes 2: rounds of one and of two servers"
     )
     parser.add_argument("--cpu", action="store_true", help="print the CPU time used")
     parser.add_argument(
@@ -558,7 +599,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "bench.db") if args.db == "sqlite" else args.db
         ports = [free_port() for _ in range(args.processes)]
-        meter = ["--create-burst", str(args.games), "--create-burst-all", str(args.games)]
+        made = args.games * (2 * args.rounds if args.processes > 1 else 1)  # all at once
+        meter = ["--create-burst", str(made), "--create-burst-all", str(made)]
         if args.mix == "realistic":  # games end and new ones are made all the time
             meter += ["--create-per-minute", "1e9", "--create-per-minute-all", "1e9"]
         servers = [
@@ -587,11 +629,10 @@ def main() -> None:
                         time.sleep(0.05)
             if args.mix == "realistic":
                 asyncio.run(run_mix(ports, args.games, args.seconds, args.warmup, cpu))
-            elif args.http or args.client == "websockets":
-                asyncio.run(run(ports, args.games, args.seconds, args.http, cpu))
+            elif len(ports) == 1:
+                one_round(ports, args, cpu)
             else:
-                create = functools.partial(post, ports[0], "/api/games", GAME)
-                uvloop.run(client.run(create, ports, args.games, args.seconds, cpu))
+                compare(ports, args, cpu)
         finally:
             for server in servers:
                 server.kill()

@@ -42,7 +42,7 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[int]:
 def test_every_command_given_reaches_both_sides(server: int) -> None:
     async def played() -> tuple[list[client.Game], client.Played]:
         created = [load.post(server, "/api/games", load.GAME) for _ in range(2)]
-        games = await client.connect(created, [server])
+        games = await client.connect(created, [server] * len(created))
         outcome = await client.play(games, 1.5)
         await client.close(games)
         return games, outcome

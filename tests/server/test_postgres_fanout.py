@@ -5,29 +5,13 @@ process whose copy of a game is behind catches up instead of refusing or forking
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import time
 import uuid
-from collections.abc import Iterator
 
-import pytest
 from websockets.sync.client import connect
 
-from .test_durability import Server, free_port, request
-
-
-@pytest.fixture
-def two_servers(tmp_path: object) -> Iterator[tuple[Server, Server]]:
-    url = os.environ.get("GHILLIE_TEST_POSTGRES")
-    if not url:
-        pytest.fail("GHILLIE_TEST_POSTGRES is not set: run the tests with scripts/test")
-    a, b = Server(url, free_port()), Server(url, free_port())  # type: ignore[arg-type]
-    a.start()
-    b.start()
-    yield a, b
-    a.kill()
-    b.kill()
+from .test_durability import Server, request
 
 
 def _give(

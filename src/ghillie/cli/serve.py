@@ -70,6 +70,15 @@ def serve(
         ),
     ] = None,
     db: Annotated[str, typer.Option(help="SQLite file, or a postgresql://… URL.")] = "ghillie.db",
+    internal_url: Annotated[
+        str | None,
+        typer.Option(
+            help="With several processes on one PostgreSQL database: the address the others "
+            "reach this one at, to relay a game's requests to the process that rules it "
+            "(default: the address it listens on).",
+            show_default=False,
+        ),
+    ] = None,
     *,
     limits: Limits,
 ) -> None:
@@ -90,4 +99,4 @@ def serve(
             console.print(f"[red]--public-url:[/red] {escape(str(exc))}", highlight=False)
             raise typer.Exit(2) from None
     listen = "0.0.0.0" if lan and host is None else host or "127.0.0.1"
-    raise typer.Exit(run(listen, port, db, limits, public_url))
+    raise typer.Exit(run(listen, port, db, limits, public_url, internal_url))

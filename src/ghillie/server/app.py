@@ -20,6 +20,7 @@ from ghillie.server.apidocs import add_docs
 from ghillie.server.hub import Hub
 from ghillie.server.limits import CreationLimit, CreationMeter, Limits
 from ghillie.server.middleware import AccessLog, BodyLimit, SecureHeaders
+from ghillie.server.relay import Relay
 from ghillie.server.routes import ROUTERS
 from ghillie.server.routes.errors import PROBLEMS, add_problems
 from ghillie.store.base import EventStore
@@ -59,7 +60,10 @@ def create_app(
     for router in ROUTERS:
         app.include_router(router)
     # Outermost first: secure headers on every answer, then the size limit, then the log,
-    # then the creation meter (before anything reads a creation's body).
+    # then the creation meter (before anything reads a creation's body), then the relay to
+    # a game's owner (whose own middleware does all of this again).
+    if hub is not None and hub.owners is not None:  # several processes: see relay.py
+        app.add_middleware(Relay, owners=hub.owners)
     app.add_middleware(CreationLimit, meter=CreationMeter(limits))
     app.add_middleware(AccessLog)
     app.add_middleware(BodyLimit)

@@ -14,7 +14,7 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import orjson
@@ -123,6 +123,14 @@ class Games:
         if self.held.get(game.game_id) is game:
             del self.held[game.game_id]
         self.fanout.drop_all(game)
+
+    def let_go(self, game_ids: Iterable[str]) -> None:
+        """Games another process may rule now (ghillie.server.owners): forgotten here, their
+        watchers cut off, so that their pages reconnect to the new owner."""
+        for game_id in game_ids:
+            game = self.held.get(game_id)
+            if game is not None:
+                self.evict(game)
 
     def ruleset_of(self, game_id: str) -> str | None:
         """The ruleset of a game in memory (to word a refusal about it), or None."""

@@ -44,6 +44,7 @@ from ghillie.server.games import Games, shared_scenario
 from ghillie.server.limits import Limits
 from ghillie.server.live import QUEUE_SIZE, LiveGame, Watcher, status, with_status
 from ghillie.server.outages import Outages, outage_start
+from ghillie.server.owners import Owners
 from ghillie.server.problems import BUSY, Problem, where
 from ghillie.server.seats import Seats
 from ghillie.server.sync import Sync
@@ -77,11 +78,15 @@ class Hub:
         ids: IdSource | None = None,
         random_bytes: RandomBytes = secrets.token_bytes,
         limits: Limits | None = None,
+        owners: Owners | None = None,
     ) -> None:
         """``ids`` and ``random_bytes`` are the sources of a new game's piece ids and secrets
         (seeds, keys, salts); tests give seeded ones to replay a game exactly, as
-        ``Game.create(seed=...)`` does. ``limits`` bound the games kept in memory."""
+        ``Game.create(seed=...)`` does. ``limits`` bound the games kept in memory.
+        ``owners``: which games this process rules, when several share a PostgreSQL
+        database (ghillie.server.owners); None rules every game (a SQLite file)."""
         self.store = store
+        self.owners = owners
         self.limits = limits or Limits()
         self.ids = ids or RandomIds()
         self.random_bytes = random_bytes
@@ -102,14 +107,17 @@ class Hub:
         self.deadlines.close()
         self.waits.close()
 
-    async def resume_timers(self) -> int:
+    async def resume_timers(self, only: set[str] | None = None) -> int:
         """At start-up: load every game something is timed in (a timed reaction window
         open, a roll waiting for the pages), so that its time-out comes when it is due and
         not when someone next opens the game; a window that was running when the host went
         down is first extended by the time it was down (ghillie.server.outages). The number
-        of games loaded."""
+        of games loaded. ``only``: of these games (those of a process found dead); with
+        several processes, only the games this one owns or can claim."""
         loaded = 0
-        timed = await io(self.store.timed)
+        timed = [g for g in await io(self.store.timed) if only is None or g in only]
+        if self.owners is not None:
+            timed = [g for g in timed if await self.owners.where(g) is None]
         beats = await self.outages.last_beats(timed)
         for game_id in timed:
             self.deadlines.hold(game_id)
@@ -188,7 +196,10 @@ class Hub:
             ledger, first, state = await asyncio.to_thread(first_event)
             await io(self.store.create_game, game_id, header, first, hashes)
             game = LiveGame(game_id, scenario, state, [first], {}, header, ledger)
-        self.games.add(game)
+        if self.owners is None:
+            self.games.add(game)
+        # else: ruled by the first process asked for it (a front hashing on the game's id
+        # sends its players to one process, which may not be this one): loaded there.
         return Created(game_id, scenario.ruleset, scenario.title, tokens)
 
     async def record(self, game_id: str) -> dict[str, Any]:

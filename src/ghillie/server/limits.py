@@ -16,14 +16,11 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
-import orjson
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.fields import FieldInfo
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ghillie.server.problems import TOO_MANY, Problem
-
-PROBLEM_JSON = "application/problem+json"
+from ghillie.server.problems import TOO_MANY, Problem, send_problem
 
 
 class Limits(BaseModel):
@@ -160,17 +157,5 @@ class CreationLimit:
 
 async def _too_many(send: Send, wait: float) -> None:
     problem = Problem(TOO_MANY, "Too many games were created; try again later.")
-    body = orjson.dumps(problem.body())
     retry = str(max(1, math.ceil(min(wait, 24 * 3600)))).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 429,
-            "headers": [
-                (b"content-type", PROBLEM_JSON.encode()),
-                (b"content-length", str(len(body)).encode()),
-                (b"retry-after", retry),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    await send_problem(send, problem, (b"retry-after", retry))

@@ -6,14 +6,12 @@ import logging
 import time
 from typing import ClassVar
 
-import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ghillie.server.problems import TOO_LARGE, Problem
+from ghillie.server.problems import TOO_LARGE, Problem, send_problem
 
 access = logging.getLogger("ghillie.access")
 
-PROBLEM_JSON = "application/problem+json"
 MAX_BODY = 4 * 1024 * 1024  # any request: far above what a well-formed one needs
 
 
@@ -62,7 +60,7 @@ class BodyLimit:
             return
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
-            await _too_large(send)
+            await send_problem(send, Problem(TOO_LARGE, "The request is too large."))
             return
         seen = 0
 
@@ -76,21 +74,6 @@ class BodyLimit:
             return message
 
         await self.app(scope, receiving, send)
-
-
-async def _too_large(send: Send) -> None:
-    body = orjson.dumps(Problem(TOO_LARGE, "The request is too large.").body())
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [
-                (b"content-type", PROBLEM_JSON.encode()),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
 
 
 class SecureHeaders:

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+from starlette.types import Send
+
 from ghillie import errors
 from ghillie.errors import Refusal
 from ghillie.words import Speaker
@@ -102,3 +105,24 @@ def internal_error() -> Problem:
 
 def unknown_game() -> Problem:
     return Problem(UNKNOWN_GAME, "There is no such game, or the link is not valid.")
+
+
+PROBLEM_JSON = "application/problem+json"
+
+
+async def send_problem(send: Send, problem: Problem, *headers: tuple[bytes, bytes]) -> None:
+    """Answer with ``problem`` from ASGI middleware, before or instead of the app (with
+    ``headers`` besides its type and length, such as ``retry-after``)."""
+    body = orjson.dumps(problem.body())
+    await send(
+        {
+            "type": "http.response.start",
+            "status": problem.status,
+            "headers": [
+                (b"content-type", PROBLEM_JSON.encode()),
+                (b"content-length", str(len(body)).encode()),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

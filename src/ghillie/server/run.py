@@ -8,47 +8,69 @@ import gc
 import logging
 import sys
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 import uvicorn
 from fastapi import FastAPI
 
-from ghillie.server.app import create_app
+from ghillie.server.app import Lifespan, create_app
 from ghillie.server.hub import Hub
 from ghillie.server.lan import ALL_INTERFACES, addresses, lan_address, print_qr
 from ghillie.server.limits import Limits
 from ghillie.server.logs import configure
 from ghillie.server.notify import Listener
+from ghillie.server.owners import Owners
 from ghillie.server.slow import guarded
 from ghillie.store.sql import SqlStore, StoreError
 
 
 def build(
-    db: str, limits: Limits | None = None, public_url: str | None = None, **hub_options: Any
+    db: str,
+    limits: Limits | None = None,
+    public_url: str | None = None,
+    internal_url: str | None = None,
+    **hub_options: Any,
 ) -> tuple[FastAPI, SqlStore]:
     """The app on a checked database; StoreError if the database will not do.
     ``public_url`` is the address links and QR codes are built from (None: the address
-    each request was sent to). ``hub_options`` go to the :class:`Hub` (tests give it
-    seeded sources)."""
+    each request was sent to). ``internal_url``: where the other processes on a PostgreSQL
+    database reach this one (ghillie.server.owners). ``hub_options`` go to the :class:`Hub`
+    (tests give it seeded sources)."""
     limits = limits or Limits()
     store = SqlStore(db)
     store.check()
-    hub = Hub(store, limits=limits, **hub_options)
-    app = create_app(store, hub=hub, limits=limits, public_url=public_url)
+    owners = None
     if not store.sqlite:
-        listening: dict[str, Listener] = {}
-        inner = app.router.lifespan_context  # the app's own (the sweep of idle games)
-
-        @contextlib.asynccontextmanager
-        async def lifespan(app_: FastAPI) -> AsyncIterator[None]:
-            async with inner(app_):
-                listening["it"] = Listener(store.url, hub, asyncio.get_running_loop())
-                listening["it"].start()
-                yield
-                listening["it"].stop()
-
-        app.router.lifespan_context = lifespan
+        owners = Owners(store.owners, internal_url or "http://127.0.0.1:8000")
+    hub = Hub(store, limits=limits, owners=owners, **hub_options)
+    app = create_app(store, hub=hub, limits=limits, public_url=public_url)
+    if owners is not None:
+        # The app's own (timers resumed, idle games swept): create_app's, of this type.
+        inner = cast(Lifespan, app.router.lifespan_context)
+        app.router.lifespan_context = _shared(inner, hub, owners, store.url)
     return app, store
+
+
+def _shared(inner: Lifespan, hub: Hub, owners: Owners, url: str) -> Lifespan:
+    """The app's life with other processes on its database: its lease taken before its
+    timers resume (it times only its own games), kept while it serves, and given up when it
+    stops; other processes' events heard of meanwhile (ghillie.server.notify)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await owners.enter()
+        async with inner(app):
+            listener = Listener(url, hub, asyncio.get_running_loop())
+            listener.start()
+            keeping = asyncio.create_task(owners.keep(hub.resume_timers, hub.games.let_go))
+            yield
+            keeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await keeping
+            await owners.leave()
+            listener.stop()
+
+    return lifespan
 
 
 def serve(app: FastAPI, host: str, port: int, limits: Limits) -> None:
@@ -69,11 +91,18 @@ def serve(app: FastAPI, host: str, port: int, limits: Limits) -> None:
 
 
 def run(
-    host: str, port: int, db: str, limits: Limits | None = None, public_url: str | None = None
+    host: str,
+    port: int,
+    db: str,
+    limits: Limits | None = None,
+    public_url: str | None = None,
+    internal_url: str | None = None,
 ) -> int:
     """Serve until stopped. ``public_url`` (checked: :func:`lan.checked_public_url`) is where
     players open ghillie; listening on every interface (``0.0.0.0``) without one, it is this
-    machine's address on the local network."""
+    machine's address on the local network. ``internal_url``: where the other processes on
+    a PostgreSQL database relay requests to this one (by default the address it listens
+    on, or its network address if it listens on every interface)."""
     configure()
     limits = limits or Limits()
     everywhere = host in ALL_INTERFACES
@@ -83,7 +112,7 @@ def run(
     else:
         found = None
     try:
-        app, store = build(db, limits, public_url)
+        app, store = build(db, limits, public_url, internal_url or _internal(host, port, found))
     except StoreError as exc:
         print(f"ghillie: {exc}", file=sys.stderr)
         return 1
@@ -102,6 +131,12 @@ def run(
         app.state.hub.close()
         store.close()
     return 0
+
+
+def _internal(host: str, port: int, found: str | None) -> str:
+    if host in ALL_INTERFACES:
+        host = found or "127.0.0.1"
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def announce(

@@ -12,8 +12,14 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ghillie.errors import Refusal
-from ghillie.server.middleware import PROBLEM_JSON
-from ghillie.server.problems import BAD_REQUEST, NOT_FOUND, Problem, internal_error, where
+from ghillie.server.problems import (
+    BAD_REQUEST,
+    NOT_FOUND,
+    PROBLEM_JSON,
+    Problem,
+    internal_error,
+    where,
+)
 from ghillie.server.routes.depends import accepted, the_hub
 from ghillie.words import speaker
 from ghillie.words.catalog import negotiate

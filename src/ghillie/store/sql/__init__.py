@@ -27,6 +27,7 @@ from ghillie.store.parts import ByTable
 from ghillie.store.sql.beats import SqlBeats
 from ghillie.store.sql.database import Database, StoreError, database_url, metadata, now
 from ghillie.store.sql.events import SqlLog, exists
+from ghillie.store.sql.owners import SqlOwners
 from ghillie.store.sql.rolls import SqlRolls
 from ghillie.store.sql.seats import SeatChanged, SqlSeats
 from ghillie.store.sql.tokens import SqlTokens
@@ -52,6 +53,8 @@ class SqlStore(ByTable):
         self._rolls = SqlRolls(self.db)
         self._seats = SqlSeats(self.db)
         self._beats = SqlBeats(self.db)
+        # Which process rules each game (PostgreSQL: ghillie.server.owners).
+        self.owners = SqlOwners(self.db)
 
     def check(self) -> dict[str, Any]:
         """Refuse a database that would not keep what it acknowledges (TRUST.md R4)."""
