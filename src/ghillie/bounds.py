@@ -62,6 +62,10 @@ class Bounded(BaseModel):
     model_config = BOUNDED
 
 
+# A value met in the walk, the entry it is in (None: the top) and its key there.
+_Entry = tuple[Any, "Any", Any]
+
+
 def first_out_of_bounds(value: Any, *, text: int = TEXT, entries: int | None = None) -> str | None:
     """The path (``units.0.path.1.0``; ``""`` for ``value`` itself) of the first value in
     plain JSON data that is past the bounds, or None: a number that is not finite or larger
@@ -69,33 +73,48 @@ def first_out_of_bounds(value: Any, *, text: int = TEXT, entries: int | None = N
     longer than ``text`` or that is not UTF-8 (a lone surrogate), a list or table with more
     than ``entries`` entries (None: not checked). Iterative: data nested deep cannot exhaust
     the stack."""
-    stack: list[tuple[Any, str]] = [(value, "")]
+    # Each entry: a value, and the entry it is in with its key there. The path is spelled
+    # only for a value at fault (every command is walked, and few are refused).
+    stack: list[_Entry] = [(value, None, "")]
     while stack:
-        item, path = stack.pop()
+        entry = stack.pop()
+        item = entry[0]
         if isinstance(item, bool) or item is None:
             continue
         if isinstance(item, int | float):
             if not math.isfinite(item) or abs(item) > MAGNITUDE:
-                return path
+                return _path(entry)
             continue
         if isinstance(item, str):
             if len(item) > text or not _utf8(item):
-                return path
+                return _path(entry)
             continue
         if isinstance(item, Mapping):
-            children: list[tuple[Any, str]] = []
+            children: list[_Entry] = []
             for key, inner in item.items():
                 if isinstance(key, str) and (len(key) > text or not _utf8(key)):
-                    return path
-                children.append((inner, f"{path}.{key}" if path else str(key)))
+                    return _path(entry)
+                children.append((inner, entry, key))
         elif isinstance(item, list | tuple):
-            children = [(inner, f"{path}.{i}" if path else str(i)) for i, inner in enumerate(item)]
+            children = [(inner, entry, i) for i, inner in enumerate(item)]
         else:
             continue
         if entries is not None and len(children) > entries:
-            return path
+            return _path(entry)
         stack.extend(reversed(children))  # depth first, in order: the first at fault
     return None
+
+
+def _path(entry: _Entry) -> str:
+    """The path of ``entry``'s value, spelled as ever (an empty key leaves no dot)."""
+    keys = []
+    while entry[1] is not None:
+        keys.append(entry[2])
+        entry = entry[1]
+    path = ""
+    for key in reversed(keys):
+        path = f"{path}.{key}" if path else str(key)
+    return path
 
 
 def _utf8(text: str) -> bool:

@@ -205,11 +205,14 @@ class Ruling(Generic[S, B]):
     def tell(self, side: str, line: Facts) -> None:
         """Tell ``side`` one line: facts, and its ``text`` as a :class:`~ghillie.words.Say`
         (kept as data, spoken in each reader's language when a view is built)."""
-        self._told.setdefault(side, []).append({k: _plain(to_json(v)) for k, v in line.items()})
+        self._told.setdefault(side, []).append(_stored(line))
 
     def tell_each(self, line: Facts, sides: tuple[str, ...] | None = None) -> None:
+        # Stored once, each side given its own copy of the line (as _tell_typed does): the
+        # audit rules on every event again, and most lines go to every side.
+        stored = _stored(line)
         for side in sides if sides is not None else self.state.sides:
-            self.tell(side, line)
+            self._told.setdefault(side, []).append(dict(stored))
 
     def tell_public(self, line: Facts) -> None:
         """Tell every side and the spectators: for facts that lie open on the table."""
@@ -286,6 +289,11 @@ class Ruling(Generic[S, B]):
             told.setdefault(side, (acted(self.side),))
         at = self._now if self._read_clock else None
         return Event(seq, self.side, command, tuple(self._effects), tuple(self._rolls), told, at)
+
+
+def _stored(line: Facts) -> dict[str, Any]:
+    """A line as an event stores it: sentences as data, whole floats as ints."""
+    return {k: _plain(to_json(v)) for k, v in line.items()}
 
 
 def _plain(value: Any) -> Any:

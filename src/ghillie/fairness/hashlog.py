@@ -8,6 +8,7 @@ signatures on different hashes for one seq prove that the host showed two histor
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
@@ -209,13 +210,21 @@ def _usable_key(raw: bytes) -> bool:
 
 def verify(public: str, message: bytes, signature: str) -> bool:
     try:
-        raw = bytes.fromhex(public)
-        if not _usable_key(raw):
+        key = _key(public)
+        if key is None:
             return False
-        Ed25519PublicKey.from_public_bytes(raw).verify(bytes.fromhex(signature), message)
+        key.verify(bytes.fromhex(signature), message)
     except (InvalidSignature, ValueError, TypeError):
         return False
     return True
+
+
+@functools.lru_cache(maxsize=64)
+def _key(public: str) -> Ed25519PublicKey | None:
+    """The key ``public`` (hex) names, None if no signature can be checked under it; read
+    once (an audit checks a signature of the game's key for every event)."""
+    raw = bytes.fromhex(public)
+    return Ed25519PublicKey.from_public_bytes(raw) if _usable_key(raw) else None
 
 
 def _strict_int(value: Any) -> TypeGuard[int]:

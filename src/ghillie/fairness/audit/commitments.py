@@ -82,16 +82,17 @@ def slots(report: Report, ledger: Ledger, event: Event) -> None:
     fact in a free one, and a fact the rules fix once written never again. A fact moved
     elsewhere would leave its old commitment behind as a leaf nobody can tell from the
     rest, a second commitment to the same fact."""
-    where = {
-        side: {fact: w.slot for fact, w in roster.slots.items()}
-        for side, roster in ledger.rosters.items()
-    }
+    # Each written side's slots, read where it is first written: most events write none.
+    where: dict[str, dict[tuple[str, str], int]] = {}
     for fact in (event.fair or {})["private"]["facts"]:
         if fact["seq"] != 0:
             fail(report, "record", event.seq, "a fact is committed with a seq other than 0")
-        mine = where.get(fact["side"])
-        if mine is None:
+        roster = ledger.rosters.get(fact["side"])
+        if roster is None:
             continue  # not a side: restore names it
+        if fact["side"] not in where:
+            where[fact["side"]] = {name: w.slot for name, w in roster.slots.items()}
+        mine = where[fact["side"]]
         name, slot = (fact["piece"], fact["key"]), fact["slot"]
         if name in mine and fact["key"] in ledger.fixed:
             fail(
