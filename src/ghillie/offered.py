@@ -15,6 +15,7 @@ from ghillie.forms import models_in, order
 from ghillie.ruleset import Command
 from ghillie.state import GameState
 from ghillie.words import Speaker
+from ghillie.words.speak import worded
 
 
 def waiting_for(state: GameState[Any, Any]) -> list[str]:
@@ -33,12 +34,18 @@ def waiting_for(state: GameState[Any, Any]) -> list[str]:
 
 
 def offered(
-    state: GameState[Any, Any], side: str, names: list[str], speaker: Speaker
+    state: GameState[Any, Any],
+    side: str,
+    names: list[str],
+    speaker: Speaker,
+    spoken: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """The commands ``side`` may give now, each with the choices its fields may take and the
     values its form starts from. A command whose required piece field has nothing it could
     name is not offered: there is nothing it could apply to. Everything here is built from
-    what the side can see (the choosers' contract), and the tests hold it to that."""
+    what the side can see (the choosers' contract), and the tests hold it to that. With
+    ``spoken`` (a reader's memo, :func:`ghillie.view.project_update`), choices chosen as
+    before are not worded again."""
     ruleset = state.ruleset
     out = []
     for name in names:
@@ -47,7 +54,12 @@ def offered(
             continue
         model = ruleset.commands[name]
         choices = {
-            path: [c.json(speaker) for c in ask.pieces(state, side)]
+            path: worded(
+                spoken,
+                f"choices {name} {path}",
+                ask.pieces(state, side),
+                lambda found: [c.json(speaker) for c in found],
+            )
             for path, ask in order_.fields.items()
             if ask.pieces is not None
         }

@@ -10,8 +10,8 @@ from __future__ import annotations
 import functools
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ghillie import engine, offered
 from ghillie.events import Event, Know, Place, Remove, Update, event_to_json, piece_to_json
@@ -19,7 +19,7 @@ from ghillie.scenario import Scenario
 from ghillie.state import REFEREE, SPECTATOR, GameState, Level, Phase, Piece
 from ghillie.words import Say, Speaker, say, speaker
 from ghillie.words.rulebook import rule_lines
-from ghillie.words.speak import rules_of
+from ghillie.words.speak import rules_of, worded
 
 if TYPE_CHECKING:
     from ghillie.ruleset import Ruleset
@@ -105,7 +105,7 @@ def _build(
         "seq": state.seq,
         "table": ruleset.table_view(scenario),
         "board": ruleset.board_view(state, observer),
-        "status": _worded(
+        "status": worded(
             spoken,
             "status",
             [*_reaction_status(state, ruleset), *ruleset.status(state, observer)],
@@ -131,7 +131,7 @@ def _build(
 
     drawn = ruleset.map_view(state, observer)
     if drawn is not None:
-        out["map"] = _worded(spoken, "map", drawn, lambda drawn: drawn.json(words))
+        out["map"] = worded(spoken, "map", drawn, lambda drawn: drawn.json(words))
 
     def described(piece: Piece) -> dict[str, Any]:
         return ruleset.describe(state, observer, piece).json(words)
@@ -165,7 +165,9 @@ def _build(
                 for pid, k in state.knowledge.get(observer, {}).items()
                 if pid in state.pieces and state.pieces[pid].owner != observer
             ]
-        offers = offered.offered(state, observer, engine.allowed_commands(state, observer), words)
+        offers = offered.offered(
+            state, observer, engine.allowed_commands(state, observer), words, spoken
+        )
         out["commands"] = offers
         out["your_move"] = any(not ruleset.commands[c["type"]].anytime for c in offers)
         # How the page names what the rules open to this side, when it checks an opening,
@@ -174,24 +176,6 @@ def _build(
         out["secret_words"] = _secret_words(ruleset, words)
     out["log"] = [_entry(e, observer, words, scenario) for e in events]
     return out
-
-
-_T = TypeVar("_T")
-
-
-def _worded(spoken: dict[str, Any] | None, part: str, value: _T, word: Callable[[_T], Any]) -> Any:
-    """A part of a view in words: as worded last time for this reader if the rules drew it
-    the same (comparing what the rules drew costs a fraction of wording it again: the map
-    of a grid and its captions, every view of every event). The words are shared with the
-    view held before, which is never changed in place."""
-    if spoken is None:
-        return word(value)
-    found = spoken.get(part)
-    if found is not None and found[0] == value:
-        return found[1]
-    worded = word(value)
-    spoken[part] = (value, worded)
-    return worded
 
 
 @functools.cache  # a ruleset's secrets and their words never change: worded once a language

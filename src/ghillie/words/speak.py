@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from babel.lists import format_list
 from babel.numbers import format_decimal
@@ -95,6 +95,24 @@ def _fill(template: str, args: Mapping[str, str]) -> str:
     # log is spoken for every view). "{side}'s" takes the possessive: "Nomads' page".
     template, args = possessive.fill(template, args)
     return template.format_map(args)
+
+
+T = TypeVar("T")
+
+
+def worded(spoken: dict[str, Any] | None, part: str, value: T, word: Callable[[T], Any]) -> Any:
+    """A part of a view in words: as worded last time for this reader if the rules drew it
+    the same (comparing what the rules drew costs a fraction of wording it again: the map
+    of a grid and its captions, every view of every event). The words are shared with the
+    view held before, which is never changed in place."""
+    if spoken is None:
+        return word(value)
+    found = spoken.get(part)
+    if found is not None and found[0] == value:
+        return found[1]
+    worded = word(value)
+    spoken[part] = (value, worded)
+    return worded
 
 
 @cache
