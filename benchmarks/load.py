@@ -73,7 +73,7 @@ SERVERS = {
     "ghillie": (sys.executable, "-m", "ghillie.cli", "serve"),
     "floor": (sys.executable, str(Path(__file__).resolve().parent / "floor_server.py")),
 }
-GAME = {"scenario": "grid-ambush-table"}  # --mix end_phase's
+GAME = {"scenario": "grid-ambush-table", "qr": False}  # --mix end_phase's (no QR codes)
 
 
 def free_port() -> int:
@@ -288,7 +288,8 @@ class MixGame:
         The seat's first game ends after a random number of commands, so that the seats'
         games end (and new ones are created) at different times, not all at once."""
         asked = self.creating = time.perf_counter()
-        body = {"scenario": self.scenario, "chains": "host"}
+        # An API client that shows no QR codes asks for none, as ghillie new does.
+        body = {"scenario": self.scenario, "chains": "host", "qr": False}
         created = await asyncio.to_thread(post, self.port, "/api/games", body)
         made = time.perf_counter()
         links = created["links"]

@@ -74,6 +74,16 @@ def test_a_new_game_has_a_private_link_and_qr_code_per_side_the_referee_and_the_
     assert len(tokens) == 4
 
 
+def test_a_client_that_draws_its_own_qr_codes_may_ask_for_none(client: TestClient) -> None:
+    """``ghillie new`` draws each link's code itself: the server makes none (each costs it
+    milliseconds of every other game's time), and the links are the same otherwise."""
+    body = client.post("/api/games", json={"scenario": "suspicious-places", "qr": False}).json()
+    assert [link["qr_svg"] for link in body["links"]] == [None] * 4
+    assert all("#" in link["url"] for link in body["links"])
+    refused = client.post("/api/games", json={"scenario": "suspicious-places", "qr": "maybe"})
+    assert refused.status_code == 400, refused.text
+
+
 def test_each_link_sees_its_own_side(client: TestClient) -> None:
     game, tokens = new_game(client)
     for observer in ("jungle", "orks", "referee"):

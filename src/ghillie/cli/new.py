@@ -24,14 +24,15 @@ from ghillie.state import REFEREE, SPECTATOR
 def _body(scenario: str, chains: str) -> dict[str, Any]:
     """The request for a bundled example's name or a scenario file's path; ScenarioError if
     the scenario is not a valid one."""
+    # The CLI draws each link's QR code itself (or none, --no-qr): the server need not.
     if scenario in examples.names():
-        return {"scenario": scenario, "chains": chains}
+        return {"scenario": scenario, "chains": chains, "qr": False}
     path = Path(scenario)
     if not path.is_file():
         names = ", ".join(examples.names())
         raise ScenarioError(f"{scenario!r} is neither a scenario file nor an example ({names})")
     load_scenario(path)  # refuses what breaks the rules, naming the rule
-    return {"scenario_toml": path.read_text(encoding="utf-8"), "chains": chains}
+    return {"scenario_toml": path.read_text(encoding="utf-8"), "chains": chains, "qr": False}
 
 
 def new(

@@ -49,13 +49,19 @@ class NewGame(BaseModel):
         "goes on without it (every page is told, and the record names the roll); 'always': "
         "it waits for ever",
     )
+    qr: bool = Field(
+        True,
+        description="each link with its QR code, as an SVG (the start page shows them); "
+        "false for a client that draws its own or shows none (the CLI): each code costs "
+        "the server some milliseconds",
+    )
 
 
 class Link(BaseModel):
     observer: str
     name: str
     url: str
-    qr_svg: str
+    qr_svg: str | None = None  # with ``"qr": true`` (the default) only
 
 
 class CreatedGame(BaseModel):
@@ -87,14 +93,17 @@ async def create_game(request: Request, hub: TheHub, limits: TheLimits) -> Creat
         body, scenario = await asyncio.to_thread(_new_game_of, raw)
         wait = None if body.wait_for_pages == "always" else body.wait_for_pages
         created = await hub.create(scenario, clients=body.chains == "clients", wait=wait)
-    links = await _links(created, scenario, base_url(request), accepted(request))
+    links = await _links(created, scenario, base_url(request), accepted(request), body.qr)
     return CreatedGame(
         game_id=created.game_id, ruleset=created.ruleset, title=created.title, links=links
     )
 
 
-async def _links(created: Created, scenario: Scenario, base: str, langs: list[str]) -> list[Link]:
-    """A link per observer, named in the reader's words, with its QR code."""
+async def _links(
+    created: Created, scenario: Scenario, base: str, langs: list[str], with_qr: bool
+) -> list[Link]:
+    """A link per observer, named in the reader's words, with its QR code if asked for (a
+    code takes about 6 ms of pure Python, which holds up every other game meanwhile)."""
     words = speaker(scenario.ruleset, negotiate(langs, scenario.ruleset))
     names = {s.id: s.name for s in scenario.sides} | {REFEREE: words.word(N_("Referee"))}
     # Public facts only, for a screen everyone sees.
@@ -103,7 +112,9 @@ async def _links(created: Created, scenario: Scenario, base: str, langs: list[st
     urls = {
         o: f"{base}/{page.get(o, 'play')}/{created.game_id}#{t}" for o, t in created.tokens.items()
     }
-    codes = await asyncio.to_thread(lambda: {o: qr(url) for o, url in urls.items()})
+    codes: dict[str, str | None] = dict.fromkeys(urls)
+    if with_qr:
+        codes |= await asyncio.to_thread(lambda: {o: qr(url) for o, url in urls.items()})
     return [Link(observer=o, name=names[o], url=url, qr_svg=codes[o]) for o, url in urls.items()]
 
 
