@@ -405,6 +405,28 @@ class MixGame:
 percentiles = client.percentiles
 
 
+def launch(
+    command: tuple[str, ...], db: str, port: int, flags: list[str]
+) -> subprocess.Popen[bytes]:
+    """A server (``SERVERS``) on ``db`` at ``port``, with these flags, its output dropped."""
+    return subprocess.Popen(
+        [*command, *("--db", db), *("--port", str(port)), *flags],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+
+
+def healthy(port: int) -> None:
+    """Once the server at ``port`` answers (15 s at most)."""
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health")
+            return
+        except OSError:
+            time.sleep(0.05)
+
+
 def referee_log(port: int, game_id: str, token: str) -> list[dict[str, object]]:
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}/api/games/{game_id}/view",
@@ -603,30 +625,12 @@ def main() -> None:
         meter = ["--create-burst", str(made), "--create-burst-all", str(made)]
         if args.mix == "realistic":  # games end and new ones are made all the time
             meter += ["--create-per-minute", "1e9", "--create-per-minute-all", "1e9"]
-        servers = [
-            subprocess.Popen(
-                [
-                    *SERVERS[args.server],
-                    *("--db", db),
-                    *("--port", str(port)),
-                    # One client creates every game at once: lift the per-address meter.
-                    *meter,
-                ],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                env={**os.environ, "PYTHONWARNINGS": "ignore"},
-            )
-            for port in ports
-        ]
+        # One client creates every game at once: lift the per-address meter.
+        servers = [launch(SERVERS[args.server], db, port, meter) for port in ports]
         cpu = Cpu(servers, ports) if args.cpu or args.processes > 1 else None
         try:
             for port in ports:
-                for _ in range(300):
-                    try:
-                        urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health")
-                        break
-                    except OSError:
-                        time.sleep(0.05)
+                healthy(port)
             if args.mix == "realistic":
                 asyncio.run(run_mix(ports, args.games, args.seconds, args.warmup, cpu))
             elif len(ports) == 1:
