@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import json
 import os
@@ -59,6 +60,7 @@ import tempfile
 import time
 import urllib.request
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import uvloop
@@ -425,6 +427,22 @@ def healthy(port: int) -> None:
             return
         except OSError:
             time.sleep(0.05)
+
+
+@contextlib.contextmanager
+def serving(
+    server: str, db: str, flags: list[str]
+) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    """A server of ``SERVERS`` on ``db`` at a free port, once it answers: the port and the
+    process, killed after."""
+    port = free_port()
+    process = launch(SERVERS[server], db, port, flags)
+    try:
+        healthy(port)
+        yield port, process
+    finally:
+        process.kill()
+        process.wait()
 
 
 def referee_log(port: int, game_id: str, token: str) -> list[dict[str, object]]:

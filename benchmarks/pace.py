@@ -301,20 +301,14 @@ def main() -> None:
     _, most = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (most, most))
     with tempfile.TemporaryDirectory() as folder:
-        port = load.free_port()
         flags = [
             *("--create-burst", str(args.games), "--create-burst-all", str(args.games)),
             *("--create-per-minute", "1e9", "--create-per-minute-all", "1e9"),
             *("--max-connections", str(2 * args.games + 100)),
             *("--max-games", str(2 * args.games)),
         ]
-        process = load.launch(load.SERVERS["ghillie"], str(Path(folder) / "pace.db"), port, flags)
-        try:
-            load.healthy(port)
+        with load.serving("ghillie", str(Path(folder) / "pace.db"), flags) as (port, process):
             run(args, port, Server(process.pid))
-        finally:
-            process.kill()
-            process.wait()
 
 
 if __name__ == "__main__":

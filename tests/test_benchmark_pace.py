@@ -26,14 +26,8 @@ GAMES = 4  # both scenarios, each once page-held and once host-held
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[int]:
-    port = load.free_port()
-    process = load.launch(load.SERVERS["ghillie"], str(tmp_path / "p.db"), port, [])
-    try:
-        load.healthy(port)
+    with load.serving("ghillie", str(tmp_path / "p.db"), []) as (port, _):
         yield port
-    finally:
-        process.kill()
-        process.wait()
 
 
 def test_every_command_done_reached_both_sides_once(server: int) -> None:
