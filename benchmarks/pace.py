@@ -19,8 +19,9 @@ counted: from when it came due). Printed for the commands that came due in the
 update (a command not done when the window's stragglers are given up counts as infinitely
 late), the server's CPU in cores and a command, its RSS memory (the window's peak, the
 process's peak since it started, and at the end, from /proc), the clients' CPU, and, from
-the referee's log of a sample of the games, how many commands rolled dice, opened committed
-facts or wrote commitments; and the commands refused. No figure is judged here.
+the referee's log of a sample of the games, how many commands rolled dice or opened committed
+facts (and wrote commitments, in the games over by then: the host keeps that part of the log
+private until a game ends); and the commands refused. No figure is judged here.
 
 The clients run in ``--clients`` processes (by default one per 7,500 websockets: a process
 may hold no more than 20,000 open files here), each on uvloop with picows and orjson, no task
@@ -277,13 +278,18 @@ def tallied(port: int, sample: list[tuple[str, tuple[str, int, int]]]) -> str:
         if view["phase"] == "over":
             games_over += 1
             over.update(counts)
-    events, ended = max(1, total["events"]), max(1, over["events"])
+    events = max(1, total["events"])
+    wrote = (
+        f"of the {over['events']:,} in the {games_over} of them over by then, wrote "
+        f"commitments {over['commitments'] / over['events']:.0%}"
+        if over["events"]
+        else "commitments written not known (no game over: the host keeps them private)"
+    )
     return (
         f"  from the referee's log of {len(sample)} of the games, their {total['events']:,} "
         f"commands in the window: rolled dice {total['rolls'] / events:.0%} (in secret "
         f"{total['secret_rolls'] / events:.0%}), opened committed facts "
-        f"{total['reveals'] / events:.0%}; of the {over['events']:,} in the {games_over} of them "
-        f"over by then, wrote commitments {over['commitments'] / ended:.0%}"
+        f"{total['reveals'] / events:.0%}; {wrote}"
     )
 
 
