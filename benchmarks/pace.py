@@ -105,6 +105,9 @@ async def work(
             await game.connect()
 
     await asyncio.gather(*(connect(game) for game in playing))
+    # Every process connected before any plays ahead: handshakes do not queue behind play.
+    pipe.send(("connected",))
+    await asyncio.to_thread(pipe.recv)
     for game in playing:
         game.play_ahead(game.rng.randint(0, ahead))
     await until(lambda: all(not game.due for game in playing), float("inf"))
@@ -183,7 +186,11 @@ def run(args: argparse.Namespace, port: int, server: Server) -> None:
         pipes.append(mine)
         workers.append(worker)
     try:
-        ahead = [pipe.recv()[1] for pipe in pipes]
+        for pipe, worker in zip(pipes, workers, strict=True):
+            heard(pipe, worker)
+        for pipe in pipes:
+            pipe.send(("ahead",))
+        ahead = [heard(pipe, worker)[1] for pipe, worker in zip(pipes, workers, strict=True)]
         held = sum(pages_hold(n, args.pages) for n in range(args.games))
         print(
             f"set up {args.games:,} games ({' + '.join(mix.SCENARIOS)}; {held:,} with their chains"
@@ -202,13 +209,21 @@ def run(args: argparse.Namespace, port: int, server: Server) -> None:
         cpu0 = [load.Cpu.ticks(server.pid), *(load.Cpu.ticks(w.pid or 0) for w in workers)]
         server.watch(go + args.seconds)
         cpu1 = [load.Cpu.ticks(server.pid), *(load.Cpu.ticks(w.pid or 0) for w in workers)]
-        results = [pipe.recv() for pipe in pipes]
+        results = [heard(pipe, worker) for pipe, worker in zip(pipes, workers, strict=True)]
         report(args, port, server, results, [b - a for a, b in zip(cpu0, cpu1, strict=True)])
     finally:
         for worker in workers:
             worker.join(10)
             if worker.is_alive():
                 worker.kill()
+
+
+def heard(pipe: multiprocessing.connection.Connection, worker: Any) -> Any:
+    """A client process's next message; if it died instead, the run ends."""
+    while not pipe.poll(1.0):
+        if not worker.is_alive():
+            raise RuntimeError(f"a client process ended (exit code {worker.exitcode})")
+    return pipe.recv()
 
 
 def report(

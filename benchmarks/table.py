@@ -121,7 +121,10 @@ class TableGame:
     async def connect(self) -> None:
         url = f"ws://127.0.0.1:{self.port}/api/games/{self.id}/ws"
         for seat in self.seats.values():
-            await ws_connect(lambda seat=seat: seat, url, max_frame_size=1 << 24)
+            # A busy server takes its time with thousands of handshakes at once.
+            await ws_connect(
+                lambda seat=seat: seat, url, max_frame_size=1 << 24, websocket_handshake_timeout=120
+            )
         await self.ready
 
     # --- what the sockets bring ---------------------------------------------------------
