@@ -39,20 +39,13 @@ def end_phase_order(given: int) -> tuple[str, dict[str, object]]:
     return SIDES[((given - 3) // 3) % 2], {"type": "end_phase"}
 
 
-class Side(WSListener):
-    """One side's websocket: the whole view first, then every update; each tells the game."""
+class Messages(WSListener):
+    """A websocket whose whole messages (a message sent in several frames joined) are parsed
+    and handed to :meth:`message`; a close frame ends the connection."""
 
-    def __init__(self, game: Game, side: str, token: str) -> None:
-        self.game, self.side, self.token = game, side, token
-        self.seen = -1
-        self.received = 0  # bytes of the frames received while measured
+    def __init__(self) -> None:
+        self.received = 0  # bytes of the messages received while measured
         self.parts: list[bytes] = []  # a message sent in several frames, until its last
-        self.viewed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.transport: WSTransport
-
-    def on_ws_connected(self, transport: WSTransport) -> None:
-        self.transport = transport
-        transport.send(WSMsgType.TEXT, orjson.dumps({"type": "auth", "token": self.token}))
 
     def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
         if frame.msg_type not in (WSMsgType.TEXT, WSMsgType.CONTINUATION):
@@ -68,7 +61,27 @@ class Side(WSListener):
         else:
             payload = frame.get_payload_as_memoryview()
         self.received += len(payload)
-        message = orjson.loads(payload)
+        self.message(orjson.loads(payload))
+
+    def message(self, message: Any) -> None:
+        raise NotImplementedError
+
+
+class Side(Messages):
+    """One side's websocket: the whole view first, then every update; each tells the game."""
+
+    def __init__(self, game: Game, side: str, token: str) -> None:
+        super().__init__()
+        self.game, self.side, self.token = game, side, token
+        self.seen = -1
+        self.viewed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.transport: WSTransport
+
+    def on_ws_connected(self, transport: WSTransport) -> None:
+        self.transport = transport
+        transport.send(WSMsgType.TEXT, orjson.dumps({"type": "auth", "token": self.token}))
+
+    def message(self, message: Any) -> None:
         kind = message["type"]
         if kind == "update":
             self.seen = max(entry["seq"] for entry in message["view"]["log"])

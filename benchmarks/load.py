@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import json
 import os
@@ -59,6 +60,7 @@ import tempfile
 import time
 import urllib.request
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import uvloop
@@ -406,6 +408,44 @@ class MixGame:
 percentiles = client.percentiles
 
 
+def launch(
+    command: tuple[str, ...], db: str, port: int, flags: list[str]
+) -> subprocess.Popen[bytes]:
+    """A server (``SERVERS``) on ``db`` at ``port``, with these flags, its output dropped."""
+    return subprocess.Popen(
+        [*command, *("--db", db), *("--port", str(port)), *flags],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+
+
+def healthy(port: int) -> None:
+    """Once the server at ``port`` answers (15 s at most)."""
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health")
+            return
+        except OSError:
+            time.sleep(0.05)
+
+
+@contextlib.contextmanager
+def serving(
+    server: str, db: str, flags: list[str]
+) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    """A server of ``SERVERS`` on ``db`` at a free port, once it answers: the port and the
+    process, killed after."""
+    port = free_port()
+    process = launch(SERVERS[server], db, port, flags)
+    try:
+        healthy(port)
+        yield port, process
+    finally:
+        process.kill()
+        process.wait()
+
+
 def referee_log(port: int, game_id: str, token: str) -> list[dict[str, object]]:
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}/api/games/{game_id}/view",
@@ -604,30 +644,12 @@ def main() -> None:
         meter = ["--create-burst", str(made), "--create-burst-all", str(made)]
         if args.mix == "realistic":  # games end and new ones are made all the time
             meter += ["--create-per-minute", "1e9", "--create-per-minute-all", "1e9"]
-        servers = [
-            subprocess.Popen(
-                [
-                    *SERVERS[args.server],
-                    *("--db", db),
-                    *("--port", str(port)),
-                    # One client creates every game at once: lift the per-address meter.
-                    *meter,
-                ],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                env={**os.environ, "PYTHONWARNINGS": "ignore"},
-            )
-            for port in ports
-        ]
+        # One client creates every game at once: lift the per-address meter.
+        servers = [launch(SERVERS[args.server], db, port, meter) for port in ports]
         cpu = Cpu(servers, ports) if args.cpu or args.processes > 1 else None
         try:
             for port in ports:
-                for _ in range(300):
-                    try:
-                        urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health")
-                        break
-                    except OSError:
-                        time.sleep(0.05)
+                healthy(port)
             if args.mix == "realistic":
                 asyncio.run(run_mix(ports, args.games, args.seconds, args.warmup, cpu))
             elif len(ports) == 1:

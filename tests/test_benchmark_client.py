@@ -5,11 +5,7 @@ timed: the benchmark prints its figures."""
 
 from __future__ import annotations
 
-import contextlib
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,19 +20,8 @@ import load  # noqa: E402
 
 @pytest.fixture(params=["ghillie", "floor"])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[int]:
-    port = load.free_port()
-    command = [*load.SERVERS[request.param], "--db", str(tmp_path / "b.db"), "--port", str(port)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        health, deadline = f"http://127.0.0.1:{port}/api/health", time.monotonic() + 30
-        while time.monotonic() < deadline:
-            with contextlib.suppress(OSError), urllib.request.urlopen(health):
-                break
-            time.sleep(0.05)
+    with load.serving(request.param, str(tmp_path / "b.db"), []) as (port, _):
         yield port
-    finally:
-        process.kill()
-        process.wait()
 
 
 def test_every_command_given_reaches_both_sides(server: int) -> None:
