@@ -16,7 +16,7 @@ from ghillie.fairness.audit import announced, commitments, orders
 from ghillie.fairness.audit.report import Report, fail
 from ghillie.fairness.capacity import fixed_secrets, roster_size
 from ghillie.fairness.chains import LENGTH, Chain, generation, links
-from ghillie.fairness.ledger import HOST, Ledger, Secrets, opened
+from ghillie.fairness.ledger import HOST, Ledger, Secrets
 from ghillie.fairness.referee import ReplayIds, scenario_payload
 from ghillie.fairness.signatures import Signatures
 from ghillie.fairness.stream import StreamDice, roll_context, roll_key
@@ -215,19 +215,17 @@ class Replay:
                     self.check_opening,
                 )
                 report.openings += 1
-        called: dict[str, list[dict[str, Any]]] = {}
-        for to, piece, key in opened(event):
-            owner = state.pieces[piece].owner
-            if (piece, key) in ledger.rosters[owner].slots:
-                expected = ledger.rosters[owner].opening(piece, key, event.seq - 1)
-                called.setdefault(to, []).append(expected)
-                if expected not in fair["openings"].get(to, []):
-                    fail(
-                        report,
-                        "commitments",
-                        event.seq,
-                        f"{to} was not shown an opening the rules call for",
-                    )
+        # The openings the rules call for, made as the host makes them, from the rosters
+        # this replay rebuilt (never from what the record says it showed).
+        called = ledger.facts.openings(state, event)
+        for to, expected in ((to, e) for to, found in called.items() for e in found):
+            if expected not in fair["openings"].get(to, []):
+                fail(
+                    report,
+                    "commitments",
+                    event.seq,
+                    f"{to} was not shown an opening the rules call for",
+                )
         if sum(len(v) for v in fair["openings"].values()) != sum(len(v) for v in called.values()):
             fail(report, "commitments", event.seq, "it shows openings the rules do not call for")
         if not strict.same(called, fair["openings"]):
