@@ -62,7 +62,8 @@ def project_update(
     knowledge are rebuilt only if one of the new events placed, changed or removed a piece or
     changed what a side knows; otherwise they are as held. ``spoken``, kept by the caller
     for this reader from one update to the next, holds the parts last put into words (the
-    map, the status lines): a part the rules draw as before is not worded again."""
+    map, the status lines, the choices of each order's fields): a part the rules draw as
+    before is not worded again."""
     effects = {type(effect) for event in new for effect in event.effects}
     pieces = bool(effects & _PIECE_EFFECTS) or "pieces" not in held
     view = _build(state, new, observer, pieces=pieces, lang=lang, spoken=spoken)

@@ -28,8 +28,6 @@ class Speaker:
         it: 23.5, 23,5), or a string as it is."""
         if type(value) is str:  # the most common value by far: nothing to turn back
             return value
-        if isinstance(value, Say):
-            return self._say(value)
         value = from_json(value)
         if isinstance(value, Say):
             return self._say(value)
