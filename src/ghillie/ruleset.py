@@ -143,6 +143,10 @@ def command_name(model: type[Command]) -> str:
     return name
 
 
+# The parts of a GameState that change as a game moves on (seq aside: the count of events).
+STATE_PARTS = ("board", "phase", "pieces", "knowledge", "window")
+
+
 class Ruleset(ABC, Generic[S, B]):
     id: ClassVar[str]
     title: ClassVar[str]
@@ -174,6 +178,12 @@ class Ruleset(ABC, Generic[S, B]):
     # its answer be given, by the side awaited (and any-time orders by anyone); a window's
     # answer command can be given at no other time.
     reactions: ClassVar[Mapping[str, Reaction]] = {}
+    # The parts of a game's state ``map_view`` draws from (of STATE_PARTS; the scenario and
+    # the sides never change). The view draws a reader's map again only when one of them is
+    # a new object (a state's parts are replaced, never changed, as it moves on): a ruleset
+    # whose map reads no board need not draw it for every turn of the board. Declaring too
+    # few is a bug that tests/test_map_reads.py finds.
+    map_reads: ClassVar[tuple[str, ...]] = STATE_PARTS
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

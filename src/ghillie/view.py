@@ -130,12 +130,16 @@ def _build(
                 "opened": state.window.opened,
             }
 
-    drawn = ruleset.map_view(state, observer)
+    drawn = _map(state, observer, words, spoken)
     if drawn is not None:
-        out["map"] = worded(spoken, "map", drawn, lambda drawn: drawn.json(words))
+        out["map"] = drawn
 
     def described(piece: Piece) -> dict[str, Any]:
-        return ruleset.describe(state, observer, piece).json(words)
+        # Worded again only if the rules describe it differently: most events move or
+        # reveal one piece of many.
+        drawn = ruleset.describe(state, observer, piece)
+        found: dict[str, Any] = worded(spoken, f"piece {piece.id}", drawn, lambda d: d.json(words))
+        return found
 
     if observer == REFEREE:
         if pieces:
@@ -176,6 +180,26 @@ def _build(
         # list, not an object keyed by the secrets' keys: no view has a "content" field).
         out["secret_words"] = _secret_words(ruleset, words)
     out["log"] = [_entry(e, observer, words, scenario) for e in events]
+    return out
+
+
+def _map(
+    state: GameState[Any, Any], observer: str, words: Speaker, spoken: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """``observer``'s map in words. Not drawn again for a reader while the parts of the
+    state the map is drawn from (``Ruleset.map_reads``) are the objects it was drawn from
+    last time; drawn the same, not worded again."""
+    ruleset = state.ruleset
+    reads = tuple(getattr(state, part) for part in ruleset.map_reads)
+    if spoken is not None:
+        held = spoken.get("map reads")
+        if held is not None and all(a is b for a, b in zip(held[0], reads, strict=True)):
+            found: dict[str, Any] | None = held[1]
+            return found
+    drawn = ruleset.map_view(state, observer)
+    out = None if drawn is None else worded(spoken, "map", drawn, lambda d: d.json(words))
+    if spoken is not None:
+        spoken["map reads"] = (reads, out)
     return out
 
 

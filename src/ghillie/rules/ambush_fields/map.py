@@ -4,6 +4,7 @@ face-down counters until they are identified."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ghillie.maps import (
@@ -18,7 +19,7 @@ from ghillie.maps import (
     token_style,
     whose,
 )
-from ghillie.measure.hexes import disc
+from ghillie.measure.hexes import HexMap, disc
 from ghillie.scenario import Mode
 from ghillie.state import REFEREE, Level, Piece
 from ghillie.words import N_, Say, say
@@ -120,11 +121,18 @@ def map_view(state: State, observer: str) -> MapView | None:
     )
 
 
+@functools.lru_cache(maxsize=1024)
+def _hexes_within(hex_map: HexMap, centre: str, radius: int) -> tuple[str, ...]:
+    """The hexes of the map a field covers: the same for every view of every turn (a field
+    never moves), so worked out once."""
+    middle = hex_map.from_label(centre)
+    return tuple(hex_map.to_label(h) for h in disc(middle, radius) if hex_map.on_map(h))
+
+
 def _field(state: State, observer: str, field: dict[str, Any], hex_map: Any) -> Layer:
     owner = field["owner"]
     mine = owner == observer
-    centre = hex_map.from_label(field["centre"])
-    hexes = [hex_map.to_label(h) for h in disc(centre, int(field["radius"])) if hex_map.on_map(h)]
+    hexes = _hexes_within(hex_map, field["centre"], int(field["radius"]))
     if not field.get("active", True):
         style = "field-dropped"
     else:

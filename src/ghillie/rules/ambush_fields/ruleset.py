@@ -47,6 +47,7 @@ from .turns import end_game, end_phase, may_act
 
 class AmbushFields(Ruleset[AmbushFieldsScenario, Board]):
     id = "ambush-fields"
+    map_reads = ("board", "pieces", "knowledge")  # the map shows no phase and no reaction window
     title = "Ambush and camouflage fields (Battlestar Galactica fleet combat)"
     summary = "Fleets hide in ambush fields on a hex map; enemy ships scan for them in secret."
     map_modes = ("table", "map")

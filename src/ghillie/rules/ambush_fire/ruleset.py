@@ -74,6 +74,7 @@ def end_game(ruling: Rules, side: str, command: EndGame) -> None:
 
 class AmbushFire(Ruleset[AmbushFireScenario, Board]):
     id = "ambush-fire"
+    map_reads = ("pieces", "knowledge")  # pieces and what is known of them, no board
     title = "Challenge Fire, Ambush Fire and Ambush Close Combat"
     summary = "Concealed units fire from ambush, by standing order or when asked live."
     map_modes = ("table", "map")

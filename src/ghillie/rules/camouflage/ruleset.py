@@ -51,6 +51,7 @@ from .turns import end_game, end_turn, face, impetuous, retreat
 
 class Camouflage(Ruleset[CamouflageScenario, Board]):
     id = "camouflage"
+    map_reads = ("board", "pieces", "knowledge")  # the map shows no phase and no reaction window
     title = "Camouflaged State (Infinity N5)"
     summary = (
         "Camouflaged troopers wait under markers; the enemy must Discover a marker before "

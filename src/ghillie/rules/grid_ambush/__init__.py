@@ -44,6 +44,7 @@ from .turn import assault, end_phase, fire, move
 
 class GridAmbush(Ruleset[GridAmbushScenario, Board]):
     id = "grid-ambush"
+    map_reads = ("board", "pieces", "knowledge")  # the map shows no phase and no reaction window
     title = "Deathworld Veterans ambushes (Warhammer 40,000, 3rd edition)"
     summary = "Units hide in written-down 1' grid squares; enemy scanners in the square find them."
     map_modes = ("table", "map")

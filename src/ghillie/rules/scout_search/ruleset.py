@@ -34,6 +34,7 @@ def end_game(ruling: Rules, side: str, command: EndGame) -> None:
 
 class ScoutSearch(Ruleset[ScoutScenario, Board]):
     id = "scout-search"
+    map_reads = ("board", "pieces", "knowledge")  # the map shows no phase and no reaction window
     title = "Scout search"
     summary = "Hunters search a 6x6 grid, a square a turn, for a Scout that moves in secret."
     map_modes = ("map",)

@@ -54,6 +54,7 @@ from .scenario import SuspiciousPlacesScenario, UnitKind
 
 class SuspiciousPlaces(Ruleset[SuspiciousPlacesScenario, Board]):
     id = "suspicious-places"
+    map_reads = ("pieces", "knowledge")  # pieces and what is known of them, no board
     title = N_("Стальная война: camouflage, observation, lone figures and snipers")
     summary = N_("Squads hide under d6 suspicious-place markers; step-dice observation finds them.")
     map_modes = ("table", "map")
