@@ -100,7 +100,8 @@ class FanOut:
                 updates[reader] = {"type": "update", "view": changed}
             message = updates[reader]
             if watcher is origin and answer is not None:
-                message = {**message, "answer": spoken_answer(answer, game.scenario, watcher.lang)}
+                said = spoken_answer(answer, game.scenario, watcher.lang, message["view"]["log"])
+                message = {**message, "answer": said}
                 origin.answered.add(answer["command_id"])
             # Too far behind: dropped; the client reconnects and gets the whole view.
             self.send(game, watcher, message)

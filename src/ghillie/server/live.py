@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -178,8 +178,15 @@ def _public_key(private: str) -> str:
     return HostKey.from_bytes(bytes.fromhex(private)).public
 
 
-def spoken_answer(answer: dict[str, Any], scenario: Scenario, lang: str) -> dict[str, Any]:
-    """A command's answer (kept as data, with the acting side's own lines) in words."""
+def spoken_answer(
+    answer: dict[str, Any], scenario: Scenario, lang: str, log: Sequence[Mapping[str, Any]] = ()
+) -> dict[str, Any]:
+    """A command's answer (kept as data, with the acting side's own lines) in words. An
+    entry of ``log`` (the update the answer rides in, in the same language) with the same
+    lines has them in words already."""
+    for entry in log:
+        if entry.get("seq") == answer["seq"] and entry.get("lines") == answer["lines"]:
+            return {**answer, "said": entry["said"]}
     words = speaker(scenario.ruleset, lang)
     return {**answer, "said": [spoken(line, words, scenario) for line in answer["lines"]]}
 
