@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ghillie import engine
-from ghillie.forms import models_in, order
+from ghillie.forms import Choice, Chooser, models_in, order
 from ghillie.ruleset import Command
 from ghillie.state import GameState
 from ghillie.words import Speaker
@@ -57,7 +57,7 @@ def offered(
             path: worded(
                 spoken,
                 f"choices {name} {path}",
-                ask.pieces(state, side),
+                _chosen(state, side, ask.pieces),
                 lambda found: [c.json(speaker) for c in found],
             )
             for path, ask in order_.fields.items()
@@ -78,6 +78,16 @@ def offered(
                 entry["notes"] = notes
         out.append(entry)
     return out
+
+
+def _chosen(state: GameState[Any, Any], side: str, chooser: Chooser) -> list[Choice]:
+    """What ``chooser`` offers ``side`` in this state, worked out once: many orders' fields
+    ask the same question (which of my units may act: to observe, to fire, to move)."""
+    key = ("choices", chooser, side)
+    found: list[Choice] | None = state.memo.get(key)
+    if found is None:
+        found = state.memo[key] = chooser(state, side)
+    return found
 
 
 @functools.cache  # a command's fields never change: asked for by every view

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from functools import cached_property
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
@@ -64,6 +65,11 @@ class Known:
 
     level: Level
     facts: Facts = field(default_factory=dict)  # side-specific extras a rule told this side
+
+
+# What a side knows of a piece it was told nothing of: one object, asked for very often
+# (every side's sight of every ship, before and after a rule acts), and never changed.
+_UNKNOWN = Known(Level.UNKNOWN, MappingProxyType({}))
 
 
 @dataclass(frozen=True)
@@ -132,7 +138,7 @@ class GameState(Generic[S, B]):
         ]
 
     def known(self, side: str, piece_id: str) -> Known:
-        return self.knowledge.get(side, {}).get(piece_id, Known(Level.UNKNOWN))
+        return self.knowledge.get(side, {}).get(piece_id, _UNKNOWN)
 
     def can_see(self, side: str, piece_id: str) -> bool:
         """Does ``side`` know this piece exists (owns it, or knows it at least as suspected)?"""

@@ -55,8 +55,13 @@ def to_json(value: Any) -> Any:
     return value
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None), Say})
+
+
 def from_json(value: Any) -> Any:
     """A stored sentence back as a ``Say`` (any other value as it is)."""
+    if type(value) in _PLAIN:  # most arguments: a name, a number (no ABC check: it is slow)
+        return value
     if isinstance(value, Mapping) and isinstance(value.get("say"), str):
         args = {k: from_json(v) for k, v in (value.get("args") or {}).items()}
         return Say(value["say"], args, value.get("plural"), tuple(value.get("rules") or ()))

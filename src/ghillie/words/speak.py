@@ -28,6 +28,8 @@ class Speaker:
         it: 23.5, 23,5), or a string as it is."""
         if type(value) is str:  # the most common value by far: nothing to turn back
             return value
+        if type(value) is Say:  # the next most common: no stored form to turn back
+            return self._say(value)
         value = from_json(value)
         if isinstance(value, Say):
             return self._say(value)
