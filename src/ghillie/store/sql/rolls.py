@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from sqlalchemy import Column, ForeignKey, Integer, String, Table, Text, func, insert, select
+from sqlalchemy import Column, ForeignKey, Integer, String, Table, Text, func, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -32,6 +32,18 @@ class SqlRolls:
         self.db = db
         mark = db.mark
         self._delete_roll = f"DELETE FROM pending_rolls WHERE game_id = {mark} AND k = {mark}"
+        self._insert_roll = (
+            f"INSERT INTO pending_rolls (game_id, k, body, elements) VALUES ({mark}, {mark}, "
+            f"{mark}, {mark})"
+        )
+        self._set_elements = (
+            f"UPDATE pending_rolls SET elements = {mark} WHERE game_id = {mark} AND k = {mark}"
+        )
+        self._read_roll = (
+            f"SELECT body, elements FROM pending_rolls WHERE game_id = {mark} AND k = {mark}"
+        )
+        # FOR UPDATE is PostgreSQL's; SQLite has none (its BEGIN IMMEDIATE serialises writers).
+        self._lock_roll = self._read_roll + ("" if db.sqlite else " FOR UPDATE")
 
     def claim_roll(self, game_id: str, roll: StoredRoll) -> StoredRoll:
         """Insert first, then look at the log: under PostgreSQL's READ COMMITTED, an insert
@@ -42,13 +54,9 @@ class SqlRolls:
         with self.db.writing() as conn:
             try:
                 with conn.begin_nested():
-                    conn.execute(
-                        insert(rolls).values(
-                            game_id=game_id,
-                            k=roll.k,
-                            body=dumps(roll_body(roll)),
-                            elements=dumps(dict(roll.elements)),
-                        )
+                    conn.exec_driver_sql(
+                        self._insert_roll,
+                        (game_id, roll.k, dumps(roll_body(roll)), dumps(dict(roll.elements))),
                     )
             except IntegrityError:
                 pass  # claimed already (or no such game: told apart below)
@@ -85,18 +93,12 @@ class SqlRolls:
             if found is None or party in found.elements:
                 return found
             elements = {**found.elements, party: element}
-            conn.execute(
-                rolls.update()
-                .where(rolls.c.game_id == game_id, rolls.c.k == k)
-                .values(elements=dumps(elements))
-            )
+            conn.exec_driver_sql(self._set_elements, (dumps(elements), game_id, k))
             return roll_from(k, roll_body(found), elements)
 
     def _roll(self, conn: Connection, game_id: str, k: int, *, lock: bool) -> StoredRoll | None:
-        query = select(rolls.c.body, rolls.c.elements).where(
-            rolls.c.game_id == game_id, rolls.c.k == k
-        )
-        row = conn.execute(query.with_for_update() if lock else query).first()
+        query = self._lock_roll if lock else self._read_roll
+        row = conn.exec_driver_sql(query, (game_id, k)).first()
         if row is None:
             return None
         return roll_from(k, json.loads(row[0]), json.loads(row[1]))
