@@ -33,6 +33,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 MB = 1024 * 1024
 LATER = 10.0**9
@@ -46,8 +47,7 @@ class Served:
         import uvicorn
 
         from ghillie.server.limits import Limits
-        from ghillie.server.run import build
-        from ghillie.server.slow import guarded
+        from ghillie.server.run import build, serve
 
         limits = Limits(
             create_burst=10**6,
@@ -61,17 +61,11 @@ class Served:
         self.app, self.store = build(str(db), limits)
         self.hub = self.app.state.hub
         self.port = _free_port()
-        config = uvicorn.Config(  # as run.serve
-            self.app,
-            host="127.0.0.1",
-            port=self.port,
-            access_log=False,
-            log_config=None,
-            http=guarded(limits.header_seconds, limits.body_seconds),
-            limit_concurrency=limits.max_connections,
-            ws_max_size=1 << 20,
-            ws_per_message_deflate=False,
-        )
+        # run.serve's own options: it is called with uvicorn.run standing in to keep them.
+        options: dict[str, Any] = {}
+        with mock.patch.object(uvicorn, "run", lambda app, **kw: options.update(kw)):
+            serve(self.app, "127.0.0.1", self.port, limits)
+        config = uvicorn.Config(self.app, **options)
         self.server = uvicorn.Server(config)
         gc.collect()
         gc.freeze()  # as run.run
