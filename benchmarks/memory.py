@@ -47,12 +47,13 @@ from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import footprint  # benchmarks/ is no package: this folder is on the path
 import orjson
 
 from ghillie import examples
 from ghillie.errors import Refusal
 
-PARTS = ("live", "trace", "startup", "evict")
+PARTS = ("live", "trace", "startup", "evict", "served")
 MB = 1024 * 1024
 LATER = 10.0**9
 
@@ -695,6 +696,13 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=4, help="games set up at once")
     parser.add_argument("--max-rss-gb", type=float, default=12.0, help="stop creating beyond")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--served", type=int, default=400, help="games connected (part served)")
+    parser.add_argument("--warm", type=int, default=20, help="games played first (part served)")
+    parser.add_argument("--pages", type=float, default=0.5, help="share page-held (served)")
+    parser.add_argument("--ahead", type=int, default=6, help="commands played ahead (served)")
+    parser.add_argument(
+        "--no-trace", dest="trace", action="store_false", help="part served without tracemalloc"
+    )
     parser.add_argument("--part", choices=("all", *PARTS), default="all")
     parser.add_argument("--dir", help="where the stores go (kept); a temporary one otherwise")
     args = parser.parse_args()
@@ -709,6 +717,8 @@ def main() -> None:
             asyncio.run(trace_part(folder, args))
         elif args.part == "evict":
             asyncio.run(evict_part(folder, args))
+        elif args.part == "served":
+            footprint.served_part(folder, args)
         else:
             startup_part(folder, args)
         return
@@ -732,6 +742,11 @@ def main() -> None:
             f"--concurrency={args.concurrency}",
             f"--max-rss-gb={args.max_rss_gb}",
             f"--seed={args.seed}",
+            f"--served={args.served}",
+            f"--warm={args.warm}",
+            f"--pages={args.pages}",
+            f"--ahead={args.ahead}",
+            *(() if args.trace else ("--no-trace",)),
         ]
         for part in PARTS:
             print(f"\n=== {part} ===", flush=True)

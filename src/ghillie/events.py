@@ -17,14 +17,16 @@ from typing import Any, ClassVar
 from ghillie.state import Facts, Level, Phase, Piece
 
 
-@dataclass(frozen=True)
+# slots=True on the commonest effects, rolls and events: a live game holds hundreds of them
+# (benchmarks/memory.py --part served), and a __dict__ costs about 40 bytes each.
+@dataclass(frozen=True, slots=True)
 class Place:
     """A piece comes into being (on the table, beside it, or only in its owner's notes)."""
 
     piece: Piece
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Update:
     """Merge facts into a piece; ``unset`` removes keys from either part."""
 
@@ -39,7 +41,7 @@ class Remove:
     id: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Know:
     """Set what ``side`` knows of piece ``id``: the only way knowledge changes."""
 
@@ -54,7 +56,7 @@ class SetPhase:
     phase: Phase
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BoardChange:
     """A change to the ruleset's own board as the record writes it: its kind's ``name`` and
     its fields. The ruleset folds the typed :class:`Change` it reads back from this."""
@@ -148,7 +150,7 @@ Effect = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Roll:
     """One die as it was rolled. ``face`` is what the die showed, ``value`` adds its bonus."""
 
@@ -162,7 +164,8 @@ class Roll:
     by: str | None = None
 
 
-@dataclass(frozen=True)
+# Weakly referable: view.py keeps each event's spoken lines as long as the event lives.
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class Event:
     seq: int
     side: str | None  # who gave the command; None for the event that creates the game

@@ -35,7 +35,9 @@ Where = Literal["square", "hex", "point"]
 Mode = Literal["table", "map"]
 
 
-@dataclass(frozen=True)
+# slots=True on the choices: each reader's last view in a live game holds dozens of them
+# (benchmarks/memory.py --part served), and a __dict__ costs about 40 bytes each.
+@dataclass(frozen=True, slots=True)
 class Choice:
     """One answer a field may take: the value sent, the words shown, and the values it fills
     in elsewhere in the form (by field path relative to the choice's own group) when

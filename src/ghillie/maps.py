@@ -89,7 +89,9 @@ class Line:
         return out
 
 
-@dataclass(frozen=True)
+# slots=True on the tokens: each reader's last view in a live game holds dozens of them
+# (benchmarks/memory.py --part served), and a __dict__ costs about 40 bytes each.
+@dataclass(frozen=True, slots=True)
 class Token:
     """A piece on the map: at a point (inches) or a hex, with its models if it has several."""
 

@@ -43,7 +43,9 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-@dataclass(frozen=True)
+# slots=True on the pieces and what a side knows: a live game holds dozens of them
+# (benchmarks/memory.py --part served), and a __dict__ costs about 40 bytes each.
+@dataclass(frozen=True, slots=True)
 class Piece:
     """Anything on (or beside) the table: a unit, a marker, a minefield.
 
@@ -59,7 +61,7 @@ class Piece:
     secret: Facts = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Known:
     """What one side knows of one piece it does not own."""
 

@@ -95,7 +95,9 @@ def fact_digest(game_id: str, side: str, piece: str, key: str, value: Any, salt:
     return bytes.fromhex(commit("fact", game_id, side, 0, payload, bytes.fromhex(salt)))
 
 
-@dataclass(frozen=True)
+# slots=True on the writes and the lists shown: a live game holds dozens of them
+# (benchmarks/memory.py --part served), and a __dict__ costs about 40 bytes each.
+@dataclass(frozen=True, slots=True)
 class Written:
     """Where and how one fact was committed (host-private until the game ends)."""
 
@@ -126,7 +128,7 @@ class FixedRewrite(ValueError):
     after which it changed."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Shown:
     """One root's leaves as a proof shows them: its event, nonce and sorted leaves joined
     (one bytes object, shared by every fixed fact one event wrote for the side)."""

@@ -20,6 +20,7 @@ from ghillie.events import Event
 from ghillie.fairness.hashlog import HostKey
 from ghillie.fairness.ledger import Ledger
 from ghillie.scenario import Scenario
+from ghillie.server.outbox import Outbox
 from ghillie.server.rolls import Pending, waiting_for, without
 from ghillie.state import GameState
 from ghillie.store.base import Seat
@@ -29,15 +30,13 @@ from ghillie.words import say, speaker
 QUEUE_SIZE = 64  # updates a connection may fall behind by before it is dropped
 
 
-@dataclass(eq=False)  # each connection is its own watcher, compared by identity
+@dataclass(eq=False, slots=True)  # each connection is its own watcher, compared by identity
 class Watcher:
     """One connection watching a game as one observer."""
 
     observer: str
     lang: str = "en"  # the language its views are spoken in (ghillie.words)
-    queue: asyncio.Queue[dict[str, Any] | None] = field(
-        default_factory=lambda: asyncio.Queue(QUEUE_SIZE)
-    )
+    queue: Outbox[dict[str, Any] | None] = field(default_factory=lambda: Outbox(QUEUE_SIZE))
     dropped: bool = False
     answered: set[str] = field(default_factory=set)  # command ids answered in an update
     device: str | None = None  # the hash of the seat key it came with (ghillie.server.seats)

@@ -37,6 +37,7 @@ from ghillie.server.frames import (
     ViewFrame,
 )
 from ghillie.server.hub import Hub, LiveGame, Watcher
+from ghillie.server.outbox import Outbox
 from ghillie.server.problems import (
     BAD_REQUEST,
     TOO_LARGE,
@@ -185,7 +186,7 @@ def _after(after: Any, last: int) -> int:
     return after
 
 
-async def _pump(socket: WebSocket, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
+async def _pump(socket: WebSocket, queue: Outbox[dict[str, Any] | None]) -> None:
     while True:
         message = await queue.get()
         if message is None:  # fell too far behind: let the client reconnect and resync
