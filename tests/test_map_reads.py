@@ -60,4 +60,5 @@ def test_a_map_is_drawn_from_the_parts_its_ruleset_names(name: str) -> None:
             )
             compared += 1
     # Nothing was tested if every part the map does not read stayed the same throughout.
-    assert compared and differed
+    assert compared
+    assert differed
