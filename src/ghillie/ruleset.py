@@ -7,6 +7,7 @@ re-checks them. See docs/architecture.md.
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -136,6 +137,7 @@ class Reaction:
 Rule = Callable[[Ruling[Any, Any], str, Any], None]
 
 
+@functools.cache  # asked for every command of every view by a ruleset's turn structure
 def command_name(model: type[Command]) -> str:
     """A command's name: its ``type`` field's one value."""
     name = model.model_fields["type"].default

@@ -19,6 +19,7 @@ from ghillie.scenario import Scenario
 from ghillie.state import REFEREE, SPECTATOR, GameState, Level, Phase, Piece
 from ghillie.words import Say, Speaker, say, speaker
 from ghillie.words.rulebook import rule_lines
+from ghillie.words.say import from_json
 from ghillie.words.speak import rules_of, worded
 
 if TYPE_CHECKING:
@@ -298,8 +299,9 @@ def spoken(line: Mapping[str, Any], words: Speaker, scenario: Scenario) -> dict[
         else:
             out["text"] = words.text(say("{side} gave an order.", side=scenario.side_name(by)))
     elif "text" in line:
-        out["text"] = words.text(line["text"])
-        rules = rules_of(line["text"])
+        said = from_json(line["text"])  # turned back from its stored form once, not twice
+        out["text"] = words.text(said)
+        rules = rules_of(said)
         if rules:
             out["rules"] = rules
             out["rule_lines"] = rule_lines(rules, words)  # the § tooltip: names, not ids

@@ -5,6 +5,7 @@ and the enemy pieces it knows of (ghillie.forms)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ghillie.dice.steps import Die
@@ -45,7 +46,11 @@ def _pick(pieces: list[Piece]) -> list[Choice]:
 
 
 def _order(piece: Piece) -> tuple[int, str]:
-    label = str(piece.public.get("label") or piece.public.get("name") or "")
+    return _label_order(str(piece.public.get("label") or piece.public.get("name") or ""))
+
+
+@functools.lru_cache(maxsize=4096)  # every list of choices in every view sorts by it
+def _label_order(label: str) -> tuple[int, str]:
     digits = "".join(c for c in label if c.isdigit())
     return (int(digits) if digits else 0, label)
 
