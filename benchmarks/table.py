@@ -245,7 +245,7 @@ class TableGame:
                 seat.send({"type": "ping"})
             elif now - seat.pinged > PONG:
                 self.tally.stalls += 1
-                seat.transport.disconnect()
+                seat.transport.disconnect(graceful=False)  # no close frame to wait on
 
     # --- what the sockets bring ---------------------------------------------------------
 
