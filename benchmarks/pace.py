@@ -43,6 +43,7 @@ import contextlib
 import math
 import multiprocessing
 import multiprocessing.connection
+import os
 import random
 import resource
 import sys
@@ -63,7 +64,7 @@ import pauses
 import table
 
 CONNECTING = 200  # websockets being opened at once by one client process
-AHEAD = 600.0  # seconds at most for the games to be played ahead (a lost game never is)
+AHEAD = 300.0  # seconds at most for the games to be played ahead (a lost game never is)
 GRACE = 30.0  # seconds after the window for the commands due in it to be done
 
 
@@ -109,19 +110,23 @@ async def work(
     opening = asyncio.Semaphore(CONNECTING)
     playing = [table.TableGame(port, c, pages, seed, tally, opening) for c, pages, seed in games]
     watching = asyncio.create_task(watch(playing))
+    progress = asyncio.create_task(told(playing, tally))
     ready = await asyncio.gather(*(game.connect() for game in playing))
     # A game whose sides could not all be opened is dropped (counted: Tally.lost).
     playing = [game for game, ok in zip(playing, ready, strict=True) if ok]
+    dropped = tally.lost
     # Every process connected before any plays ahead: handshakes do not queue behind play.
     pipe.send(("connected",))
     await asyncio.to_thread(pipe.recv)
     for game in playing:
         game.play_ahead(game.rng.randint(0, ahead))
-    await until(lambda: all(not game.due for game in playing), time.monotonic() + AHEAD)
+    await until(lambda: not any(behind(game) for game in playing), time.monotonic() + AHEAD)
+    progress.cancel()
     set_up = {
         "games ready": len(playing),
-        "dropped": tally.lost,
-        "still playing ahead": sum(bool(game.due) for game in playing),
+        "dropped": dropped,
+        "given up while playing ahead": tally.lost - dropped,
+        "still playing ahead": sum(behind(game) for game in playing),
         "refused": sum(tally.refused.values()),
         "replaced": tally.replaced,
         "openings tried again": tally.retries,
@@ -142,6 +147,28 @@ async def work(
     watching.cancel()
     for game in playing:
         game.end()
+
+
+def behind(game: table.TableGame) -> bool:
+    """Commands still to be played ahead, in a game that may yet play them."""
+    return bool(game.due) and not game.given_up
+
+
+async def told(games: list[table.TableGame], tally: table.Tally) -> None:
+    """How the set-up goes, every 30 s (to the standard error): a long one is not silent."""
+    while True:
+        await asyncio.sleep(30.0)
+        seats = [seat for game in games for seat in game.seats.values()]
+        print(
+            f"client process {os.getpid()}: {sum(g.started for g in games):,} of {len(games):,} "
+            f"games with both views in, {sum(s.transport is not None for s in seats):,} of "
+            f"{len(seats):,} websockets open ({sum(s.viewed is not None for s in seats):,} "
+            f"opening), {sum(behind(g) for g in games):,} games playing ahead; openings tried "
+            f"again {tally.retries:,}, reconnected {tally.reconnects:,}, stalled "
+            f"{tally.stalls:,}, games given up {tally.lost:,}",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 async def watch(playing: list[table.TableGame]) -> None:

@@ -155,6 +155,7 @@ class TableGame:
         self.ahead = 0  # commands still to give at once, before the measured window
         self.frame: dict[str, Any] = {}  # the command in flight's, to send again
         self.closed = False
+        self.given_up = False  # a side not opened again after TRIES: never played again
         self.redialing: set[asyncio.Task[bool]] = set()
         self.new(created)
 
@@ -181,8 +182,7 @@ class TableGame:
         is not after TRIES openings."""
         ok = all(await asyncio.gather(*(self.keep(seat) for seat in self.seats.values())))
         if not ok:
-            self.tally.lost += 1
-            self.close()
+            self.give_up()
         return ok
 
     async def keep(self, seat: Seat) -> bool:
@@ -229,8 +229,12 @@ class TableGame:
     def redialed(self, task: asyncio.Task[bool]) -> None:
         self.redialing.discard(task)
         if not task.cancelled() and not task.result() and not self.closed:
-            self.tally.lost += 1  # its commands are never done: infinitely late
-            self.close()
+            self.give_up()  # its commands are never done: infinitely late
+
+    def give_up(self) -> None:
+        self.tally.lost += 1
+        self.given_up = True
+        self.close()
 
     def watch(self, now: float) -> None:
         """A side silent for STALL seconds while a command is in flight is pinged; one that
