@@ -334,7 +334,8 @@ def report(
         f"  refused {sum(refused.values()):,} ({dict(refused.most_common()) or 'none'}); "
         f"other problems {dict(problems) or 'none'}; games over and replaced "
         f"{sum(t.replaced for t in tallies)} (commands due meanwhile dropped: "
-        f"{sum(t.dropped for t in tallies)}); events a side's log skipped or repeated: {gaps}",
+        f"{sum(t.dropped for t in tallies)}); events a side's log skipped: {gaps}; updates a "
+        f"whole view already held (ignored, as a page does): {sum(t.repeated for t in tallies)}",
         flush=True,
     )
     print(

@@ -49,8 +49,12 @@ from ghillie.fairness.hashlog import HostKey, order_message
 REFUSALS_IN_A_ROW = 5  # a due command the player cannot get accepted is given up
 READY = 60.0  # seconds for a websocket's handshake and view, under a loaded server
 TRIES = 3  # openings of a side's websocket before its game is given up
-STALL = 20.0  # seconds of silence, a command in flight, before a connection is pinged
-PONG = 10.0  # seconds for the pong before the connection is taken for dead
+# A connection silent for STALL seconds while its game waits for a command is pinged, and
+# taken for dead if no pong comes within PONG. Generous on purpose: a saturated server
+# answers pings more than 10 s late (5,000 games, FIGURES.md 2026-12-04), and opening its
+# connections again would only add whole views to its backlog.
+STALL = 30.0
+PONG = 30.0
 
 
 @dataclass
@@ -61,7 +65,8 @@ class Tally:
     refused: collections.Counter[str] = field(default_factory=collections.Counter)
     accepted: collections.Counter[str] = field(default_factory=collections.Counter)
     dropped: int = 0  # due while the game was over and a new one was being made
-    gaps: int = 0  # events a side's log skipped or repeated: none, when all is well
+    gaps: int = 0  # events a side's log skipped: none, when all is well
+    repeated: int = 0  # updates a whole view already held (ignored, as a page does)
     problems: collections.Counter[str] = field(default_factory=collections.Counter)
     replaced: int = 0  # games over (or stuck) and replaced by a new one
     reconnects: int = 0  # connections that dropped (or stalled) and were opened again
@@ -128,9 +133,19 @@ class Seat(client.Messages):
     def logged(self, entries: list[dict[str, Any]], tally: Tally) -> None:
         for entry in entries:
             seq = entry["seq"]
+            if seq <= self.last:
+                continue  # held already (see TableGame.heard)
             self.updated.append(seq)
             tally.gaps += seq != self.last + 1
-            self.last = max(self.last, seq)
+            self.last = seq
+
+    def stale(self, update: mix.View) -> bool:
+        """An update whose events this side's whole view already holds: one queued for it
+        while that view was made (the server registers a connection before it builds its
+        view). A page drops it (static/socket.js, ``accept``), its other keys older than
+        the view's."""
+        log = update.get("log") or ()
+        return bool(log) and log[-1]["seq"] <= self.last
 
 
 class TableGame:
@@ -257,10 +272,13 @@ class TableGame:
         kind = message["type"]
         if kind == "update":
             update = message["view"]
-            mix.merge(seat.view, update)
-            seat.logged(update.get("log", ()), self.tally)
-            if self.pages and "fairness" in update:
-                self.contribute(seat)
+            if seat.stale(update):
+                self.tally.repeated += 1
+            else:
+                mix.merge(seat.view, update)
+                seat.logged(update.get("log", ()), self.tally)
+                if self.pages and "fairness" in update:
+                    self.contribute(seat)
             answer = message.get("answer")
             if answer and self.flight and answer["command_id"] == self.flight[0]:
                 self.flight = (*self.flight[:3], int(answer["seq"]))
