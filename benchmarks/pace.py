@@ -132,11 +132,13 @@ async def work(
         "openings tried again": tally.retries,
         "reconnected": tally.reconnects,
         "stalled": tally.stalls,
+        "problems": sum(tally.problems.values()),
     }
     pipe.send(("ready", set_up))
     go, seconds, every = await asyncio.to_thread(pipe.recv)
     tally.window = (go, go + seconds)
     tally.refused.clear()
+    tally.problems.clear()
     tally.replaced = tally.retries = tally.reconnects = tally.stalls = tally.lost = 0
     for game in playing:
         game.paced(go, every, go + seconds + GRACE)
