@@ -1,7 +1,8 @@
 """A table's pace, one process: many live games, each giving a command every few seconds.
 
     .venv/bin/python benchmarks/pace.py [--games 10000] [--every 10] [--seconds 60]
-        [--pages 0.5] [--ahead 6] [--clients N] [--tally 300]
+        [--pages 0.5] [--ahead 6] [--clients N] [--tally 300] [--gc-threshold a,b,c]
+        [--gc-freeze S]
 
 Starts a real ``ghillie serve`` (SQLite in a temporary directory; the creation meter lifted,
 room for every connection and every game in memory), creates the games, half
@@ -9,7 +10,9 @@ room for every connection and every game in memory), creates the games, half
 scripted players can play), a share ``--pages`` of each with their chains held by the pages
 and the rest by the host, connects both sides of every game by websocket and plays each
 game ahead by up to ``--ahead`` commands, so that the window does not open on set-ups alone.
-None of that is measured; its time is printed.
+None of that is measured; its time is printed, with how many games were ready and how many
+dropped (a side's websocket not open, with its view, after a few tries: ``benchmarks/table.py``),
+and how many connections were opened again.
 
 Then, open loop, every game gives its next command at Poisson-distributed times, ``--every``
 seconds apart on average (``benchmarks/table.py``: how the commands are chosen, how a page
@@ -18,7 +21,10 @@ counted: from when it came due). Printed for the commands that came due in the
 ``--seconds`` window: commands/s, p50/p99/p99.9 from coming due to both sides holding the
 update (a command not done when the window's stragglers are given up counts as infinitely
 late), the server's CPU in cores and a command, its RSS memory (the window's peak, the
-process's peak since it started, and at the end, from /proc), the clients' CPU, and, from
+process's peak since it started, and at the end, from /proc), its garbage collections and
+the event loop's longest stalls in the window (``benchmarks/pauses.py``, from a probe the
+server is started with: ``--gc-threshold`` and ``--gc-freeze`` try other collector
+settings), the clients' CPU, and, from
 the referee's log of a sample of the games, how many commands rolled dice or opened committed
 facts (and wrote commitments, in the games over by then: the host keeps that part of the log
 private until a game ends); and the commands refused. No figure is judged here.
@@ -33,9 +39,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextlib
 import math
 import multiprocessing
 import multiprocessing.connection
+import os
 import random
 import resource
 import sys
@@ -52,9 +60,11 @@ import uvloop
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load  # benchmarks/ is no package: this folder is on the path
 import mix
+import pauses
 import table
 
 CONNECTING = 200  # websockets being opened at once by one client process
+AHEAD = 300.0  # seconds at most for the games to be played ahead (a lost game never is)
 GRACE = 30.0  # seconds after the window for the commands due in it to be done
 
 
@@ -97,34 +107,79 @@ async def work(
     ahead: int,
 ) -> None:
     tally = table.Tally()
-    playing = [table.TableGame(port, c, pages, seed, tally) for c, pages, seed in games]
     opening = asyncio.Semaphore(CONNECTING)
-
-    async def connect(game: table.TableGame) -> None:
-        async with opening:
-            await game.connect()
-
-    await asyncio.gather(*(connect(game) for game in playing))
+    playing = [table.TableGame(port, c, pages, seed, tally, opening) for c, pages, seed in games]
+    watching = asyncio.create_task(watch(playing))
+    progress = asyncio.create_task(told(playing, tally))
+    ready = await asyncio.gather(*(game.connect() for game in playing))
+    # A game whose sides could not all be opened is dropped (counted: Tally.lost).
+    playing = [game for game, ok in zip(playing, ready, strict=True) if ok]
+    dropped = tally.lost
     # Every process connected before any plays ahead: handshakes do not queue behind play.
     pipe.send(("connected",))
     await asyncio.to_thread(pipe.recv)
     for game in playing:
         game.play_ahead(game.rng.randint(0, ahead))
-    await until(lambda: all(not game.due for game in playing), float("inf"))
-    ahead_tally = (sum(tally.refused.values()), tally.replaced)
-    pipe.send(("ready", ahead_tally))
+    await until(lambda: not any(behind(game) for game in playing), time.monotonic() + AHEAD)
+    progress.cancel()
+    set_up = {
+        "games ready": len(playing),
+        "dropped": dropped,
+        "given up while playing ahead": tally.lost - dropped,
+        "still playing ahead": sum(behind(game) for game in playing),
+        "refused": sum(tally.refused.values()),
+        "replaced": tally.replaced,
+        "openings tried again": tally.retries,
+        "reconnected": tally.reconnects,
+        "stalled": tally.stalls,
+        "problems": sum(tally.problems.values()),
+    }
+    pipe.send(("ready", set_up))
     go, seconds, every = await asyncio.to_thread(pipe.recv)
     tally.window = (go, go + seconds)
     tally.refused.clear()
-    tally.replaced = 0
+    tally.problems.clear()
+    tally.replaced = tally.retries = tally.reconnects = tally.stalls = tally.lost = 0
     for game in playing:
         game.paced(go, every, go + seconds + GRACE)
     await asyncio.sleep(go + seconds - time.monotonic())
     await until(lambda: not any(game.unfinished() for game in playing), go + seconds + GRACE)
     unfinished = sum(game.unfinished() for game in playing)
     pipe.send(("done", tally, unfinished))
+    watching.cancel()
     for game in playing:
-        game.close()
+        game.end()
+
+
+def behind(game: table.TableGame) -> bool:
+    """Commands still to be played ahead, in a game that may yet play them."""
+    return bool(game.due) and not game.given_up
+
+
+async def told(games: list[table.TableGame], tally: table.Tally) -> None:
+    """How the set-up goes, every 30 s (to the standard error): a long one is not silent."""
+    while True:
+        await asyncio.sleep(30.0)
+        seats = [seat for game in games for seat in game.seats.values()]
+        print(
+            f"client process {os.getpid()}: {sum(g.started for g in games):,} of {len(games):,} "
+            f"games with both views in, {sum(s.transport is not None for s in seats):,} of "
+            f"{len(seats):,} websockets open ({sum(s.viewed is not None for s in seats):,} "
+            f"opening), {sum(behind(g) for g in games):,} games playing ahead; openings tried "
+            f"again {tally.retries:,}, reconnected {tally.reconnects:,}, stalled "
+            f"{tally.stalls:,}, games given up {tally.lost:,}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+async def watch(playing: list[table.TableGame]) -> None:
+    """Every game's connections checked for stalls (TableGame.watch), every two seconds."""
+    while True:
+        await asyncio.sleep(2.0)
+        now = time.monotonic()
+        for game in playing:
+            game.watch(now)
 
 
 async def until(done: Any, deadline: float) -> None:
@@ -168,7 +223,7 @@ def percentile(ordered: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000 if ordered else math.nan
 
 
-def run(args: argparse.Namespace, port: int, server: Server) -> None:
+def run(args: argparse.Namespace, port: int, server: Server, log: Path) -> None:
     began = time.monotonic()
     with ThreadPoolExecutor(8) as pool:
         created = list(pool.map(lambda n: create(port, n, args.pages), range(args.games)))
@@ -190,15 +245,17 @@ def run(args: argparse.Namespace, port: int, server: Server) -> None:
             heard(pipe, worker)
         for pipe in pipes:
             pipe.send(("ahead",))
-        ahead = [heard(pipe, worker)[1] for pipe, worker in zip(pipes, workers, strict=True)]
+        set_up: collections.Counter[str] = collections.Counter()
+        for pipe, worker in zip(pipes, workers, strict=True):
+            set_up.update(heard(pipe, worker)[1])
         held = sum(pages_hold(n, args.pages) for n in range(args.games))
         print(
             f"set up {args.games:,} games ({' + '.join(mix.SCENARIOS)}; {held:,} with their chains"
             f" held by the pages, {args.games - held:,} by the host) and {2 * args.games:,} "
             f"websockets in {time.monotonic() - began:.0f} s, not measured: created in "
             f"{made:.0f} s, then connected and played ahead by 0 to {args.ahead} commands each "
-            f"({sum(r for r, _ in ahead)} refused, {sum(g for _, g in ahead)} games over and "
-            f"replaced) by {processes} client process(es) (picows, orjson, uvloop)",
+            f"by {processes} client process(es) (picows, orjson, uvloop): "
+            + ", ".join(f"{k} {n:,}" for k, n in set_up.items()),
             flush=True,
         )
         go = time.monotonic() + 1.0
@@ -210,7 +267,8 @@ def run(args: argparse.Namespace, port: int, server: Server) -> None:
         server.watch(go + args.seconds)
         cpu1 = [load.Cpu.ticks(server.pid), *(load.Cpu.ticks(w.pid or 0) for w in workers)]
         results = [heard(pipe, worker) for pipe, worker in zip(pipes, workers, strict=True)]
-        report(args, port, server, results, [b - a for a, b in zip(cpu0, cpu1, strict=True)])
+        cpu = [b - a for a, b in zip(cpu0, cpu1, strict=True)]
+        report(args, port, server, results, cpu, (go, log))
     finally:
         for worker in workers:
             worker.join(10)
@@ -227,7 +285,12 @@ def heard(pipe: multiprocessing.connection.Connection, worker: Any) -> Any:
 
 
 def report(
-    args: argparse.Namespace, port: int, server: Server, results: list[Any], cpu: list[float]
+    args: argparse.Namespace,
+    port: int,
+    server: Server,
+    results: list[Any],
+    cpu: list[float],
+    window: tuple[float, Path],
 ) -> None:
     tallies: list[table.Tally] = [r[1] for r in results]
     unfinished = sum(r[2] for r in results)
@@ -241,6 +304,7 @@ def report(
         accepted += t.accepted
         problems += t.problems
     seconds = args.seconds
+    go, log = window
     server_cpu, client_cpu = cpu[0], sum(cpu[1:])
     memory = server.memory()
     per = 1e6 / max(1, done)
@@ -272,9 +336,17 @@ def report(
         f"  refused {sum(refused.values()):,} ({dict(refused.most_common()) or 'none'}); "
         f"other problems {dict(problems) or 'none'}; games over and replaced "
         f"{sum(t.replaced for t in tallies)} (commands due meanwhile dropped: "
-        f"{sum(t.dropped for t in tallies)}); events a side's log skipped or repeated: {gaps}",
+        f"{sum(t.dropped for t in tallies)}); events a side's log skipped: {gaps}; updates a "
+        f"whole view already held (ignored, as a page does): {sum(t.repeated for t in tallies)}",
         flush=True,
     )
+    print(
+        f"  connections in the window: reconnected {sum(t.reconnects for t in tallies)}, "
+        f"stalled {sum(t.stalls for t in tallies)}, openings tried again "
+        f"{sum(t.retries for t in tallies)}, games given up {sum(t.lost for t in tallies)}",
+        flush=True,
+    )
+    print(pauses.described(log, go, go + seconds), flush=True)
     measured = [(g, m) for t in tallies for g, m in t.measured.items()]
     print(tallied(port, random.Random(0).sample(measured, min(args.tally, len(measured)))))
 
@@ -317,6 +389,12 @@ def main() -> None:
     parser.add_argument("--ahead", type=int, default=6, help="commands played ahead, at most")
     parser.add_argument("--clients", type=int, default=0, help="client processes (0: by size)")
     parser.add_argument("--tally", type=int, default=300, help="games whose logs are tallied")
+    parser.add_argument(
+        "--gc-threshold", default="", help="the server's gc thresholds, a,b,c (its own if not)"
+    )
+    parser.add_argument(
+        "--gc-freeze", type=float, default=0.0, help="the server freezes its objects this often"
+    )
     args = parser.parse_args()
     # Every websocket is an open file, in the server and in a client process.
     _, most = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -328,8 +406,13 @@ def main() -> None:
             *("--max-connections", str(2 * args.games + 100)),
             *("--max-games", str(2 * args.games)),
         ]
-        with load.serving("ghillie", str(Path(folder) / "pace.db"), flags) as (port, process):
-            run(args, port, Server(process.pid))
+        log = Path(folder) / "pauses.log"
+        with contextlib.ExitStack() as stack:
+            # The server probed (benchmarks/probe), not the client processes started later.
+            with pauses.probed(log, args.gc_threshold, args.gc_freeze):
+                serving = load.serving("ghillie", str(Path(folder) / "pace.db"), flags)
+                port, process = stack.enter_context(serving)
+            run(args, port, Server(process.pid), log)
 
 
 if __name__ == "__main__":

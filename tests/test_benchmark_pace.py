@@ -30,23 +30,37 @@ def server(tmp_path: Path) -> Iterator[int]:
         yield port
 
 
-def test_every_command_done_reached_both_sides_once(server: int) -> None:
+@pytest.mark.parametrize("drops", [0, 2])
+def test_every_command_done_reached_both_sides_once(server: int, drops: int) -> None:
+    """Also when every connection drops (``drops`` times, a second apart, in the window):
+    each is opened again, resumes its log where it was and the games carry on."""
+    dropped = 0
+
     async def played() -> tuple[list[table.TableGame], table.Tally]:
+        nonlocal dropped
         tally = table.Tally()
         made = [pace.create(server, n, 0.5) for n in range(GAMES)]
+        opening = asyncio.Semaphore(2)
         games = [
-            table.TableGame(server, c, pace.pages_hold(n, 0.5), n, tally)
+            table.TableGame(server, c, pace.pages_hold(n, 0.5), n, tally, opening)
             for n, c in enumerate(made)
         ]
-        await asyncio.gather(*(game.connect() for game in games))
+        assert all(await asyncio.gather(*(game.connect() for game in games)))
         start = time.monotonic()
         tally.window = (start, start + 3)
         for game in games:
             game.paced(start, 0.2, start + 3)
+        for n in range(drops):
+            await pace.until(lambda: False, start + 1 + n)
+            for game in games:
+                for seat in game.seats.values():
+                    if seat.transport is not None:  # as the network would: no goodbye
+                        seat.transport.disconnect(graceful=False)
+                        dropped += 1
         await pace.until(lambda: False, start + 3)
         await pace.until(lambda: not any(g.unfinished() for g in games), start + 30)
         for game in games:
-            game.close()
+            game.end()
         return games, tally
 
     games, tally = uvloop.run(played())
@@ -54,6 +68,8 @@ def test_every_command_done_reached_both_sides_once(server: int) -> None:
     assert {game.scenario for game in games} == {"suspicious-places", "ambush-fields"}
     assert not any(game.unfinished() for game in games)
     assert not tally.problems
+    assert (tally.reconnects, tally.lost, tally.gaps) == (dropped, 0, 0)
+    assert dropped >= drops * GAMES  # most connections were open to drop
     assert len(tally.latencies) == sum(tally.accepted.values())
     for game in games:
         assert len(game.done) > 3  # past any set-up, in every game
