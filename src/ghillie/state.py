@@ -10,6 +10,7 @@ and fresh dicts), so a refused command can never leave a half-changed state behi
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
@@ -150,4 +151,9 @@ class GameState(Generic[S, B]):
         return piece.owner == side or self.known(side, piece_id).level >= Level.SUSPECTED
 
     def others(self, side: str) -> tuple[str, ...]:
-        return tuple(s for s in self.sides if s != side)
+        return _others(self.sides, side)
+
+
+@functools.lru_cache(maxsize=256)  # a game's sides never change; rules ask for every ship
+def _others(sides: tuple[str, ...], side: str) -> tuple[str, ...]:
+    return tuple(s for s in sides if s != side)
