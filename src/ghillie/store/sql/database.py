@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 from sqlalchemy import Engine, MetaData, create_engine, event, inspect
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.pool import NullPool
 
 # Every table's part defines its table here; SqlStore imports them all before it opens a
@@ -44,6 +44,12 @@ def database_url(db: str) -> str:
     return f"sqlite:///{Path(db).expanduser()}"
 
 
+def placeholder(dialect: Dialect) -> str:
+    """The placeholder of the driver's own SQL, which the hot statements use: SQLAlchemy's
+    building and caching of a statement costs several times the query itself."""
+    return "?" if dialect.paramstyle == "qmark" else "%s"
+
+
 class Database:
     def __init__(self, url: str) -> None:
         self.url = database_url(url)
@@ -55,8 +61,7 @@ class Database:
         except Exception as exc:  # the driver's own message says what is wrong
             raise StoreError(f"cannot open the database: {exc.__class__.__name__}: {exc}") from None
         self._write_lock = threading.Lock()  # SQLite has one writer; queue them here
-        # The placeholder of the driver's own SQL, which the hot writes use.
-        self.mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+        self.mark = placeholder(self.engine.dialect)
 
     def _add_columns(self) -> None:
         """Columns added since a table was first made: a database of an older ghillie gains

@@ -14,7 +14,7 @@ from sqlalchemy.engine import Connection
 
 from ghillie.events import Event, event_from_json, event_to_json
 from ghillie.store.base import Answer, Append, UnknownGame
-from ghillie.store.sql.database import Database, dumps, metadata
+from ghillie.store.sql.database import Database, dumps, metadata, placeholder
 
 NOTES_PER_NOTIFY = 100  # "<32 hex>:<seq>" each: well under NOTIFY's 8000-byte payload
 
@@ -48,21 +48,14 @@ answers = Table(
 )
 
 
-def mark(conn: Connection) -> str:
-    """The placeholder of the driver's own SQL. The statements a command's path runs
-    (every roll claimed, every element in) go to the driver as they are: SQLAlchemy's
-    building and caching of a statement costs several times the query itself."""
-    return "?" if conn.dialect.paramstyle == "qmark" else "%s"
-
-
 def exists(conn: Connection, game_id: str) -> bool:
-    sql = f"SELECT 1 FROM games WHERE game_id = {mark(conn)}"
+    sql = f"SELECT 1 FROM games WHERE game_id = {placeholder(conn.dialect)}"
     return conn.exec_driver_sql(sql, (game_id,)).first() is not None
 
 
 def last_seq(conn: Connection, game_id: str) -> int:
     """The seq of the game's last event; -1 before its first."""
-    sql = f"SELECT MAX(seq) FROM events WHERE game_id = {mark(conn)}"
+    sql = f"SELECT MAX(seq) FROM events WHERE game_id = {placeholder(conn.dialect)}"
     head = conn.exec_driver_sql(sql, (game_id,)).scalar()
     return -1 if head is None else int(head)
 
