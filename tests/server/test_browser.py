@@ -769,18 +769,28 @@ def test_a_lost_answer_is_retried_with_the_same_command_id_and_applied_once(
 
     def lose_the_first_answer(socket: Any) -> None:
         upstream = socket.connect_to_server()
+        cut = False
 
         def to_server(message: str | bytes) -> None:
-            upstream.send(message)
+            nonlocal cut
             parsed = json.loads(message)
             if parsed.get("type") == "command":
                 sent.append(parsed)
-                if len(sent) == 1:  # the server has the command, but its answer never arrives
-                    upstream.close()
-                    socket.close()
+                # The server has the command, but its answer never arrives. Cut before
+                # sending: closing waits on Playwright's driver, and the answer, quick to
+                # come, would otherwise be passed on to the page in that wait.
+                cut = len(sent) == 1
+            upstream.send(message)
+            if cut:
+                upstream.close()
+                socket.close()
+
+        def to_page(message: str | bytes) -> None:
+            if not cut:
+                socket.send(message)
 
         socket.on_message(to_server)
-        upstream.on_message(lambda message: socket.send(message))
+        upstream.on_message(to_page)
 
     try:
         # Orders go by the websocket: from the next connection on, through the meddler.
