@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 
 from fastapi import FastAPI
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from ghillie.server.apidocs import add_docs
 from ghillie.server.hub import Hub
@@ -23,9 +26,34 @@ from ghillie.server.middleware import AccessLog, BodyLimit, SecureHeaders
 from ghillie.server.relay import Relay
 from ghillie.server.routes import ROUTERS
 from ghillie.server.routes.errors import PROBLEMS, add_problems
+from ghillie.server.socket import serve_socket
 from ghillie.store.base import EventStore
 
 Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[None]]
+
+# The route of a side's websocket (routes/play.py), as Starlette matches it.
+_SOCKET = re.compile(r"/api/games/(?P<game>[^/]+)/ws")
+
+
+class App(FastAPI):
+    """The app, with a side's websocket served straight from the server's call.
+
+    Through the middleware stack, a websocket keeps every layer's call alive for as long as
+    it is open (34 coroutines a connection, FastAPI's exit stacks, each layer's wrapped
+    ``send``), about a fifth of a connected game's memory (benchmarks/FIGURES.md), and
+    none of the layers does anything for a websocket: the secure headers, the size limit,
+    the access log and the creation meter are for HTTP, and ``serve_socket`` answers every
+    failure itself. With several processes the relay must look at it first (relay.py),
+    so it goes the whole way then."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and (found := _SOCKET.fullmatch(scope["path"])):
+            hub: Hub | None = getattr(self.state, "hub", None)
+            if hub is not None and hub.owners is None:
+                scope["app"] = self
+                await serve_socket(hub, WebSocket(scope, receive, send), found["game"])
+                return
+        await super().__call__(scope, receive, send)
 
 
 def create_app(
@@ -34,12 +62,12 @@ def create_app(
     hub: Hub | None = None,
     limits: Limits | None = None,
     public_url: str | None = None,
-) -> FastAPI:
+) -> App:
     """The app on ``store``. ``public_url`` (``http://192.0.2.2:8000``: ``ghillie serve
     --lan``, ``--public-url``) is the address every link and QR code is built from; None
     builds them from the address each request was sent to."""
     limits = limits or Limits()
-    app = FastAPI(
+    app = App(
         title="ghillie",
         summary="A neutral referee for hidden units in wargames",
         version="0.1.0",
