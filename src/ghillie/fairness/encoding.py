@@ -135,7 +135,7 @@ def _plain(value: Any) -> Any:
     return _NOT_PLAIN
 
 
-def sha256(*parts: bytes) -> bytes:
+def sha256(*parts: bytes | bytearray) -> bytes:
     digest = hashlib.sha256()
     for part in parts:
         digest.update(part)
