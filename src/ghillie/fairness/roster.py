@@ -217,8 +217,8 @@ class Roster:
         """Slot ``slot`` holds ``digest`` from event ``seq`` on, under a blinding value of
         that event: one leaf out of the sorted list, one in."""
         at = slot * HASH
-        gone = _found(self._sorted, self._leaf[at : at + HASH])
-        del self._sorted[gone : gone + HASH]
+        sorted_ = self._sorted
+        gone = _found(sorted_, self._leaf[at : at + HASH])
         self._digests[slot] = digest
         self._blind_seq[slot] = seq
         # _blind() and leaf(), inlined: a write's share of a command.
@@ -226,8 +226,15 @@ class Roster:
         h.update(u64(seq) + u32(slot))
         new = hashlib.sha256(_LEAF_BLIND + h.digest() + lp(digest)).digest()
         self._leaf[at : at + HASH] = new
-        into = _rank(self._sorted, new, self.size) * HASH
-        self._sorted[into:into] = new
+        # The old leaf out and the new one in, the leaves between moving up or down by one:
+        # the buffer keeps its length (never grown, so never given room to spare).
+        into = _rank(sorted_, new, self.size) * HASH  # counting the old leaf, if before
+        if into > gone:
+            into -= HASH
+            sorted_[gone:into] = sorted_[gone + HASH : into + HASH]
+        elif into < gone:
+            sorted_[into + HASH : gone + HASH] = sorted_[into:gone]
+        sorted_[into : into + HASH] = new
         self._hashed = None
 
     def write(self, written: Written, value: Any, seq: int) -> None:
