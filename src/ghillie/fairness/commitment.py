@@ -10,10 +10,11 @@ False
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 from typing import Any
 
-from ghillie.fairness.encoding import canonical, lp, sha256, tag, text, u64
+from ghillie.fairness.encoding import canonical, lp, tag, text, u64
 
 SALT_BYTES = 32
 
@@ -37,9 +38,16 @@ def commit_head(kind: str, game_id: str) -> bytes:
 
 def commit_after(head: bytes, owner: str, seq: int, payload: bytes, salt: bytes) -> str:
     """:func:`commit_canonical`, its :func:`commit_head` prepared."""
+    return commit_digest(head + text(owner) + u64(seq), payload, salt).hex()
+
+
+def commit_digest(named: bytes, payload: bytes, salt: bytes) -> bytes:
+    """:func:`commit_canonical` as bytes, all that names what is committed to prepared
+    (``commit_head(kind, game_id) + text(owner) + u64(seq)``): a roster prepares it once for
+    every fact of its side (each written with seq 0)."""
     if len(salt) != SALT_BYTES:
         raise ValueError("a commitment salt is 32 bytes")
-    return sha256(lp(salt), head, text(owner), u64(seq), lp(payload)).hex()
+    return hashlib.sha256(lp(salt) + named + lp(payload)).digest()
 
 
 def opens(c: str, kind: str, game_id: str, owner: str, seq: int, payload: Any, salt: bytes) -> bool:

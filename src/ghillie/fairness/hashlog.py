@@ -17,15 +17,17 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from ghillie.fairness.encoding import canonical, lp, sha256, tag, text, u32, u64
+from ghillie.fairness.encoding import as_is, canonical, lp, sha256, tag, text, u32, u64
 
 
 def genesis(game_id: str) -> bytes:
     return sha256(tag("genesis/v1"), text(game_id))
 
 
-def event_hash(previous: bytes, event: Any) -> bytes:
-    return sha256(tag("event/v1"), lp(previous), lp(canonical(event)))
+def event_hash(previous: bytes, event: Any, *, known_as_is: bool = False) -> bytes:
+    """The hash of ``event`` (its hashed JSON) after ``previous``; ``known_as_is`` as
+    :func:`~ghillie.fairness.encoding.canonical`'s."""
+    return sha256(tag("event/v1"), lp(previous), lp(canonical(event, known_as_is=known_as_is)))
 
 
 def head_message(game_id: str, seq: int, digest: bytes) -> bytes:
@@ -52,9 +54,13 @@ def shown_salt(dummy_key: bytes, side: str, seq: int) -> bytes:
     return sha256(tag("shown-salt/v1"), lp(dummy_key), text(side), u64(seq))
 
 
-def shown_digest_v2(salt: bytes, content: Any) -> bytes:
-    """What ``side`` was shown of an event (:func:`shown_content`), salted."""
-    return sha256(tag("shown/v2"), lp(salt), lp(canonical(content)))
+def shown_digest_v2(salt: bytes, content: Any, *, event_as_is: bool = False) -> bytes:
+    """What ``side`` was shown of an event (:func:`shown_content`), salted. ``event_as_is``:
+    the event's hashed JSON (:func:`~ghillie.fairness.heads.hashed`), which holds every part
+    of ``content`` but its hash, was found written as it is (:func:`encoding.as_is`) as it
+    was hashed: then only the hash is looked at again, not every line."""
+    plain = event_as_is and as_is(content["hash"])
+    return sha256(tag("shown/v2"), lp(salt), lp(canonical(content, known_as_is=plain)))
 
 
 def request_message(

@@ -16,7 +16,7 @@ from typing import Any
 
 from ghillie.events import Event, event_to_json
 from ghillie.fairness.commitment import commit_after, commit_head
-from ghillie.fairness.encoding import canonical, lp, tag, u64
+from ghillie.fairness.encoding import as_is, canonical, lp, tag, u64
 from ghillie.fairness.hashlog import (
     HostKey,
     event_hash,
@@ -96,7 +96,11 @@ class Heads:
         assert isinstance(fair, dict)
         assert self._unfinished is not None
         assert self._unfinished[0] == event.seq
-        digest = event_hash(self._unfinished[1], hashed(event_to_json(event)))
+        body = hashed(event_to_json(event))
+        # Walked once for what canonical JSON must not write as it is (a float, say): what
+        # each side is shown below is parts of it.
+        plain = as_is(body)
+        digest = event_hash(self._unfinished[1], body, known_as_is=plain)
         fair["hash"] = digest.hex()
         # What each side is shown of the event, salted (so that no side can test a guess at
         # another's lines from its digest), under the one signature of the head.
@@ -105,7 +109,8 @@ class Heads:
         for side in sides:
             salt = shown_salt(self.dummy, side, event.seq)
             content = shown_content(event.seq, fair, event.told.get(side, ()), side)
-            shown[side] = {"salt": salt.hex(), "digest": shown_digest_v2(salt, content).hex()}
+            seen = shown_digest_v2(salt, content, event_as_is=plain)
+            shown[side] = {"salt": salt.hex(), "digest": seen.hex()}
         digests = [bytes.fromhex(shown[side]["digest"]) for side in sides]
         fair["sig"] = self.key.sign(head_message_v2(self.game_id, event.seq, digest, digests))
         self.head = digest

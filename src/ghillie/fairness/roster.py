@@ -40,15 +40,16 @@ event ``W`` that wrote it. Writing such a fact a second time is a bug (:class:`F
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 import hmac
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from ghillie.fairness.commitment import commit
-from ghillie.fairness.encoding import lp, sha256, tag, text, u32, u64
+from ghillie.fairness.commitment import commit_digest, commit_head
+from ghillie.fairness.encoding import canonical, lp, sha256, tag, text, u32, u64
 
 HASH = 32
 _LEAF = tag("leaf/v3")
@@ -69,7 +70,7 @@ def leaf(blind_: bytes, digest: bytes) -> bytes:
     return sha256(_LEAF, lp(blind_), lp(digest))
 
 
-def leaves_hash(joined: bytes) -> bytes:
+def leaves_hash(joined: bytes | bytearray) -> bytes:
     """The hash of a sorted leaf list, its leaves joined."""
     return sha256(_LEAVES, joined)
 
@@ -89,10 +90,19 @@ def fact_payload(piece: str, key: str, value: Any) -> dict[str, Any]:
 
 
 def fact_digest(game_id: str, side: str, piece: str, key: str, value: Any, salt: str) -> bytes:
-    # Committed with seq 0, not the write's event: an opening must not tell when a secret
-    # last changed (a sniper's true marker moved covertly, say).
-    payload = fact_payload(piece, key, value)
-    return bytes.fromhex(commit("fact", game_id, side, 0, payload, bytes.fromhex(salt)))
+    return side_fact_digest(fact_named(game_id, side), piece, key, value, salt)
+
+
+def fact_named(game_id: str, side: str) -> bytes:
+    """What names every fact ``side`` commits to (:func:`commitment.commit_digest`). Committed
+    with seq 0, not the write's event: an opening must not tell when a secret last changed (a
+    sniper's true marker moved covertly, say)."""
+    return commit_head("fact", game_id) + text(side) + u64(0)
+
+
+def side_fact_digest(named: bytes, piece: str, key: str, value: Any, salt: str) -> bytes:
+    """:func:`fact_digest`, its side's :func:`fact_named` prepared (a roster's writes)."""
+    return commit_digest(named, canonical(fact_payload(piece, key, value)), bytes.fromhex(salt))
 
 
 # slots=True on the writes and the lists shown: a live game holds dozens of them
@@ -164,10 +174,17 @@ class Roster:
         self._blind_head = hashlib.sha256(_BLIND + lp(dummy_key) + text(side)).copy
         self._root_head = _ROSTER + text(game_id) + text(side)
         self._root_size = u32(size)
+        self._fact_named = fact_named(game_id, side)
         self._digests = [_EMPTY] * size  # each slot's commitment (the filler when empty)
         self._blind_seq = [0] * size  # the event each slot's blinding value was drawn for
-        self._leaf = [leaf(self._blind(0, i), _EMPTY) for i in range(size)]
-        self._sorted = sorted(self._leaf)
+        # Each slot's leaf, and the leaves sorted: 32 bytes each, one after another in one
+        # buffer apiece, not one bytes object a leaf (65 bytes and a list's pointer each; a
+        # live game holds two rosters of some 128 slots: benchmarks/memory.py). The sorted
+        # buffer is hashed and shown as it stands, without a join. Every slot starts empty,
+        # blinded for event 0.
+        self._leaf = bytearray()
+        self._sorted = bytearray()
+        self._blind_afresh(0)
         self._hashed: bytes | None = None  # the hash of the sorted list, while unchanged
         self.slots: dict[tuple[str, str], Written] = {}
         self.values: dict[tuple[str, str], Any] = {}
@@ -199,13 +216,25 @@ class Roster:
     def _set(self, slot: int, digest: bytes, seq: int) -> None:
         """Slot ``slot`` holds ``digest`` from event ``seq`` on, under a blinding value of
         that event: one leaf out of the sorted list, one in."""
-        old = self._leaf[slot]
-        del self._sorted[bisect.bisect_left(self._sorted, old)]
+        at = slot * HASH
+        sorted_ = self._sorted
+        gone = _found(sorted_, self._leaf[at : at + HASH])
         self._digests[slot] = digest
         self._blind_seq[slot] = seq
-        new = leaf(self._blind(seq, slot), digest)
-        self._leaf[slot] = new
-        bisect.insort(self._sorted, new)
+        # _blind() and leaf(), inlined: a write's share of a command.
+        h = self._blind_head()
+        h.update(u64(seq) + u32(slot))
+        new = hashlib.sha256(_LEAF_BLIND + h.digest() + lp(digest)).digest()
+        self._leaf[at : at + HASH] = new
+        # The old leaf out and the new one in, the leaves between moving up or down by one:
+        # the buffer keeps its length (never grown, so never given room to spare).
+        into = _rank(sorted_, new, self.size) * HASH  # counting the old leaf, if before
+        if into > gone:
+            into -= HASH
+            sorted_[gone:into] = sorted_[gone + HASH : into + HASH]
+        elif into < gone:
+            sorted_[into + HASH : gone + HASH] = sorted_[into:gone]
+        sorted_[into : into + HASH] = new
         self._hashed = None
 
     def write(self, written: Written, value: Any, seq: int) -> None:
@@ -218,9 +247,7 @@ class Roster:
                 f"{self.side}'s {written.key} of {written.piece} never changes once written, "
                 "and is written again"
             )
-        digest = fact_digest(
-            self.game_id, self.side, written.piece, written.key, value, written.salt
-        )
+        digest = side_fact_digest(self._fact_named, written.piece, written.key, value, written.salt)
         self.slots[fact] = written
         self.values[fact] = value
         self._set(written.slot, digest, seq)
@@ -263,19 +290,21 @@ class Roster:
 
     def _blind_afresh(self, seq: int) -> None:
         at, blind_head, digests = u64(seq), self._blind_head, self._digests
+        leaves = []
         for i in range(self.size):
             # _blind() and leaf(), inlined: every slot, at every opening.
             h = blind_head()
             h.update(at + u32(i))
-            self._leaf[i] = hashlib.sha256(_LEAF_BLIND + h.digest() + lp(digests[i])).digest()
+            leaves.append(hashlib.sha256(_LEAF_BLIND + h.digest() + lp(digests[i])).digest())
+        self._leaf = bytearray().join(leaves)
+        self._sorted = bytearray().join(sorted(leaves))
         self._blind_seq = [seq] * self.size
         self._blinded_for = seq
-        self._sorted = sorted(self._leaf)
         self._hashed = None
 
     def _leaves_hash(self) -> bytes:
         if self._hashed is None:
-            self._hashed = leaves_hash(b"".join(self._sorted))
+            self._hashed = leaves_hash(self._sorted)
         return self._hashed
 
     def root(self, seq: int) -> str:
@@ -286,7 +315,7 @@ class Roster:
         return hashlib.sha256(joined).hexdigest()
 
     def _shown(self, seq: int) -> _Shown:
-        return _Shown(seq, nonce(self._dummy_key, self.side, seq), b"".join(self._sorted))
+        return _Shown(seq, nonce(self._dummy_key, self.side, seq), bytes(self._sorted))
 
     def opening(self, piece: str, key: str, root_seq: int) -> dict[str, Any]:
         """Everything a client needs to check one fact against the root of ``root_seq``,
@@ -312,6 +341,31 @@ class Roster:
             blind_, shown = self.written_at[(piece, key)]
             out["written"] = {"blind": blind_.hex(), **_proof(shown)}
         return out
+
+
+def _found(joined: bytearray, leaf_: bytes | bytearray) -> int:
+    """The offset of ``leaf_`` among the leaves ``joined``, 32 bytes each: a search in C, and
+    a match across two leaves (never, but possible) passed over."""
+    at = joined.find(leaf_)
+    while at % HASH and at != -1:
+        at = joined.find(leaf_, at + 1)
+    return at
+
+
+def _rank(joined: bytearray, leaf_: bytes, size: int) -> int:
+    """How many of the sorted leaves ``joined`` (at most ``size``) sort before ``leaf_``:
+    bisect_left over the leaves in place, each read through a slice made once (a C call a
+    step, not a Python function's)."""
+    # (A slice of a bytearray is a bytearray, which compares with bytes as bytes do.)
+    read = cast("Callable[[slice], bytes]", joined.__getitem__)
+    return bisect.bisect_left(_slices(size), leaf_, 0, len(joined) // HASH, key=read)
+
+
+@functools.cache
+def _slices(size: int) -> tuple[slice, ...]:
+    """Where each of ``size`` leaves lies in a buffer of them (shared by every roster of that
+    size: a process sees a few sizes, each a power of two)."""
+    return tuple(slice(i * HASH, (i + 1) * HASH) for i in range(size))
 
 
 def _proof(shown: _Shown) -> dict[str, Any]:

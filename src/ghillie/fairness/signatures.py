@@ -1,12 +1,15 @@
 """The audit's signature checks, run on other threads while it goes on with the rest.
 
-Verifying an Ed25519 signature is the audit's largest single cost (three an event, about
-90 µs each here: ``benchmarks/floor.py``), and OpenSSL lets go of the GIL while it verifies,
-so threads do run them side by side with the replay. What is verified does not change, nor
-which problem the audit names: a signature check is queued where it used to run, and when
-the audit stops (a problem found, or the record read to its end) the queued checks are
-settled in the order they were queued. If one fails, it is the first problem (it came before
-anything found later), exactly as when every check ran in its place.
+Verifying an Ed25519 signature is the audit's largest single cost (a head's an event, and
+each order a page signed; about 100 µs each here). cryptography lets go of the GIL while
+OpenSSL verifies only from pyca/cryptography#15164 (merged July 2026) on; 50.0.2 holds it (a
+verifying thread and a busy one take as long as the two one after the other), so until then
+these threads take turns with the replay, no slower than checking each in its place (both
+measured for issue 28). What is verified does not change, nor which problem the audit names:
+a signature check is queued where it used to run, and when the audit stops (a problem found,
+or the record read to its end) the queued checks are settled in the order they were queued.
+If one fails, it is the first problem (it came before anything found later), exactly as when
+every check ran in its place.
 """
 
 from __future__ import annotations

@@ -61,6 +61,7 @@ from ghillie.fairness.audit.replay import Replay, parties
 from ghillie.fairness.audit.report import Finding, Report, Stop, cannot_read, fail
 from ghillie.fairness.capacity import check_capacity, roster_size
 from ghillie.fairness.chains import LENGTH, Chain
+from ghillie.fairness.encoding import as_is
 from ghillie.fairness.hashlog import (
     event_hash,
     genesis,
@@ -230,11 +231,15 @@ def _chain(report: Report, game: _Game, queued: Signatures) -> tuple[list[str], 
         fair = event.fair or {}
         if event.seq != index:
             fail(report, "chain", index, f"is numbered {event.seq}: an event is missing or moved")
-        head = event_hash(head, hashed(raw))
+        body = hashed(raw)
+        # Walked once for what canonical JSON must not write as it is (a float, say): what
+        # each side was shown is parts of it.
+        plain = as_is(body)
+        head = event_hash(head, body, known_as_is=plain)
         if fair.get("hash") != head.hex():
             fail(report, "chain", event.seq, "its hash does not follow from the log before it")
         if game.version >= 4:
-            digests = _shown(report, game.id, game.secrets.dummy, event, game.sides)
+            digests = _shown(report, game.secrets.dummy, event, game.sides, plain)
             message = head_message_v2(game.id, event.seq, head, digests)
             shown.append([d.hex() for d in digests])
         else:
@@ -328,10 +333,11 @@ def _unknown_version(version: Any) -> str:
 
 
 def _shown(
-    report: Report, game_id: str, dummy: bytes, event: Event, sides: tuple[str, ...]
+    report: Report, dummy: bytes, event: Event, sides: tuple[str, ...], event_as_is: bool
 ) -> list[bytes]:
     """Each side's salted digest of what the record says it was shown of ``event``, in the
-    game's side order; the record's own (``fair.shown``) must be exactly these."""
+    game's side order; the record's own (``fair.shown``) must be exactly these.
+    ``event_as_is``: as :func:`~ghillie.fairness.hashlog.shown_digest_v2`'s."""
     fair = event.fair or {}
     recorded = fair["shown"]
     if sorted(recorded) != sorted(sides):
@@ -345,7 +351,7 @@ def _shown(
     for side in sides:
         salt = shown_salt(dummy, side, event.seq)
         content = shown_content(event.seq, fair, event.told.get(side, []), side)
-        digest = shown_digest_v2(salt, content)
+        digest = shown_digest_v2(salt, content, event_as_is=event_as_is)
         if recorded[side] != {"salt": salt.hex(), "digest": digest.hex()}:
             fail(
                 report,

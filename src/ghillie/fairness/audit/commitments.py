@@ -9,7 +9,7 @@ from typing import Any
 
 from ghillie.events import Event
 from ghillie.fairness.audit.report import Report, fail
-from ghillie.fairness.ledger import Ledger
+from ghillie.fairness.facts import Facts
 
 
 def opening(
@@ -20,7 +20,7 @@ def opening(
     to: str,
     opening: dict[str, Any],
     size: int,
-    ledger: Ledger,
+    facts: Facts,
     check_opening: Callable[..., bool],
 ) -> None:
     """One opening shown at event ``seq`` checks against the root it names, and one of a
@@ -41,7 +41,7 @@ def opening(
         fail(
             report, "commitments", seq, f"an opening shown to {to} does not check against its root"
         )
-    fixed = opening["key"] in ledger.fixed
+    fixed = opening["key"] in facts.fixed
     if written is None and fixed:
         fail(
             report,
@@ -77,7 +77,7 @@ def opening(
         )
 
 
-def slots(report: Report, ledger: Ledger, event: Event) -> None:
+def slots(report: Report, facts: Facts, event: Event) -> None:
     """Facts are written as ghillie writes them: with seq 0, a rewrite in its own slot, a new
     fact in a free one, and a fact the rules fix once written never again. A fact moved
     elsewhere would leave its old commitment behind as a leaf nobody can tell from the
@@ -87,14 +87,14 @@ def slots(report: Report, ledger: Ledger, event: Event) -> None:
     for fact in (event.fair or {})["private"]["facts"]:
         if fact["seq"] != 0:
             fail(report, "record", event.seq, "a fact is committed with a seq other than 0")
-        roster = ledger.rosters.get(fact["side"])
+        roster = facts.rosters.get(fact["side"])
         if roster is None:
             continue  # not a side: restore names it
         if fact["side"] not in where:
             where[fact["side"]] = {name: w.slot for name, w in roster.slots.items()}
         mine = where[fact["side"]]
         name, slot = (fact["piece"], fact["key"]), fact["slot"]
-        if name in mine and fact["key"] in ledger.fixed:
+        if name in mine and fact["key"] in facts.fixed:
             fail(
                 report,
                 "commitments",

@@ -16,7 +16,8 @@ from ghillie.fairness.audit import announced, commitments, orders
 from ghillie.fairness.audit.report import Report, fail
 from ghillie.fairness.capacity import fixed_secrets, roster_size
 from ghillie.fairness.chains import LENGTH, Chain, generation, links
-from ghillie.fairness.ledger import HOST, Ledger, Secrets
+from ghillie.fairness.facts import Facts
+from ghillie.fairness.ledger import HOST, Secrets
 from ghillie.fairness.referee import ReplayIds, scenario_payload
 from ghillie.fairness.signatures import Signatures
 from ghillie.fairness.stream import StreamDice, roll_context, roll_key
@@ -52,15 +53,17 @@ class Replay:
         self.size = roster_size(scenario)
         legacy = self.version < 4
         self.check_opening = roster_v2.check_opening if legacy else roster.check_opening
-        self.ledger = Ledger(
+        # The rosters alone, rebuilt as the host built them: the rest of a ledger (the chains,
+        # grown from their seeds a second time, the seat keys, the head) checks nothing here.
+        self.facts = Facts(
             self.game_id,
             self.sides,
-            secrets,
-            {s: anchors[s] for s in self.sides},
-            size=self.size,
+            secrets.dummy,
+            self.size,
             # Protocol 2 proved no write: none of its facts counts as fixed.
-            fixed=fixed_secrets(scenario) if self.version >= 3 else frozenset(),
-            roster=roster_v2.Roster if legacy else roster.Roster,
+            fixed_secrets(scenario) if self.version >= 3 else frozenset(),
+            _no_salts,
+            roster_v2.Roster if legacy else roster.Roster,
         )
         self.secrets = secrets
         # Each party's last element and the roll it was for (-1: its anchor).
@@ -200,7 +203,7 @@ class Replay:
     def commitments(self, event: Event, events: list[Event]) -> None:
         """Every opening shown checks against its roots first, so that a false one is named
         for what is false in it; then the rosters are rebuilt with the event's writes."""
-        report, ledger, state, fair = self.report, self.ledger, self.state, event.fair or {}
+        report, facts, state, fair = self.report, self.facts, self.state, event.fair or {}
         for to, shown in fair["openings"].items():
             for opening in shown:
                 commitments.opening(
@@ -211,13 +214,13 @@ class Replay:
                     to,
                     opening,
                     self.size,
-                    ledger,
+                    facts,
                     self.check_opening,
                 )
                 report.openings += 1
         # The openings the rules call for, made as the host makes them, from the rosters
         # this replay rebuilt (never from what the record says it showed).
-        called = ledger.facts.openings(state, event)
+        called = facts.openings(state, event)
         for to, expected in ((to, e) for to, found in called.items() for e in found):
             if expected not in fair["openings"].get(to, []):
                 fail(
@@ -232,9 +235,9 @@ class Replay:
             fail(
                 report, "record", event.seq, "its openings are not in the form ghillie writes them"
             )
-        commitments.slots(report, ledger, event)
+        commitments.slots(report, facts, event)
         try:
-            roots = ledger.restore(state, event)
+            roots = facts.restore(state, event, fair["private"]["facts"])
         except (ValueError, KeyError) as exc:
             fail(
                 report,
@@ -250,6 +253,10 @@ class Replay:
                     event.seq,
                     f"{side}'s published root does not open to its secrets",
                 )
+
+
+def _no_salts(n: int) -> bytes:
+    raise AssertionError("the audit rebuilds the rosters from the record's salts: it draws none")
 
 
 def parties(
