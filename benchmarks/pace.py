@@ -20,11 +20,13 @@ plays its part in the rolls, and how a command that waits for its game's previou
 counted: from when it came due). Printed for the commands that came due in the
 ``--seconds`` window: commands/s, p50/p99/p99.9 from coming due to both sides holding the
 update (a command not done when the window's stragglers are given up counts as infinitely
-late), the server's CPU in cores and a command, its RSS memory (the window's peak, the
+late), the same by who holds the chains and for the kinds of command (holder and type)
+with the longest p99s, the server's CPU in cores and a command, its RSS memory (the window's peak, the
 process's peak since it started, and at the end, from /proc), its garbage collections and
 the event loop's longest stalls in the window (``benchmarks/pauses.py``, from a probe the
 server is started with: ``--gc-threshold`` and ``--gc-freeze`` try other collector
-settings), the clients' CPU, and, from
+settings), the clients' CPU and pauses (a client collects no garbage in the window: a
+phone's pause is not the server's), and, from
 the referee's log of a sample of the games, how many commands rolled dice or opened committed
 facts (and wrote commitments, in the games over by then: the host keeps that part of the log
 private until a game ends); and the commands refused. No figure is judged here.
@@ -40,6 +42,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import gc
 import math
 import multiprocessing
 import multiprocessing.connection
@@ -136,6 +139,13 @@ async def work(
     }
     pipe.send(("ready", set_up))
     go, seconds, every = await asyncio.to_thread(pipe.recv)
+    # No collection in the window: a client stands in for the players' phones, and a full
+    # collection of the views it holds stalled it up to 0.4 s (its own probe), adding to
+    # the latency of every command in flight as if the server had been slow. What it throws
+    # away meanwhile is JSON, freed by reference counting; what it held is frozen.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     tally.window = (go, go + seconds)
     tally.refused.clear()
     tally.problems.clear()
@@ -145,6 +155,7 @@ async def work(
     await asyncio.sleep(go + seconds - time.monotonic())
     await until(lambda: not any(game.unfinished() for game in playing), go + seconds + GRACE)
     unfinished = sum(game.unfinished() for game in playing)
+    gc.enable()
     pipe.send(("done", tally, unfinished))
     watching.cancel()
     for game in playing:
@@ -237,7 +248,10 @@ def run(args: argparse.Namespace, port: int, server: Server, log: Path) -> None:
         ]
         mine, theirs = context.Pipe()
         worker = context.Process(target=clients, args=(theirs, port, games, args.ahead))
-        worker.start()
+        # Probed too (their own log): a client's pause delays the commands it measures as
+        # surely as the server's, and must be told apart from it.
+        with pauses.probed(log.with_name("clients.log")):
+            worker.start()
         pipes.append(mine)
         workers.append(worker)
     try:
@@ -282,6 +296,33 @@ def heard(pipe: multiprocessing.connection.Connection, worker: Any) -> Any:
         if not worker.is_alive():
             raise RuntimeError(f"a client process ended (exit code {worker.exitcode})")
     return pipe.recv()
+
+
+def _by_kind(tallies: list[table.Tally]) -> str:
+    """p50/p99 of the commands of each holder of the chains, then of the kinds (holder and
+    type) with the longest p99s: the kinds that make the tail."""
+    kinds: dict[str, list[float]] = collections.defaultdict(list)
+    for t in tallies:
+        for kind, took in t.kinds.items():
+            kinds[kind] += took
+            kinds[kind.split()[0] + "-held"] += took
+
+    def figures(kind: str) -> str:
+        ordered = sorted(kinds[kind])
+        return (
+            f"{kind} p50 {percentile(ordered, 0.5):.1f}/p99 {percentile(ordered, 0.99):.1f} ms "
+            f"({len(ordered):,})"
+        )
+
+    held = [k for k in ("host-held", "pages-held") if k in kinds]
+    worst = sorted(
+        (k for k in kinds if " " in k and len(kinds[k]) >= 20),
+        key=lambda k: -percentile(sorted(kinds[k]), 0.99),
+    )
+    return (
+        f"by who holds the chains: {'; '.join(map(figures, held))}; the longest p99s (20 "
+        f"commands or more): {'; '.join(map(figures, worst[:5]))}"
+    )
 
 
 def report(
@@ -331,6 +372,7 @@ def report(
     )
     given = ", ".join(f"{k} {n:,}" for k, n in accepted.most_common())
     print(f"  done by type: {given}", flush=True)
+    print(f"  {_by_kind(tallies)}", flush=True)
     gaps = sum(t.gaps for t in tallies)
     print(
         f"  refused {sum(refused.values()):,} ({dict(refused.most_common()) or 'none'}); "
@@ -347,6 +389,7 @@ def report(
         flush=True,
     )
     print(pauses.described(log, go, go + seconds), flush=True)
+    print(pauses.described(log.with_name("clients.log"), go, go + seconds, "clients'"), flush=True)
     measured = [(g, m) for t in tallies for g, m in t.measured.items()]
     print(tallied(port, random.Random(0).sample(measured, min(args.tally, len(measured)))))
 
@@ -408,7 +451,8 @@ def main() -> None:
         ]
         log = Path(folder) / "pauses.log"
         with contextlib.ExitStack() as stack:
-            # The server probed (benchmarks/probe), not the client processes started later.
+            # The server probed (benchmarks/probe); the client processes, started later, write
+            # their own log (run).
             with pauses.probed(log, args.gc_threshold, args.gc_freeze):
                 serving = load.serving("ghillie", str(Path(folder) / "pace.db"), flags)
                 port, process = stack.enter_context(serving)

@@ -49,7 +49,7 @@ def read(log: Path, start: float, end: float) -> tuple[dict[int, list[float]], l
     return collections, lags
 
 
-def described(log: Path, start: float, end: float) -> str:
+def described(log: Path, start: float, end: float, who: str = "server") -> str:
     collections, lags = read(log, start, end)
     seconds = end - start
     each = "; ".join(
@@ -59,7 +59,7 @@ def described(log: Path, start: float, end: float) -> str:
     paused = sum(sum(p) for p in collections.values())
     longest = ", ".join(f"{lag * 1000:.0f}" for lag in sorted(lags, reverse=True)[:LONGEST])
     return (
-        f"  server pauses in the window: garbage collections {each}, together "
+        f"  {who} pauses in the window: garbage collections {each}, together "
         f"{paused / seconds:.1%} of the time; the event loop late to its timer by over 10 ms "
         f"{len(lags):,} times ({sum(lags) * 1000:,.0f} ms), longest {longest or '-'} ms"
     )

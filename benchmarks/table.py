@@ -62,6 +62,9 @@ class Tally:
     """What one client process measured of the commands that came due in the window."""
 
     latencies: list[float] = field(default_factory=list)  # seconds, due → both sides updated
+    # The same, by who holds the game's chains and the command's type ("pages plot"): where
+    # a tail comes from (a page-held roll waits for the pages' elements, each written first).
+    kinds: dict[str, list[float]] = field(default_factory=dict)
     refused: collections.Counter[str] = field(default_factory=collections.Counter)
     accepted: collections.Counter[str] = field(default_factory=collections.Counter)
     dropped: int = 0  # due while the game was over and a new one was being made
@@ -358,8 +361,11 @@ class TableGame:
         self.done.append(seq)
         self.players[side].accepted()
         if self.measures(due):
-            self.tally.latencies.append(time.monotonic() - due)
-            self.tally.accepted[self.players[side].last[2]["type"]] += 1
+            took, kind = time.monotonic() - due, self.players[side].last[2]["type"]
+            self.tally.latencies.append(took)
+            self.tally.accepted[kind] += 1
+            holder = "pages" if self.pages else "host"
+            self.tally.kinds.setdefault(f"{holder} {kind}", []).append(took)
             first = self.tally.measured.get(self.id, (self.referee, seq, seq))[1]
             self.tally.measured[self.id] = (self.referee, first, seq)
         if self.ahead:
