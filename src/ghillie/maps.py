@@ -164,12 +164,22 @@ class MapView:
     schematic: bool = False  # a real table's plan (its grid), not a map to play on
     lines: Sequence[Line] = ()  # paths over the ground, under the tokens
 
-    def json(self, speaker: Speaker) -> dict[str, Any]:
+    def json(
+        self, speaker: Speaker, before: tuple[MapView, dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """The map in words. ``before``: a map drawn for the same reader and its words: a
+        layer, token or line drawn as it was in the same place is not worded again (an
+        event moves or reveals one piece of many, and the ground never changes)."""
+        held, said = before if before is not None else (None, {})
         out: dict[str, Any] = {
             "units": self.units,
             "caption": _words(self.caption, speaker),
-            "layers": [layer.json(speaker) for layer in self.layers],
-            "tokens": [token.json(speaker) for token in self.tokens],
+            "layers": _parts(
+                self.layers, held.layers if held else None, said.get("layers"), speaker
+            ),
+            "tokens": _parts(
+                self.tokens, held.tokens if held else None, said.get("tokens"), speaker
+            ),
             "legend": [
                 {"style": style, "words": _words(words, speaker)} for style, words in self.legend
             ]
@@ -195,8 +205,26 @@ class MapView:
         if self.schematic:
             out["schematic"] = True
         if self.lines:
-            out["lines"] = [line.json(speaker) for line in self.lines]
+            out["lines"] = _parts(
+                self.lines, held.lines if held else None, said.get("lines"), speaker
+            )
         return out
+
+
+def _parts(
+    parts: Sequence[Layer | Token | Line],
+    held: Sequence[Layer | Token | Line] | None,
+    said: list[dict[str, Any]] | None,
+    speaker: Speaker,
+) -> list[dict[str, Any]]:
+    """Each part in words, those drawn as the part held in the same place reused from what
+    was said of it (shared with the view held before, which is never changed in place)."""
+    if not held or said is None or len(said) != len(held):
+        return [part.json(speaker) for part in parts]
+    return [
+        said[i] if i < len(held) and (part is held[i] or part == held[i]) else part.json(speaker)
+        for i, part in enumerate(parts)
+    ]
 
 
 INCHES_CAPTION = N_(

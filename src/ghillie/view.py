@@ -198,7 +198,10 @@ def _map(
             found: dict[str, Any] | None = held[1]
             return found
     drawn = ruleset.map_view(state, observer)
-    out = None if drawn is None else worded(spoken, "map", drawn, lambda d: d.json(words))
+    # Drawn otherwise than last time (a piece moved): the parts drawn as before keep their
+    # words (MapView.json).
+    before = spoken.get("map") if spoken is not None else None
+    out = None if drawn is None else worded(spoken, "map", drawn, lambda d: d.json(words, before))
     if spoken is not None:
         spoken["map reads"] = (reads, out)
     return out
