@@ -21,8 +21,8 @@ counted: from when it came due). Printed for the commands that came due in the
 ``--seconds`` window: commands/s, p50/p99/p99.9 from coming due to both sides holding the
 update (a command not done when the window's stragglers are given up counts as infinitely
 late), the same by who holds the chains and for the kinds of command (holder and type)
-with the longest p99s, the server's CPU in cores and a command, its RSS memory (the window's peak, the
-process's peak since it started, and at the end, from /proc), its garbage collections and
+with the longest p99s, the server's CPU in cores and a command, its RSS memory (the window's
+peak, the process's peak since it started, and at the end, from /proc), its garbage collections and
 the event loop's longest stalls in the window (``benchmarks/pauses.py``, from a probe the
 server is started with: ``--gc-threshold`` and ``--gc-freeze`` try other collector
 settings), the clients' CPU and pauses (a client collects no garbage in the window: a

@@ -116,16 +116,16 @@ def run(
     except StoreError as exc:
         print(f"ghillie: {exc}", file=sys.stderr)
         return 1
-    # Everything loaded so far lives as long as the server: keep the collector off it, and
-    # collect the young less often (a command allocates many small objects). The middle
-    # generation is collected after every 2nd young collection, not every 20th: as much work
-    # in all, in pieces a tenth the size, so no command waits behind a long one
-    # (benchmarks/pace.py, 1,000 games, 2026-12-04 in benchmarks/FIGURES.md: its longest
-    # pauses 193-250 ms against 754-1,615 ms with (20_000, 20, 50), p99 545-1,091 ms against
-    # 1,226-3,190). The oldest still after every 1,000th young collection, as before.
+    # Everything loaded so far lives as long as the server: keep the collector off it. The
+    # young are collected every 2,500 allocations and the middle generation after every 2nd
+    # of those: as much work in all as in larger pieces, but no command waits behind a long
+    # one (benchmarks/pace.py, 1,500 games, 2026-12-04 in benchmarks/FIGURES.md: the longest
+    # collection 18-25 ms and p99 61-66 ms, against 131-144 ms and 149-151 ms with (20_000,
+    # 2, 500), and 754-1,615 ms pauses with (20_000, 20, 50) before that, at 1,000 games). The
+    # oldest after every 4,000th of the middle (20 million young allocations), as before.
     gc.collect()
     gc.freeze()
-    gc.set_threshold(20_000, 2, 500)
+    gc.set_threshold(2_500, 2, 4_000)
     where = "SQLite file " + db if store.sqlite else "PostgreSQL"
     announce(host, port, where, public_url, found)
     if everywhere:  # uvicorn would say "running on http://0.0.0.0:8000", which no phone opens
