@@ -18,7 +18,7 @@ import statistics
 import time
 from typing import Any
 
-from ghillie import Game, Refusal, examples
+from ghillie import Game, examples
 from ghillie.view import project_update
 
 
@@ -32,18 +32,10 @@ def main() -> None:
     for name in args.scenarios.split(","):
         for seed in range(args.games):
             game = Game.create(examples.load(name), seed=seed)
-            ruleset, rng, sides = game.state.ruleset, random.Random(seed), game.state.sides
+            sides = game.state.sides
             held = {side: project_update(game.state, game.events(), side, {})[1] for side in sides}
             spoken: dict[str, dict[str, Any]] = {side: {} for side in sides}
-            for _ in range(args.steps):
-                side = rng.choice(sides)
-                options = ruleset.candidates(game.state, side)
-                if not options:
-                    continue
-                try:
-                    event = game.command(side, rng.choice(options))
-                except Refusal:
-                    continue
+            for event in examples.random_events(game, random.Random(seed), args.steps):
                 for reader in sides:
                     started = time.thread_time()
                     _, held[reader] = project_update(

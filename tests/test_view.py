@@ -96,28 +96,18 @@ def test_an_update_merged_into_what_was_held_is_the_whole_view() -> None:
     always give exactly the view a fresh projection gives."""
     import random
 
-    from ghillie import Refusal
     from ghillie.view import project, project_update
 
     for name in examples.names():
         for seed in range(4):
             game = Game.create(examples.load(name), seed=seed)
-            ruleset = game.state.ruleset
             rng = random.Random(seed)
             observers = (*game.state.sides, "spectator", "referee")
             held = {o: project_update(game.state, game.events(), o, {})[1] for o in observers}
             # What each reader's parts were last worded as, as the server keeps it: a part
             # drawn as before is not worded again, and must read exactly as a fresh one.
             spoken: dict[str, dict[str, Any]] = {o: {} for o in observers}
-            for _ in range(60):
-                side = rng.choice(game.state.sides)
-                options = ruleset.candidates(game.state, side)
-                if not options:
-                    continue
-                try:
-                    event = game.command(side, rng.choice(options))
-                except Refusal:
-                    continue
+            for event in examples.random_events(game, rng, 60):
                 for observer in observers:
                     update, held[observer] = project_update(
                         game.state, [event], observer, held[observer], spoken=spoken[observer]

@@ -8,13 +8,16 @@
 from __future__ import annotations
 
 import functools
+import random
+from collections.abc import Iterator
 from importlib import resources
 from importlib.abc import Traversable
 from typing import Any
 
 from ghillie import registry
-from ghillie.errors import ScenarioError
-from ghillie.game import load_scenario
+from ghillie.errors import Refusal, ScenarioError
+from ghillie.events import Event
+from ghillie.game import Game, load_scenario
 from ghillie.scenario import Scenario, read_scenario_file
 
 
@@ -66,3 +69,19 @@ def data(name: str) -> dict[str, Any]:
 
 def load(name: str) -> Scenario:
     return load_scenario(data(name))
+
+
+def random_events(game: Game, rng: random.Random, tries: int) -> Iterator[Event]:
+    """Play ``game`` on with random commands the rules offer (``Ruleset.candidates``) for a
+    side drawn at random, ``tries`` times: each event as it happens (a refused command is
+    passed over). How the tests and benchmarks play a scenario through."""
+    ruleset = game.state.ruleset
+    for _ in range(tries):
+        side = rng.choice(game.state.sides)
+        options = ruleset.candidates(game.state, side)
+        if not options:
+            continue
+        try:
+            yield game.command(side, rng.choice(options))
+        except Refusal:
+            continue
