@@ -5,6 +5,7 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -101,6 +102,29 @@ def test_a_database_made_before_pending_rolls_existed_opens_and_gains_the_table(
     roll = StoredRoll(1, "jungle", "c1", {"type": "ready"}, {"k": 1}, {})
     assert store.claim_roll("old", roll) == roll
     store.close()
+
+
+def test_processes_started_at_once_on_a_new_postgres_database_all_open_it() -> None:
+    """`ghillie serve` once for each core, started together on an empty PostgreSQL: each
+    makes the tables, and without taking turns all but one failed ("cannot open the
+    database: … duplicate key value violates unique constraint")."""
+    url = postgres_url()
+    for _ in range(4):
+        empty = SqlStore(url)
+        metadata.drop_all(empty.engine)  # a new database: no table yet
+        empty.close()
+        together = threading.Barrier(4)
+
+        def opened(together: threading.Barrier) -> SqlStore:
+            together.wait()
+            return SqlStore(url)
+
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            stores = [f.result() for f in [pool.submit(opened, together) for _ in range(4)]]
+        Game.create(examples.load("grid-ambush-table"), store=stores[0], seed=3, game_id="g")
+        assert [e.seq for e in stores[3].events("g")] == [0]
+        for store in stores:
+            store.close()
 
 
 def test_a_read_does_not_wait_for_a_write_under_way(tmp_path: Path) -> None:

@@ -20,6 +20,9 @@ from sqlalchemy.pool import NullPool
 metadata = MetaData()
 
 _WRITES = "ghillie_writes"  # an execution option: this connection's transaction writes
+# The advisory lock ghillie's processes take turns at to set up a PostgreSQL database: any
+# number of the application's own, the same in every process ("ghillie" in ASCII).
+_SETTING_UP = int.from_bytes(b"ghillie")
 
 
 class StoreError(RuntimeError):
@@ -56,28 +59,43 @@ class Database:
         self.sqlite = self.url.startswith("sqlite")
         try:
             self.engine = self._engine()
-            metadata.create_all(self.engine)
-            self._add_columns()
+            self._set_up()
         except Exception as exc:  # the driver's own message says what is wrong
             raise StoreError(f"cannot open the database: {exc.__class__.__name__}: {exc}") from None
         self._write_lock = threading.Lock()  # SQLite has one writer; queue them here
         self.mark = placeholder(self.engine.dialect)
 
-    def _add_columns(self) -> None:
+    def _set_up(self) -> None:
+        """Every table made, and every column added since a table was first made."""
+        if self.sqlite:  # a file's writers take turns already (BEGIN IMMEDIATE)
+            metadata.create_all(self.engine)
+            with self.engine.begin() as conn:
+                self._add_columns(conn)
+            return
+        with self.engine.begin() as conn:
+            # Several processes started at once on a new database (ghillie serve, once for
+            # each core) would each make its tables, and all but one fail: PostgreSQL's
+            # CREATE TABLE checks its catalogue for the name, then adds it, so two at once
+            # both add it and one breaks a unique index. They take turns, in one transaction
+            # a lock held until it commits.
+            conn.exec_driver_sql("SELECT pg_advisory_xact_lock(%s)", (_SETTING_UP,))
+            metadata.create_all(conn)
+            self._add_columns(conn)
+
+    def _add_columns(self, conn: Connection) -> None:
         """Columns added since a table was first made: a database of an older ghillie gains
         them when it is next opened (create_all makes missing tables, not missing columns)."""
-        with self.engine.begin() as conn:
-            seen = inspect(conn)
-            for table in metadata.sorted_tables:
-                if not seen.has_table(table.name):
-                    continue  # an in-memory database, one per connection: check() refuses it
-                have = {c["name"] for c in seen.get_columns(table.name)}
-                for column in table.columns:
-                    if column.name not in have:
-                        kind = column.type.compile(dialect=self.engine.dialect)
-                        conn.exec_driver_sql(
-                            f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}"
-                        )
+        seen = inspect(conn)
+        for table in metadata.sorted_tables:
+            if not seen.has_table(table.name):
+                continue  # an in-memory database, one per connection: check() refuses it
+            have = {c["name"] for c in seen.get_columns(table.name)}
+            for column in table.columns:
+                if column.name not in have:
+                    kind = column.type.compile(dialect=self.engine.dialect)
+                    conn.exec_driver_sql(
+                        f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}"
+                    )
 
     def _engine(self) -> Engine:
         if not self.sqlite:
