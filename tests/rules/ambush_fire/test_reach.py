@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ghillie import Game, Refusal
@@ -138,6 +138,8 @@ PLACES = st.one_of(
 @pytest.mark.spec("BMF-T08")
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(PLACES, PLACES), min_size=1, max_size=8))
+# Exactly 50 m from the marsh, grazing the copse's point: a hair of wood either way.
+@example([((55.0, 20.0), (15.0, -10.0))])
 def test_bmf_r15_every_dash_looked_at_alike_is_costed_as_the_rule_says(
     dashes: list[tuple[geometry.XY, geometry.XY]],
 ) -> None:

@@ -32,6 +32,7 @@ from numpy.typing import NDArray
 from . import geometry, triggers
 from .geometry import EPS, OPEN, Ground, capsules
 from .geometry.ground import running_on
+from .geometry.moves import spare_share
 from .scenario import AmbushFireScenario
 
 Array = NDArray[np.float64]
@@ -40,7 +41,7 @@ XY = tuple[float, float]
 STEP = 1.0  # metres at most between the points first looked at, inside the disc
 SPLITS = 32  # then the step where it is first reached, in 32 parts, three times over:
 ROUNDS = 3  # 1 m / 32**3, about 30 micrometres
-HALF_A_RUN = 0.5 + 1e-9  # a dash reaches if it costs half a run or less (a float's hair)
+HALF_A_RUN = 0.5  # a dash reaches if it costs half a run or less (``_Slots.spare`` more)
 
 
 def disc(running: dict[str, float]) -> float:
@@ -63,7 +64,8 @@ def reached_each(
     at = np.tile(np.asarray(points, dtype=np.float64).reshape(-1, 2), (len(orders), 1))
     costs = ground.dash_costs(slots.firer, rows, at, slots.slowness, slots.open_slowness, far)
     short = np.hypot(*(at - slots.firer[rows]).T) <= far + EPS  # none dashes farther
-    return np.asarray((costs <= HALF_A_RUN) & short).reshape(len(orders), len(points))
+    reached = (costs <= HALF_A_RUN + slots.spare[rows]) & short
+    return np.asarray(reached).reshape(len(orders), len(points))
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,7 @@ class _Slots:
     own: NDArray[np.bool_]
     slowness: Array
     open_slowness: Array
+    spare: Array  # the share of a run EPS metres cost at the slot's slowest pace (forgiven)
 
     @classmethod
     def of(cls, orders: Sequence[triggers.Order], ground: Ground) -> _Slots:
@@ -84,8 +87,10 @@ class _Slots:
         cells = ground.cells.areas
         slowness = np.zeros((len(orders), len(cells)))
         open_slowness = np.zeros(len(orders))
+        spare = np.zeros(len(orders))
         for i, order in enumerate(orders):
             table = dict(order.paces) or {OPEN: 1.0}  # a blank: any pace, set aside after
+            spare[i] = spare_share(table.values())  # as the geometry forgives (``dash``)
             open_slowness[i] = _slow(table.get(OPEN, 1.0))
             for j, members in enumerate(cells):
                 # The slowest of the cell's areas (impassable ones only costed: R15, T08).
@@ -98,6 +103,7 @@ class _Slots:
             read.own,
             slowness,
             open_slowness,
+            spare,
         )
 
     def oks(
@@ -115,7 +121,7 @@ class _Slots:
         t = np.clip(np.einsum("nkj,nkj->nk", ap, ab) / np.where(squared > 0, squared, 1.0), 0, 1)
         gap = ap - ab * t[:, :, None]
         inside = (np.hypot(gap[..., 0], gap[..., 1]) <= r + EPS) & self.own[slot]
-        return np.asarray((costs <= HALF_A_RUN) & inside.any(axis=1) & ~hidden)
+        return np.asarray((costs <= HALF_A_RUN + self.spare[slot]) & inside.any(axis=1) & ~hidden)
 
 
 def _slow(pace: float) -> float:

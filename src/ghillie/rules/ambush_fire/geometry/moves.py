@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ghillie.measure.tabletop import XY
@@ -153,6 +153,13 @@ def reaches(start: XY, target: XY, running: float | Mapping[str, float], ground:
     return _run(start, target, running, ground, stop_at_impassable=False).contact
 
 
+def spare_share(paces: Iterable[float]) -> float:
+    """The share of a run that :data:`EPS` metres cost at the slowest of ``paces`` that is not
+    standing still: a dash over by that much reaches (lengths within EPS count as equal)."""
+    moving = [p for p in paces if p > 0]
+    return EPS / min(moving) if moving else 0.0
+
+
 def _run(
     start: XY,
     target: XY,
@@ -171,13 +178,16 @@ def _run(
     if total == 0:
         return Dash(True, target, 0.0)
     left = 0.5  # the share of a run still to spend
+    # Lengths within EPS count as equal, at the slowest pace the runner has: what a
+    # micrometre there costs is forgiven on every stretch (``reach`` forgives the same).
+    spare = spare_share(table.values())
     for piece in ground.pieces(points):
         if piece.blocked and stop_at_impassable:
             return Dash(False, point_along(points, piece.start), piece.start, BLOCKED)
         pace = table[OPEN] if uniform else running_on(piece.areas, table)
         length = piece.end - piece.start
         can = left * pace
-        if length > can + EPS:
+        if length > can + max(EPS, spare * pace):
             stop = piece.start + can
             return Dash(False, point_along(points, stop), stop, TOO_FAR)
         left = max(0.0, left - length / pace) if pace > 0 else 0.0
