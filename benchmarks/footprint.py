@@ -291,7 +291,7 @@ def owned(hub: Any, games: list[Any]) -> dict[str, float]:
             "scenario": game.scenario,
             "header": game.header,
             "state (and its memo)": game.state,
-            "events": game.events,
+            "events": game.events.since(game.events.first_held - 1),  # those held
             "answers": game.answers,
             "shown (last view a reader)": game.shown,
             "spoken (worded parts)": game.spoken,

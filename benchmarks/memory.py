@@ -298,7 +298,7 @@ def parts_of(game: Any) -> dict[str, Any]:
         "scenario": game.scenario,
         "header": game.header,
         "state": game.state,
-        "events": game.events,
+        "events": game.events.since(game.events.first_held - 1),  # those held
         "answers": game.answers,
         "shown": game.shown,
         "the rest": game,
@@ -385,8 +385,10 @@ async def trace_part(folder: Path, args: argparse.Namespace) -> None:
                     if value is not None:
                         sizes[part] = sizes.get(part, 0.0) + deep_size(value, seen, skip)
                 counts["n events"] += len(game.events)
-                counts["n chains"] += len(game.ledger.chains) if game.ledger else 0
-                counts["event JSON"] += sum(_json_size(e) for e in game.events)
+                counts["n chains"] += len(game.ledger.chains.chains) if game.ledger else 0
+                counts["event JSON"] += sum(
+                    _json_size(e) for e in game.events.since(game.events.first_held - 1)
+                )
             structure[name] = {k: v / n for k, v in {**sizes, **counts}.items()}
             parts = ", ".join(f"{k} {v / n / 1024:.1f}" for k, v in sizes.items())
             print(

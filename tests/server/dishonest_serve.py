@@ -76,7 +76,7 @@ def routes(app: FastAPI) -> None:
     @app.get("/dishonest/{game_id}/record")
     async def record(game_id: str) -> dict[str, Any]:
         game = await app.state.hub.games.live(game_id)
-        return make_record(game.game_id, game.header, game.events)
+        return make_record(game.game_id, game.header, await game.events.after())
 
 
 def main() -> None:

@@ -193,7 +193,7 @@ def test_a_roll_stuck_on_a_lost_phone_goes_on_with_a_new_chain() -> None:
         assert (await asyncio.wait_for(task, 5))["seq"] == 2
         assert game.ledger is not None
         header = {**game.header, "fair": game.ledger.header()}
-        report = audit(make_record(game_id, header, game.events), finished=False)
+        report = audit(make_record(game_id, header, await game.events.after()), finished=False)
         assert report.ok, report.findings
         assert report.new_chains == [("jungle", 1)]
 

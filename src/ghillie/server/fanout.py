@@ -60,10 +60,8 @@ class FanOut:
     async def watch_view(self, game: LiveGame, watcher: Watcher, after: int = -1) -> dict[str, Any]:
         """The whole view a new or resynchronising watcher starts from (log after ``after``)."""
         async with game.lock:
-            view = with_status(
-                game,
-                project(game.state, game.events[after + 1 :], watcher.observer, watcher.lang),
-            )
+            events = await game.events.after(after)
+            view = with_status(game, project(game.state, events, watcher.observer, watcher.lang))
             game.shown[watcher.observer, watcher.lang] = {
                 k: v for k, v in view.items() if k != "log"
             }
@@ -83,7 +81,7 @@ class FanOut:
         if game.state.seq == before:
             return
         self.follow(game)
-        new = game.events[before + 1 :]
+        new = game.events.since(before)
         fairness = status(game)
         updates: dict[tuple[str, str], dict[str, Any]] = {}
         for watcher in list(game.watchers):

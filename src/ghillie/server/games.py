@@ -26,6 +26,7 @@ from ghillie.scenario import Scenario
 from ghillie.server import rolls, seats
 from ghillie.server.calls import io
 from ghillie.server.deadlines import Deadlines
+from ghillie.server.eventlog import stored_log
 from ghillie.server.fanout import FanOut
 from ghillie.server.limits import Limits
 from ghillie.server.live import LiveGame
@@ -101,19 +102,22 @@ class Games:
         taken = self.store.seats(game_id)
         if not events:  # its sides' pages have not all given their anchors yet
             empty = engine.empty(registry.of(scenario), scenario)
-            game = LiveGame(game_id, scenario, empty, [], answers, header, None, seats=taken)
+            log = stored_log(self.store, game_id)
+            game = LiveGame(game_id, scenario, empty, log, answers, header, None, seats=taken)
             return game, None
         version = protocol_of(events[0])
         if version != VERSION:
             # A game set up under another fairness protocol: shown as it stands, its record
             # given out, nothing more (commands.py refuses its orders, old_protocol).
             state = engine.replay(registry.of(scenario), scenario, events)
-            game = LiveGame(game_id, scenario, state, events, answers, header, None, seats=taken)
+            log = stored_log(self.store, game_id, events)
+            game = LiveGame(game_id, scenario, state, log, answers, header, None, seats=taken)
             game.archived = version
             return game, None
         state, ledger = restore(game_id, scenario, header, events)
         stored = self.store.pending_roll(game_id)
-        game = LiveGame(game_id, scenario, state, events, answers, header, ledger, seats=taken)
+        log = stored_log(self.store, game_id, events)
+        game = LiveGame(game_id, scenario, state, log, answers, header, ledger, seats=taken)
         seats.restore(game)
         return game, stored
 

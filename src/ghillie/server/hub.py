@@ -39,6 +39,7 @@ from ghillie.scenario import Scenario
 from ghillie.server.calls import io
 from ghillie.server.commands import Commands
 from ghillie.server.deadlines import Deadlines
+from ghillie.server.eventlog import stored_log
 from ghillie.server.fanout import FanOut
 from ghillie.server.games import Games, shared_scenario
 from ghillie.server.limits import Limits
@@ -180,7 +181,7 @@ class Hub:
                 game_id,
                 scenario,
                 engine.empty(registry.of(scenario), scenario),
-                [],
+                stored_log(self.store, game_id),
                 {},
                 header,
                 None,
@@ -195,7 +196,8 @@ class Hub:
             # Hashing the chains and sealing the first event take ~50 ms: not on the loop.
             ledger, first, state = await asyncio.to_thread(first_event)
             await io(self.store.create_game, game_id, header, first, hashes)
-            game = LiveGame(game_id, scenario, state, [first], {}, header, ledger)
+            log = stored_log(self.store, game_id, [first])
+            game = LiveGame(game_id, scenario, state, log, {}, header, ledger)
         if self.owners is None:
             self.games.add(game)
         # else: ruled by the first process asked for it (a front hashing on the game's id
@@ -208,7 +210,7 @@ class Hub:
         # A game of an earlier protocol never goes on here: its record is as final as it gets.
         if game.state.phase is not Phase.OVER and game.archived is None:
             raise Refusal(GAME_NOT_OVER, "The record is published when the game is over.")
-        return make_record(game.game_id, game.header, game.events)
+        return make_record(game.game_id, game.header, await game.events.after())
 
     async def story(self, game_id: str, seq: int, lang: str = "en") -> dict[str, Any]:
         """Once the game is over, the game as it stood after event ``seq``: what each side's
@@ -218,7 +220,7 @@ class Hub:
             raise Refusal(GAME_NOT_OVER, "The game can be stepped through once it is over.")
         last = game.state.seq
         seq = max(0, min(seq, last))
-        events = game.events[: seq + 1]
+        events = (await game.events.after())[: seq + 1]
         state = engine.replay(registry.of(game.scenario), game.scenario, events)
         observers = [*state.sides, REFEREE]
         views = {o: project(state, events, o, lang) for o in observers}
@@ -233,4 +235,5 @@ class Hub:
         self, game_id: str, observer: str, after: int = -1, lang: str = "en"
     ) -> dict[str, Any]:
         game = await self.games.live(game_id)
-        return with_status(game, project(game.state, game.events[after + 1 :], observer, lang))
+        events = await game.events.after(after)
+        return with_status(game, project(game.state, events, observer, lang))

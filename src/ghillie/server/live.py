@@ -16,10 +16,10 @@ from typing import Any, Literal
 
 from ghillie import clock
 from ghillie.errors import OLD_PROTOCOL, Refusal
-from ghillie.events import Event
 from ghillie.fairness.hashlog import HostKey
 from ghillie.fairness.ledger import Ledger
 from ghillie.scenario import Scenario
+from ghillie.server.eventlog import EventLog
 from ghillie.server.outbox import Outbox
 from ghillie.server.rolls import Pending, waiting_for, without
 from ghillie.state import GameState
@@ -66,7 +66,7 @@ class LiveGame:
     game_id: str
     scenario: Scenario
     state: GameState[Any, Any]
-    events: list[Event]
+    events: EventLog  # the tail in memory, the rest read back from the store
     answers: dict[tuple[str, str], dict[str, Any]]
     header: Mapping[str, Any]
     ledger: Ledger | None  # None until every side's page has given its anchor

@@ -85,7 +85,8 @@ def outage_start(game: LiveGame, beat: str | None) -> str | None:
     window = game.state.window
     if window is None or window.ends is None or window.awaiting is None:
         return None
-    known = [clock.parse(e.at) for e in game.events if e.at is not None]
+    last = game.events.last_at
+    known = [] if last is None else [clock.parse(last)]
     if beat is not None:
         known.append(clock.parse(beat))
     if not known:
