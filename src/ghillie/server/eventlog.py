@@ -4,9 +4,10 @@ store when a whole view, a record or a past position asks for them.
 An event weighs 6–9 KB in memory (its effects and its proof material), so a game kept
 whole would grow without bound as it is played: a 1,000-event game held 8 MB. What is
 asked for on the hot path is the tail: the events a commit adds (published to the
-watchers) and the few a reconnecting page missed. Everything before the tail is durable
-already (an event is appended only once it is committed), so reading it back is always
-possible and always gives the same events.
+watchers) and the few a reconnecting page missed. A page that missed more, or connects
+anew, is given the earlier ones from the store: one indexed read, off the event loop.
+Everything before the tail is durable already (an event is appended only once it is
+committed), so reading it back is always possible and always gives the same events.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from ghillie.server.calls import io
 if TYPE_CHECKING:
     from ghillie.store.base import EventStore
 
-TAIL: Final = 32  # events kept in memory: a page that missed fewer is caught up from here
+TAIL: Final = 8  # events kept in memory at least (twice as many at most)
 
 
 def stored_log(store: EventStore, game_id: str, events: Iterable[Event] = ()) -> EventLog:

@@ -81,6 +81,11 @@ class FanOut:
         if game.state.seq == before:
             return
         self.follow(game)
+        if before + 1 < game.events.first_held:
+            # More events came at once than are held (another process ruled many while this
+            # one looked away): each watcher starts again from a whole view.
+            self.drop_all(game)
+            return
         new = game.events.since(before)
         fairness = status(game)
         updates: dict[tuple[str, str], dict[str, Any]] = {}
