@@ -292,7 +292,7 @@ def owned(hub: Any, games: list[Any]) -> dict[str, float]:
             "header": game.header,
             "state (and its memo)": game.state,
             "events": game.events.since(game.events.first_held - 1),  # those held
-            "answers": game.answers,
+            "answers": (game.answers._seq, game.answers._held),
             "shown (last view a reader)": game.shown,
             "spoken (worded parts)": game.spoken,
             "watchers (queues)": game.watchers,

@@ -299,7 +299,7 @@ def parts_of(game: Any) -> dict[str, Any]:
         "header": game.header,
         "state": game.state,
         "events": game.events.since(game.events.first_held - 1),  # those held
-        "answers": game.answers,
+        "answers": (game.answers._seq, game.answers._held),
         "shown": game.shown,
         "the rest": game,
     }

@@ -128,7 +128,7 @@ class Commands:
                 # A retry of the waiting command, or another command: either way, another
                 # process may have resolved this roll (or asked for the next) meanwhile.
                 await self.resolving.pull(game)
-            known = game.answers.get((observer, command_id)) if observer is not None else None
+            known = await game.answers.find(observer, command_id) if observer is not None else None
             if known is not None:
                 return spoken_answer(known, game.scenario, lang)
             pending = game.pending
@@ -256,7 +256,7 @@ class Commands:
         async with game.lock:
             if game.pending is not None:
                 await self.resolving.pull(game)
-            known = game.answers.get((observer, command_id))
+            known = await game.answers.find(observer, command_id)
             if known is not None:
                 return spoken_answer(known, game.scenario, lang)
             if game.pending is not None and game.pending.is_for(observer, command_id):

@@ -94,6 +94,6 @@ class Committing:
         game.state = state
         game.events.append(event)
         if answer is not None and pending.side is not None and pending.command_id is not None:
-            game.answers[(pending.side, pending.command_id)] = answer
+            game.answers.add(pending.side, pending.command_id, event.seq, answer)
         self.fanout.publish(game, before, pending.origin, answer)
         pending.done.set_result(answer or {})

@@ -24,6 +24,7 @@ from ghillie.fairness.ledger import VERSION, protocol_of
 from ghillie.game import load_scenario, restore
 from ghillie.scenario import Scenario
 from ghillie.server import rolls, seats
+from ghillie.server.answered import stored_answers
 from ghillie.server.calls import io
 from ghillie.server.deadlines import Deadlines
 from ghillie.server.eventlog import stored_log
@@ -98,7 +99,7 @@ class Games:
             raise unknown_game() from None
         scenario, header = shared_scenario(header)
         events = self.store.events(game_id)
-        answers = {(a.observer, a.command_id): dict(a.body) for a in self.store.answers(game_id)}
+        answers = stored_answers(self.store, game_id, self.store.answers(game_id))
         taken = self.store.seats(game_id)
         if not events:  # its sides' pages have not all given their anchors yet
             empty = engine.empty(registry.of(scenario), scenario)

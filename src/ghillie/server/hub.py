@@ -36,6 +36,7 @@ from ghillie.fairness.ledger import Ledger, RandomBytes, Secrets
 from ghillie.fairness.record import make_record
 from ghillie.ids import IdSource, RandomIds
 from ghillie.scenario import Scenario
+from ghillie.server.answered import stored_answers
 from ghillie.server.calls import io
 from ghillie.server.commands import Commands
 from ghillie.server.deadlines import Deadlines
@@ -182,7 +183,7 @@ class Hub:
                 scenario,
                 engine.empty(registry.of(scenario), scenario),
                 stored_log(self.store, game_id),
-                {},
+                stored_answers(self.store, game_id),
                 header,
                 None,
             )
@@ -197,7 +198,8 @@ class Hub:
             ledger, first, state = await asyncio.to_thread(first_event)
             await io(self.store.create_game, game_id, header, first, hashes)
             log = stored_log(self.store, game_id, [first])
-            game = LiveGame(game_id, scenario, state, log, {}, header, ledger)
+            answers = stored_answers(self.store, game_id)
+            game = LiveGame(game_id, scenario, state, log, answers, header, ledger)
         if self.owners is None:
             self.games.add(game)
         # else: ruled by the first process asked for it (a front hashing on the game's id

@@ -19,6 +19,7 @@ from ghillie.errors import OLD_PROTOCOL, Refusal
 from ghillie.fairness.hashlog import HostKey
 from ghillie.fairness.ledger import Ledger
 from ghillie.scenario import Scenario
+from ghillie.server.answered import Answered
 from ghillie.server.eventlog import EventLog
 from ghillie.server.outbox import Outbox
 from ghillie.server.rolls import Pending, waiting_for, without
@@ -67,7 +68,7 @@ class LiveGame:
     scenario: Scenario
     state: GameState[Any, Any]
     events: EventLog  # the tail in memory, the rest read back from the store
-    answers: dict[tuple[str, str], dict[str, Any]]
+    answers: Answered  # every command id's; the last answers whole, the rest read back
     header: Mapping[str, Any]
     ledger: Ledger | None  # None until every side's page has given its anchor
     anchors: dict[str, str] = field(default_factory=dict)  # given so far, before the start

@@ -71,7 +71,7 @@ class Sync:
                 game.state = fold(game.state, event)
                 game.events.append(event)
         for answer in answers:
-            game.answers[(answer.observer, answer.command_id)] = dict(answer.body)
+            game.answers.add(answer.observer, answer.command_id, answer.seq, answer.body)
         self.fanout.publish(game, before)
         return True
 
