@@ -15,6 +15,7 @@ from ghillie.events import Event
 from ghillie.server import eventlog
 from ghillie.server.eventlog import EventLog
 from ghillie.server.hub import Hub
+from ghillie.server.problems import UNAVAILABLE, Problem
 from ghillie.store import MemoryStore
 from ghillie.view import project
 
@@ -123,3 +124,53 @@ def test_a_long_game_holds_its_tail_and_a_page_connecting_late_gets_every_event(
             hub.close()
 
     asyncio.run(play())
+
+
+class _Failing(MemoryStore):
+    """A store whose reads of a game's events fail once asked to (a database gone away)."""
+
+    failing = False
+
+    def events(self, game_id: str, after: int = -1) -> list[Event]:
+        if self.failing:
+            raise OSError("disk I/O error")
+        return super().events(game_id, after)
+
+
+def test_a_store_that_cannot_read_the_earlier_events_says_try_again(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def play() -> None:
+        store = _Failing()
+        hub = Hub(store)
+        try:
+            created = await hub.create(examples.load("grid-ambush-table"))
+            game_id = created.game_id
+            await hub.commands.command(
+                game_id, "jungle", "r0", {"type": "record_ambushes", "orders": []}
+            )
+            await hub.commands.command(game_id, "jungle", "r1", {"type": "ready"})
+            await hub.commands.command(game_id, "orks", "r2", {"type": "ready"})
+            game = await hub.games.live(game_id)
+            n = 0
+            while game.events.first_held == 0:
+                side = game.state.sides[n % 2]
+                if "end_phase" in engine.allowed_commands(game.state, side):
+                    await hub.commands.command(game_id, side, f"c{n}", {"type": "end_phase"})
+                n += 1
+            store.failing = True
+            with pytest.raises(Problem) as failed:
+                await hub.view(game_id, "orks")
+            assert failed.value.code == UNAVAILABLE
+            assert "try again" in failed.value.detail
+            # The tail is still served from memory, and the game goes on.
+            recent = await hub.view(game_id, "orks", after=game.state.seq - 1)
+            assert len(recent["log"]) == 1
+            store.failing = False
+            assert len((await hub.view(game_id, "orks"))["log"]) == len(game.events)
+        finally:
+            hub.close()
+
+    with caplog.at_level("ERROR", logger="ghillie.hub"):
+        asyncio.run(play())
+    assert "earlier events could not be read" in caplog.text  # the operator is told

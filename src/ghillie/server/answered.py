@@ -14,7 +14,7 @@ import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from ghillie.server.calls import io
+from ghillie.server.calls import read
 from ghillie.store.base import Answer
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ class Answered:
         if held is not None or key not in self._seq:
             return held
         seq = self._seq[key]
-        for answer in await io(self._read, seq - 1):
+        for answer in await read(self._read, seq - 1):
             if (answer.observer, answer.command_id) == key:
                 return dict(answer.body)
         raise LookupError(f"the answer of event {seq} is not in the store")

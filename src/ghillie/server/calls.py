@@ -23,6 +23,18 @@ async def io(function: Callable[..., _T], *args: Any) -> _T:
     return await asyncio.to_thread(function, *args)
 
 
+async def read(function: Callable[..., _T], *args: Any) -> _T:
+    """A read of what a live game no longer holds in memory (its earlier events, an old
+    answer): a store that fails is the player's "try again", never a 500."""
+    try:
+        return await asyncio.to_thread(function, *args)
+    except UnknownGame:
+        raise unknown_game() from None
+    except Exception as exc:
+        log.error("a game's earlier events could not be read: %s", where(exc))
+        raise Problem(UNAVAILABLE, "The game could not be read just now; try again.") from None
+
+
 async def stored(function: Callable[..., _T], *args: Any) -> _T:
     """A store call of the roll protocol or the seats. A conflict is the caller's to
     handle; any other failure is the player's "try again", never a 500."""

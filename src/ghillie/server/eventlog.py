@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Final
 
 from ghillie import clock
 from ghillie.events import Event
-from ghillie.server.calls import io
+from ghillie.server.calls import read
 
 if TYPE_CHECKING:
     from ghillie.store.base import EventStore
@@ -85,7 +85,7 @@ class EventLog:
             first = self.first_held
             if after + 1 >= first:
                 return self._held[after + 1 - first :]
-            stored = await io(self._read, after)
+            stored = await read(self._read, after)
             first = self.first_held  # events may have come, and old ones gone, meanwhile
             earlier = [e for e in stored if e.seq < first]
             if len(earlier) == first - (after + 1):
