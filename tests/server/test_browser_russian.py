@@ -12,7 +12,9 @@ words in ALLOWED.
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -301,3 +303,38 @@ def test_every_rule_tooltip_names_its_rules_and_never_a_spec_id(
         assert not SPEC_ID.search(title), title
         for line in title.splitlines():
             assert re.match(r"^\w[^:]{2,60}: \S.{2,}$", line), title  # "Name: a line"
+
+
+def test_a_map_built_before_the_pages_words_arrive_is_put_into_them(
+    server: str, browser: Any
+) -> None:
+    # On a slow phone the view (and the map with it) may come before the page's own words
+    # in Russian: the map's buttons must not stay in English.
+    mapped = pages.create_game(server, "suspicious-places")
+    held: list[Any] = []
+    with urllib.request.urlopen(f"{server}/api/words?lang=ru") as answer:
+        words = json.load(answer)["words"]
+
+    def listen(page: Any) -> None:
+        def hold(route: Any) -> None:  # held back until the map is drawn
+            held.append(route)
+
+        page.route("**/api/words*", hold)
+
+    opened = pages.open_page(browser, mapped.links["keno"], 390, RU, listen)
+    try:
+        mine = opened.page.locator(".map-tools button.zoom.mine")
+        zoom_in = opened.page.locator(".map-tools button.zoom").first
+        pages.take_seat(opened.page)
+        mine.wait_for(state="attached")
+        while not held:
+            opened.page.wait_for_timeout(50)
+        assert mine.inner_text() == "My pieces"  # built in English, as the words were late
+        for route in held:
+            route.continue_()
+        opened.page.wait_for_function("() => document.documentElement.lang === 'ru'")
+        assert mine.inner_text() == words["My pieces"]
+        assert zoom_in.get_attribute("aria-label") == words["Zoom in"]
+        assert opened.errors == [], opened.errors
+    finally:
+        opened.close()

@@ -40,7 +40,7 @@ export class Board {
   }
 
   build() {
-    this.svg = s("svg", { class: "map board", role: "img", "aria-label": t("map"), preserveAspectRatio: "xMidYMid meet" });
+    this.svg = s("svg", { class: "map board", role: "img", "aria-label": t("map"), dataset: { tLabel: "map" }, preserveAspectRatio: "xMidYMid meet" });
     this.ground = s("g", { class: "ground" });
     this.areas = s("g", { class: "areas" });
     this.paths = s("g", { class: "lines" });
@@ -50,11 +50,12 @@ export class Board {
     this.svg.append(this.ground, this.areas, this.paths, this.plans, this.pieces, this.marks);
     this.banner = h("span", { class: "pick-banner" });
     this.bar = h("div", { class: "pick-bar" }, this.banner,
-      h("button", { type: "button", onclick: () => this.cancelPick() }, t("Cancel")));
-    const zoomIn = h("button", { type: "button", class: "zoom", "aria-label": t("Zoom in"), onclick: () => this.zoomBy(1.6) }, "+");
-    const zoomOut = h("button", { type: "button", class: "zoom", "aria-label": t("Zoom out"), onclick: () => this.zoomBy(1 / 1.6) }, "−");
+      h("button", { type: "button", dataset: { t: "" }, onclick: () => this.cancelPick() }, t("Cancel")));
+    const zoomIn = h("button", { type: "button", class: "zoom", "aria-label": t("Zoom in"), dataset: { tLabel: "Zoom in" }, onclick: () => this.zoomBy(1.6) }, "+");
+    const zoomOut = h("button", { type: "button", class: "zoom", "aria-label": t("Zoom out"), dataset: { tLabel: "Zoom out" }, onclick: () => this.zoomBy(1 / 1.6) }, "−");
     const whole = h("button", { type: "button", class: "zoom whole", dataset: { t: "" }, onclick: () => this.fit(null) }, t("Whole map"));
-    const mine = h("button", { type: "button", class: "zoom mine", onclick: () => this.fit(this.focusBox()) }, t("My pieces"));
+    // data-t, data-t-label: put into the page's words again if they arrive after the map is built.
+    const mine = h("button", { type: "button", class: "zoom mine", dataset: { t: "" }, onclick: () => this.fit(this.focusBox()) }, t("My pieces"));
     this.mine = mine;
     this.caption = h("p", { class: "map-caption", "aria-live": "polite" });
     this.legend = h("ul", { class: "legend" });

@@ -51,10 +51,14 @@ export async function useLanguage(lang) {
   return true;
 }
 
-/** Elements written in the page's HTML with data-t: their English text, translated. */
+/** Elements marked data-t (in the page's HTML, or built before the words arrived): their
+ * English text, translated; and those marked data-t-label, their aria-label. */
 export function translateStatic(root = document) {
   for (const el of root.querySelectorAll("[data-t]")) {
     if (!el.dataset.en) el.dataset.en = el.textContent;
     el.textContent = t(el.dataset.en);
+  }
+  for (const el of root.querySelectorAll("[data-t-label]")) {
+    el.setAttribute("aria-label", t(el.dataset.tLabel));
   }
 }
