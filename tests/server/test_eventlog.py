@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from ghillie import engine, examples, registry
+from ghillie import engine, registry
 from ghillie.events import Event
 from ghillie.server import eventlog
 from ghillie.server.eventlog import EventLog
@@ -18,6 +18,8 @@ from ghillie.server.hub import Hub
 from ghillie.server.problems import UNAVAILABLE, Problem
 from ghillie.store import MemoryStore
 from ghillie.view import project
+
+from .hub_games import played_on, started
 
 
 def _events(n: int, start: int = 0) -> list[Event]:
@@ -81,25 +83,19 @@ def test_a_long_game_holds_its_tail_and_a_page_connecting_late_gets_every_event(
         store = MemoryStore()
         hub = Hub(store)
         try:
-            created = await hub.create(examples.load("grid-ambush-table"))
-            game_id = created.game_id
-            orders = {"type": "record_ambushes", "orders": []}
-            await hub.commands.command(game_id, "jungle", "r0", orders)
-            await hub.commands.command(game_id, "jungle", "r1", {"type": "ready"})
-            await hub.commands.command(game_id, "orks", "r2", {"type": "ready"})
+            game_id = await started(hub)
             game = await hub.games.live(game_id)
             early = hub.fanout.watch(game, "orks")
             await hub.fanout.watch_view(game, early)
-            n = pushed = 0
-            while len(game.events) < 3 * eventlog.TAIL and game.state.phase.value != "over":
-                side = game.state.sides[n % 2]
-                command = {"type": "end_phase"}
-                if "end_phase" in engine.allowed_commands(game.state, side):
-                    await hub.commands.command(game_id, side, f"c{n}", command)
-                n += 1
-                while not early.queue.empty():  # the page reads every update
+            pushed = 0
+
+            def read() -> None:  # the page reads every update
+                nonlocal pushed
+                while not early.queue.empty():
                     update: Any = early.queue.get_nowait()
                     pushed += len(update["view"]["log"])
+
+            await played_on(hub, game_id, lambda g: len(g.events) >= 3 * eventlog.TAIL, read)
             assert len(game.events) >= 3 * eventlog.TAIL
             assert game.events.first_held > 0  # the first events are no longer in memory
             # Every update reached the page that watched from the start.
@@ -144,20 +140,8 @@ def test_a_store_that_cannot_read_the_earlier_events_says_try_again(
         store = _Failing()
         hub = Hub(store)
         try:
-            created = await hub.create(examples.load("grid-ambush-table"))
-            game_id = created.game_id
-            await hub.commands.command(
-                game_id, "jungle", "r0", {"type": "record_ambushes", "orders": []}
-            )
-            await hub.commands.command(game_id, "jungle", "r1", {"type": "ready"})
-            await hub.commands.command(game_id, "orks", "r2", {"type": "ready"})
-            game = await hub.games.live(game_id)
-            n = 0
-            while game.events.first_held == 0:
-                side = game.state.sides[n % 2]
-                if "end_phase" in engine.allowed_commands(game.state, side):
-                    await hub.commands.command(game_id, side, f"c{n}", {"type": "end_phase"})
-                n += 1
+            game_id = await started(hub)
+            game = await played_on(hub, game_id, lambda g: g.events.first_held > 0)
             store.failing = True
             with pytest.raises(Problem) as failed:
                 await hub.view(game_id, "orks")

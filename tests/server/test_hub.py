@@ -14,16 +14,9 @@ from ghillie.server.hub import QUEUE_SIZE, Hub
 from ghillie.server.problems import Problem
 from ghillie.store import Append, MemoryStore
 
+from .hub_games import started
 
-async def _game(hub: Hub) -> str:
-    created = await hub.create(examples.load("grid-ambush-table"))
-    # The Veterans write their ambush orders (none) before they are ready.
-    await hub.commands.command(
-        created.game_id, "jungle", "r0", {"type": "record_ambushes", "orders": []}
-    )
-    await hub.commands.command(created.game_id, "jungle", "r1", {"type": "ready"})
-    await hub.commands.command(created.game_id, "orks", "r2", {"type": "ready"})
-    return created.game_id
+_game = started  # grid-ambush-table, both sides ready
 
 
 def test_a_watcher_that_never_reads_is_dropped_and_holds_nobody_up() -> None:
