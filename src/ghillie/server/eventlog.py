@@ -45,6 +45,7 @@ class EventLog:
         self._held: list[Event] = []
         self._count = 0
         self.last_at: str | None = None  # the latest time any event was ruled at, if any
+        self._reading = 0  # reads of the store under way: nothing held is let go meanwhile
         for event in events:
             self.append(event)
 
@@ -69,7 +70,7 @@ class EventLog:
         self._count += 1
         if event.at is not None and (self.last_at is None or _later(event.at, self.last_at)):
             self.last_at = event.at
-        if len(self._held) > 2 * self._keep:  # trimmed now and then, not at every event
+        if len(self._held) > 2 * self._keep and not self._reading:  # now and then
             del self._held[: -self._keep]
 
     def since(self, after: int) -> list[Event]:
@@ -80,17 +81,22 @@ class EventLog:
 
     async def after(self, after: int = -1) -> list[Event]:
         """The events after ``after`` up to the last one now: from memory if held, else the
-        earlier ones read back (off the loop) and the held ones after them."""
-        while True:
-            first = self.first_held
-            if after + 1 >= first:
-                return self._held[after + 1 - first :]
+        earlier ones read back (off the loop) and the held ones after them. While a read is
+        under way nothing held is let go, so the events that come meanwhile join on without
+        a gap: one read, however fast commands commit."""
+        after = max(after, -1)
+        first = self.first_held
+        if after + 1 >= first:
+            return self._held[after + 1 - first :]
+        self._reading += 1
+        try:
             stored = await read(self._read, after)
-            first = self.first_held  # events may have come, and old ones gone, meanwhile
-            earlier = [e for e in stored if e.seq < first]
-            if len(earlier) == first - (after + 1):
-                return earlier + self._held
-            # More events came while the store was read than are kept: read again.
+        finally:
+            self._reading -= 1
+        earlier = [e for e in stored if e.seq < first]
+        if len(earlier) != first - (after + 1):
+            raise LookupError(f"the store lacks events between {after} and {first}")
+        return earlier + list(self._held)  # from `first` on: nothing was let go meanwhile
 
     async def upto(self, seq: int) -> list[Event]:
         """The events up to ``seq`` inclusive (a past position of the game)."""
