@@ -31,7 +31,7 @@ async def read(function: Callable[..., _T], *args: Any) -> _T:
     except UnknownGame:
         raise unknown_game() from None
     except Exception as exc:
-        log.error("a game's earlier events could not be read: %s", where(exc))
+        log.error("what a game no longer holds in memory could not be read: %s", where(exc))
         raise Problem(UNAVAILABLE, "The game could not be read just now; try again.") from None
 
 

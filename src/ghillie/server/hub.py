@@ -222,7 +222,7 @@ class Hub:
             raise Refusal(GAME_NOT_OVER, "The game can be stepped through once it is over.")
         last = game.state.seq
         seq = max(0, min(seq, last))
-        events = (await game.events.after())[: seq + 1]
+        events = await game.events.upto(seq)
         state = engine.replay(registry.of(game.scenario), game.scenario, events)
         observers = [*state.sides, REFEREE]
         views = {o: project(state, events, o, lang) for o in observers}
