@@ -19,7 +19,7 @@ from ghillie.server.problems import UNAVAILABLE, Problem
 from ghillie.store import MemoryStore
 from ghillie.view import project
 
-from .hub_games import played_on, started
+from .hub_games import Unreadable, long_game, played_on, started
 
 
 def _events(n: int, start: int = 0) -> list[Event]:
@@ -122,26 +122,13 @@ def test_a_long_game_holds_its_tail_and_a_page_connecting_late_gets_every_event(
     asyncio.run(play())
 
 
-class _Failing(MemoryStore):
-    """A store whose reads of a game's events fail once asked to (a database gone away)."""
-
-    failing = False
-
-    def events(self, game_id: str, after: int = -1) -> list[Event]:
-        if self.failing:
-            raise OSError("disk I/O error")
-        return super().events(game_id, after)
-
-
 def test_a_store_that_cannot_read_the_earlier_events_says_try_again(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     async def play() -> None:
-        store = _Failing()
-        hub = Hub(store)
-        try:
-            game_id = await started(hub)
-            game = await played_on(hub, game_id, lambda g: g.events.first_held > 0)
+        store = Unreadable()
+        async with long_game(store, 2 * eventlog.TAIL + 1) as (hub, game_id, game):
+            assert game.events.first_held > 0  # its first events are in the store alone
             store.failing = True
             with pytest.raises(Problem) as failed:
                 await hub.view(game_id, "orks")
@@ -152,8 +139,6 @@ def test_a_store_that_cannot_read_the_earlier_events_says_try_again(
             assert len(recent["log"]) == 1
             store.failing = False
             assert len((await hub.view(game_id, "orks"))["log"]) == len(game.events)
-        finally:
-            hub.close()
 
     with caplog.at_level("ERROR", logger="ghillie.hub"):
         asyncio.run(play())

@@ -29,7 +29,7 @@ from ghillie.store.base import Answer
 from ghillie.store.sql import SqlStore
 from ghillie.view import project
 
-from .hub_games import NO_AMBUSHES, played_on, started
+from .hub_games import NO_AMBUSHES, Unreadable, long_game, played_on, started
 
 LONG = 4 * eventlog.TAIL + 4  # well past the tail and the answers held
 
@@ -113,22 +113,10 @@ def test_a_refused_command_id_stays_unknown_past_the_tail() -> None:
     _run(test)
 
 
-class _FailingAnswers(MemoryStore):
-    failing = False
-
-    def answers(self, game_id: str, after: int = -1) -> list[Answer]:
-        if self.failing:
-            raise OSError("database gone")
-        return super().answers(game_id, after)
-
-
 def test_an_old_retry_while_the_store_fails_says_try_again_and_changes_nothing() -> None:
     async def test() -> None:
-        store = _FailingAnswers()
-        hub = Hub(store)
-        try:
-            game_id = await started(hub, first_id="first")
-            game = await played_on(hub, game_id, lambda g: len(g.events) >= LONG)
+        store = Unreadable()
+        async with long_game(store, LONG, first_id="first") as (hub, game_id, game):
             seq = game.state.seq
             store.failing = True
             for attempt in (
@@ -143,8 +131,6 @@ def test_an_old_retry_while_the_store_fails_says_try_again_and_changes_nothing()
             # A recent answer is still held and given.
             recent = next(reversed(game.answers._held))
             assert await game.answers.find(*recent) is not None
-        finally:
-            hub.close()
 
     _run(test)
 
@@ -155,10 +141,7 @@ def test_an_old_retry_while_the_store_fails_says_try_again_and_changes_nothing()
 def test_a_view_after_every_seq_around_the_tail_has_no_gap_and_no_event_twice() -> None:
     async def test() -> None:
         store = MemoryStore()
-        hub = Hub(store)
-        try:
-            game_id = await started(hub)
-            game = await played_on(hub, game_id, lambda g: len(g.events) >= LONG)
+        async with long_game(store, LONG) as (hub, game_id, game):
             stored = store.events(game_id)
             last, first = game.state.seq, game.events.first_held
             assert first > 2
@@ -172,8 +155,6 @@ def test_a_view_after_every_seq_around_the_tail_has_no_gap_and_no_event_twice() 
                 watched = await hub.fanout.watch_view(game, watcher, after)
                 assert _seqs(watched) == list(range(after + 1, last + 1))
                 hub.fanout.unwatch(game, watcher)
-        finally:
-            hub.close()
 
     _run(test)
 
@@ -207,15 +188,9 @@ class _Slow(MemoryStore):
 async def _keep_commanding(hub: Hub, game_id: str, stop: asyncio.Event) -> int:
     """End phases by turns, as fast as they commit, until ``stop``; how many were given."""
     game = await hub.games.live(game_id)
-    n = given = 0
-    while not stop.is_set():
-        side = game.state.sides[n % 2]
-        if "end_phase" in engine.allowed_commands(game.state, side):
-            await hub.commands.command(game_id, side, f"x{n}", {"type": "end_phase"})
-            given += 1
-        n += 1
-        await asyncio.sleep(0)
-    return given
+    before = len(game.events)
+    await played_on(hub, game_id, lambda g: stop.is_set())
+    return len(game.events) - before
 
 
 def test_a_page_connecting_while_commands_commit_gets_a_log_that_matches_its_state() -> None:
@@ -223,10 +198,7 @@ def test_a_page_connecting_while_commands_commit_gets_a_log_that_matches_its_sta
 
     async def test() -> None:
         store = _Slow()
-        hub = Hub(store)
-        try:
-            game_id = await started(hub)
-            game = await played_on(hub, game_id, lambda g: len(g.events) >= LONG)
+        async with long_game(store, LONG) as (hub, game_id, game):
             stop = asyncio.Event()
             store.slow = 0.15
             playing = asyncio.create_task(_keep_commanding(hub, game_id, stop))
@@ -243,8 +215,6 @@ def test_a_page_connecting_while_commands_commit_gets_a_log_that_matches_its_sta
                 stop.set()
                 given = await playing
             assert given > 5  # commands did commit between the reads
-        finally:
-            hub.close()
 
     _run(test)
 
@@ -256,10 +226,7 @@ def test_a_whole_view_asked_for_while_commands_keep_committing_comes_back() -> N
 
     async def test() -> None:
         store = _Slow()
-        hub = Hub(store)
-        try:
-            game_id = await started(hub)
-            await played_on(hub, game_id, lambda g: len(g.events) >= LONG)
+        async with long_game(store, LONG) as (hub, game_id, _):
             stop = asyncio.Event()
             store.slow = 0.15  # a read of a long game's history on a busy database
             playing = asyncio.create_task(_keep_commanding(hub, game_id, stop))
@@ -269,8 +236,6 @@ def test_a_whole_view_asked_for_while_commands_keep_committing_comes_back() -> N
             finally:
                 stop.set()
                 await playing
-        finally:
-            hub.close()
 
     _run(test)
 
@@ -307,10 +272,7 @@ def test_a_watcher_during_many_commits_sees_every_event_once() -> None:
 
     async def test() -> None:
         store = _Slow()
-        hub = Hub(store)
-        try:
-            game_id = await started(hub)
-            game = await played_on(hub, game_id, lambda g: len(g.events) >= LONG)
+        async with long_game(store, LONG) as (hub, game_id, game):
             store.slow = 0.05
             watcher = hub.fanout.watch(game, "orks")
             seen = _seqs(await hub.fanout.watch_view(game, watcher, 2))
@@ -324,8 +286,6 @@ def test_a_watcher_during_many_commits_sees_every_event_once() -> None:
             await played_on(hub, game_id, lambda g: len(g.events) >= 3 * LONG, read)
             read()
             assert seen == list(range(3, game.state.seq + 1))
-        finally:
-            hub.close()
 
     _run(test)
 
@@ -441,10 +401,7 @@ def test_a_game_whose_pages_hold_the_chains_plays_past_the_tail() -> None:
 def test_the_record_and_story_of_a_long_game_are_those_of_every_event() -> None:
     async def test() -> None:
         store = MemoryStore()
-        hub = Hub(store)
-        try:
-            game_id = await started(hub)
-            game = await played_on(hub, game_id, lambda g: len(g.events) >= LONG)
+        async with long_game(store, LONG) as (hub, game_id, game):
             await hub.commands.command(game_id, "jungle", "end", {"type": "end_game"})
             assert game.state.phase is Phase.OVER
             stored = store.events(game_id)
@@ -458,8 +415,6 @@ def test_the_record_and_story_of_a_long_game_are_those_of_every_event() -> None:
                 assert story["seq"] == upto[-1].seq
             hub.games.evict(game)
             assert await hub.record(game_id) == make_record(game_id, game.header, stored)
-        finally:
-            hub.close()
 
     _run(test)
 
@@ -491,10 +446,8 @@ def test_the_store_reads_of_a_view_and_a_retry_depend_only_on_public_counts() ->
 
         rng = random.Random(seed)
         store = _Counting()
-        hub = Hub(store, random_bytes=lambda n: rng.randbytes(n))
-        try:
-            game_id = await started(hub, first_id="first")
-            game = await played_on(hub, game_id, lambda g: len(g.events) >= LONG)
+        made = long_game(store, LONG, first_id="first", random_bytes=rng.randbytes)
+        async with made as (hub, game_id, game):
             store.reads.clear()
             sizes = []
             for after in (-1, 2, game.events.first_held - 1):
@@ -503,8 +456,6 @@ def test_the_store_reads_of_a_view_and_a_retry_depend_only_on_public_counts() ->
             await hub.commands.command(game_id, "jungle", "first", NO_AMBUSHES)
             shape = (game.events.first_held, len(game.answers._held))
             return [(k, a) for k, a in store.reads], shape, sizes
-        finally:
-            hub.close()
 
     one = asyncio.run(world(1))
     two = asyncio.run(world(2))
