@@ -26,25 +26,34 @@ async def io(function: Callable[..., _T], *args: Any) -> _T:
 async def read(function: Callable[..., _T], *args: Any) -> _T:
     """A read of what a live game no longer holds in memory (its earlier events, an old
     answer): a store that fails is the player's "try again", never a 500."""
-    try:
-        return await asyncio.to_thread(function, *args)
-    except UnknownGame:
-        raise unknown_game() from None
-    except Exception as exc:
-        log.error("what a game no longer holds in memory could not be read: %s", where(exc))
-        raise Problem(UNAVAILABLE, "The game could not be read just now; try again.") from None
+    return await _worded(
+        "what a game no longer holds in memory could not be read",
+        "The game could not be read just now; try again.",
+        function,
+        *args,
+    )
 
 
 async def stored(function: Callable[..., _T], *args: Any) -> _T:
     """A store call of the roll protocol or the seats. A conflict is the caller's to
     handle; any other failure is the player's "try again", never a 500."""
+    return await _worded(
+        "a roll request could not be stored",
+        "The game could not be saved; try again.",
+        function,
+        *args,
+    )
+
+
+async def _worded(failed: str, detail: str, function: Callable[..., _T], *args: Any) -> _T:
+    """``function(*args)`` off the loop; a failure but a conflict logged as ``failed`` (with
+    where it happened, never what the game holds) and answered with ``detail``."""
     try:
-        result: _T = await asyncio.to_thread(function, *args)
+        return await asyncio.to_thread(function, *args)
     except Conflict:
         raise
     except UnknownGame:
         raise unknown_game() from None
     except Exception as exc:
-        log.error("a roll request could not be stored: %s", where(exc))
-        raise Problem(UNAVAILABLE, "The game could not be saved; try again.") from None
-    return result
+        log.error("%s: %s", failed, where(exc))
+        raise Problem(UNAVAILABLE, detail) from None
